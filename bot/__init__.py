@@ -1,0 +1,1 @@
+"""Jarmo for Discord: the rules engine, renderer, store, service and Discord adapter."""

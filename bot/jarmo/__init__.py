@@ -1,0 +1,51 @@
+"""The rules of Jarmo as a pure library: no I/O, no Discord, nothing from the rest of the bot."""
+
+from .errors import IllegalMove, JarmoError, NotationError
+from .game import DEFAULT_MAX_PLIES, PIECES_PER_SIDE, Game
+from .layouts import DEFAULT_LAYOUT, LAYOUTS, Layout, get_layout, register_layout
+from .match import Match
+from .notation import Action, format_action, parse_action, parse_point
+from .position import (
+    SIDES,
+    LastAction,
+    Outcome,
+    Piece,
+    PieceKind,
+    Position,
+    Side,
+    Termination,
+    other_side,
+)
+from .rulesets import DEFAULT_RULESET, RULESETS, Ruleset, get_ruleset
+
+__all__ = [
+    "DEFAULT_LAYOUT",
+    "DEFAULT_MAX_PLIES",
+    "DEFAULT_RULESET",
+    "LAYOUTS",
+    "PIECES_PER_SIDE",
+    "RULESETS",
+    "SIDES",
+    "Action",
+    "Game",
+    "IllegalMove",
+    "JarmoError",
+    "LastAction",
+    "Layout",
+    "Match",
+    "NotationError",
+    "Outcome",
+    "Piece",
+    "PieceKind",
+    "Position",
+    "Ruleset",
+    "Side",
+    "Termination",
+    "format_action",
+    "get_layout",
+    "get_ruleset",
+    "other_side",
+    "parse_action",
+    "parse_point",
+    "register_layout",
+]

@@ -1,0 +1,53 @@
+"""Board geometry: point names and indices, camps.
+
+Points are indexed column-major (``A1``=0, ``A2``=1 … ``E5``=24) so that walking the indices in
+order walks the point names in sorted order; that keeps move lists sorted at no cost.
+"""
+
+from __future__ import annotations
+
+from .position import Side
+
+COLUMNS = "ABCDE"
+SIZE = 5
+POINT_COUNT = SIZE * SIZE
+POINT_NAMES: tuple[str, ...] = tuple(f"{c}{r}" for c in COLUMNS for r in range(1, SIZE + 1))
+POINT_INDEX: dict[str, int] = {name: i for i, name in enumerate(POINT_NAMES)}
+
+WHITE, BLACK = 0, 1
+SIDE_NAMES: tuple[Side, Side] = ("white", "black")
+SIDE_INDEX: dict[str, int] = {"white": WHITE, "black": BLACK}
+
+#: The row (0-based) of each side's own camp; the enemy camp of a side is the other side's camp.
+CAMP_ROW = (0, SIZE - 1)
+
+
+def column_of(index: int) -> int:
+    """0-based column (A=0) of a point index."""
+    return index // SIZE
+
+
+def row_of(index: int) -> int:
+    """0-based row (row 1 = 0) of a point index."""
+    return index % SIZE
+
+
+def index_of(column: int, row: int) -> int:
+    """Point index of a 0-based column and row."""
+    return column * SIZE + row
+
+
+def camp_points(side: int) -> tuple[int, ...]:
+    """The own camp of ``side``, left to right (lowest column first)."""
+    return tuple(index_of(c, CAMP_ROW[side]) for c in range(SIZE))
+
+
+def enemy_camp_points(side: int) -> tuple[int, ...]:
+    """The camp ``side`` attacks, left to right."""
+    return camp_points(1 - side)
+
+
+#: IN_ENEMY_CAMP[side][index] is True when ``index`` lies in the camp that ``side`` attacks.
+IN_ENEMY_CAMP: tuple[tuple[bool, ...], tuple[bool, ...]] = tuple(
+    tuple(row_of(i) == CAMP_ROW[1 - side] for i in range(POINT_COUNT)) for side in (WHITE, BLACK)
+)  # type: ignore[assignment]

@@ -1,0 +1,78 @@
+"""Notation (rules §7): every accepted input form, the canonical output, and clear refusals."""
+
+import pytest
+
+from bot.jarmo import Action, Game, NotationError, format_action, parse_action, parse_point
+
+
+@pytest.mark.parametrize(
+    "text", ["A1-C2", "a1-c2", "A1 C2", "A1C2", "a1–c2", "A1:C2", "A1xC2", " a1 - c2 ", "a1XC2"]
+)
+def test_step_forms(text):
+    assert parse_action(text) == Action("A1", "C2", None)
+
+
+@pytest.mark.parametrize("text", ["@B1", "@b1", " @ b1"])
+def test_place_forms(text):
+    assert parse_action(text) == Action(None, None, "B1")
+
+
+@pytest.mark.parametrize("text", ["D4-C5@B1", "D4xC5@B1", "d4 c5 @b1", "D4:C5@ B1", "d4c5@b1"])
+def test_step_with_place_forms(text):
+    assert parse_action(text) == Action("D4", "C5", "B1")
+
+
+@pytest.mark.parametrize(
+    ("action", "capture", "text"),
+    [
+        (Action("A1", "C2", None), False, "A1-C2"),
+        (Action("A1", "C2", None), True, "A1xC2"),
+        (Action(None, None, "B1"), False, "@B1"),
+        (Action("D4", "C5", "B1"), True, "D4xC5@B1"),
+    ],
+)
+def test_canonical_format(action, capture, text):
+    assert action.format(capture=capture) == text
+    assert format_action(action.origin, action.target, action.place, capture=capture) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "mentions"),
+    [
+        ("", "A1-C2"),
+        ("A1", "A1-C2"),
+        ("F1-C2", "F1"),
+        ("A6-C2", "A6"),
+        ("A1-A1", "another point"),
+        ("hello", "A1-C2"),
+        ("@Z9", "Z9"),
+        ("A1-C2-E3", "A1-C2"),
+        ("A1-C2@", "A1-C2"),
+        ("1A-2C", "A1-C2"),
+    ],
+)
+def test_unreadable_text_says_what_was_expected(text, mentions):
+    with pytest.raises(NotationError) as err:
+        parse_action(text)
+    assert mentions in str(err.value)
+    assert isinstance(err.value, ValueError)
+
+
+def test_parse_point():
+    assert parse_point("b1") == "B1"
+    assert parse_point(" @B1 ") == "B1"
+    for bad in ["", "B", "B6", "Z1", "B1 C2"]:
+        with pytest.raises(NotationError, match="B1"):
+            parse_point(bad)
+
+
+@pytest.mark.parametrize("text", ["a1 c2", "A1C2", "a1–c2", "A1:C2", "A1xC2"])
+def test_game_plays_any_form_and_records_the_canonical_one(text):
+    game = Game.new()
+    assert game.play(text) == "A1-C2"
+    assert game.history == ["A1-C2"]
+
+
+def test_capture_is_written_with_x_whatever_was_typed():
+    game = Game.setup("A1:w C2:b E5:b", turn="white")
+    assert game.play("a1-c2") == "A1xC2"
