@@ -246,13 +246,19 @@ class Game:
             if self._legal_tuple():
                 return None
             termination = Termination.NO_MOVES
+        return Outcome(termination, self.points(), self.leader())
+
+    def leader(self) -> Side | None:
+        """The side that wins if the game ends as it stands (rules §5); ``None`` when level.
+
+        Used for finished games and for games ended early by agreement or resignation scoring.
+        """
         points = self.points()
-        winner: Side | None = None
         if points["white"] != points["black"]:
-            winner = "white" if points["white"] > points["black"] else "black"
-        elif self._rules.camp_tiebreak and self._in_camp[0] != self._in_camp[1]:
-            winner = "white" if self._in_camp[0] > self._in_camp[1] else "black"
-        return Outcome(termination, points, winner)
+            return "white" if points["white"] > points["black"] else "black"
+        if self._rules.camp_tiebreak and self._in_camp[0] != self._in_camp[1]:
+            return "white" if self._in_camp[0] > self._in_camp[1] else "black"
+        return None
 
     def winner(self) -> Side | None:
         """The winning side; ``None`` while running or after a draw."""

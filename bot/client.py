@@ -1,0 +1,168 @@
+"""The Discord client: owns the store and the service, registers the command tree and the
+persistent buttons, and shuts down cleanly on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.cogs import DYNAMIC_ITEMS, JarmoCommands
+from bot.cogs.replies import mention, only_pinging, report_failure
+from bot.service import ChallengeView, JarmoService
+from bot.service.text import challenge_text
+from bot.store import SqliteStore
+
+if TYPE_CHECKING:
+    from bot.config import BotConfig
+
+log = logging.getLogger(__name__)
+EXPIRY_SWEEP_SECONDS = 30
+
+
+class JarmoBot(discord.Client):
+    """The bot. ``serve=False`` builds only the command tree (for syncing it)."""
+
+    def __init__(self, config: BotConfig, *, serve: bool = True) -> None:
+        # Only the non-privileged guilds intent: everything else arrives with the interactions.
+        super().__init__(
+            intents=discord.Intents(guilds=True), allowed_mentions=discord.AllowedMentions.none()
+        )
+        self.config = config
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(JarmoCommands())
+        self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
+        self._serve = serve
+        self._store: SqliteStore | None = None
+        self._service: JarmoService | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+
+    @property
+    def service(self) -> JarmoService:
+        """The use cases; available once ``setup_hook`` has run."""
+        if self._service is None:
+            raise RuntimeError("the bot has not been set up yet")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        if not self._serve:
+            return
+        self._store = await SqliteStore.open(self.config.database)
+        self._service = JarmoService(self._store, config=self.config.service_config())
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self._sweeper = asyncio.create_task(self._sweep_expired_challenges())
+        if self.config.dev_guild_id:
+            guild = discord.Object(self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+            log.info("commands synced to development guild %s", self.config.dev_guild_id)
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        await super().close()
+        if self._store is not None:
+            await self._store.close()
+            self._store = None
+            log.info("database closed")
+
+    async def on_ready(self) -> None:
+        log.info(
+            "connected as %s (id %s) to %d servers",
+            self.user,
+            self.user and self.user.id,
+            len(self.guilds),
+        )
+
+    async def _on_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        name = interaction.command.qualified_name if interaction.command else "command"
+        await report_failure(interaction, original, f"/{name}")
+
+    async def expire_challenges_once(self) -> list[ChallengeView]:
+        """Mark overdue challenges expired and say so on their messages."""
+        expired = await self.service.expire_challenges()
+        for view in expired:
+            record = view.challenge
+            if record.message_id is None:
+                continue
+            message = self.get_partial_messageable(record.channel_id).get_partial_message(
+                record.message_id
+            )
+            text = f"{challenge_text(view, mention, expires='—')}\n**Expired** without an answer."
+            try:
+                await message.edit(content=text, view=None, allowed_mentions=only_pinging())
+            except discord.HTTPException as exc:
+                log.warning(
+                    "could not mark challenge %s expired on its message: %s", record.id, exc
+                )
+        return expired
+
+    async def _sweep_expired_challenges(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.expire_challenges_once()
+            except Exception:
+                log.exception("expiring challenges failed")
+            await asyncio.sleep(EXPIRY_SWEEP_SECONDS)
+
+
+def point_at(api_base_url: str) -> None:
+    """Send REST calls to another base URL — only for tests against a local fake of Discord."""
+    discord.http.Route.BASE = api_base_url.rstrip("/")
+
+
+async def run_bot(config: BotConfig) -> None:
+    """Run until SIGTERM / SIGINT or a fatal error; the database is closed on the way out."""
+    if config.api_base_url:
+        point_at(config.api_base_url)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    bot = JarmoBot(config)
+    try:
+        async with bot:
+            runner = asyncio.create_task(bot.start(config.token or ""))
+            stopper = asyncio.create_task(stop.wait())
+            done, pending = await asyncio.wait(
+                {runner, stopper}, return_when=asyncio.FIRST_COMPLETED
+            )
+            for task in pending:
+                task.cancel()
+            if runner in done:
+                runner.result()
+            else:
+                log.info("shutting down")
+    except discord.LoginFailure:
+        log.error(
+            "Discord rejected the token. Check DISCORD_TOKEN (or discord.token in the config)."
+        )
+        raise SystemExit(2) from None
+
+
+async def sync_commands(config: BotConfig) -> None:
+    """Publish the slash commands (globally, and to the development guild if one is set)."""
+    if config.api_base_url:
+        point_at(config.api_base_url)
+    bot = JarmoBot(config, serve=False)
+    async with bot:
+        await bot.login(config.token or "")
+        commands = await bot.tree.sync()
+        log.info("synced %d global commands", len(commands))
+        if config.dev_guild_id:
+            guild = discord.Object(config.dev_guild_id)
+            bot.tree.copy_global_to(guild=guild)
+            await bot.tree.sync(guild=guild)
+            log.info("synced commands to development guild %s", config.dev_guild_id)

@@ -1,0 +1,112 @@
+"""Turning service results into Discord messages, and answering failures privately."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.service import Actor, BoardView, Place, Report, UserError
+from bot.service.text import game_title, position_line, report_text
+
+if TYPE_CHECKING:
+    from bot.client import JarmoBot
+    from bot.service import JarmoService
+
+log = logging.getLogger(__name__)
+
+EMBED_COLOUR = discord.Colour(0x8B5A2B)  # the brown of a wooden board
+SORRY = (
+    "Sorry, something went wrong on our side. Your game is safe and nothing was changed; "
+    "please try again in a moment."
+)
+
+
+def mention(user_id: int) -> str:
+    """A user mention; embeds never ping, message content only pings whom we allow."""
+    return f"<@{user_id}>"
+
+
+def service_of(interaction: discord.Interaction) -> JarmoService:
+    """The service the bot runs (set up in ``setup_hook``)."""
+    client: JarmoBot = interaction.client  # type: ignore[assignment]
+    return client.service
+
+
+def actor_of(interaction: discord.Interaction) -> Actor:
+    """Who pressed or typed."""
+    user = interaction.user
+    return Actor(user.id, user.display_name, user.bot)
+
+
+def place_of(interaction: discord.Interaction) -> Place:
+    """The server and channel of the interaction (commands are guild-only)."""
+    return Place(interaction.guild_id or 0, interaction.channel_id or 0)
+
+
+def board_embed(
+    view: BoardView, text: str, *, filename: str = "board.png"
+) -> tuple[discord.Embed, discord.File]:
+    """An embed showing the board image as an attachment, with ``text`` under the title."""
+    file = discord.File(io.BytesIO(view.image), filename=filename)
+    embed = discord.Embed(title=game_title(view), description=text, colour=EMBED_COLOUR)
+    embed.set_image(url=f"attachment://{filename}")
+    return embed, file
+
+
+def only_pinging(*user_ids: int | None) -> discord.AllowedMentions:
+    """Allowed mentions limited to these users: never everyone, here or roles."""
+    users = [discord.Object(uid) for uid in user_ids if uid]
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
+
+
+def report_message(report: Report) -> dict[str, Any]:
+    """Keyword arguments for a message that shows ``report`` (one or two boards)."""
+    embed, file = board_embed(report.board, report_text(report, mention))
+    embeds, files = [embed], [file]
+    turn = report.board.turn_user_id
+    if report.next_board is not None:
+        next_embed, next_file = board_embed(
+            report.next_board, position_line(report.next_board, mention), filename="next.png"
+        )
+        embeds.append(next_embed)
+        files.append(next_file)
+        turn = report.next_board.turn_user_id
+    content = f"{mention(turn)}, your move." if turn else None
+    return {
+        "content": content,
+        "embeds": embeds,
+        "files": files,
+        "allowed_mentions": only_pinging(turn),
+    }
+
+
+async def reply_privately(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was already answered."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def report_failure(interaction: discord.Interaction, error: BaseException, what: str) -> None:
+    """Known user errors get their message; anything else a generic apology and a full log."""
+    if isinstance(error, UserError):
+        log.debug("refused %s for user %s: %s", what, interaction.user.id, error.message)
+        text = error.message
+    else:
+        log.error(
+            "%s failed (user %s, guild %s, channel %s)",
+            what,
+            interaction.user.id,
+            interaction.guild_id,
+            interaction.channel_id,
+            exc_info=error,
+        )
+        text = SORRY
+    try:
+        await reply_privately(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not tell user %s about a failed %s", interaction.user.id, what)

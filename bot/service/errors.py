@@ -1,0 +1,43 @@
+"""Errors a player can cause. Each says what happened and what to do; nothing was changed."""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """Base of every failure shown to the player (privately) rather than logged as a fault."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+class NoGameHere(UserError):
+    """The channel has no game (or match, or challenge) that the command needs."""
+
+
+class NotAPlayer(UserError):
+    """The user does not play in this channel's game."""
+
+
+class NotYourTurn(UserError):
+    """It is the opponent's move."""
+
+
+class BadMove(UserError):
+    """The move text could not be read, or the rules forbid it (the engine's reason is kept)."""
+
+
+class ChallengeUnavailable(UserError):
+    """The challenge was answered, withdrawn or has expired, or cannot be made at all."""
+
+
+class ChannelBusy(UserError):
+    """The channel already has a game or a pending challenge."""
+
+
+class NotAllowed(UserError):
+    """The user lacks the permission or role the command needs."""
+
+
+class GameChanged(UserError):
+    """Another action was applied first; the player should look at the board and try again."""

@@ -1,0 +1,136 @@
+"""The service's inputs and outputs: plain data that any front end (Discord, console) can show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.jarmo import Outcome, Side
+from bot.store import ChallengeRecord, GameRecord, MatchRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who is acting: a user id and the name to show for them."""
+
+    user_id: int
+    display_name: str
+    is_bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where the action happens: games and challenges live in one channel of one server."""
+
+    guild_id: int
+    channel_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRequest:
+    """What the challenger asked for; ``None`` means the configured default."""
+
+    opponent: Actor
+    games: int = 1
+    ruleset: str | None = None
+    layout: str | None = None
+    side: str = "random"  # the challenger's side in game 1: white, black or random
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """A position as the players see it: the game, its match, names, and the rendered PNG."""
+
+    game: GameRecord
+    match: MatchRecord
+    white_name: str
+    black_name: str
+    image: bytes
+
+    @property
+    def turn_user_id(self) -> int | None:
+        """Whose move it is, or ``None`` once the game has ended."""
+        if not self.game.is_active or self.game.game.over:
+            return None
+        return self.game.player_id(self.game.game.turn)
+
+    def name_of(self, side: Side) -> str:
+        """The display name of the player who has ``side``."""
+        return self.white_name if side == "white" else self.black_name
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """How a game ended, in the players' terms."""
+
+    game: GameRecord
+    status: str  # finished / resigned / stopped / aborted / timeout
+    outcome: Outcome | None  # the board result, when the game ended on the board
+    winner_id: int | None  # None for a draw or an abort
+    points_by_player: dict[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """One game of a match in the standings."""
+
+    index: int
+    white_id: int
+    black_id: int
+    status: str
+    points_by_player: dict[int, int] | None  # None while the game is being played
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The state of a channel's current (or last) match."""
+
+    match: MatchRecord
+    names: dict[int, str]
+    games: list[GameLine]
+    totals: dict[int, int]
+    leader_id: int | None  # None when level
+    games_left: int
+    turn_user_id: int | None  # whose move it is in the running game, if any
+    over: bool
+    winner_id: int | None  # the match winner once over; None for a draw or abort
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """Everything a front end shows after an action that changed a game."""
+
+    actor_id: int
+    action: str | None  # the canonical move, or None for resign / stop / abort
+    board: BoardView  # the position after the action
+    ended: GameSummary | None = None  # set when the action ended the game
+    standings: Standings | None = None  # set when a game ended
+    next_board: BoardView | None = None  # the next game of the match, sides swapped
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeView:
+    """A pending or answered challenge, with the names to show."""
+
+    challenge: ChallengeRecord
+    challenger_name: str
+    challenged_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class StopOffer:
+    """A proposal to end the current game now, scored as it stands."""
+
+    game_id: int
+    version: int
+    offered_by: int
+    answer_by: int
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceConfig:
+    """The service's knobs (filled from the bot's configuration)."""
+
+    challenge_expiry_seconds: int = 600
+    default_ruleset: str = "classic"
+    default_layout: str = "bow"
+    max_plies: int = 200

@@ -1,0 +1,145 @@
+"""Plain-text wording of the service's results, shared by every front end.
+
+``name`` turns a user id into what the front end shows: a mention in Discord, a display name in
+the console.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.jarmo import Termination
+from bot.service.models import BoardView, ChallengeView, GameSummary, Report, Standings
+
+Namer = Callable[[int], str]
+
+_ENDINGS = {
+    Termination.CAMP.value: "every remaining piece of one side stands in the enemy camp",
+    Termination.REPETITION.value: "both players repeated their moves",
+    Termination.PLY_LIMIT.value: "the move limit was reached",
+    Termination.NO_MOVES.value: "the player to move had no possible action",
+    "resigned": "resignation",
+    "stopped": "agreement to stop",
+    "aborted": "a moderator aborted it",
+    "timeout": "time ran out",
+}
+
+
+def game_title(view: BoardView) -> str:
+    """'Game 2 of 4 · classic / bow'."""
+    match = view.match
+    return f"Game {view.game.index + 1} of {match.game_count} · {match.ruleset} / {match.layout}"
+
+
+def position_line(view: BoardView, name: Namer) -> str:
+    """Points and whose turn it is."""
+    game = view.game.game
+    points = game.points()
+    score = f"White {view.white_name} {points['white']} – {points['black']} {view.black_name} Black"
+    turn = view.turn_user_id
+    if turn is None:
+        return score
+    return f"{score}\nTurn {game.ply + 1}: {name(turn)} to move ({game.turn})."
+
+
+def ending_line(summary: GameSummary, name: Namer) -> str:
+    """'Ann wins game 1, 7–4 (every remaining piece …).'"""
+    record = summary.game
+    why = _ENDINGS.get(record.termination or "", record.termination or "")
+    pts = summary.points_by_player
+    score = f"{pts[record.white_id]}–{pts[record.black_id]}"
+    if summary.status == "aborted":
+        return f"Game {record.index + 1} was aborted by a moderator; it does not count."
+    if summary.winner_id is None:
+        return f"Game {record.index + 1} is drawn, {score} ({why})."
+    return f"{name(summary.winner_id)} wins game {record.index + 1}, {score} ({why})."
+
+
+def standings_text(standings: Standings, name: Namer) -> str:
+    """The match table: one line per game, totals, leader, games left, whose turn."""
+    match = standings.match
+    a, b = match.player_ids
+    lines = [
+        f"Match of {match.game_count} game{'s' if match.game_count > 1 else ''} · "
+        f"{match.ruleset} / {match.layout}"
+    ]
+    for line in standings.games:
+        white, black = name(line.white_id), name(line.black_id)
+        if line.points_by_player is None:
+            lines.append(f"Game {line.index + 1}: {white} (White) v {black} (Black) — in play")
+        else:
+            pts = line.points_by_player
+            lines.append(
+                f"Game {line.index + 1}: {white} (White) {pts[line.white_id]} – "
+                f"{pts[line.black_id]} {black} (Black){_status_note(line.status)}"
+            )
+    lines.append(f"Total: {name(a)} {standings.totals[a]} – {standings.totals[b]} {name(b)}")
+    lines.append(_match_state(standings, name))
+    return "\n".join(lines)
+
+
+def _status_note(status: str) -> str:
+    return {
+        "resigned": " · resigned",
+        "stopped": " · stopped by agreement",
+        "aborted": " · aborted",
+        "timeout": " · lost on time",
+    }.get(status, "")
+
+
+def _match_state(standings: Standings, name: Namer) -> str:
+    state = standings.match.state
+    if state == "aborted":
+        return "The match was aborted."
+    if standings.over:
+        if standings.winner_id is None:
+            return "The match is drawn."
+        how = " (by forfeit)" if state == "forfeited" else ""
+        return f"{name(standings.winner_id)} wins the match{how}!"
+    leader = "Level" if standings.leader_id is None else f"{name(standings.leader_id)} leads"
+    left = f"{standings.games_left} game{'s' if standings.games_left != 1 else ''} left"
+    turn = f"; {name(standings.turn_user_id)} to move" if standings.turn_user_id else ""
+    return f"{leader} · {left}{turn}."
+
+
+def report_text(report: Report, name: Namer) -> str:
+    """What to say after an action: the move, then the result and match state if it ended."""
+    view = report.board
+    parts = []
+    if report.action:
+        parts.append(f"{name(report.actor_id)} played **{report.action}**.")
+    elif report.ended and report.ended.status == "resigned":
+        parts.append(f"{name(report.actor_id)} resigned.")
+    elif report.ended and report.ended.status == "stopped":
+        parts.append("The players agreed to stop the game here.")
+    if report.ended:
+        parts.append(ending_line(report.ended, name))
+    else:
+        parts.append(position_line(view, name))
+    if report.standings and report.ended:
+        parts.append(_match_state(report.standings, name))
+    if report.next_board:
+        nb = report.next_board
+        parts.append(
+            f"Next: game {nb.game.index + 1} — {name(nb.game.white_id)} has White now; "
+            f"{name(nb.game.white_id)} to move."
+        )
+    return "\n".join(parts)
+
+
+def challenge_text(view: ChallengeView, name: Namer, *, expires: str) -> str:
+    """The challenge announcement; ``expires`` is how the front end shows the expiry time."""
+    record = view.challenge
+    opts = record.options
+    games = f"a match of {opts.game_count} games" if opts.game_count > 1 else "a game"
+    challenger = name(record.challenger_id)
+    side = {
+        "white": f"{challenger} plays White first",
+        "black": f"{challenger} plays Black first",
+        "random": "sides drawn at random",
+    }[opts.side]
+    return (
+        f"{challenger} challenges {name(record.challenged_id)} to {games} of Jarmo "
+        f"({opts.ruleset} rules, {opts.layout} board; {side}). "
+        f"The challenge expires {expires}."
+    )
