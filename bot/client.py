@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import discord
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 EXPIRY_SWEEP_SECONDS = 30
+# The bot never joins voice, so the missing voice libraries are only noise at start-up.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
 
 
 class JarmoBot(discord.Client):
@@ -52,6 +56,7 @@ class JarmoBot(discord.Client):
     async def setup_hook(self) -> None:
         if not self._serve:
             return
+        Path(self.config.database).parent.mkdir(parents=True, exist_ok=True)
         self._store = await SqliteStore.open(self.config.database)
         self._service = JarmoService(self._store, config=self.config.service_config())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -132,24 +137,16 @@ async def run_bot(config: BotConfig) -> None:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     bot = JarmoBot(config)
-    try:
-        async with bot:
-            runner = asyncio.create_task(bot.start(config.token or ""))
-            stopper = asyncio.create_task(stop.wait())
-            done, pending = await asyncio.wait(
-                {runner, stopper}, return_when=asyncio.FIRST_COMPLETED
-            )
-            for task in pending:
-                task.cancel()
-            if runner in done:
-                runner.result()
-            else:
-                log.info("shutting down")
-    except discord.LoginFailure:
-        log.error(
-            "Discord rejected the token. Check DISCORD_TOKEN (or discord.token in the config)."
-        )
-        raise SystemExit(2) from None
+    async with bot:
+        runner = asyncio.create_task(bot.start(config.token or ""))
+        stopper = asyncio.create_task(stop.wait())
+        done, pending = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        if runner in done:
+            runner.result()  # a rejected token or a lost connection ends the run with its error
+        else:
+            log.info("shutting down")
 
 
 async def sync_commands(config: BotConfig) -> None:
@@ -159,10 +156,14 @@ async def sync_commands(config: BotConfig) -> None:
     bot = JarmoBot(config, serve=False)
     async with bot:
         await bot.login(config.token or "")
-        commands = await bot.tree.sync()
-        log.info("synced %d global commands", len(commands))
         if config.dev_guild_id:
+            # Guild commands appear at once; syncing globally too would list every command twice.
             guild = discord.Object(config.dev_guild_id)
             bot.tree.copy_global_to(guild=guild)
-            await bot.tree.sync(guild=guild)
-            log.info("synced commands to development guild %s", config.dev_guild_id)
+            commands = await bot.tree.sync(guild=guild)
+            log.info(
+                "synced %d commands to development guild %s", len(commands), config.dev_guild_id
+            )
+        else:
+            commands = await bot.tree.sync()
+            log.info("synced %d global commands (they can take a while to appear)", len(commands))

@@ -448,7 +448,9 @@ class JarmoService:
             winner_id=match.winner_id,
         )
 
-    async def move_suggestions(self, place: Place, user_id: int, typed: str) -> list[str]:
+    async def move_suggestions(
+        self, place: Place, user_id: int, typed: str, *, limit: int | None = SUGGESTION_LIMIT
+    ) -> list[str]:
         """Autocomplete: the user's legal moves matching what they typed (none when it is not
         their turn or they do not play here)."""
         record = await self._store.active_game(place.channel_id)
@@ -456,7 +458,7 @@ class JarmoService:
             return []
         wanted = _squash(typed)
         moves = [m for m in record.game.legal_moves() if _squash(m).startswith(wanted)]
-        return moves[:SUGGESTION_LIMIT]
+        return moves[:limit]
 
     async def redeploy_suggestions(self, place: Place, user_id: int, typed: str) -> list[str]:
         """Autocomplete: the camp points the user may redeploy or place on right now."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from conftest import ANN, BOB, CAT, HERE, start_match
+from service_helpers import ANN, BOB, CAT, HERE, start_match
 
 from bot.service import (
     BadMove,

@@ -1,0 +1,237 @@
+"""``jarmo-bot`` / ``python -m bot``: run the bot, sync its commands, or play at the console.
+
+Start-up problems (a bad configuration, no token, a database that cannot be opened) end with one
+clear message on stderr and a non-zero exit status, not a traceback:
+
+- 0: done; 1: the bot or the game failed; 2: bad configuration or no token; 130: interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import logging
+import signal
+import sqlite3
+import sys
+import threading
+from collections.abc import Coroutine, Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.config import LOG_LEVELS, BotConfig, ConfigError, load_config
+from bot.jarmo import LAYOUTS, RULESETS
+from bot.jarmo.match import MATCH_LENGTHS
+from bot.store import StoreError
+
+PROG = "jarmo-bot"
+LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
+EXIT_OK, EXIT_FAILED, EXIT_CONFIG, EXIT_INTERRUPTED = 0, 1, 2, 130
+PERMISSIONS = 2048 + 16384 + 32768 + 65536  # Send Messages, Embed Links, Attach Files, History
+INVITE_URL = (
+    "https://discord.com/api/oauth2/authorize?client_id=<APPLICATION_ID>"
+    f"&scope=bot%20applications.commands&permissions={PERMISSIONS}"
+)
+NO_TOKEN_HELP = f"""\
+No Discord bot token is configured, so the bot cannot connect to Discord.
+
+To run Jarmo in your Discord server:
+  1. Create an application: https://discord.com/developers/applications
+     -> New Application -> Bot -> Reset Token, and copy the token. Keep it secret.
+  2. Give the token to the bot, preferably as an environment variable:
+         export DISCORD_TOKEN=...
+     or as discord.token in config.toml (see config.example.toml).
+  3. Invite the bot to your server with the scopes "bot" and "applications.commands" and the
+     permissions Send Messages, Embed Links, Attach Files and Read Message History
+     (permissions integer {PERMISSIONS}). Open this URL, with your Application ID from the
+     portal's General Information page:
+         {INVITE_URL}
+     No privileged gateway intents are needed.
+  4. Start the bot again: {PROG} run
+
+To try the game here at the terminal, without Discord or a token: {PROG} play"""
+
+log = logging.getLogger("bot")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line, load the configuration and run the chosen command; returns the
+    process exit status."""
+    args = build_parser().parse_args(argv)
+    command = args.command or "run"
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        return _fail(f"configuration error: {exc}", EXIT_CONFIG)
+    setup_logging(args.log_level or config.log_level, secret=config.token)
+    if command == "play":
+        return _play(config, args)
+    if config.token is None:
+        print(NO_TOKEN_HELP, file=sys.stderr)
+        return EXIT_CONFIG
+    if command == "sync":
+        return _connect(config, "sync_commands")
+    return _connect(config, "run_bot")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: ``run`` (the default), ``sync`` and ``play``, with shared options that
+    may come before or after the command."""
+    shared = argparse.ArgumentParser(add_help=False)
+    _add_shared(shared, default=argparse.SUPPRESS)
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Jarmo for Discord: the old Tatar battle game as a Discord bot."
+    )
+    _add_shared(parser, default=None)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser(
+        "run", parents=[shared], help="connect to Discord and serve the players (the default)"
+    )
+    commands.add_parser("sync", parents=[shared], help="publish the slash commands, then exit")
+    play = commands.add_parser(
+        "play", parents=[shared], help="two players at this terminal, no Discord needed"
+    )
+    play.add_argument("--ruleset", choices=sorted(RULESETS), help="default: from the config")
+    play.add_argument("--layout", choices=sorted(LAYOUTS), help="default: from the config")
+    play.add_argument("--games", type=int, choices=MATCH_LENGTHS, default=1, help="match length")
+    play.add_argument("--out", type=Path, metavar="DIR", help="folder for the board pictures")
+    play.add_argument(
+        "--db", type=Path, metavar="PATH", help="keep the games in this SQLite file (resumable)"
+    )
+    return parser
+
+
+def _add_shared(parser: argparse.ArgumentParser, *, default: Any) -> None:
+    parser.add_argument(
+        "--config", metavar="PATH", default=default, help="the TOML configuration file"
+    )
+    parser.add_argument(
+        "--log-level", type=str.upper, choices=LOG_LEVELS, default=default, help="log verbosity"
+    )
+
+
+class RedactingFormatter(logging.Formatter):
+    """A formatter that blanks out a secret wherever it would appear, tracebacks included."""
+
+    def __init__(self, fmt: str, *, secret: str | None) -> None:
+        super().__init__(fmt)
+        self._secret = secret
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The formatted record with the secret replaced."""
+        text = super().format(record)
+        return text.replace(self._secret, "<token>") if self._secret else text
+
+
+def setup_logging(level: str, *, secret: str | None = None) -> None:
+    """Log to stderr at ``level``; the token never shows even if something tries to log it."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(RedactingFormatter(LOG_FORMAT, secret=secret))
+    logging.basicConfig(level=level, handlers=[handler])
+    logging.getLogger().setLevel(level)
+
+
+def _fail(message: str, status: int) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return status
+
+
+def _connect(config: BotConfig, entry: str) -> int:
+    """Run ``bot.client.<entry>(config)`` (imported only now: it pulls in discord.py)."""
+    if entry == "run_bot":
+        try:
+            config.database.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            folder = config.database.parent
+            return _fail(f"cannot create the database folder {folder}: {exc}", EXIT_FAILED)
+    client = importlib.import_module("bot.client")
+    try:
+        asyncio.run(getattr(client, entry)(config))
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except SystemExit as exc:  # run_bot logs a rejected token and exits by itself
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or EXIT_OK
+        return _fail(str(exc.code), EXIT_FAILED)
+    except Exception as exc:
+        return _startup_failure(exc, config)
+    return EXIT_OK
+
+
+def _startup_failure(exc: Exception, config: BotConfig) -> int:
+    """One line for a failure we can explain; the full traceback in the log otherwise."""
+    message = _discord_problem(exc) or _database_problem(exc, config.database)
+    if message is None:
+        log.exception("the bot stopped because of an unexpected error")
+        return EXIT_FAILED
+    log.debug("start-up failure", exc_info=exc)
+    return _fail(message, EXIT_FAILED)
+
+
+def _discord_problem(exc: BaseException) -> str | None:
+    import aiohttp
+    import discord
+
+    if isinstance(exc, discord.LoginFailure):
+        return (
+            "Discord rejected the token. Reset it (Developer Portal -> Bot -> Reset Token) "
+            "and set DISCORD_TOKEN again."
+        )
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return "Discord refused the gateway intents the bot asked for."
+    if isinstance(exc, aiohttp.ClientConnectionError | discord.GatewayNotFound):
+        return f"cannot reach Discord ({exc}). Check the network connection and try again."
+    if isinstance(exc, discord.DiscordServerError):
+        return f"Discord is having trouble ({exc}). Try again in a few minutes."
+    return None
+
+
+def _database_problem(exc: BaseException, path: object) -> str | None:
+    if isinstance(exc, sqlite3.Error | StoreError):
+        return f"cannot use the database {path}: {exc}"
+    return None
+
+
+def _play(config: BotConfig, args: argparse.Namespace) -> int:
+    from bot.console import run_console
+
+    game = run_console(
+        config,
+        db=args.db,
+        out_dir=args.out,
+        ruleset=args.ruleset,
+        layout=args.layout,
+        games=args.games,
+    )
+    try:
+        _run_interruptible(game)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except (OSError, sqlite3.Error, StoreError) as exc:
+        where = args.db or "(temporary file)"
+        return _fail(_database_problem(exc, where) or f"console mode failed: {exc}", EXIT_FAILED)
+    return EXIT_OK
+
+
+def _run_interruptible(coro: Coroutine[Any, Any, object]) -> object:
+    """``asyncio.run``, but Ctrl-C interrupts a blocking ``input()`` at once (asyncio's own
+    handler only cancels the task, which a prompt waiting for a line does not notice)."""
+    previous = signal.getsignal(signal.SIGINT)
+    own = threading.current_thread() is threading.main_thread()
+    if own and previous is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupt)
+    try:
+        return asyncio.run(coro)
+    finally:
+        if own and previous is signal.default_int_handler:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+if __name__ == "__main__":
+    sys.exit(main())

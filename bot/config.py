@@ -1,0 +1,320 @@
+"""The bot's settings: a TOML file, a few environment variables, and defaults.
+
+``load_config()`` finds the file (``--config``, else ``$JARMO_CONFIG``, else ``config.toml`` in
+the working directory, else none), checks every value and returns a frozen :class:`BotConfig`.
+A mistake in the file, including a misspelt key, raises :class:`ConfigError` naming the file,
+the key and what was expected. The token never appears in a message, a log line or a repr.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from bot.jarmo import LAYOUTS, RULESETS
+from bot.service import ServiceConfig
+
+CONFIG_ENV = "JARMO_CONFIG"
+TOKEN_ENV = "DISCORD_TOKEN"
+DATABASE_ENV = "JARMO_DATABASE"
+DEFAULT_CONFIG_FILE = "config.toml"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+EXPIRY_RANGE = (30, 86_400)
+MAX_PLIES_RANGE = (10, 1_000)
+
+
+class ConfigError(ValueError):
+    """The configuration cannot be used. ``source`` is the file (or environment variable) and
+    ``key`` the offending key as ``section.name``, when there is one."""
+
+    def __init__(self, source: str, problem: str, *, key: str | None = None) -> None:
+        self.source = source
+        self.key = key
+        self.problem = problem
+        where = f"{source}: {key}" if key else source
+        super().__init__(f"{where}: {problem}")
+
+
+@dataclass(frozen=True, repr=False)
+class BotConfig:
+    """Everything the bot reads at start-up. Paths are absolute once loaded by ``load_config``."""
+
+    token: str | None = None
+    database: Path = Path("data/jarmo.sqlite3")
+    dev_guild_id: int | None = None
+    challenge_expiry_seconds: int = 600
+    default_ruleset: str = "classic"
+    default_layout: str = "bow"
+    max_plies: int = 200
+    log_level: str = "INFO"
+    boards_dir: Path = Path("jarmo-boards")
+    api_base_url: str | None = None  # tests only: a loopback fake of Discord's API
+
+    def service_config(self) -> ServiceConfig:
+        """The knobs of :class:`bot.service.JarmoService`."""
+        return ServiceConfig(
+            challenge_expiry_seconds=self.challenge_expiry_seconds,
+            default_ruleset=self.default_ruleset,
+            default_layout=self.default_layout,
+            max_plies=self.max_plies,
+        )
+
+    def __repr__(self) -> str:
+        shown = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "token":
+                shown.append(f"token={'<hidden>' if value else None}")
+            else:
+                shown.append(f"{f.name}={value!r}")
+        return f"BotConfig({', '.join(shown)})"
+
+
+def load_config(
+    path: str | Path | None = None, *, env: Mapping[str, str] = os.environ
+) -> BotConfig:
+    """Read the configuration file (if any), apply the environment, check everything.
+
+    ``path`` None means ``$JARMO_CONFIG``, else ``config.toml`` in the working directory if it
+    exists, else the defaults. ``$DISCORD_TOKEN`` wins over ``discord.token`` and
+    ``$JARMO_DATABASE`` over ``database.path``. Relative paths in the file are taken from the
+    file's folder; other relative paths from the working directory.
+
+    Raises ``ConfigError``.
+    """
+    file = _find_file(path, env)
+    data = _read_toml(file) if file else {}
+    source = str(file) if file else "the default configuration"
+    values = _parse(data, source)
+    base = file.parent if file else Path.cwd()
+    for name in ("database", "boards_dir"):
+        if name in values:
+            values[name] = _absolute(values[name], base)
+    values.update(_from_env(env))
+    values.setdefault("database", _absolute(BotConfig.database, base))
+    values.setdefault("boards_dir", _absolute(BotConfig.boards_dir, base))
+    return BotConfig(**values)
+
+
+# -- finding and reading the file -------------------------------------------------------------
+
+
+def _find_file(path: str | Path | None, env: Mapping[str, str]) -> Path | None:
+    if path is not None and str(path).strip():
+        return _absolute(Path(path), Path.cwd())
+    named = env.get(CONFIG_ENV, "").strip()
+    if named:
+        return _absolute(Path(named), Path.cwd())
+    local = Path.cwd() / DEFAULT_CONFIG_FILE
+    return local if local.is_file() else None
+
+
+def _read_toml(file: Path) -> dict[str, Any]:
+    try:
+        with file.open("rb") as stream:
+            return tomllib.load(stream)
+    except FileNotFoundError:
+        raise ConfigError(str(file), "no such configuration file") from None
+    except OSError as exc:
+        raise ConfigError(str(file), f"cannot read the file ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(str(file), "the file is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        # tomllib's messages give a line and column, never the text of the line.
+        raise ConfigError(str(file), f"not valid TOML: {exc}") from None
+
+
+def _absolute(path: Path, base: Path) -> Path:
+    path = path.expanduser()
+    return path if path.is_absolute() else base / path
+
+
+# -- checking values ---------------------------------------------------------------------------
+
+
+class _Invalid(Exception):
+    """A value did not fit; ``expected`` says what would."""
+
+    def __init__(self, expected: str) -> None:
+        self.expected = expected
+        super().__init__(expected)
+
+
+Reader = Callable[[object], object]
+
+
+def _integer(low: int | None = None, high: int | None = None) -> Reader:
+    if low is not None and high is not None:
+        expected = f"an integer from {low} to {high}"
+    else:
+        expected = "a positive integer" if low == 1 else "an integer"
+
+    def read(value: object) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise _Invalid(expected)
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise _Invalid(expected)
+        return value
+
+    return read
+
+
+def _choice(choices: tuple[str, ...], *, upper: bool = False) -> Reader:
+    expected = "one of " + ", ".join(f'"{c}"' for c in choices)
+
+    def read(value: object) -> str:
+        if not isinstance(value, str):
+            raise _Invalid(expected)
+        text = value.strip().upper() if upper else value.strip().lower()
+        if text not in choices:
+            raise _Invalid(expected)
+        return text
+
+    return read
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _Invalid("a non-empty string")
+    return value.strip()
+
+
+def _path(value: object) -> Path:
+    if not isinstance(value, str) or not value.strip():
+        raise _Invalid("a non-empty string holding a file or folder path")
+    return Path(value.strip())
+
+
+def _token(value: object) -> str:
+    expected = 'the bot token as a string, alone (no "Bot " prefix, no spaces)'
+    if not isinstance(value, str) or not value.strip() or any(ch.isspace() for ch in value.strip()):
+        raise _Invalid(expected)
+    return value.strip()
+
+
+def _guild_id(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise _Invalid("a server ID as a number without quotes, e.g. 123456789012345678")
+    return value
+
+
+def _url(value: object) -> str:
+    text = _text(value)
+    if not text.startswith(("http://", "https://")):
+        raise _Invalid("a URL starting with http:// or https://")
+    return text.rstrip("/")
+
+
+@dataclass(frozen=True)
+class _Key:
+    field: str
+    read: Reader
+    secret: bool = False
+
+
+SCHEMA: dict[str, dict[str, _Key]] = {
+    "discord": {
+        "token": _Key("token", _token, secret=True),
+        "dev_guild_id": _Key("dev_guild_id", _guild_id),
+    },
+    "database": {"path": _Key("database", _path)},
+    "game": {
+        "challenge_expiry_seconds": _Key("challenge_expiry_seconds", _integer(*EXPIRY_RANGE)),
+        "default_ruleset": _Key("default_ruleset", _choice(tuple(RULESETS))),
+        "default_layout": _Key("default_layout", _choice(tuple(LAYOUTS))),
+        "max_plies": _Key("max_plies", _integer(*MAX_PLIES_RANGE)),
+    },
+    "logging": {"level": _Key("log_level", _choice(LOG_LEVELS, upper=True))},
+    "console": {"boards_dir": _Key("boards_dir", _path)},
+    "testing": {"api_base_url": _Key("api_base_url", _url)},
+}
+
+
+def _parse(data: Mapping[str, object], source: str) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for section, table in data.items():
+        keys = SCHEMA.get(section)
+        if keys is None:
+            raise ConfigError(source, _unknown_section(section), key=section)
+        if not isinstance(table, dict):
+            raise ConfigError(
+                source, f"expected a table: write [{section}] on a line of its own", key=section
+            )
+        for name, value in table.items():
+            key = keys.get(name)
+            dotted = f"{section}.{name}"
+            if key is None:
+                raise ConfigError(source, _unknown_key(section, name), key=dotted)
+            try:
+                values[key.field] = key.read(value)
+            except _Invalid as bad:
+                got = f"{_type_name(value)} (not shown)" if key.secret else _describe(value)
+                raise ConfigError(
+                    source, f"expected {bad.expected}, got {got}", key=dotted
+                ) from None
+    return values
+
+
+def _unknown_section(section: str) -> str:
+    homes = [f"{s}.{section}" for s, keys in SCHEMA.items() if section in keys]
+    if homes:
+        return f"unknown top-level key; did you mean {homes[0]} (under [{homes[0].split('.')[0]}])?"
+    return "unknown section" + _did_you_mean(section, SCHEMA, prefix="[", suffix="]")
+
+
+def _unknown_key(section: str, name: str) -> str:
+    known = SCHEMA[section]
+    hint = _did_you_mean(name, known, prefix=f"{section}.")
+    listing = ", ".join(known)
+    return f"unknown key{hint} (keys of [{section}]: {listing})"
+
+
+def _did_you_mean(
+    word: str, options: Mapping[str, object], *, prefix: str = "", suffix: str = ""
+) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1)
+    return f"; did you mean {prefix}{close[0]}{suffix}?" if close else ""
+
+
+def _type_name(value: object) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return {int: "an integer", float: "a number", str: "a string"}.get(type(value), "a date/time")
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, int | float):
+        return str(value)
+    return _type_name(value)
+
+
+# -- environment -------------------------------------------------------------------------------
+
+
+def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    token = env.get(TOKEN_ENV, "")
+    if token.strip():
+        try:
+            values["token"] = _token(token)
+        except _Invalid as bad:
+            raise ConfigError(
+                f"environment variable {TOKEN_ENV}", f"expected {bad.expected}"
+            ) from None
+    database = env.get(DATABASE_ENV, "").strip()
+    if database:
+        values["database"] = _absolute(Path(database), Path.cwd())
+    return values

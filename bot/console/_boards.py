@@ -1,0 +1,40 @@
+"""The folder of board pictures that console mode keeps up to date."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+from bot.service import BoardView
+
+LATEST = "latest.png"
+
+
+def picture_name(view: BoardView) -> str:
+    """``game1-ply003.png``: the game's number in the match and the actions played so far."""
+    return f"game{view.game.index + 1}-ply{view.game.game.ply:03d}.png"
+
+
+class BoardFolder:
+    """Writes each position as its own PNG and as ``latest.png`` (replaced atomically, so an
+    image viewer watching it never reads half a file)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def create(self) -> None:
+        """Make the folder (and its parents). Raises ``OSError``."""
+        self.path.mkdir(parents=True, exist_ok=True)
+
+    async def save(self, view: BoardView) -> Path:
+        """Write ``view``'s picture; returns the numbered file. Raises ``OSError``."""
+        return await asyncio.to_thread(self._write, picture_name(view), view.image)
+
+    def _write(self, name: str, image: bytes) -> Path:
+        target = self.path / name
+        target.write_bytes(image)
+        partial = self.path / f".{LATEST}.partial"
+        partial.write_bytes(image)
+        os.replace(partial, self.path / LATEST)
+        return target

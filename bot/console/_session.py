@@ -1,0 +1,299 @@
+"""Console mode: two players take turns at one terminal, through the same service as Discord.
+
+The terminal is one "channel" (:data:`PLACE`) with two players, ids 1 and 2. Player 1
+challenges player 2 and player 2 accepts, exactly as in Discord; every line typed after that
+belongs to the player whose turn it is (hot-seat).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.console._boards import BoardFolder
+from bot.console._diagram import board_diagram
+from bot.service import (
+    Actor,
+    BadMove,
+    BoardView,
+    ChallengeRequest,
+    JarmoService,
+    NoGameHere,
+    Place,
+    Report,
+    Standings,
+    UserError,
+)
+from bot.service.text import game_title, position_line, report_text, standings_text
+
+PLACE = Place(guild_id=0, channel_id=0)
+PLAYER_IDS = (1, 2)
+MAX_NAME_LENGTH = 32
+
+InputFn = Callable[[str], str]
+"""Shows a prompt and returns the line typed (without the newline); raises ``EOFError`` at the
+end of input, like :func:`input`."""
+OutputFn = Callable[[str], None]
+"""Shows a block of text (one or more lines), like :func:`print`."""
+
+HELP = """\
+Type a move, or a command. Moves:
+  A1-C2       step from A1 to C2 (A1xC2, a1 c2 and a1c2 work too)
+  @B1         redeploy (classic, jasir) or place a reserve piece (ludos) on B1
+  D4-C5@B1    ludos: a step, then place a reserve piece
+Commands:
+  board       show the board again
+  moves [A1]  the legal moves of the player to move (those starting with A1)
+  standings   the match score
+  resign      give up: the game and the rest of the match go to the opponent
+  stop        offer to end this game now, scored as it stands (the opponent answers y/n)
+  rules       where to read the rules
+  help        this list
+  quit        leave (Ctrl-D works too)"""
+
+RULES = """\
+The full rules are in docs/rules.md in the Jarmo for Discord source. In short: pieces move along
+the board's lines (a knight's jump); stepping onto an enemy piece captures it; a piece that
+reaches the enemy camp (the far row) stays there. The game ends when one side has all its pieces
+left on the board in the enemy camp, when the player to move cannot act, or at the move limit.
+Each piece in the enemy camp scores 2 points, every other piece on the board 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Terminal:
+    read: InputFn
+    write: OutputFn
+
+    def ask(self, prompt: str) -> str | None:
+        """The line typed, stripped; ``None`` at the end of input."""
+        try:
+            return self.read(prompt).strip()
+        except EOFError:
+            return None
+
+
+async def play_console(
+    service: JarmoService,
+    *,
+    out_dir: str | Path,
+    input_fn: InputFn = input,
+    output_fn: OutputFn = print,
+    ruleset: str | None = None,
+    layout: str | None = None,
+    games: int = 1,
+) -> Standings | None:
+    """Play one match at the console: ask the names, start the match, then take turns until it
+    is over. An unfinished game already in the store's console channel is resumed instead.
+
+    ``out_dir`` (a path) receives a PNG of every position. Returns the final standings, or
+    ``None`` when the players left first (``quit``, end of input). Raises ``OSError`` when the
+    pictures cannot be written.
+    """
+    session = _Session(service, _Terminal(input_fn, output_fn), BoardFolder(Path(out_dir)))
+    return await session.play(ruleset=ruleset, layout=layout, games=games)
+
+
+Command = Callable[["_Session", Actor, str], Awaitable[None]]
+
+
+class _Session:
+    """One console match: the current board, the players' names and the command handlers."""
+
+    def __init__(self, service: JarmoService, term: _Terminal, folder: BoardFolder) -> None:
+        self.service = service
+        self.term = term
+        self.folder = folder
+        self.names: dict[int, str] = {}
+        self.view: BoardView | None = None
+        self.result: Standings | None = None
+        self.leaving = False
+
+    def name(self, user_id: int) -> str:
+        """The display name of a player (the ``Namer`` of :mod:`bot.service.text`)."""
+        return self.names.get(user_id, f"Player {user_id}")
+
+    def say(self, text: str) -> None:
+        """Show text to both players (markdown bold marks removed)."""
+        self.term.write(text.replace("**", ""))
+
+    async def play(
+        self, *, ruleset: str | None, layout: str | None, games: int
+    ) -> Standings | None:
+        """Start (or resume) the match and run turns until it ends or the players leave."""
+        self.folder.create()
+        self.say(
+            f"Board pictures are written to {self.folder.path} (latest.png is the current one)."
+        )
+        try:
+            started = await self._resume() or await self._start(ruleset, layout, games)
+        except UserError as refused:
+            self.say(refused.message)
+            return None
+        while started and self.result is None and not self.leaving:
+            await self._turn()
+        return self.result
+
+    # -- starting ------------------------------------------------------------------------------
+
+    async def _resume(self) -> bool:
+        try:
+            view = await self.service.board(PLACE)
+        except NoGameHere:
+            return False
+        record = view.game
+        self.names = {record.white_id: view.white_name, record.black_id: view.black_name}
+        self.say("Resuming the unfinished game found in the database.")
+        await self._show_start(view)
+        return True
+
+    async def _start(self, ruleset: str | None, layout: str | None, games: int) -> bool:
+        first = self._ask_name(1, taken=None)
+        second = None if first is None else self._ask_name(2, taken=first)
+        if first is None or second is None:
+            self.leaving = True
+            return False
+        one, two = (Actor(pid, name) for pid, name in zip(PLAYER_IDS, (first, second), strict=True))
+        self.names = {one.user_id: first, two.user_id: second}
+        request = ChallengeRequest(
+            opponent=two, games=games, ruleset=ruleset, layout=layout, side="random"
+        )
+        challenge = await self.service.challenge(PLACE, one, request)
+        await self._show_start(await self.service.accept_challenge(two, challenge.challenge.id))
+        return True
+
+    def _ask_name(self, number: int, *, taken: str | None) -> str | None:
+        default = f"Player {number}"
+        while True:
+            answer = self.term.ask(f"Player {number} name [{default}]: ")
+            if answer is None:
+                return None
+            name = " ".join(answer.split())[:MAX_NAME_LENGTH] or default
+            if taken is None or name.casefold() != taken.casefold():
+                return name
+            self.say(f"Player 1 is already called {taken}; choose another name.")
+
+    async def _show_start(self, view: BoardView) -> None:
+        self.view = view
+        self.say(game_title(view))
+        self.say(f"{view.white_name} has White and moves first; {view.black_name} has Black.")
+        await self._show_board(view)
+        self.say(position_line(view, self.name))
+        self.say("Type a move such as A1-C2, or help for the commands.")
+
+    # -- turns ---------------------------------------------------------------------------------
+
+    async def _turn(self) -> None:
+        assert self.view is not None
+        turn = self.view.turn_user_id
+        if turn is None:  # a game ended with no next one: only after an odd resume
+            self.result = await self.service.standings(PLACE)
+            self.say(standings_text(self.result, self.name))
+            return
+        actor = Actor(turn, self.name(turn))
+        side = self.view.game.side_of(turn) or ""
+        line = self.term.ask(f"{actor.display_name} ({side.capitalize()}) > ")
+        if line is None:
+            self._leave()
+        elif line:
+            await self._handle(actor, line)
+
+    async def _handle(self, actor: Actor, line: str) -> None:
+        word, _, rest = line.partition(" ")
+        command = COMMANDS.get(word.lower())
+        try:
+            if command is None:
+                await self._show_report(await self.service.move(PLACE, actor, line))
+            else:
+                await command(self, actor, rest.strip())
+        except BadMove as bad:
+            self.say(f"{bad.message}\nType moves to list the legal moves, or help.")
+        except UserError as refused:
+            self.say(refused.message)
+
+    async def _show_report(self, report: Report) -> None:
+        await self._show_board(report.board)
+        self.say(report_text(report, self.name))
+        self.view = report.board
+        if report.next_board is not None:
+            self.view = report.next_board
+            self.say(f"\n{game_title(report.next_board)}")
+            await self._show_board(report.next_board)
+        if report.standings is not None and report.standings.over:
+            self.result = report.standings
+            self.say(f"\n{standings_text(report.standings, self.name)}")
+
+    async def _show_board(self, view: BoardView) -> None:
+        await self.folder.save(view)
+        self.say(board_diagram(view.game.game.position()))
+
+    def _leave(self) -> None:
+        self.leaving = True
+        self.say("Goodbye.")
+
+    # -- commands ------------------------------------------------------------------------------
+
+    async def board(self, actor: Actor, rest: str) -> None:
+        """``board``: the current position again."""
+        self.view = await self.service.board(PLACE)
+        await self._show_board(self.view)
+        self.say(position_line(self.view, self.name))
+
+    async def moves(self, actor: Actor, rest: str) -> None:
+        """``moves [start]``: the legal moves of the player to move."""
+        found = await self.service.move_suggestions(PLACE, actor.user_id, rest, limit=None)
+        if not found:
+            self.say(f"No legal move starts with {rest}." if rest else "No legal moves.")
+            return
+        listing = ", ".join(found)
+        self.say(textwrap.fill(f"Legal moves for {actor.display_name}: {listing}", width=78))
+
+    async def standings(self, actor: Actor, rest: str) -> None:
+        """``standings``: the match table."""
+        self.say(standings_text(await self.service.standings(PLACE), self.name))
+
+    async def resign(self, actor: Actor, rest: str) -> None:
+        """``resign``: the player to move gives up the game and the match."""
+        await self._show_report(await self.service.resign(PLACE, actor))
+
+    async def stop(self, actor: Actor, rest: str) -> None:
+        """``stop``: offer to end the game as it stands; the opponent answers at the prompt."""
+        offer = await self.service.offer_stop(PLACE, actor)
+        other = Actor(offer.answer_by, self.name(offer.answer_by))
+        answer = self.term.ask(
+            f"{other.display_name}, {actor.display_name} offers to stop this game here, "
+            "scored as it stands. Agree? [y/n] "
+        )
+        if answer is None:
+            self._leave()
+        elif answer.lower() in ("y", "yes"):
+            await self._show_report(await self.service.accept_stop(PLACE, other, offer))
+        else:
+            self.say(f"{other.display_name} said no; the game goes on.")
+
+    async def rules(self, actor: Actor, rest: str) -> None:
+        """``rules``: where the rules are, and the gist."""
+        self.say(RULES)
+
+    async def help(self, actor: Actor, rest: str) -> None:
+        """``help``: the commands and the move notation."""
+        self.say(HELP)
+
+    async def quit(self, actor: Actor, rest: str) -> None:
+        """``quit``: leave without finishing."""
+        self._leave()
+
+
+COMMANDS: dict[str, Command] = {
+    "board": _Session.board,
+    "moves": _Session.moves,
+    "standings": _Session.standings,
+    "resign": _Session.resign,
+    "stop": _Session.stop,
+    "rules": _Session.rules,
+    "help": _Session.help,
+    "?": _Session.help,
+    "quit": _Session.quit,
+    "exit": _Session.quit,
+}

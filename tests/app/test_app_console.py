@@ -1,0 +1,227 @@
+"""Console mode (bot/console): whole matches scripted through the real service and store."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+from bot.config import BotConfig
+from bot.console import PLACE, board_diagram, play_console, run_console
+from bot.jarmo import Game
+from bot.service import JarmoService, ServiceConfig
+from bot.store import SqliteStore, open_store
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+class Console:
+    """A scripted terminal: answers prompts from a list (or a function) and records the output.
+    Input runs out with ``EOFError``, as at the end of a piped stdin."""
+
+    def __init__(self, lines: Iterable[str] = (), *, answer: Callable[[str], str] | None = None):
+        self.lines = list(lines)
+        self.answer = answer
+        self.prompts: list[str] = []
+        self.shown: list[str] = []
+
+    def read(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if self.answer is not None:
+            return self.answer(prompt)
+        if not self.lines:
+            raise EOFError
+        return self.lines.pop(0)
+
+    def write(self, text: str) -> None:
+        self.shown.append(text)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.shown)
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    async with open_store(tmp_path / "console.sqlite3") as opened:
+        yield opened
+
+
+def service_on(store: SqliteStore, *, max_plies: int = 200, seed: int = 1) -> JarmoService:
+    return JarmoService(store, config=ServiceConfig(max_plies=max_plies), rng=random.Random(seed))
+
+
+async def play(service: JarmoService, console: Console, out: Path, **options: object) -> object:
+    return await play_console(
+        service, out_dir=out, input_fn=console.read, output_fn=console.write, **options
+    )
+
+
+async def test_a_scripted_game_to_a_resignation(store: SqliteStore, tmp_path: Path) -> None:
+    out = tmp_path / "boards"
+    console = Console(
+        [
+            "Ann",
+            "Bob",
+            "A1-C2",  # White
+            "A5-A4",  # Black: no such line; nothing changes
+            "moves",
+            "A5-C4",  # Black
+            "standings",
+            "hello",  # not a move either
+            "",
+            "resign",  # White gives up
+        ]
+    )
+    result = await play(service_on(store), console, out)
+
+    text = console.text
+    assert f"Board pictures are written to {out}" in text
+    assert "No line joins A5 and A4" in text
+    listing = next(block for block in console.shown if block.startswith("Legal moves for"))
+    assert "A5-C4" in listing and "A1-C2" not in listing
+    assert "Match of 1 game · classic / bow" in text
+    assert "resigned." in text and "wins the match (by forfeit)!" in text
+    assert "**" not in text
+    assert console.prompts[:2] == ["Player 1 name [Player 1]: ", "Player 2 name [Player 2]: "]
+    sides = [prompt.rsplit("(", 1)[1] for prompt in console.prompts[2:]]
+    assert sides == ["White) > "] + ["Black) > "] * 3 + ["White) > "] * 4
+
+    assert result is not None and result.over  # type: ignore[attr-defined]
+    match = await store.latest_match(PLACE.channel_id)
+    assert match is not None and match.state == "forfeited"
+    (game,) = await store.match_games(match.id)
+    assert [a.move for a in await store.game_actions(game.id)] == ["A1-C2", "A5-C4"]
+    assert match.winner_id == game.black_id
+    names = {p.user_id: p.display_name for p in [await store.get_player(0, i) for i in (1, 2)]}
+    assert names == {1: "Ann", 2: "Bob"}
+
+    pictures = sorted(p.name for p in out.iterdir())
+    assert pictures == ["game1-ply000.png", "game1-ply001.png", "game1-ply002.png", "latest.png"]
+    for picture in out.iterdir():
+        assert picture.read_bytes().startswith(PNG)
+    assert (out / "latest.png").read_bytes() == (out / "game1-ply002.png").read_bytes()
+
+
+async def test_whole_match_playing_the_first_suggestion(store: SqliteStore, tmp_path: Path) -> None:
+    console = Console()
+
+    def first_suggestion(prompt: str) -> str:
+        if prompt.startswith("Player"):
+            return "Ann" if "1" in prompt else "Bob"
+        if len(console.prompts) > 200:
+            raise EOFError
+        last = console.shown[-1]
+        if last.startswith("Legal moves for"):
+            return last.split(": ", 1)[1].split(",")[0].strip()
+        return "moves"
+
+    console.answer = first_suggestion
+    out = tmp_path / "boards"
+    result = await play(service_on(store, max_plies=10), console, out, games=2, layout="knight")
+
+    assert result is not None and result.over  # type: ignore[attr-defined]
+    assert "Game 2 of 2 · classic / knight" in console.text
+    assert "the move limit was reached" in console.text
+    assert "Match of 2 games" in console.shown[-1]
+    for game in (1, 2):
+        assert (out / f"game{game}-ply010.png").read_bytes().startswith(PNG)
+    assert not (out / "game3-ply000.png").exists()
+
+
+async def test_the_other_player_answers_a_stop_offer(store: SqliteStore, tmp_path: Path) -> None:
+    console = Console(["Ann", "Bob", "A1-C2", "stop", "no", "stop", "y"])
+    result = await play(service_on(store), console, tmp_path / "boards")
+
+    assert "said no; the game goes on" in console.text
+    assert "The players agreed to stop the game here." in console.text
+    offers = [p for p in console.prompts if "offers to stop" in p]
+    assert len(offers) == 2
+    assert result is not None and result.over  # type: ignore[attr-defined]
+
+
+async def test_end_of_input_leaves_cleanly(store: SqliteStore, tmp_path: Path) -> None:
+    console = Console(["Ann", "Bob", "A1-C2"])
+    assert await play(service_on(store), console, tmp_path / "boards") is None
+    assert console.shown[-1] == "Goodbye."
+
+
+async def test_end_of_input_while_asking_names(store: SqliteStore, tmp_path: Path) -> None:
+    console = Console(["Ann"])
+    assert await play(service_on(store), console, tmp_path / "boards") is None
+    assert await store.latest_match(PLACE.channel_id) is None
+
+
+async def test_names_default_and_must_differ(store: SqliteStore, tmp_path: Path) -> None:
+    console = Console(["", "player 1", "  Bob   Jr  ", "quit"])
+    await play(service_on(store), console, tmp_path / "boards")
+    assert "Player 1 is already called Player 1; choose another name." in console.text
+    assert {(await store.get_player(0, i)).display_name for i in (1, 2)} == {"Player 1", "Bob Jr"}
+
+
+async def test_help_rules_and_board(store: SqliteStore, tmp_path: Path) -> None:
+    console = Console(["Ann", "Bob", "help", "rules", "board", "moves B1", "moves E5", "quit"])
+    await play(service_on(store), console, tmp_path / "boards", ruleset="jasir")
+    text = console.text
+    assert "moves [A1]" in text
+    assert "docs/rules.md" in text
+    assert "Game 1 of 1 · jasir / bow" in text
+    assert "Legal moves for" in text and "B1-A3" in text and "A1-C2" not in text.split("B1-A3")[1]
+    assert "No legal move starts with E5." in text
+
+
+async def test_an_unfinished_game_is_resumed(tmp_path: Path) -> None:
+    db = tmp_path / "kept.sqlite3"
+    async with open_store(db) as store:
+        await play(service_on(store), Console(["Ann", "Bob", "A1-C2"]), tmp_path / "b")
+    console = Console(["A5-C4", "resign"])
+    async with open_store(db) as store:
+        result = await play(service_on(store), console, tmp_path / "b")
+        match = await store.latest_match(PLACE.channel_id)
+        assert match is not None
+        (game,) = await store.match_games(match.id)
+    assert "Resuming the unfinished game" in console.text
+    assert result is not None and game.game.ply == 2
+
+
+async def test_run_console_leaves_no_database_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(scratch))
+    console = Console(["Ann", "Bob", "resign"])
+    config = BotConfig(boards_dir=tmp_path / "pictures")
+    result = await run_console(config, input_fn=console.read, output_fn=console.write)
+    assert result is not None
+    assert list(scratch.iterdir()) == []
+    assert (tmp_path / "pictures" / "latest.png").read_bytes().startswith(PNG)
+
+
+async def test_run_console_keeps_a_named_database(tmp_path: Path) -> None:
+    db = tmp_path / "deep" / "folder" / "games.sqlite3"
+    console = Console(["Ann", "Bob", "quit"])
+    await run_console(
+        BotConfig(), db=db, out_dir=tmp_path / "out", input_fn=console.read, output_fn=console.write
+    )
+    assert db.is_file()
+
+
+def test_board_diagram_of_the_start() -> None:
+    text = board_diagram(Game.new().position())
+    lines = text.splitlines()
+    assert lines[0].split() == list("ABCDE")
+    assert lines[1].split()[:6] == ["5", "B", "B", "B", "B", "B"]
+    assert lines[5].split()[:6] == ["1", "W", "W", "W", "W", "W"]
+    assert lines[3].split() == ["3", ".", ".", ".", ".", "."]
+
+
+def test_board_diagram_marks_a_capturing_piece() -> None:
+    game = Game.new()
+    game.play("A1-B3")
+    game.play("A5xB3")
+    text = board_diagram(game.position())
+    assert "B*" in text
+    assert "White lost 1" in text and "last action A5xB3" in text

@@ -1,0 +1,208 @@
+"""The command line (bot/__main__.py): start-up messages, exit codes, and the hand-over to
+``bot.client`` (replaced here by a fake, so no test touches Discord)."""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import sqlite3
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import INVITE_URL, RedactingFormatter, build_parser, main
+from bot.config import BotConfig
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "MTIz.secret-token.value"
+
+
+@pytest.fixture(autouse=True)
+def _clean_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No token, no config file, an empty working directory."""
+    for name in ("DISCORD_TOKEN", "JARMO_CONFIG", "JARMO_DATABASE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+class FakeClient(types.ModuleType):
+    """Stands in for ``bot.client``: records what it was asked to run."""
+
+    def __init__(self, error: BaseException | None = None) -> None:
+        super().__init__("bot.client")
+        self.calls: list[tuple[str, BotConfig]] = []
+        self.error = error
+
+    async def _called(self, name: str, config: BotConfig) -> None:
+        self.calls.append((name, config))
+        if self.error is not None:
+            raise self.error
+
+    async def run_bot(self, config: BotConfig) -> None:
+        await self._called("run_bot", config)
+
+    async def sync_commands(self, config: BotConfig) -> None:
+        await self._called("sync_commands", config)
+
+
+@pytest.fixture
+def fake_client(monkeypatch: pytest.MonkeyPatch) -> FakeClient:
+    fake = FakeClient()
+    monkeypatch.setitem(sys.modules, "bot.client", fake)
+    monkeypatch.setenv("DISCORD_TOKEN", SECRET)
+    return fake
+
+
+@pytest.mark.parametrize("argv", [["run"], [], ["sync"]])
+def test_no_token_explains_how_to_get_one(argv: list[str], capsys: pytest.CaptureFixture) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    for needed in (
+        "DISCORD_TOKEN",
+        "Reset Token",
+        "applications.commands",
+        "116736",
+        INVITE_URL,
+        "jarmo-bot play",
+        "config.toml",
+    ):
+        assert needed in err
+    assert "Traceback" not in err
+
+
+def test_the_invite_url_asks_for_exactly_the_needed_permissions() -> None:
+    send, embed, attach, history = 1 << 11, 1 << 14, 1 << 15, 1 << 16
+    assert f"permissions={send | embed | attach | history}" in INVITE_URL
+    assert "scope=bot%20applications.commands" in INVITE_URL
+
+
+def test_python_dash_m_bot_without_a_token(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "JARMO_CONFIG")}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "DISCORD_TOKEN" in done.stderr and "jarmo-bot play" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_no_token_path_never_imports_discord(tmp_path: Path) -> None:
+    code = (
+        "import sys; from bot.__main__ import main; status = main(['run']); "
+        "print('discord' in sys.modules, 'bot.client' in sys.modules); sys.exit(status)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert done.stdout.split() == ["False", "False"]
+
+
+def test_a_bad_config_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "config.toml").write_text("[game]\nmax_plies = 3\n")
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "config.toml: game.max_plies: expected an integer from 10 to 1000, got 3" in err
+
+
+def test_config_option_after_the_command(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "odd.toml").write_text("[logging]\nlevel = 'NOISY'\n")
+    assert main(["sync", "--config", "odd.toml"]) == 2
+    assert "logging.level" in capsys.readouterr().err
+
+
+def test_run_hands_the_config_to_the_client(fake_client: FakeClient, tmp_path: Path) -> None:
+    assert main(["--log-level", "warning", "run"]) == 0
+    ((name, config),) = fake_client.calls
+    assert name == "run_bot"
+    assert config.token == SECRET
+    assert config.database == tmp_path / "data" / "jarmo.sqlite3"
+    assert config.database.parent.is_dir()  # created so that SQLite can make the file
+
+
+def test_run_is_the_default_command(fake_client: FakeClient) -> None:
+    assert main([]) == 0
+    assert [name for name, _ in fake_client.calls] == ["run_bot"]
+
+
+def test_sync_syncs(fake_client: FakeClient) -> None:
+    assert main(["sync"]) == 0
+    assert [name for name, _ in fake_client.calls] == ["sync_commands"]
+
+
+def test_a_database_failure_is_one_clear_line(
+    fake_client: FakeClient, capsys: pytest.CaptureFixture
+) -> None:
+    fake_client.error = sqlite3.OperationalError("unable to open database file")
+    assert main(["run", "--log-level", "ERROR"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot use the database" in err and "unable to open database file" in err
+    assert "Traceback" not in err
+
+
+def test_an_unexpected_error_is_logged_in_full(
+    fake_client: FakeClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake_client.error = RuntimeError("a bug")
+    assert main(["run"]) == 1
+    assert "unexpected error" in caplog.text and "a bug" in caplog.text
+
+
+def test_an_exit_from_the_client_keeps_its_status(fake_client: FakeClient) -> None:
+    fake_client.error = SystemExit(2)
+    assert main(["run"]) == 2
+
+
+def test_the_log_formatter_hides_the_token() -> None:
+    formatter = RedactingFormatter("%(message)s", secret=SECRET)
+    record = logging.LogRecord("bot", logging.INFO, __file__, 1, "token is %s", (SECRET,), None)
+    assert formatter.format(record) == "token is <token>"
+    assert RedactingFormatter("%(message)s", secret=None).format(record) == f"token is {SECRET}"
+
+
+def test_log_level_is_checked_and_case_insensitive() -> None:
+    assert build_parser().parse_args(["--log-level", "debug"]).log_level == "DEBUG"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--log-level", "chatty"])
+
+
+def test_play_from_stdin_needs_no_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("Ann\nBob\nA1-C2\nresign\n"))
+    out = tmp_path / "pictures"
+    status = main(["play", "--out", str(out), "--ruleset", "ludos", "--games", "2"])
+    assert status == 0
+    shown = capsys.readouterr().out
+    assert "Game 1 of 2 · ludos / bow" in shown and "wins the match (by forfeit)!" in shown
+    assert (out / "game1-ply001.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_play_with_a_database_that_cannot_be_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    (tmp_path / "not-a-db").write_text("this is not SQLite\n" * 100)
+    assert main(["play", "--db", str(tmp_path / "not-a-db"), "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "cannot use the database" in err and "not-a-db" in err
+    assert "Traceback" not in err
+
+
+def test_play_rejects_an_unknown_ruleset(capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["play", "--ruleset", "chess"])
+    assert exited.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
