@@ -15,6 +15,8 @@ from discord import app_commands
 
 from bot.cogs import DYNAMIC_ITEMS, JarmoCommands
 from bot.cogs.replies import mention, only_pinging, report_failure
+from bot.jarmo import Game
+from bot.render import render_board
 from bot.service import ChallengeView, JarmoService
 from bot.service.text import challenge_text
 from bot.store import SqliteStore
@@ -60,6 +62,10 @@ class JarmoBot(discord.Client):
         self._store = await SqliteStore.open(self.config.database)
         self._service = JarmoService(self._store, config=self.config.service_config())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        # The first render of each theme builds its palette and background (~0.5 s): do it now,
+        # not inside a player's first interaction.
+        for ruleset in ("classic", "ludos"):
+            await asyncio.to_thread(render_board, Game.new(ruleset=ruleset))
         self._sweeper = asyncio.create_task(self._sweep_expired_challenges())
         if self.config.dev_guild_id:
             guild = discord.Object(self.config.dev_guild_id)

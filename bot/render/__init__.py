@@ -1,0 +1,19 @@
+"""Board images for Jarmo: a PNG of the current position and an animated GIF replay.
+
+Every function is pure: it reads a game (or a :class:`~bot.jarmo.position.Position`) and
+returns image bytes. They are safe to call from several threads at once.
+"""
+
+from bot.render._api import render_board, render_position, render_replay
+from bot.render._theme import HEIGHT, WIDTH, Perspective, point_center, theme_for
+
+__all__ = [
+    "HEIGHT",
+    "WIDTH",
+    "Perspective",
+    "point_center",
+    "render_board",
+    "render_position",
+    "render_replay",
+    "theme_for",
+]
