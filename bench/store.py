@@ -1,0 +1,251 @@
+"""Speed of the SQLite store, with 10,000 finished games already in the database.
+
+Run: ``.venv/bin/python bench/store.py [--finished N] [--runs R] [--moves M] [--dir D]``.
+
+* writes: 8 tasks record random moves concurrently, each to its own game (a new match is
+  started in the task's channel whenever its game ends). Prints committed moves per second
+  (wall time, including move generation and match set-up) and the latency of each
+  ``record_move`` / ``end_game`` call, waiting for the writer included (median, p99, max).
+* loads: ``active_game(channel)`` of 500 active games of 1-199 plies, first load in a freshly
+  opened store (the action list is replayed) and again (the snapshot is trusted); and the first
+  ``get_game`` of 500 finished games.
+
+Targets (issue 4): >= 1,000 moves/s with p99 < 5 ms and max < 50 ms for the writes, and a
+median ``active_game`` under 1 ms. WAL with ``synchronous=NORMAL``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.jarmo import Game
+from bot.store import ChallengeOptions, GameRecord, NewChallenge, SqliteStore, open_store
+
+T0 = datetime(2025, 3, 1, tzinfo=UTC)
+GUILD, WHITE, BLACK = 1, 101, 202
+WRITERS = 8
+ACTIVE = 500
+
+
+def random_game(rng: random.Random, stop_at: int | None = None) -> Game:
+    """A random game, played to its end or for ``stop_at`` plies."""
+    game = Game.new(ruleset="classic", layout="bow", max_plies=200)
+    while not game.over and (stop_at is None or len(game.history) < stop_at):
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+def long_game(rng: random.Random, plies: int) -> Game:
+    """A game kept alive for ``plies`` plies by avoiding moves that end it."""
+    game = Game.new(ruleset="classic", layout="bow", max_plies=200)
+    while len(game.history) < plies:
+        moves = game.legal_moves()
+        rng.shuffle(moves)
+        move = next((m for m in moves if not _ends(game, m)), None)
+        if move is None:  # cornered: start again
+            return long_game(rng, plies)
+        game.play(move)
+    return game
+
+
+def _ends(game: Game, move: str) -> bool:
+    trial = game.copy()
+    trial.play(move)
+    return trial.over
+
+
+def populate(path: Path, finished: int, rng: random.Random) -> None:
+    """Bulk-insert ``finished`` finished one-game matches and ``ACTIVE`` active games.
+
+    Raw SQL in one transaction: going through the store would take minutes of setup.
+    """
+    asyncio.run(_create(path))
+    at = T0.isoformat(timespec="microseconds")
+    with sqlite3.connect(path) as db:
+        for n in range(finished + ACTIVE):
+            active = n >= finished
+            game = long_game(rng, rng.randint(1, 199)) if active else random_game(rng)
+            channel = (
+                1_000_000 + n - finished if active else 10 + n % 50
+            )  # old games share 50 channels
+            match_id = db.execute(
+                "INSERT INTO matches (guild_id, channel_id, first_white_id, first_black_id,"
+                " ruleset, layout, game_count, max_plies, state, created_at)"
+                " VALUES (?, ?, ?, ?, 'classic', 'bow', 1, 200, ?, ?)",
+                (GUILD, channel, WHITE, BLACK, "running" if active else "finished", at),
+            ).lastrowid
+            points = game.points()
+            game_id = db.execute(
+                "INSERT INTO games (match_id, game_index, guild_id, channel_id, white_id,"
+                " black_id, status, version, snapshot, winner, points_white, points_black,"
+                " termination, started_at, last_activity)"
+                " VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    match_id, GUILD, channel, WHITE, BLACK, "active" if active else "finished",
+                    len(game.history), json.dumps(game.to_dict()),
+                    None if active else game.winner(), None if active else points["white"],
+                    None if active else points["black"], None if active else "camp", at, at,
+                ),
+            ).lastrowid  # fmt: skip
+            db.executemany(
+                "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
+                [
+                    (game_id, ply, WHITE if ply % 2 else BLACK, move, at)
+                    for ply, move in enumerate(game.history, 1)
+                ],
+            )
+
+
+async def _create(path: Path) -> None:
+    async with open_store(path):
+        pass
+
+
+def summary(samples_ms: list[float]) -> str:
+    ordered = sorted(samples_ms)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return (
+        f"median {statistics.median(ordered):6.3f} ms  p99 {p99:6.3f} ms"
+        f"  max {ordered[-1]:6.3f} ms  (n={len(ordered)})"
+    )
+
+
+async def start(store: SqliteStore, channel: int) -> GameRecord:
+    """A fresh one-game match in ``channel``."""
+    new = NewChallenge(GUILD, channel, WHITE, BLACK, ChallengeOptions(), T0 + timedelta(hours=1))
+    posted = await store.create_challenge(new, now=T0)
+    fresh = Game.new(ruleset="classic", layout="bow", max_plies=200)
+    _, record = await store.accept_challenge(
+        posted.id, first_white_id=WHITE, first_game=fresh, now=T0
+    )
+    return record
+
+
+async def writer(
+    store: SqliteStore, channel: int, moves: int, rng: random.Random, latencies: list[float]
+) -> None:
+    """Record ``moves`` random moves in ``channel``, timing each commit."""
+    record = await start(store, channel)
+    for _ in range(moves):
+        game = record.game.copy()
+        mover = record.player_id(game.turn)
+        move = game.play(rng.choice(game.legal_moves()))
+        began = time.perf_counter()
+        if game.over:
+            outcome = game.outcome()
+            assert outcome is not None
+            await store.end_game(
+                record.id, expected_version=record.version, status="finished",
+                winner=outcome.winner, points=outcome.points,
+                termination=outcome.termination.value, game=game, move=(mover, move),
+                match_state="finished", match_winner_id=None, now=T0,
+            )  # fmt: skip
+            latencies.append((time.perf_counter() - began) * 1000)
+            record = await start(store, channel)
+        else:
+            record = await store.record_move(
+                record.id, expected_version=record.version, player_id=mover, move=move,
+                game=game, now=T0,
+            )  # fmt: skip
+            latencies.append((time.perf_counter() - began) * 1000)
+
+
+async def write_run(path: Path, run: int, moves: int) -> tuple[float, list[float]]:
+    latencies: list[float] = []
+    async with open_store(path) as store:
+        began = time.perf_counter()
+        await asyncio.gather(
+            *(
+                writer(
+                    store, 2_000_000 + run * 100 + w, moves, random.Random(run * 100 + w), latencies
+                )
+                for w in range(WRITERS)
+            )
+        )
+        elapsed = time.perf_counter() - began
+    return WRITERS * moves / elapsed, latencies
+
+
+async def load_run(path: Path, finished: int, seed: int) -> dict[str, list[float]]:
+    """Time ``active_game`` cold and warm, and ``get_game`` of finished games cold."""
+    channels = [1_000_000 + n for n in range(ACTIVE)]
+    finished_ids = random.Random(seed).sample(range(1, finished + 1), min(ACTIVE, finished))
+    times: dict[str, list[float]] = {"cold": [], "warm": [], "finished": []}
+
+    async def timed(kind: str, load: Awaitable[object]) -> None:
+        began = time.perf_counter()
+        assert await load is not None
+        times[kind].append((time.perf_counter() - began) * 1000)
+
+    async with open_store(path) as store:
+        for channel in channels:  # first load in this process: replayed
+            await timed("cold", store.active_game(channel))
+        for _ in range(4):
+            for channel in channels:  # checked already: snapshot trusted
+                await timed("warm", store.active_game(channel))
+        for game_id in finished_ids:
+            await timed("finished", store.get_game(game_id))
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--finished", type=int, default=10_000, help="finished games to preload")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--moves", type=int, default=500, help="moves per writer per run")
+    parser.add_argument("--dir", type=Path, default=None, help="where to put the database")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        path = Path(tmp) / "bench.sqlite3"
+        began = time.perf_counter()
+        populate(path, args.finished, random.Random(1))
+        print(
+            f"SQLite {sqlite3.sqlite_version}, WAL, synchronous=NORMAL; preloaded {args.finished}"
+            f" finished + {ACTIVE} active games in {time.perf_counter() - began:.1f} s;"
+            f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} (tails follow it)"
+        )
+        rates, all_latencies = [], []
+        for run in range(args.runs):
+            rate, latencies = asyncio.run(write_run(path, run, args.moves))
+            rates.append(rate)
+            all_latencies += latencies
+            print(f"writes run {run}: {rate:7.0f} moves/s  commit {summary(latencies)}")
+        rate = statistics.median(rates)
+        print(f"writes all runs: median {rate:.0f} moves/s  commit {summary(all_latencies)}")
+
+        labels = {
+            "cold": "active_game, first load (replay)",
+            "warm": "active_game, trusted snapshot ",
+            "finished": "get_game finished, first load ",
+        }
+        totals: dict[str, list[float]] = {kind: [] for kind in labels}
+        for run in range(args.runs):
+            times = asyncio.run(load_run(path, args.finished, run))
+            for kind, label in labels.items():
+                totals[kind] += times[kind]
+                print(f"loads run {run}: {label} {summary(times[kind])}")
+        for kind, label in labels.items():
+            print(f"loads all runs: {label} {summary(totals[kind])}")
+        with sqlite3.connect(path) as db:
+            games = db.execute("SELECT count(*), sum(status = 'finished') FROM games").fetchone()
+        print(f"database at the end: {games[0]} games, {games[1]} finished")
+        print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""The SQL of challenge and match writes, as plain functions run inside the writer's transaction."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.store import _rows
+from bot.store._rows import CHALLENGE_COLUMNS, MATCH_COLUMNS
+from bot.store.errors import ChallengeClosed, ChannelBusy, NotFound
+from bot.store.records import MATCH_LENGTHS, ChallengeRecord, MatchRecord, NewChallenge
+
+
+def check_new_challenge(new: NewChallenge) -> None:
+    """Raise ``ValueError`` for options the schema would refuse anyway, with a clearer message."""
+    o = new.options
+    if o.game_count not in MATCH_LENGTHS:
+        raise ValueError(f"a match has {MATCH_LENGTHS} games, not {o.game_count}")
+    if o.side not in ("white", "black", "random"):
+        raise ValueError(f"side must be white, black or random, not {o.side!r}")
+    if o.max_plies < 1:
+        raise ValueError(f"max_plies must be positive, not {o.max_plies}")
+    if new.challenger_id == new.challenged_id:
+        raise ValueError("a player cannot challenge themselves")
+
+
+def expire_overdue(
+    db: sqlite3.Connection, now: str, channel_id: int | None = None
+) -> list[ChallengeRecord]:
+    """Mark pending challenges overdue at ``now`` (in one channel, or all) expired."""
+    rows = db.execute(
+        "UPDATE challenges SET status = 'expired', closed_at = ?1"
+        " WHERE status = 'pending' AND expires_at <= ?1 AND (?2 IS NULL OR channel_id = ?2)"
+        f" RETURNING {CHALLENGE_COLUMNS}",
+        (now, channel_id),
+    ).fetchall()
+    return sorted((_rows.challenge(row) for row in rows), key=lambda c: c.id)
+
+
+def ensure_channel_free(db: sqlite3.Connection, channel_id: int) -> None:
+    """Raise ``ChannelBusy`` if the channel has an active game or a pending challenge."""
+    row = db.execute(
+        "SELECT 'game', id FROM games WHERE channel_id = ?1 AND status = 'active'"
+        " UNION ALL SELECT 'challenge', id FROM challenges"
+        " WHERE channel_id = ?1 AND status = 'pending'",
+        (channel_id,),
+    ).fetchone()
+    if row is not None:
+        raise ChannelBusy(channel_id, row[0], row[1])
+
+
+def insert_challenge(db: sqlite3.Connection, new: NewChallenge, now: str) -> ChallengeRecord:
+    """Store ``new`` as pending."""
+    o = new.options
+    row = db.execute(
+        "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenged_id, game_count,"
+        " ruleset, layout, side, max_plies, vs_computer_level, created_at, expires_at)"
+        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {CHALLENGE_COLUMNS}",
+        (
+            new.guild_id, new.channel_id, new.challenger_id, new.challenged_id, o.game_count,
+            o.ruleset, o.layout, o.side, o.max_plies, o.vs_computer_level, now,
+            _rows.to_text(new.expires_at),
+        ),
+    ).fetchone()  # fmt: skip
+    return _rows.challenge(row)
+
+
+def pending_for_update(db: sqlite3.Connection, challenge_id: int) -> ChallengeRecord:
+    """The challenge, read inside the write transaction; raises unless it is pending."""
+    row = db.execute(
+        f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
+    ).fetchone()
+    if row is None:
+        raise NotFound("challenge", challenge_id)
+    challenge = _rows.challenge(row)
+    if challenge.status != "pending":
+        raise ChallengeClosed(challenge_id, challenge.status)
+    return challenge
+
+
+def set_status(db: sqlite3.Connection, challenge_id: int, status: str, now: str) -> ChallengeRecord:
+    """Close the challenge as ``status`` at ``now``."""
+    row = db.execute(
+        "UPDATE challenges SET status = ?, closed_at = ? WHERE id = ?"
+        f" RETURNING {CHALLENGE_COLUMNS}",
+        (status, now, challenge_id),
+    ).fetchone()
+    return _rows.challenge(row)
+
+
+def insert_match(
+    db: sqlite3.Connection, challenge: ChallengeRecord, first_white_id: int, now: str
+) -> MatchRecord:
+    """Create the running match for an accepted challenge."""
+    players = (challenge.challenger_id, challenge.challenged_id)
+    if first_white_id not in players:
+        raise ValueError(f"user {first_white_id} is not in challenge {challenge.id}")
+    first_black_id = players[1] if first_white_id == players[0] else players[0]
+    o = challenge.options
+    row = db.execute(
+        "INSERT INTO matches (guild_id, channel_id, challenge_id, first_white_id, first_black_id,"
+        " ruleset, layout, game_count, max_plies, created_at)"
+        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {MATCH_COLUMNS}",
+        (
+            challenge.guild_id, challenge.channel_id, challenge.id, first_white_id,
+            first_black_id, o.ruleset, o.layout, o.game_count, o.max_plies, now,
+        ),
+    ).fetchone()  # fmt: skip
+    return _rows.match(row)

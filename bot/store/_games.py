@@ -1,0 +1,86 @@
+"""Loading games: checked by replay, or trusted when this process already checked or wrote them."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+
+import aiosqlite
+
+from bot.jarmo import Game
+from bot.store import _rows
+from bot.store._replay import Mismatch, StoredGame, read_snapshot, verify
+from bot.store._rows import GAME_COLUMNS
+from bot.store.errors import CorruptGame
+from bot.store.records import GameRecord
+
+log = logging.getLogger(__name__)
+
+_SELECT_GAMES = (
+    "SELECT " + ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
+    + ", m.ruleset, m.layout, m.max_plies FROM games AS g JOIN matches AS m ON m.id = g.match_id"
+)  # fmt: skip
+
+
+def dump(game: Game) -> str:
+    """The snapshot text stored for ``game``."""
+    return json.dumps(game.to_dict(), separators=(",", ":"))
+
+
+class GameLoader:
+    """Reads games and checks each against its action list before handing it out.
+
+    Replaying up to a few hundred actions costs far more than reading a snapshot, so a game is
+    replayed the first time this process loads it; afterwards the snapshot is trusted as long as
+    its (version, text) is one this process verified or wrote itself. Any other change (another
+    process, a hand edit) makes it replay again.
+    """
+
+    def __init__(self, reader: aiosqlite.Connection) -> None:
+        self._db = reader
+        self._trusted: dict[int, tuple[int, int]] = {}  # id -> (version, hash(snapshot))
+
+    def trust(self, game_id: int, version: int, snapshot: str) -> None:
+        """Remember a committed (version, snapshot) of a game as correct."""
+        self._trusted[game_id] = (version, hash(snapshot))
+
+    async def load_where(self, condition: str, params: tuple[object, ...]) -> list[GameRecord]:
+        """The games matching ``condition`` (a constant SQL fragment over ``g``/``m``), checked.
+
+        Raises ``CorruptGame`` for the first one that fails its check.
+        """
+        rows = await self._db.execute_fetchall(f"{_SELECT_GAMES} WHERE {condition}", params)
+        return [await self._load(row) for row in rows]
+
+    async def _load(self, row: sqlite3.Row) -> GameRecord:
+        game_id, version, snapshot = row["id"], row["version"], row["snapshot"]
+        seen = (version, hash(snapshot))
+        try:
+            if self._trusted.get(game_id) == seen:
+                live = read_snapshot(snapshot)
+            else:
+                live = verify(await self._stored(row))
+            record = _rows.game(row, live)
+        except (Mismatch, ValueError, TypeError) as exc:  # the latter two: a damaged column
+            log.error("game %d is corrupt: %s", game_id, exc)
+            raise CorruptGame(game_id, str(exc)) from exc
+        self._trusted[game_id] = seen
+        return record
+
+    async def _stored(self, row: sqlite3.Row) -> StoredGame:
+        # `ply <= version`: a move committed after `row` was read must not count against it.
+        actions = await self._db.execute_fetchall(
+            "SELECT ply, player_id, move FROM actions WHERE game_id = ? AND ply <= ? ORDER BY ply",
+            (row["id"], row["version"]),
+        )
+        return StoredGame(
+            ruleset=row["ruleset"],
+            layout=row["layout"],
+            max_plies=row["max_plies"],
+            white_id=row["white_id"],
+            black_id=row["black_id"],
+            version=row["version"],
+            snapshot=row["snapshot"],
+            actions=[tuple(action) for action in actions],
+        )

@@ -1,0 +1,148 @@
+"""Column lists and row -> record conversion, kept next to each other so they stay in step."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from bot.store.records import (
+    ActionRecord,
+    ChallengeOptions,
+    ChallengeRecord,
+    GameRecord,
+    GuildSettings,
+    MatchRecord,
+    PlayerRecord,
+)
+
+if TYPE_CHECKING:
+    from bot.jarmo import Game
+
+CHALLENGE_COLUMNS = (
+    "id, guild_id, channel_id, challenger_id, challenged_id, game_count, ruleset, layout, side,"
+    " max_plies, vs_computer_level, status, created_at, expires_at, closed_at, message_id"
+)
+MATCH_COLUMNS = (
+    "id, guild_id, channel_id, challenge_id, first_white_id, first_black_id, ruleset, layout,"
+    " game_count, max_plies, state, winner_id, created_at, finished_at"
+)
+# Unqualified, so the same list serves SELECT and UPDATE/INSERT ... RETURNING.
+GAME_COLUMNS = (
+    "id, match_id, game_index, guild_id, channel_id, white_id, black_id, status, version,"
+    " snapshot, winner, points_white, points_black, termination, started_at, last_activity,"
+    " finished_at"
+)
+PLAYER_COLUMNS = (
+    "guild_id, user_id, display_name, rating, rating_deviation, volatility, games, wins, draws,"
+    " losses, points, match_wins"
+)
+SETTINGS_COLUMNS = "guild_id, default_ruleset, default_layout, challenge_expiry_seconds"
+ACTION_COLUMNS = "game_id, ply, player_id, move, played_at"
+
+
+def to_text(moment: datetime) -> str:
+    """``moment`` as fixed-width ISO 8601 UTC text, which sorts and compares like the time."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"a timezone-aware UTC datetime is required, got {moment!r}")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def from_text(text: str | None) -> datetime | None:
+    """The inverse of :func:`to_text` (``None`` stays ``None``)."""
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def _at(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def challenge(row: sqlite3.Row) -> ChallengeRecord:
+    """A challenge row (``CHALLENGE_COLUMNS``) as a record."""
+    options = ChallengeOptions(
+        game_count=row["game_count"],
+        ruleset=row["ruleset"],
+        layout=row["layout"],
+        side=row["side"],
+        max_plies=row["max_plies"],
+        vs_computer_level=row["vs_computer_level"],
+    )
+    return ChallengeRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        challenger_id=row["challenger_id"],
+        challenged_id=row["challenged_id"],
+        options=options,
+        status=row["status"],
+        created_at=_at(row["created_at"]),
+        expires_at=_at(row["expires_at"]),
+        closed_at=from_text(row["closed_at"]),
+        message_id=row["message_id"],
+    )
+
+
+def match(row: sqlite3.Row) -> MatchRecord:
+    """A match row (``MATCH_COLUMNS``) as a record."""
+    return MatchRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        challenge_id=row["challenge_id"],
+        first_white_id=row["first_white_id"],
+        first_black_id=row["first_black_id"],
+        ruleset=row["ruleset"],
+        layout=row["layout"],
+        game_count=row["game_count"],
+        max_plies=row["max_plies"],
+        state=row["state"],
+        winner_id=row["winner_id"],
+        created_at=_at(row["created_at"]),
+        finished_at=from_text(row["finished_at"]),
+    )
+
+
+def game(row: sqlite3.Row, live: Game) -> GameRecord:
+    """A game row (``GAME_COLUMNS``) as a record holding the already-checked ``live`` game."""
+    points: Any = None
+    if row["points_white"] is not None:
+        points = {"white": row["points_white"], "black": row["points_black"]}
+    return GameRecord(
+        id=row["id"],
+        match_id=row["match_id"],
+        index=row["game_index"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        white_id=row["white_id"],
+        black_id=row["black_id"],
+        status=row["status"],
+        version=row["version"],
+        game=live,
+        winner=row["winner"],
+        points=points,
+        termination=row["termination"],
+        started_at=_at(row["started_at"]),
+        last_activity=_at(row["last_activity"]),
+        finished_at=from_text(row["finished_at"]),
+    )
+
+
+def player(row: sqlite3.Row) -> PlayerRecord:
+    """A player row (``PLAYER_COLUMNS``) as a record."""
+    return PlayerRecord(**{key: row[key] for key in row.keys()})  # noqa: SIM118 - Row is no dict
+
+
+def settings(row: sqlite3.Row) -> GuildSettings:
+    """A settings row (``SETTINGS_COLUMNS``) as a record."""
+    return GuildSettings(**{key: row[key] for key in row.keys()})  # noqa: SIM118 - Row is no dict
+
+
+def action(row: sqlite3.Row) -> ActionRecord:
+    """An action row (``ACTION_COLUMNS``) as a record."""
+    return ActionRecord(
+        game_id=row["game_id"],
+        ply=row["ply"],
+        player_id=row["player_id"],
+        move=row["move"],
+        played_at=_at(row["played_at"]),
+    )

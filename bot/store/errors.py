@@ -1,0 +1,80 @@
+"""The store's exceptions: each carries structured fields and builds its own message."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class of everything the store raises on purpose."""
+
+
+class NotFound(StoreError):
+    """No row of ``kind`` (``"challenge"``, ``"match"``, ``"game"``, ``"player"``) has this id."""
+
+    def __init__(self, kind: str, key: object) -> None:
+        self.kind = kind
+        self.key = key
+        super().__init__(f"no {kind} {key!r}")
+
+
+class StaleGame(StoreError):
+    """The game changed meanwhile: the stored version is not the one the move was checked on."""
+
+    def __init__(self, game_id: int, expected: int, actual: int) -> None:
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"game {game_id} changed meanwhile (expected version {expected}, found {actual})"
+        )
+
+
+class GameNotActive(StaleGame):
+    """The game has already ended (resigned, finished, ...), so nothing more can be written to it.
+
+    A subclass of :class:`StaleGame` because to a caller it is the same situation: the game it
+    validated against is not the game that is stored any more.
+    """
+
+    def __init__(self, game_id: int, expected: int, actual: int, status: str) -> None:
+        super().__init__(game_id, expected, actual)
+        self.status = status
+        self.args = (f"game {game_id} is no longer active (status {status!r})",)
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a pending challenge or an active game (``reason`` says which)."""
+
+    def __init__(self, channel_id: int, reason: str, holder_id: int | None = None) -> None:
+        self.channel_id = channel_id
+        self.reason = reason  # "challenge" or "game"
+        self.holder_id = holder_id  # the id of that challenge or game, when known
+        super().__init__(f"channel {channel_id} already has a {reason} in progress")
+
+
+class ChallengeClosed(StoreError):
+    """The challenge is no longer pending; ``status`` is what it is now (e.g. ``"expired"``)."""
+
+    def __init__(self, challenge_id: int, status: str) -> None:
+        self.challenge_id = challenge_id
+        self.status = status
+        super().__init__(f"challenge {challenge_id} is {status}, not pending")
+
+
+class CorruptGame(StoreError):
+    """A stored game does not replay to its own snapshot; it is reported, never repaired."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        self.game_id = game_id
+        self.reason = reason
+        super().__init__(f"game {game_id} is corrupt: {reason}")
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer version of the bot than this one."""
+
+    def __init__(self, found: int, supported: int) -> None:
+        self.found = found
+        self.supported = supported
+        super().__init__(
+            f"database schema version {found} is newer than this code supports ({supported})"
+        )

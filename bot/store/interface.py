@@ -1,0 +1,198 @@
+"""What the service may ask of the store. The service depends on this Protocol, not on SQLite.
+
+Conventions for every method:
+
+* ``now`` is a timezone-aware UTC ``datetime`` supplied by the caller (the service owns the clock);
+  a naive one raises ``ValueError``.
+* Every method that changes anything does it in one transaction: on any error nothing is written.
+  If the calling task is cancelled during a write, the write still finishes (it may commit)
+  before the ``CancelledError`` reaches the caller.
+* Unknown ids raise :class:`~bot.store.errors.NotFound`.
+* Games handed out have been checked against their action list; a game that fails the check
+  raises :class:`~bot.store.errors.CorruptGame` (and is logged), it is never repaired.
+* Arguments that contradict each other or the data (a ``game`` whose history does not match
+  ``move``, a first-white player who is not in the challenge, ...) raise ``ValueError``: these are
+  bugs in the caller, not situations users can cause.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol
+
+from bot.store.records import (
+    ActionRecord,
+    ChallengeRecord,
+    ClosedChallengeStatus,
+    EndedGameStatus,
+    EndedMatchState,
+    GameEnd,
+    GameRecord,
+    GuildSettings,
+    MatchRecord,
+    NewChallenge,
+    PlayerRecord,
+    Side,
+)
+
+if TYPE_CHECKING:
+    from bot.jarmo import Game
+
+
+class Store(Protocol):
+    """Persistence for challenges, matches, games, players and guild settings."""
+
+    async def close(self) -> None:
+        """Finish pending work and release the database."""
+        ...
+
+    # -- players and settings ------------------------------------------------------------------
+
+    async def upsert_player(self, guild_id: int, user_id: int, display_name: str) -> None:
+        """Create the player if new, and remember ``display_name`` as the name to show."""
+        ...
+
+    async def get_player(self, guild_id: int, user_id: int) -> PlayerRecord:
+        """The player's record in this guild. Raises ``NotFound``."""
+        ...
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings, or the defaults when none are stored."""
+        ...
+
+    async def set_settings(self, settings: GuildSettings) -> None:
+        """Store (replace) the guild's settings."""
+        ...
+
+    # -- challenges ----------------------------------------------------------------------------
+
+    async def create_challenge(self, new: NewChallenge, *, now: datetime) -> ChallengeRecord:
+        """Store a pending challenge.
+
+        A pending challenge in the channel that is overdue at ``now`` is marked expired first.
+        Raises ``ChannelBusy`` if the channel still has a pending challenge or an active game.
+        """
+        ...
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord:
+        """The challenge with this id. Raises ``NotFound``."""
+        ...
+
+    async def pending_challenge(self, channel_id: int, *, now: datetime) -> ChallengeRecord | None:
+        """The channel's pending challenge that is not overdue at ``now``, if any."""
+        ...
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the Discord message that shows the challenge. Raises ``NotFound``."""
+        ...
+
+    async def close_challenge(
+        self, challenge_id: int, status: ClosedChallengeStatus, *, now: datetime
+    ) -> ChallengeRecord:
+        """Move a pending challenge to ``status`` and return it.
+
+        Raises ``NotFound``, or ``ChallengeClosed`` (carrying the current status) if it is no
+        longer pending. A challenge overdue at ``now`` is stored as expired instead, and
+        ``ChallengeClosed("expired")`` raised (unless ``status`` was ``"expired"``).
+        """
+        ...
+
+    async def expire_challenges(self, *, now: datetime) -> list[ChallengeRecord]:
+        """Mark every pending challenge that is overdue at ``now`` expired; return them."""
+        ...
+
+    # -- matches and games ---------------------------------------------------------------------
+
+    async def accept_challenge(
+        self, challenge_id: int, *, first_white_id: int, first_game: Game, now: datetime
+    ) -> tuple[MatchRecord, GameRecord]:
+        """Accept a pending challenge: in one transaction, mark it accepted, create its match
+        (running) and the match's game 0 (active, ``first_white_id`` playing White).
+
+        ``first_game`` is the fresh engine game (no moves yet). Raises ``NotFound``;
+        ``ChallengeClosed`` if it is not pending, or ``ChallengeClosed("expired")`` if it is
+        overdue at ``now`` (it is then stored as expired); ``ChannelBusy`` if the channel has an
+        active game.
+        """
+        ...
+
+    async def get_match(self, match_id: int) -> MatchRecord:
+        """The match with this id. Raises ``NotFound``."""
+        ...
+
+    async def latest_match(self, channel_id: int) -> MatchRecord | None:
+        """The channel's most recently created match, if any."""
+        ...
+
+    async def match_games(self, match_id: int) -> list[GameRecord]:
+        """The match's games in index order. Raises ``NotFound`` for an unknown match and
+        ``CorruptGame`` if one of them fails its check."""
+        ...
+
+    async def active_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's active game, if any (checked; may raise ``CorruptGame``)."""
+        ...
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        """The game with this id (checked). Raises ``NotFound`` or ``CorruptGame``."""
+        ...
+
+    async def game_actions(self, game_id: int) -> list[ActionRecord]:
+        """The game's actions in ply order, with who played them and when. Raises ``NotFound``."""
+        ...
+
+    async def idle_games(self, *, before: datetime) -> list[GameRecord]:
+        """Active games whose last activity is earlier than ``before`` (for timeouts), oldest
+        first. A corrupt game among them raises ``CorruptGame``."""
+        ...
+
+    async def record_move(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        player_id: int,
+        move: str,
+        game: Game,
+        now: datetime,
+    ) -> GameRecord:
+        """Append ``move`` (canonical, already played on ``game``) and store ``game`` as the new
+        snapshot; the version becomes ``expected_version + 1``.
+
+        Use this for moves that do not end the game; a final move goes through ``end_game``.
+        Raises ``NotFound``; ``StaleGame`` if the stored version is not ``expected_version``;
+        ``GameNotActive`` (a ``StaleGame``) if the game has ended. The returned record holds
+        ``game`` itself.
+        """
+        ...
+
+    async def end_game(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        status: EndedGameStatus,
+        winner: Side | None,
+        points: dict[Side, int],
+        termination: str,
+        game: Game,
+        move: tuple[int, str] | None = None,
+        next_game: Game | None = None,
+        match_state: EndedMatchState | None = None,
+        match_winner_id: int | None = None,
+        now: datetime,
+    ) -> GameEnd:
+        """Record everything that happens when a game ends, in one transaction.
+
+        * ``move=(player_id, move)``: the final move, appended first (``game`` has played it).
+        * The game gets ``status`` and its result (``winner`` side or ``None`` for a draw,
+          ``points``, ``termination`` text), and ``game`` as its snapshot.
+        * Both players' stats (games, wins/draws/losses, points) are updated, except for
+          ``status="aborted"``.
+        * Exactly one of ``next_game`` (a fresh engine game: game ``index + 1`` is created
+          active, sides swapped) and ``match_state`` (the match ends with ``match_winner_id``,
+          whose match-win counter goes up) must be given.
+
+        Raises ``NotFound``, ``StaleGame`` / ``GameNotActive`` as ``record_move`` does.
+        """
+        ...

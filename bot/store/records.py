@@ -1,0 +1,202 @@
+"""Typed, frozen records the store hands out and takes in; never raw rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from bot.jarmo import Game
+
+Side = Literal["white", "black"]
+SidePreference = Literal["white", "black", "random"]
+ChallengeStatus = Literal["pending", "accepted", "declined", "cancelled", "expired"]
+ClosedChallengeStatus = Literal["declined", "cancelled", "expired"]
+MatchState = Literal["running", "finished", "forfeited", "aborted"]
+EndedMatchState = Literal["finished", "forfeited", "aborted"]
+GameStatus = Literal["active", "finished", "resigned", "timeout", "stopped", "aborted"]
+EndedGameStatus = Literal["finished", "resigned", "timeout", "stopped", "aborted"]
+
+MATCH_LENGTHS: tuple[int, ...] = (1, 2, 4, 6)
+DEFAULT_RULESET = "classic"
+DEFAULT_LAYOUT = "bow"
+DEFAULT_MAX_PLIES = 200
+DEFAULT_CHALLENGE_EXPIRY_SECONDS = 300
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeOptions:
+    """What the challenger asked for; copied onto the match when the challenge is accepted."""
+
+    game_count: int = 1  # one of MATCH_LENGTHS
+    ruleset: str = DEFAULT_RULESET
+    layout: str = DEFAULT_LAYOUT
+    side: SidePreference = "random"  # the challenger's side in game 1
+    max_plies: int = DEFAULT_MAX_PLIES
+    vs_computer_level: str | None = None  # reserved for play against the computer
+
+
+@dataclass(frozen=True, slots=True)
+class NewChallenge:
+    """A challenge about to be posted; the store assigns the id and ``created_at``."""
+
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    challenged_id: int
+    options: ChallengeOptions
+    expires_at: datetime  # timezone-aware UTC
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRecord:
+    """A stored challenge."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    challenged_id: int
+    options: ChallengeOptions
+    status: ChallengeStatus
+    created_at: datetime
+    expires_at: datetime
+    closed_at: datetime | None  # when it left "pending"
+    message_id: int | None  # the Discord message that shows it, once posted
+
+    def is_overdue(self, now: datetime) -> bool:
+        """Whether a pending challenge has outlived its expiry time at ``now``."""
+        return self.status == "pending" and now >= self.expires_at
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A stored match: a series of games between two players who swap sides every game."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    challenge_id: int | None
+    first_white_id: int  # White in game 0
+    first_black_id: int
+    ruleset: str
+    layout: str
+    game_count: int
+    max_plies: int
+    state: MatchState
+    winner_id: int | None  # None while running and for a drawn or aborted match
+    created_at: datetime
+    finished_at: datetime | None
+
+    @property
+    def player_ids(self) -> tuple[int, int]:
+        """Both players, game 0's White first."""
+        return (self.first_white_id, self.first_black_id)
+
+    def white_for(self, index: int) -> int:
+        """The player with White in game ``index`` (0-based); sides swap every game."""
+        return self.first_white_id if index % 2 == 0 else self.first_black_id
+
+    def black_for(self, index: int) -> int:
+        """The player with Black in game ``index`` (0-based)."""
+        return self.first_black_id if index % 2 == 0 else self.first_white_id
+
+    def opponent_of(self, user_id: int) -> int:
+        """The other player; raises ``ValueError`` if ``user_id`` does not play in this match."""
+        if user_id == self.first_white_id:
+            return self.first_black_id
+        if user_id == self.first_black_id:
+            return self.first_white_id
+        raise ValueError(f"user {user_id} does not play in match {self.id}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A stored game with its live engine object.
+
+    ``game`` has been checked against the stored action list (see ``Store.get_game``). It is a
+    fresh object for each load, so the caller may play on it and hand it back to the store.
+    """
+
+    id: int
+    match_id: int
+    index: int  # 0-based position in the match
+    guild_id: int
+    channel_id: int
+    white_id: int
+    black_id: int
+    status: GameStatus
+    version: int  # the number of actions stored
+    game: Game
+    winner: Side | None  # None while active and for a draw
+    points: dict[Side, int] | None  # None while active
+    termination: str | None  # a Termination value, or "resigned", "timeout", ...
+    started_at: datetime
+    last_activity: datetime
+    finished_at: datetime | None
+
+    @property
+    def is_active(self) -> bool:
+        """Whether moves may still be recorded."""
+        return self.status == "active"
+
+    def player_id(self, side: Side) -> int:
+        """The player who has ``side`` in this game."""
+        return self.white_id if side == "white" else self.black_id
+
+    def side_of(self, user_id: int) -> Side | None:
+        """The side ``user_id`` plays, or ``None`` for an onlooker."""
+        if user_id == self.white_id:
+            return "white"
+        if user_id == self.black_id:
+            return "black"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """One stored action (ply) of a game; plies are numbered from 1."""
+
+    game_id: int
+    ply: int
+    player_id: int
+    move: str  # canonical notation
+    played_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """Everything ``Store.end_game`` changed: the ended game, its match, and the next game."""
+
+    game: GameRecord
+    match: MatchRecord
+    next_game: GameRecord | None  # set when the match goes on
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """A player's standing in one guild."""
+
+    guild_id: int
+    user_id: int
+    display_name: str | None  # last name seen; None if the player was never upserted
+    rating: float
+    rating_deviation: float
+    volatility: float | None
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    points: int  # board points summed over all counted games
+    match_wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """Per-guild defaults; ``Store.get_settings`` returns these values when none are stored."""
+
+    guild_id: int
+    default_ruleset: str = DEFAULT_RULESET
+    default_layout: str = DEFAULT_LAYOUT
+    challenge_expiry_seconds: int = DEFAULT_CHALLENGE_EXPIRY_SECONDS

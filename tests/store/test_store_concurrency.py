@@ -1,0 +1,155 @@
+"""Optimistic concurrency: of many writers racing on one version, exactly one wins."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from store_helpers import T0, StartMatch, fork, play_quiet, quiet_move
+
+from bot.store import GameRecord, SqliteStore, StaleGame, open_store
+
+RACERS = 16
+
+
+async def race(stores: list[SqliteStore], base: GameRecord, rng: random.Random) -> list[object]:
+    """Fire RACERS different moves, all validated against ``base``, at the same time."""
+
+    async def attempt(i: int) -> GameRecord:
+        game = fork(base.game)
+        move = quiet_move(game, rng)
+        return await stores[i % len(stores)].record_move(
+            base.id,
+            expected_version=base.version,
+            player_id=base.player_id(base.game.turn),
+            move=move,
+            game=game,
+            now=T0,
+        )
+
+    return await asyncio.gather(*(attempt(i) for i in range(RACERS)), return_exceptions=True)
+
+
+def one_winner(results: list[object]) -> GameRecord:
+    winners = [r for r in results if isinstance(r, GameRecord)]
+    losers = [r for r in results if isinstance(r, StaleGame)]
+    assert len(winners) == 1, results
+    assert len(losers) == RACERS - 1, results
+    return winners[0]
+
+
+async def test_exactly_one_move_wins_per_version(
+    store: SqliteStore, start_match: StartMatch
+) -> None:
+    _, record = await start_match()
+    rng = random.Random(21)
+    for version in range(12):
+        base = await store.get_game(record.id)
+        assert base.version == version
+        winner = one_winner(await race([store], base, rng))
+        stored = await store.get_game(record.id)
+        assert stored.version == version + 1
+        assert stored.game == winner.game
+        actions = await store.game_actions(record.id)
+        assert [a.move for a in actions] == winner.game.history
+
+
+async def test_exactly_one_wins_across_two_processes_worth_of_connections(
+    store: SqliteStore, start_match: StartMatch, db_path: Path
+) -> None:
+    # A second store on the same file stands in for a second bot process: SQLite's own locking
+    # (BEGIN IMMEDIATE + busy timeout) and the version check must still let only one through.
+    _, record = await start_match()
+    rng = random.Random(22)
+    async with open_store(db_path) as other:
+        for version in range(6):
+            base = await store.get_game(record.id)
+            assert base.version == version
+            one_winner(await race([store, other], base, rng))
+        final = await other.get_game(record.id)
+    assert final == await store.get_game(record.id)
+    assert final.version == 6
+
+
+async def test_writers_to_different_games_all_succeed(
+    store: SqliteStore, start_match: StartMatch
+) -> None:
+    records = [(await start_match(channel=c))[1] for c in range(8)]
+
+    async def play(record: GameRecord, seed: int) -> GameRecord:
+        rng = random.Random(seed)
+        for _ in range(10):
+            game = fork(record.game)
+            mover = record.player_id(game.turn)
+            move = quiet_move(game, rng)
+            record = await store.record_move(
+                record.id,
+                expected_version=record.version,
+                player_id=mover,
+                move=move,
+                game=game,
+                now=T0,
+            )
+        return record
+
+    done = await asyncio.gather(*(play(r, i) for i, r in enumerate(records)))
+    for record in done:
+        assert record.version == 10
+        assert await store.get_game(record.id) == record
+
+
+async def test_cancelled_writers_leave_a_consistent_store(
+    store: SqliteStore, start_match: StartMatch
+) -> None:
+    _, record = await start_match()
+    rng = random.Random(23)
+    for _ in range(20):
+        base = await store.get_game(record.id)
+        game = fork(base.game)
+        move = quiet_move(game, rng)
+        write = asyncio.create_task(
+            store.record_move(
+                base.id,
+                expected_version=base.version,
+                player_id=base.player_id(base.game.turn),
+                move=move,
+                game=game,
+                now=T0,
+            )
+        )
+        await asyncio.sleep(0)  # let it start: cancel it somewhere inside the write
+        write.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await write  # once the cancelled call is over, its transaction must be settled
+        # Whether or not that move made it, the game must load consistently and accept the
+        # next move from whatever version it is at.
+        current = await store.get_game(record.id)
+        assert current.version in (base.version, base.version + 1)
+        record = await play_quiet(store, current, 1, rng)
+        assert record.version == current.version + 1
+
+
+async def test_a_cancelled_write_is_settled_before_its_caller_returns(store: SqliteStore) -> None:
+    # A transaction running on the writer thread cannot be interrupted. The cancelled caller
+    # must only get its CancelledError once the transaction has finished (here: committed).
+    inside, release = threading.Event(), threading.Event()
+
+    def slow(db: sqlite3.Connection) -> None:
+        db.execute("INSERT INTO guild_settings VALUES (9, 'jasir', 'bow', 60)")
+        inside.set()
+        assert release.wait(timeout=10)
+
+    write = asyncio.create_task(store._writer.run(slow))
+    assert await asyncio.to_thread(inside.wait, 10)
+    write.cancel()
+    done, _ = await asyncio.wait([write], timeout=0.05)
+    assert not done  # still waiting for the transaction
+    release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await write
+    assert (await store.get_settings(9)).default_ruleset == "jasir"

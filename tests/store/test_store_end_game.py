@@ -1,0 +1,222 @@
+"""end_game: every way a game can end, in one transaction, and what it does to stats and matches."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from store_helpers import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    GUILD,
+    T0,
+    StartMatch,
+    challenge,
+    new_game,
+    play_quiet,
+    play_to_end,
+)
+
+from bot.store import GameNotActive, NotFound, PlayerRecord, SqliteStore, StaleGame
+
+LATER = T0 + timedelta(minutes=3)
+
+
+async def stats(store: SqliteStore, user_id: int) -> tuple[int, int, int, int, int, int]:
+    """(games, wins, draws, losses, points, match wins) of a player in GUILD."""
+    p: PlayerRecord = await store.get_player(GUILD, user_id)
+    return (p.games, p.wins, p.draws, p.losses, p.points, p.match_wins)
+
+
+async def test_a_final_move_finishes_game_and_match(
+    store: SqliteStore, start_match: StartMatch
+) -> None:
+    match, start = await start_match()
+    final = await play_to_end(store, start, random.Random(11))
+    outcome = final.game.outcome()
+    assert outcome is not None
+    end = await store.end_game(
+        start.id, expected_version=final.before.version, status="finished",
+        winner=outcome.winner, points=outcome.points, termination=outcome.termination.value,
+        game=final.game, move=(final.mover, final.move), match_state="finished",
+        match_winner_id=outcome.winner and start.player_id(outcome.winner),
+        now=LATER,
+    )  # fmt: skip
+
+    ended = end.game
+    assert (ended.status, ended.version) == ("finished", final.before.version + 1)
+    assert (ended.winner, ended.points, ended.termination) == (
+        outcome.winner, outcome.points, outcome.termination.value,
+    )  # fmt: skip
+    assert ended.finished_at == ended.last_activity == LATER
+    assert await store.get_game(start.id) == ended
+    assert await store.active_game(CHANNEL) is None
+    actions = await store.game_actions(start.id)
+    assert [a.move for a in actions] == final.game.history
+    assert actions[-1].player_id == final.mover
+
+    assert end.next_game is None
+    assert end.match == await store.get_match(match.id)
+    assert (end.match.state, end.match.finished_at) == ("finished", LATER)
+    alice, bob = await stats(store, ALICE), await stats(store, BOB)
+    assert alice[0] == bob[0] == 1
+    assert (alice[4], bob[4]) == (outcome.points["white"], outcome.points["black"])
+    if outcome.winner == "white":
+        assert (alice[1:4], bob[1:4], alice[5], bob[5]) == ((1, 0, 0), (0, 0, 1), 1, 0)
+    elif outcome.winner == "black":
+        assert (alice[1:4], bob[1:4], alice[5], bob[5]) == ((0, 0, 1), (1, 0, 0), 0, 1)
+    else:
+        assert (alice[1:4], bob[1:4]) == ((0, 1, 0), (0, 1, 0))
+    # The channel is free for a new challenge.
+    await store.create_challenge(challenge(), now=LATER)
+
+
+async def test_resigning_forfeits_the_match(store: SqliteStore, start_match: StartMatch) -> None:
+    match, start = await start_match(game_count=4)
+    record = await play_quiet(store, start, 6, random.Random(12))
+    points = record.game.points()
+    # BOB (Black in game 0) resigns: White wins the game, and ALICE the match.
+    end = await store.end_game(
+        record.id, expected_version=record.version, status="resigned", winner="white",
+        points=points, termination="resigned", game=record.game, match_state="forfeited",
+        match_winner_id=ALICE, now=LATER,
+    )  # fmt: skip
+    assert (end.game.status, end.game.winner, end.game.version) == ("resigned", "white", 6)
+    assert (end.match.state, end.match.winner_id) == ("forfeited", ALICE)
+    assert end.next_game is None
+    assert await stats(store, ALICE) == (1, 1, 0, 0, points["white"], 1)
+    assert await stats(store, BOB) == (1, 0, 0, 1, points["black"], 0)
+    assert [g.status for g in await store.match_games(match.id)] == ["resigned"]
+
+
+async def test_a_timeout_is_counted_like_a_resignation(
+    store: SqliteStore, start_match: StartMatch
+) -> None:
+    _, start = await start_match()
+    points = start.game.points()
+    end = await store.end_game(
+        start.id, expected_version=0, status="timeout", winner="black", points=points,
+        termination="timeout", game=start.game, match_state="forfeited", match_winner_id=BOB,
+        now=LATER,
+    )  # fmt: skip
+    assert (end.game.status, end.match.winner_id) == ("timeout", BOB)
+    assert await stats(store, BOB) == (1, 1, 0, 0, points["black"], 1)
+
+
+async def test_the_next_game_swaps_sides(store: SqliteStore, start_match: StartMatch) -> None:
+    match, start = await start_match(game_count=2)
+    final = await play_to_end(store, start, random.Random(13))
+    outcome = final.game.outcome()
+    assert outcome is not None
+    second = new_game()
+    end = await store.end_game(
+        start.id, expected_version=final.before.version, status="finished",
+        winner=outcome.winner, points=outcome.points, termination=outcome.termination.value,
+        game=final.game, move=(final.mover, final.move), next_game=second, now=LATER,
+    )  # fmt: skip
+    following = end.next_game
+    assert following is not None and following.game is second
+    assert (following.index, following.white_id, following.black_id) == (1, BOB, ALICE)
+    assert (following.status, following.version, following.started_at) == ("active", 0, LATER)
+    assert (end.match.state, end.match.winner_id) == ("running", None)
+    assert await store.active_game(CHANNEL) == following
+    assert [g.index for g in await store.match_games(match.id)] == [0, 1]
+    alice_before, bob_before = await stats(store, ALICE), await stats(store, BOB)
+    assert alice_before[0] == bob_before[0] == 1
+
+    # Game 1 is BOB's to open; end it by agreement as a draw, which finishes the match.
+    record = await play_quiet(store, following, 2, random.Random(14))
+    assert [a.player_id for a in await store.game_actions(following.id)] == [BOB, ALICE]
+    points = record.game.points()
+    end = await store.end_game(
+        following.id, expected_version=2, status="stopped", winner=None, points=points,
+        termination="agreed", game=record.game, match_state="finished", match_winner_id=None,
+        now=LATER,
+    )  # fmt: skip
+    assert (end.match.state, end.match.winner_id) == ("finished", None)
+    alice, bob = await stats(store, ALICE), await stats(store, BOB)
+    assert alice == (2, alice_before[1], alice_before[2] + 1, alice_before[3],
+                     alice_before[4] + points["black"], 0)  # fmt: skip
+    assert bob == (2, bob_before[1], bob_before[2] + 1, bob_before[3],
+                   bob_before[4] + points["white"], 0)  # fmt: skip
+
+
+async def test_aborting_changes_no_stats(store: SqliteStore, start_match: StartMatch) -> None:
+    await store.upsert_player(GUILD, ALICE, "Alice")
+    match, start = await start_match(game_count=2)
+    record = await play_quiet(store, start, 3, random.Random(15))
+    end = await store.end_game(
+        record.id, expected_version=3, status="aborted", winner=None,
+        points=record.game.points(), termination="aborted", game=record.game,
+        match_state="aborted", now=LATER,
+    )  # fmt: skip
+    assert (end.game.status, end.match.state, end.match.winner_id) == ("aborted", "aborted", None)
+    assert await stats(store, ALICE) == (0, 0, 0, 0, 0, 0)
+    with pytest.raises(NotFound):
+        await store.get_player(GUILD, BOB)  # never counted, never created
+    assert await store.active_game(CHANNEL) is None
+    assert (await store.get_match(match.id)).state == "aborted"
+
+
+async def test_a_stale_end_writes_nothing(store: SqliteStore, start_match: StartMatch) -> None:
+    _, start = await start_match()
+    seen = await play_quiet(store, start, 1, random.Random(16))  # a resign button pressed here
+    record = await play_quiet(store, seen, 1, random.Random(16))  # ... then a move got in first
+    with pytest.raises(StaleGame):
+        await store.end_game(
+            record.id, expected_version=1, status="resigned", winner="white",
+            points=seen.game.points(), termination="resigned", game=seen.game,
+            match_state="forfeited", match_winner_id=ALICE, now=LATER,
+        )  # fmt: skip
+    assert await store.get_game(record.id) == record
+    assert (await store.get_match(record.match_id)).state == "running"
+
+
+async def test_a_game_ends_only_once(store: SqliteStore, start_match: StartMatch) -> None:
+    _, start = await start_match()
+    args = dict(
+        expected_version=0, status="resigned", winner="white", points=start.game.points(),
+        termination="resigned", game=start.game, match_state="forfeited", now=LATER,
+    )  # fmt: skip
+    await store.end_game(start.id, match_winner_id=ALICE, **args)  # type: ignore[arg-type]
+    with pytest.raises(GameNotActive):
+        await store.end_game(start.id, match_winner_id=ALICE, **args)  # type: ignore[arg-type]
+    assert (await stats(store, ALICE))[0] == 1
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"next_game": "fresh", "match_state": "finished"},  # both
+        {},  # neither
+        {"match_state": "aborted", "match_winner_id": ALICE},  # an aborted match has no winner
+        {"match_state": "finished", "match_winner_id": 999},  # not a player: found in the DB
+        {"next_game": "fresh"},  # a 1-game match has no game 1: found in the DB
+        {"match_state": "won"},
+        {"match_state": "finished", "status": "active"},
+        {"match_state": "finished", "winner": "red"},
+        {"match_state": "finished", "points": {"white": 1}},
+        {"match_state": "finished", "move": (ALICE, "A1-C2")},  # game does not have that move
+    ],
+)
+async def test_contradictory_arguments_are_refused_and_roll_back(
+    store: SqliteStore, start_match: StartMatch, bad: dict[str, object]
+) -> None:
+    match, start = await start_match()
+    record = await play_quiet(store, start, 2, random.Random(17))
+    args: dict[str, object] = dict(
+        expected_version=2, status="finished", winner=None, points=record.game.points(),
+        termination="agreed", game=record.game, now=LATER,
+    )  # fmt: skip
+    args.update(bad)
+    if args.get("next_game") == "fresh":
+        args["next_game"] = new_game()
+    with pytest.raises(ValueError):
+        await store.end_game(record.id, **args)  # type: ignore[arg-type]
+    assert await store.get_game(record.id) == record
+    assert await store.get_match(match.id) == match
+    assert [g.id for g in await store.match_games(match.id)] == [record.id]
+    with pytest.raises(NotFound):
+        await store.get_player(GUILD, ALICE)

@@ -1,0 +1,197 @@
+"""Schema migrations (from empty, from every earlier version) and what the schema enforces."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from store_helpers import CHANNEL, T0, StartMatch
+
+from bot.store import SchemaTooNew, SqliteStore, open_store
+from bot.store._migrations import Migration, latest_version, migrate, migrations
+
+# Rows written at each schema version, in that version's shape: a database migrated from an
+# older version must keep them readable. Add an entry with every new migration.
+SEED: dict[int, list[str]] = {
+    1: [
+        "INSERT INTO guild_settings VALUES (7, 'ludos', 'bow', 900)",
+        "INSERT INTO players (guild_id, user_id, display_name, games, wins)"
+        " VALUES (7, 5, 'Ann', 3, 2)",
+    ],
+}
+
+
+def schema(path: Path) -> dict[str, object]:
+    """Tables (columns) and indexes (columns, uniqueness, partial WHERE) of the database."""
+    with sqlite3.connect(path) as db:
+        shape: dict[str, object] = {}
+        names = db.execute(
+            "SELECT type, name, tbl_name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+        ).fetchall()
+        for kind, name, table in names:
+            if kind == "table":
+                shape[name] = db.execute(f"PRAGMA table_xinfo({name})").fetchall()
+            elif kind == "index":
+                listing = {row[1]: row[2:] for row in db.execute(f"PRAGMA index_list({table})")}
+                columns = db.execute(f"PRAGMA index_info({name})").fetchall()
+                where = db.execute(
+                    "SELECT sql FROM sqlite_master WHERE name = ?", (name,)
+                ).fetchone()[0]
+                partial = re.search(r"\bWHERE\b.*", where or "", re.S)
+                shape[name] = (listing[name], columns, partial and partial[0])
+        return shape
+
+
+def user_version(path: Path) -> int:
+    with sqlite3.connect(path) as db:
+        return db.execute("PRAGMA user_version").fetchone()[0]
+
+
+async def test_an_empty_file_gets_the_latest_schema(db_path: Path) -> None:
+    async with open_store(db_path):
+        pass
+    assert user_version(db_path) == latest_version() >= 1
+    assert {"guild_settings", "players", "challenges", "matches", "games", "actions"} <= set(
+        schema(db_path)
+    )
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+@pytest.mark.parametrize("start", range(latest_version()))
+async def test_every_earlier_version_migrates_to_the_latest(tmp_path: Path, start: int) -> None:
+    fresh, old = tmp_path / "fresh.sqlite3", tmp_path / "old.sqlite3"
+    async with open_store(fresh):
+        pass
+    db = sqlite3.connect(old, isolation_level=None)
+    try:
+        assert migrate(db, target=start) == start
+        for version in range(1, start + 1):
+            for statement in SEED.get(version, []):
+                db.execute(statement)
+    finally:
+        db.close()
+    assert user_version(old) == start
+
+    async with open_store(old) as store:
+        if start >= 1:
+            assert (await store.get_settings(7)).default_ruleset == "ludos"
+            player = await store.get_player(7, 5)
+            assert (player.display_name, player.games, player.wins) == ("Ann", 3, 2)
+    assert user_version(old) == latest_version()
+    assert schema(old) == schema(fresh)
+
+
+async def test_reopening_changes_nothing(db_path: Path) -> None:
+    async with open_store(db_path):
+        pass
+    before = schema(db_path)
+    async with open_store(db_path):
+        pass
+    assert schema(db_path) == before
+    assert user_version(db_path) == latest_version()
+
+
+async def test_a_failing_migration_leaves_the_previous_version(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_store(db_path):
+        pass
+    broken = Migration(
+        latest_version() + 1,
+        "broken.sql",
+        "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);",
+    )
+    monkeypatch.setattr("bot.store._migrations.migrations", lambda: (*migrations(), broken))
+    monkeypatch.setattr("bot.store._migrations.latest_version", lambda: broken.version)
+    with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
+        await SqliteStore.open(db_path)
+    monkeypatch.undo()
+    assert user_version(db_path) == latest_version()
+    assert "half_done" not in schema(db_path)
+
+
+async def test_a_database_from_newer_code_is_refused(db_path: Path) -> None:
+    with sqlite3.connect(db_path) as db:
+        db.execute(f"PRAGMA user_version = {latest_version() + 1}")
+    with pytest.raises(SchemaTooNew) as caught:
+        await SqliteStore.open(db_path)
+    assert caught.value.found == latest_version() + 1
+
+
+def test_migration_files_are_numbered_and_say_why() -> None:
+    steps = migrations()
+    assert [step.version for step in steps] == list(range(1, len(steps) + 1))
+    for step in steps:
+        assert re.fullmatch(rf"{step.version:04d}_\w+\.sql", step.name)
+        header = step.sql.lstrip().splitlines()[:2]
+        assert header[0].startswith(f"-- {step.version:04d}:"), step.name
+        assert any("Why" in line for line in step.sql.splitlines()[:6]), step.name
+
+
+async def test_writer_connection_settings(store: SqliteStore) -> None:
+    # These live on the connection, not in the file, so ask the writer itself.
+    def pragmas(db: sqlite3.Connection) -> tuple[int, ...]:
+        names = ("foreign_keys", "synchronous", "busy_timeout", "wal_autocheckpoint")
+        return tuple(db.execute(f"PRAGMA {name}").fetchone()[0] for name in names)
+
+    assert await store._writer.run(pragmas) == (1, 1, 5000, 0)  # synchronous 1 = NORMAL
+
+
+async def test_the_database_allows_one_active_game_per_channel(
+    store: SqliteStore, start_match: StartMatch, db_path: Path
+) -> None:
+    match, _ = await start_match()
+    insert = (
+        "INSERT INTO games (match_id, game_index, guild_id, channel_id, white_id, black_id,"
+        " status, snapshot, started_at, last_activity) VALUES (?, ?, 1, ?, 1, 2, ?, '{}', ?, ?)"
+    )
+    at = T0.isoformat()
+    with sqlite3.connect(db_path) as db:
+        with pytest.raises(sqlite3.IntegrityError, match=r"games\.channel_id"):
+            db.execute(insert, (match.id, 1, CHANNEL, "active", at, at))
+        # An ended game in the same channel, or an active one elsewhere, is fine.
+        db.execute(insert, (match.id, 1, CHANNEL, "finished", at, at))
+        db.execute(insert, (match.id, 2, CHANNEL + 1, "active", at, at))
+
+
+async def test_the_database_allows_one_pending_challenge_per_channel(db_path: Path) -> None:
+    async with open_store(db_path):
+        pass
+    insert = (
+        "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenged_id, game_count,"
+        " ruleset, layout, side, max_plies, status, created_at, expires_at)"
+        " VALUES (1, ?, 1, 2, 1, 'classic', 'bow', 'random', 200, ?, 'x', 'y')"
+    )
+    with sqlite3.connect(db_path) as db:
+        db.execute(insert, (CHANNEL, "pending"))
+        with pytest.raises(sqlite3.IntegrityError):
+            db.execute(insert, (CHANNEL, "pending"))
+        db.execute(insert, (CHANNEL, "declined"))
+
+
+async def test_foreign_keys_are_enforced(db_path: Path) -> None:
+    async with open_store(db_path) as store:
+        with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+            await store._writer.run(
+                lambda db: db.execute(
+                    "INSERT INTO actions VALUES (999, 1, 1, 'A1-C2', ?)", (T0.isoformat(),)
+                )
+            )
+
+
+async def test_checkpoints_run_in_the_background(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.store._writer.CHECKPOINT_EVERY", 10)
+    async with open_store(db_path) as store:
+        for user in range(35):
+            await store.upsert_player(1, user, f"player {user}")
+        pending = store._writer._checkpoint
+        assert pending is not None
+        await pending
+        assert store._writer.checkpoints >= 1
+    async with open_store(db_path) as store:
+        assert (await store.get_player(1, 34)).display_name == "player 34"
