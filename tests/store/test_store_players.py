@@ -55,7 +55,7 @@ async def test_players_are_kept_per_guild(store: SqliteStore) -> None:
 
 
 async def test_settings_default_until_set(store: SqliteStore) -> None:
-    assert await store.get_settings(GUILD) == GuildSettings(GUILD, "classic", "bow", 300)
+    assert await store.get_settings(GUILD) == GuildSettings(GUILD, "classic", "bow", 600)
     mine = GuildSettings(GUILD, default_ruleset="jasir", challenge_expiry_seconds=60)
     await store.set_settings(mine)
     assert await store.get_settings(GUILD) == mine
