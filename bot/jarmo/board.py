@@ -51,3 +51,21 @@ def enemy_camp_points(side: int) -> tuple[int, ...]:
 IN_ENEMY_CAMP: tuple[tuple[bool, ...], tuple[bool, ...]] = tuple(
     tuple(row_of(i) == CAMP_ROW[1 - side] for i in range(POINT_COUNT)) for side in (WHITE, BLACK)
 )  # type: ignore[assignment]
+
+EMPTY = 0  # the owner of an empty point; an occupied point holds its side + 1
+ARCHER, MARKED, GUARD = 0, 1, 2  # piece kinds
+NOT_A_STEP = -1  # in a side's memory of recent actions: anything but a plain step
+
+
+def shuffle_forbidden(recent: list[int]) -> int:
+    """The step code that the no-shuffling rule forbids after ``recent``, or ``NOT_A_STEP``."""
+    if len(recent) == 4:
+        x, back, x2, back2 = recent
+        if (
+            x >= 0
+            and x == x2
+            and back == back2
+            and back == (x % POINT_COUNT) * POINT_COUNT + x // POINT_COUNT
+        ):
+            return x
+    return NOT_A_STEP

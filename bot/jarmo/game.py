@@ -11,8 +11,12 @@ from functools import cache
 from typing import Any
 
 from .board import (
-    CAMP_ROW,
+    ARCHER,
+    EMPTY,
+    GUARD,
     IN_ENEMY_CAMP,
+    MARKED,
+    NOT_A_STEP,
     POINT_COUNT,
     POINT_INDEX,
     POINT_NAMES,
@@ -21,22 +25,20 @@ from .board import (
     camp_points,
     enemy_camp_points,
     row_of,
+    shuffle_forbidden,
 )
-from .errors import IllegalMove
 from .layouts import DEFAULT_LAYOUT, Layout, get_layout
 from .notation import format_action, parse_indices
 from .position import LastAction, Outcome, Piece, PieceKind, Position, Side, Termination
+from .refusals import explain_refusal
 from .rulesets import DEFAULT_RULESET, Ruleset, get_ruleset
 
 PIECES_PER_SIDE = 5
 DEFAULT_MAX_PLIES = 200
 FORMAT_VERSION = 1
 
-EMPTY = 0  # ``_owner`` holds side + 1 for an occupied point
-ARCHER, MARKED, GUARD = 0, 1, 2
 KIND_NAMES: tuple[PieceKind, PieceKind, PieceKind] = ("archer", "marked", "guard")
 KIND_INDEX = {name: i for i, name in enumerate(KIND_NAMES)}
-NOT_A_STEP = -1  # in the per-side memory of recent actions, anything that is not a plain step
 
 
 Target = tuple[int, str, str]  # destination, "P-Q", "PxQ"
@@ -66,20 +68,6 @@ def _targets(layout: Layout, forward_only: bool) -> tuple[tuple[tuple[Target, ..
             )
         per_side.append(tuple(rows))
     return tuple(per_side)
-
-
-def _shuffle_forbidden(recent: list[int]) -> int:
-    """The step code that the no-shuffling rule forbids after ``recent``, or ``NOT_A_STEP``."""
-    if len(recent) == 4:
-        x, back, x2, back2 = recent
-        if (
-            x >= 0
-            and x == x2
-            and back == back2
-            and back == (x % POINT_COUNT) * POINT_COUNT + x // POINT_COUNT
-        ):
-            return x
-    return NOT_A_STEP
 
 
 class Game:
@@ -309,7 +297,7 @@ class Game:
         ]
         recent = self._recent[side]
         if len(recent) == 4 and recent[0] == recent[2] and self._rules.no_shuffling:
-            forbidden = _shuffle_forbidden(recent)
+            forbidden = shuffle_forbidden(recent)
             if forbidden != NOT_A_STEP:
                 p, q = divmod(forbidden, POINT_COUNT)
                 for text in (STEP_TEXT[p][q], CAPTURE_TEXT[p][q]):
@@ -369,7 +357,7 @@ class Game:
                 notation += "@" + POINT_NAMES[place]
         # The generator is the single source of truth; the checks below only explain a refusal.
         if notation not in legal:
-            self._explain_refusal(side, origin, target, place, text)
+            explain_refusal(self, side, origin, target, place, text)
         if origin < 0:
             self._apply_place(side, place)
         else:
@@ -415,140 +403,6 @@ class Game:
         self._put(r, side, ARCHER)
         self._remember(side, NOT_A_STEP)
 
-    def _explain_refusal(self, side: int, p: int, q: int, place: int, text: str) -> None:
-        """Raise ``IllegalMove`` saying why an action that is not legal here is refused."""
-        if self._stop is not None or not self._legal_tuple():
-            raise IllegalMove(
-                IllegalMove.GAME_OVER, "The game is over; no more moves can be played.", text
-            )
-        if p < 0:
-            self._check_place(side, place, text)
-        else:
-            self._check_step(side, p, q, text)
-            if place >= 0:
-                self._check_immediate_place(side, p, q, place, text)
-        raise IllegalMove(
-            IllegalMove.NOT_ALLOWED, "That action is not allowed in this position.", text
-        )
-
-    def _check_step(self, side: int, p: int, q: int, text: str) -> None:
-        owner = self._owner[p]
-        name_p, name_q = POINT_NAMES[p], POINT_NAMES[q]
-        if owner == EMPTY:
-            raise IllegalMove(IllegalMove.NO_PIECE, f"There is no piece on {name_p}.", text)
-        if owner != side + 1:
-            raise IllegalMove(
-                IllegalMove.NOT_YOUR_PIECE,
-                f"The piece on {name_p} is {SIDE_NAMES[owner - 1]}'s, not yours.",
-                text,
-            )
-        if IN_ENEMY_CAMP[side][p]:
-            raise IllegalMove(
-                IllegalMove.IN_ENEMY_CAMP,
-                f"Your piece on {name_p} stands in the enemy camp and can never move again.",
-                text,
-            )
-        if q not in self._layout.neighbours[p]:
-            raise IllegalMove(
-                IllegalMove.NO_LINE,
-                f"No line joins {name_p} and {name_q} on the {self._layout.name} board. "
-                f"{self._options_from(p)}",
-                text,
-            )
-        if self._rules.forward_only and not any(t[0] == q for t in self._targets[side][p]):
-            raise IllegalMove(
-                IllegalMove.BACKWARDS,
-                f"In {self._rules.name}, pieces only move towards the enemy camp; "
-                f"{name_p}-{name_q} goes backwards or sideways.",
-                text,
-            )
-        if self._owner[q] == side + 1:
-            raise IllegalMove(
-                IllegalMove.OWN_PIECE_THERE, f"Your own piece is already on {name_q}.", text
-            )
-        if (
-            self._rules.no_shuffling
-            and _shuffle_forbidden(self._recent[side]) == p * POINT_COUNT + q
-        ):
-            raise IllegalMove(
-                IllegalMove.SHUFFLING,
-                f"No shuffling: you have played {name_p}-{name_q} and back twice in a row; "
-                "make a different move first.",
-                text,
-            )
-
-    def _options_from(self, p: int) -> str:
-        side = self._side
-        dests = [POINT_NAMES[q] for q, _, _ in self._targets[side][p] if self._owner[q] != side + 1]
-        if not dests:
-            return f"The piece on {POINT_NAMES[p]} has no move right now."
-        return f"From {POINT_NAMES[p]} you can go to {', '.join(dests)}."
-
-    def _check_immediate_place(self, side: int, p: int, q: int, place: int, text: str) -> None:
-        if not self._rules.guards:
-            raise IllegalMove(
-                IllegalMove.BAD_PLACE,
-                f"Only ludos lets you place a piece together with a step; play "
-                f"{POINT_NAMES[p]}-{POINT_NAMES[q]} alone.",
-                text,
-            )
-        recovers = self._kind[p] == GUARD and IN_ENEMY_CAMP[side][q] and self._captured[side] > 0
-        if not recovers:
-            raise IllegalMove(
-                IllegalMove.BAD_PLACE,
-                "That step recovers no piece (only a guard entering the enemy camp while "
-                "you have a captured piece does), so there is nothing to place.",
-                text,
-            )
-        self._check_place_point(side, place, text)
-
-    def _check_place_point(self, side: int, r: int, text: str) -> None:
-        if row_of(r) != CAMP_ROW[side]:
-            raise IllegalMove(
-                IllegalMove.BAD_PLACE,
-                f"{POINT_NAMES[r]} is not in your camp; pieces come back on row "
-                f"{CAMP_ROW[side] + 1}.",
-                text,
-            )
-        if self._owner[r] != EMPTY:
-            raise IllegalMove(
-                IllegalMove.BAD_PLACE,
-                f"{POINT_NAMES[r]} is not empty; choose an empty point of your camp.",
-                text,
-            )
-
-    def _check_place(self, side: int, r: int, text: str) -> None:
-        if self._rules.guards:
-            if not self._reserve[side]:
-                raise IllegalMove(
-                    IllegalMove.NO_REDEPLOY,
-                    "You have no piece in reserve to place (a guard that reaches the "
-                    "enemy camp recovers one of your captured pieces).",
-                    text,
-                )
-        else:
-            self._check_redeploy(side, text)
-        self._check_place_point(side, r, text)
-
-    def _check_redeploy(self, side: int, text: str) -> None:
-        if not self._captured[side]:
-            raise IllegalMove(
-                IllegalMove.NO_REDEPLOY, "You have no captured piece to redeploy.", text
-            )
-        if not self._can_redeploy(side):
-            raise IllegalMove(
-                IllegalMove.NO_REDEPLOY,
-                "To redeploy you need a marked piece (one that has captured) standing "
-                "in the enemy camp.",
-                text,
-            )
-        if not self._free_camp_points(side):
-            raise IllegalMove(
-                IllegalMove.NO_REDEPLOY,
-                "Your camp has no empty point, so you cannot redeploy this turn.",
-                text,
-            )
-
     # ----------------------------------------------------------------- state updates
 
     def _put(self, p: int, side: int, kind: int) -> None:
@@ -579,8 +433,8 @@ class Game:
             self._stop = Termination.CAMP
         elif (
             self._rules.repetition_ends
-            and _shuffle_forbidden(self._recent[0]) != NOT_A_STEP
-            and _shuffle_forbidden(self._recent[1]) != NOT_A_STEP
+            and shuffle_forbidden(self._recent[0]) != NOT_A_STEP
+            and shuffle_forbidden(self._recent[1]) != NOT_A_STEP
         ):
             self._stop = Termination.REPETITION
         elif len(self._history) >= self._max_plies:
