@@ -1,0 +1,113 @@
+"""The public face of the engine: levels, ``choose_move``, ``analyse`` and the pool entry point."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.jarmo import Game
+
+from ._search import Budget, Searcher
+from ._state import State
+
+#: Each level is a depth cap, a node budget and a default thinking time. The node budget keeps
+#: easy and medium the same strength on any machine; hard is bounded by time (2 s by default).
+_BUDGETS: dict[str, Budget] = {
+    # One ply and a capture search, with up to 1.5 points of noise on every root score: it sees
+    # what it can take and what hangs, but often prefers a worse move, so it can be beaten.
+    "easy": Budget(max_depth=1, node_limit=2_000, time_limit=1.0, noise=150),
+    # Four plies: sound tactics, little planning (a few hundred to a few thousand nodes).
+    "medium": Budget(max_depth=4, node_limit=25_000, time_limit=1.5),
+    # As deep as 2 s allow: typically 10+ plies on a mid-game position.
+    "hard": Budget(max_depth=64, node_limit=None, time_limit=2.0),
+}
+LEVELS: tuple[str, ...] = tuple(_BUDGETS)
+DEFAULT_LEVEL = "medium"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """A search's answer: the canonical move, its score for the side to move (hundredths of a
+    game point; beyond ±500,000 a proven win / loss), the depth completed, nodes, and the
+    expected line of play (canonical moves, starting with ``move``)."""
+
+    move: str
+    score: int
+    depth: int
+    nodes: int
+    pv: tuple[str, ...]
+
+
+def analyse(
+    game: Game,
+    *,
+    level: str = DEFAULT_LEVEL,
+    seed: int = 0,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+) -> SearchResult:
+    """Search the position for the side to move and return the chosen move with its score.
+
+    ``time_limit`` (seconds) replaces the level's thinking time; ``node_limit`` replaces its node
+    budget (use it, not time, when the result must be reproducible). ``game`` is not changed.
+    Raises ``ValueError`` for an unknown level, a bad limit or a finished game.
+    """
+    budget = _budget(level, time_limit, node_limit)
+    if game.over:
+        raise ValueError("the game is over; there is no move to choose")
+    state = State(game.to_dict())
+    found = Searcher(state, budget, seed).run()
+    pv = []
+    for move in found.pv:  # notation depends on the position, so replay the line to print it
+        pv.append(state.text(move))
+        state.make(move)
+    return SearchResult(pv[0], found.score, found.depth, found.nodes, tuple(pv))
+
+
+def choose_move(
+    game: Game,
+    *,
+    level: str = DEFAULT_LEVEL,
+    seed: int = 0,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+) -> str:
+    """The computer's move for the side to move: a string from ``game.legal_moves()``.
+
+    Deterministic for a given seed as long as the node budget, not the clock, ends the search.
+    ``game`` is left untouched. Raises ``ValueError`` for an unknown level or a finished game.
+    """
+    return analyse(game, level=level, seed=seed, time_limit=time_limit, node_limit=node_limit).move
+
+
+def choose_move_from_dict(
+    data: dict[str, Any], level: str, seed: int, time_limit: float | None
+) -> str:
+    """``choose_move`` on ``Game.to_dict()`` output: picklable, for a process pool.
+
+    The bot keeps the event loop free by running the search in another process::
+
+        move = await asyncio.get_running_loop().run_in_executor(
+            process_pool, choose_move_from_dict, game.to_dict(), level, seed, time_limit
+        )
+
+    Raises ``ValueError`` for malformed data, an unknown level or a finished game.
+    """
+    return choose_move(Game.from_dict(data), level=level, seed=seed, time_limit=time_limit)
+
+
+def _budget(level: str, time_limit: float | None, node_limit: int | None) -> Budget:
+    try:
+        base = _BUDGETS[level]
+    except KeyError:
+        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}") from None
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError("time_limit must be positive")
+    if node_limit is not None and node_limit < 1:
+        raise ValueError("node_limit must be at least 1")
+    return Budget(
+        max_depth=base.max_depth,
+        node_limit=node_limit if node_limit is not None else base.node_limit,
+        time_limit=time_limit if time_limit is not None else base.time_limit,
+        noise=base.noise,
+    )

@@ -1,0 +1,323 @@
+"""Iterative-deepening negamax alpha-beta with a transposition table and capture quiescence.
+
+Results depend only on the position, the seed and the node budget unless the wall-clock limit
+is reached first: the clock is the one source of non-determinism, so tests and the ladder bench
+use node budgets.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from bot.jarmo.board import IN_ENEMY_CAMP
+
+from ._eval import POINT, evaluate, piece_value
+from ._state import PLACE_UNIT, State, decode
+
+N = 25
+WIN = 1_000_000
+WIN_BOUND = WIN // 2  # scores beyond this are proven game results
+INF = 10 * WIN
+EXACT, LOWER, UPPER = 0, 1, 2
+CLOCK_EVERY = 1023  # check the clock when ``nodes & CLOCK_EVERY == 0``
+TT_MAX = 400_000  # entries; cleared when full (a move's search rarely gets there)
+# The hash ignores the ply count, so near the ply guard a stored score may be wrong: stop using
+# the table when the end is this close.
+TT_PLY_MARGIN = 48
+MAX_PLY = 128
+CONTEMPT = 50
+
+
+class _OutOfBudget(Exception):
+    """Raised inside the tree when time or nodes run out; the search unwinds to the root."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much a search may do: depth, nodes (deterministic) and wall-clock seconds."""
+
+    max_depth: int
+    node_limit: int | None
+    time_limit: float | None
+    noise: int = 0  # easy levels: random spread added to root scores, in hundredths of a point
+
+
+@dataclass(frozen=True, slots=True)
+class RootResult:
+    """What the search found: the move, its score for the mover, depth completed, nodes."""
+
+    move: int
+    score: int
+    depth: int
+    nodes: int
+    pv: tuple[int, ...]
+
+
+class Searcher:
+    """One search from one position; create, call ``run`` once."""
+
+    def __init__(self, state: State, budget: Budget, seed: int) -> None:
+        self.st = state
+        self.root_side = state.side
+        self.budget = budget
+        self.rng = random.Random(seed)
+        self.nodes = 0
+        self.node_limit = budget.node_limit if budget.node_limit is not None else 1 << 62
+        self.deadline = (
+            time.perf_counter() + budget.time_limit if budget.time_limit is not None else None
+        )
+        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self.history = [[0] * PLACE_UNIT for _ in range(2)]
+        self.partial: tuple[int, int] | None = None  # a new best move of an unfinished iteration
+
+    # ------------------------------------------------------------------ root
+
+    def run(self) -> RootResult:
+        """Deepen until the budget is spent, a result is proven or the depth cap is reached."""
+        st = self.st
+        moves = st.moves()
+        self.rng.shuffle(moves)  # the seed breaks ties: the first of equal moves wins
+        moves.sort(key=lambda m: self._order_key(m, 0, 0), reverse=True)
+        best = RootResult(moves[0], 0, 0, 0, (moves[0],))
+        if len(moves) == 1 and not self.budget.noise:
+            return best
+        for depth in range(1, self.budget.max_depth + 1):
+            self.partial = None
+            try:
+                move, score = self._root(moves, depth)
+            except _OutOfBudget:
+                if self.partial is not None:
+                    # A move that beat the previous best in the unfinished iteration is better
+                    # informed than that best, even though the iteration did not finish.
+                    move, score = self.partial
+                    best = RootResult(move, score, best.depth, self.nodes, (move,))
+                break
+            best = RootResult(move, score, depth, self.nodes, self._pv(move, depth))
+            moves.remove(move)
+            moves.insert(0, move)
+            if abs(score) > WIN_BOUND:
+                break  # a proven win or loss does not change with more depth
+        return RootResult(best.move, best.score, best.depth, self.nodes, best.pv)
+
+    def _root(self, moves: list[int], depth: int) -> tuple[int, int]:
+        st = self.st
+        noise = self.budget.noise
+        alpha = -INF
+        best_move, best_noisy, best_score = moves[0], -INF, -INF
+        for i, move in enumerate(moves):
+            st.make(move)
+            try:
+                if noise or i == 0:
+                    # With noise every root score must be exact, so no window is narrowed.
+                    score = -self._negamax(depth - 1, -INF, INF if noise else -alpha, 1)
+                else:
+                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1)
+                    if score > alpha:
+                        score = -self._negamax(depth - 1, -INF, -alpha, 1)
+            finally:
+                st.unmake()
+            noisy = score
+            if noise and abs(score) < WIN_BOUND:
+                noisy += self.rng.randint(-noise, noise)
+            if noisy > best_noisy:
+                best_move, best_noisy, best_score = move, noisy, score
+                if i and not noise:
+                    self.partial = (move, score)
+            alpha = max(alpha, score)
+        return best_move, best_score
+
+    def _pv(self, move: int, depth: int) -> tuple[int, ...]:
+        """The principal variation read back from the table (for analysis output)."""
+        st = self.st
+        line = [move]
+        st.make(move)
+        made = 1
+        while len(line) < depth:
+            entry = self.tt.get(st.hash)
+            if entry is None or not entry[3] or entry[3] not in st.moves():
+                break
+            line.append(entry[3])
+            st.make(entry[3])
+            made += 1
+        for _ in range(made):
+            st.unmake()
+        return tuple(line)
+
+    # ------------------------------------------------------------------ tree
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes >= self.node_limit:
+            raise _OutOfBudget
+        if (
+            self.nodes & CLOCK_EVERY == 0
+            and self.deadline is not None
+            and time.perf_counter() > self.deadline
+        ):
+            raise _OutOfBudget
+
+    def _terminal(self, ply: int) -> int:
+        """Score of a finished game for the side to move: the result first, then the margin."""
+        st = self.st
+        s = st.side
+        margin = POINT * (st.points(s) - st.points(1 - s))
+        result = st.result(s)
+        if result == 0:
+            # Contempt: the searching side counts a draw as a little worse than an even game,
+            # so it keeps playing for a win while it has an about-even alternative.
+            return margin - CONTEMPT if s == self.root_side else margin + CONTEMPT
+        return result * (WIN - ply) + margin
+
+    def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self._tick()
+        st = self.st
+        if st.stopped():
+            return self._terminal(ply)
+        if depth <= 0 or ply >= MAX_PLY:
+            return self._quiesce(alpha, beta, ply)
+        use_tt = st.max_plies - st.ply > TT_PLY_MARGIN
+        tt_move = 0
+        if use_tt:
+            entry = self.tt.get(st.hash)
+            if entry is not None:
+                e_depth, flag, e_score, tt_move = entry
+                if e_depth >= depth:
+                    e_score = _from_tt(e_score, ply)
+                    if (
+                        flag == EXACT
+                        or (flag == LOWER and e_score >= beta)
+                        or (flag == UPPER and e_score <= alpha)
+                    ):
+                        return e_score
+        moves = st.moves()
+        if not moves:
+            return self._terminal(ply)  # end rule 4: no legal action
+        moves.sort(key=lambda m: self._order_key(m, tt_move, ply), reverse=True)
+        alpha_in = alpha
+        best, best_move = -INF, moves[0]
+        for i, move in enumerate(moves):
+            quiet = not st.is_capture(move)
+            st.make(move)
+            try:
+                if i == 0:
+                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                else:
+                    # Late quiet moves are searched one ply shallower first (LMR).
+                    reduce = 1 if depth >= 3 and i >= 4 and quiet else 0
+                    score = -self._negamax(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1)
+                    if score > alpha and reduce:
+                        score = -self._negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < score < beta:
+                        score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                st.unmake()
+            if score > best:
+                best, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if quiet:
+                            self._reward(move, depth, ply)
+                        break
+        if use_tt:
+            flag = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
+            if len(self.tt) >= TT_MAX:
+                self.tt.clear()
+            self.tt[st.hash] = (depth, flag, _to_tt(best, ply), best_move)
+        return best
+
+    def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
+        """Captures (and game-ending entries) only, so that the horizon is not mid-exchange."""
+        self._tick()
+        st = self.st
+        if st.stopped():
+            return self._terminal(ply)
+        stand = evaluate(st)
+        if stand >= beta or ply >= MAX_PLY:
+            return stand
+        alpha = max(alpha, stand)
+        best = stand
+        moves = _tactical(st)
+        if len(moves) > 1:
+            moves.sort(key=lambda m: piece_value(st, m // N % N), reverse=True)
+        for move in moves:
+            st.make(move)
+            try:
+                score = -self._quiesce(-beta, -alpha, ply + 1)
+            finally:
+                st.unmake()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    # ------------------------------------------------------------------ ordering
+
+    def _order_key(self, move: int, tt_move: int, ply: int) -> int:
+        if move == tt_move:
+            return 1 << 40
+        st = self.st
+        p, q, _ = decode(move)
+        if p >= 0 and st.owner[q]:
+            return (1 << 30) + 100 * piece_value(st, q) - piece_value(st, p) // 10
+        killers = self.killers[ply]
+        if move == killers[0]:
+            return 1 << 29
+        if move == killers[1]:
+            return (1 << 29) - 1
+        bonus = 0
+        if p >= 0 and IN_ENEMY_CAMP[st.side][q]:
+            bonus = 1 << 20  # cashing in the camp point is usually worth a look early
+        return bonus + self.history[st.side][move % PLACE_UNIT]
+
+    def _reward(self, move: int, depth: int, ply: int) -> None:
+        killers = self.killers[ply]
+        if killers[0] != move:
+            killers[1], killers[0] = killers[0], move
+        table = self.history[self.st.side]
+        key = move % PLACE_UNIT
+        table[key] = min(table[key] + depth * depth, 1 << 19)
+
+
+def _tactical(st: State) -> list[int]:
+    """Captures, and the entry into the enemy camp that ends the game (its last runner)."""
+    s = st.side
+    enemy = 2 - s
+    owner = st.owner
+    targets = st.targets[s]
+    camp = IN_ENEMY_CAMP[s]
+    last_runner = st.on_board[s] - st.in_camp[s] == 1
+    out = []
+    for p in st.pieces[s]:
+        for q in targets[p]:
+            o = owner[q]
+            if o == enemy or (last_runner and o == 0 and camp[q]):
+                out.append(p + N * q)
+    if st.no_shuffling and out:
+        forbidden = st.forbidden_step()  # no shuffling: a capture counts as the same step
+        if forbidden in out:
+            out.remove(forbidden)
+    return out
+
+
+def _to_tt(score: int, ply: int) -> int:
+    """Store proven results relative to this node, not the root."""
+    if score > WIN_BOUND:
+        return score + ply
+    if score < -WIN_BOUND:
+        return score - ply
+    return score
+
+
+def _from_tt(score: int, ply: int) -> int:
+    if score > WIN_BOUND:
+        return score - ply
+    if score < -WIN_BOUND:
+        return score + ply
+    return score
