@@ -20,6 +20,7 @@ from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot._ratings_cli import add_ratings_parser, run_ratings
 from bot.config import LOG_LEVELS, BotConfig, ConfigError, load_config
 from bot.jarmo import LAYOUTS, RULESETS
 from bot.jarmo.match import MATCH_LENGTHS
@@ -67,6 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup_logging(args.log_level or config.log_level, secret=config.token)
     if command == "play":
         return _play(config, args)
+    if command == "ratings":
+        return run_ratings(config, args)
     if config.token is None:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return EXIT_CONFIG
@@ -99,6 +102,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--db", type=Path, metavar="PATH", help="keep the games in this SQLite file (resumable)"
     )
+    play.add_argument(
+        "--vs-computer",
+        nargs="?",
+        const="medium",
+        choices=("easy", "medium", "hard"),
+        metavar="LEVEL",
+        help="play against the computer (easy, medium or hard; default medium)",
+    )
+    add_ratings_parser(commands, shared)  # ratings --check / --rebuild (issue 6)
     return parser
 
 
@@ -203,6 +215,7 @@ def _play(config: BotConfig, args: argparse.Namespace) -> int:
         ruleset=args.ruleset,
         layout=args.layout,
         games=args.games,
+        vs_computer=args.vs_computer,
     )
     try:
         _run_interruptible(game)

@@ -14,10 +14,13 @@ import discord
 from discord import app_commands
 
 from bot.cogs import DYNAMIC_ITEMS, JarmoCommands
+from bot.cogs.clock import deadline_message
 from bot.cogs.replies import mention, only_pinging, report_failure
 from bot.jarmo import Game
 from bot.render import render_board
-from bot.service import ChallengeView, JarmoService
+from bot.service import Actor, ChallengeView, JarmoService
+from bot.service.computer import ComputerOpponent, ProcessThinker
+from bot.service.deadlines import DeadlineEvent, DeadlineScheduler
 from bot.service.text import challenge_text
 from bot.store import SqliteStore
 
@@ -47,6 +50,9 @@ class JarmoBot(discord.Client):
         self._store: SqliteStore | None = None
         self._service: JarmoService | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._computer: ComputerOpponent | None = None
+        self._thinker: ProcessThinker | None = None
+        self._deadlines: asyncio.Task[None] | None = None
 
     @property
     def service(self) -> JarmoService:
@@ -55,18 +61,34 @@ class JarmoBot(discord.Client):
             raise RuntimeError("the bot has not been set up yet")
         return self._service
 
+    @property
+    def computer(self) -> ComputerOpponent:
+        """The computer opponent (the bot's own user); available once set up."""
+        if self._computer is None:
+            raise RuntimeError("the bot has not been set up yet")
+        return self._computer
+
     async def setup_hook(self) -> None:
         if not self._serve:
             return
         Path(self.config.database).parent.mkdir(parents=True, exist_ok=True)
         self._store = await SqliteStore.open(self.config.database)
         self._service = JarmoService(self._store, config=self.config.service_config())
+        assert self.user is not None  # setup_hook runs after login
+        self._service.ratings.unrated_players.add(self.user.id)  # games v the computer: unrated
+        self._thinker = ProcessThinker()
+        self._computer = ComputerOpponent(
+            self._service, Actor(self.user.id, self.user.display_name, is_bot=True), self._thinker
+        )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         # The first render of each theme builds its palette and background (~0.5 s): do it now,
         # not inside a player's first interaction.
         for ruleset in ("classic", "ludos"):
             await asyncio.to_thread(render_board, Game.new(ruleset=ruleset))
         self._sweeper = asyncio.create_task(self._sweep_expired_challenges())
+        self._deadlines = asyncio.create_task(
+            self._watch_deadlines(DeadlineScheduler(self._service))
+        )
         if self.config.dev_guild_id:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -74,11 +96,14 @@ class JarmoBot(discord.Client):
             log.info("commands synced to development guild %s", self.config.dev_guild_id)
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._deadlines):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await super().close()
+        if self._thinker is not None:
+            self._thinker.close()
         if self._store is not None:
             await self._store.close()
             self._store = None
@@ -126,6 +151,25 @@ class JarmoBot(discord.Client):
             except Exception:
                 log.exception("expiring challenges failed")
             await asyncio.sleep(EXPIRY_SWEEP_SECONDS)
+
+    async def announce_deadline(self, event: DeadlineEvent) -> None:
+        """Post a reminder, or a game lost on time with its final board, in the game's channel."""
+        try:
+            await self.get_partial_messageable(event.channel_id).send(**deadline_message(event))
+        except discord.HTTPException as exc:  # the result is stored; only the message is lost
+            log.warning("could not announce the %s of game %s: %s", event.kind, event.game_id, exc)
+
+    async def _watch_deadlines(self, scheduler: DeadlineScheduler) -> None:
+        # Deadlines that passed while the bot was down are applied by the first pass.
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                for event in await scheduler.run_due(self.service.now()):
+                    await self.announce_deadline(event)
+                await scheduler.wait()
+            except Exception:
+                log.exception("applying reminders and timeouts failed")
+                await asyncio.sleep(EXPIRY_SWEEP_SECONDS)
 
 
 def point_at(api_base_url: str) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.jarmo import LAYOUTS, RULESETS
 from bot.service import ServiceConfig
+from bot.service.timecontrol import TimeControlError, parse_time_per_move
 
 CONFIG_ENV = "JARMO_CONFIG"
 TOKEN_ENV = "DISCORD_TOKEN"
@@ -51,6 +52,7 @@ class BotConfig:
     default_ruleset: str = "classic"
     default_layout: str = "bow"
     max_plies: int = 200
+    time_per_move_seconds: int | None = None  # [game] time_per_move; None: no limit
     log_level: str = "INFO"
     boards_dir: Path = Path("jarmo-boards")
     api_base_url: str | None = None  # tests only: a loopback fake of Discord's API
@@ -62,6 +64,7 @@ class BotConfig:
             default_ruleset=self.default_ruleset,
             default_layout=self.default_layout,
             max_plies=self.max_plies,
+            time_per_move_seconds=self.time_per_move_seconds,
         )
 
     def __repr__(self) -> str:
@@ -184,6 +187,16 @@ def _text(value: object) -> str:
     return value.strip()
 
 
+def _time_per_move(value: object) -> int | None:
+    expected = 'a time per move such as "30m", "2h", "1d" (1 minute to 14 days) or "none"'
+    if not isinstance(value, str):
+        raise _Invalid(expected)
+    try:
+        return parse_time_per_move(value)
+    except TimeControlError:
+        raise _Invalid(expected) from None
+
+
 def _path(value: object) -> Path:
     if not isinstance(value, str) or not value.strip():
         raise _Invalid("a non-empty string holding a file or folder path")
@@ -228,6 +241,7 @@ SCHEMA: dict[str, dict[str, _Key]] = {
         "default_ruleset": _Key("default_ruleset", _choice(tuple(RULESETS))),
         "default_layout": _Key("default_layout", _choice(tuple(LAYOUTS))),
         "max_plies": _Key("max_plies", _integer(*MAX_PLIES_RANGE)),
+        "time_per_move": _Key("time_per_move_seconds", _time_per_move),
     },
     "logging": {"level": _Key("log_level", _choice(LOG_LEVELS, upper=True))},
     "console": {"boards_dir": _Key("boards_dir", _path)},

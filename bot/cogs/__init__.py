@@ -2,8 +2,26 @@
 does the work."""
 
 from bot.cogs.buttons import ChallengeButton, ResignButton, StopButton
+from bot.cogs.clock import PauseButton
 from bot.cogs.commands import JarmoCommands
+from bot.cogs.stats import HistoryPicker, LeaderboardButton
 
-DYNAMIC_ITEMS = (ChallengeButton, ResignButton, StopButton)
+DYNAMIC_ITEMS = (
+    ChallengeButton,
+    HistoryPicker,
+    LeaderboardButton,
+    PauseButton,
+    ResignButton,
+    StopButton,
+)
 
-__all__ = ["DYNAMIC_ITEMS", "ChallengeButton", "JarmoCommands", "ResignButton", "StopButton"]
+__all__ = [
+    "DYNAMIC_ITEMS",
+    "ChallengeButton",
+    "HistoryPicker",
+    "JarmoCommands",
+    "LeaderboardButton",
+    "PauseButton",
+    "ResignButton",
+    "StopButton",
+]

@@ -12,19 +12,24 @@ import discord
 from discord import app_commands
 
 from bot.cogs.buttons import ResignButton, StopButton, challenge_buttons, single
+from bot.cogs.clock import clock_commands, time_per_move_choices
 from bot.cogs.replies import (
     EMBED_COLOUR,
     actor_of,
     board_embed,
+    computer_answers,
+    computer_of,
     mention,
     only_pinging,
     place_of,
+    relative_time,
     report_message,
     service_of,
 )
+from bot.cogs.stats import stats_commands
 from bot.jarmo import Game
 from bot.render import render_board
-from bot.service import Actor, ChallengeRequest
+from bot.service import Actor, ChallengeRequest, Report
 from bot.service.text import challenge_text, position_line, standings_text
 
 Ruleset = Literal["classic", "jasir", "ludos"]
@@ -57,6 +62,10 @@ class JarmoCommands(app_commands.Group):
         super().__init__(
             name="jarmo", description="Play Jarmo, the old Tatar battle game", guild_only=True
         )
+        for command in clock_commands():  # /jarmo pause and /jarmo resume (issue 9)
+            self.add_command(command)
+        for command in stats_commands():  # /jarmo leaderboard, stats and history (issue 6)
+            self.add_command(command)
 
     @app_commands.command()
     @app_commands.describe(
@@ -65,6 +74,8 @@ class JarmoCommands(app_commands.Group):
         ruleset="classic (default), jasir (forward only) or ludos",
         layout="bow (the standard board) or knight (all 48 knight lines)",
         side="Your side in the first game",
+        time_per_move="Time limit per move: 5m, 1h, 1d, 3d, none… (default: the bot's setting)",
+        level="How strong the computer plays, when you challenge this bot",
     )
     async def challenge(
         self,
@@ -74,8 +85,10 @@ class JarmoCommands(app_commands.Group):
         ruleset: Ruleset | None = None,
         layout: Layout | None = None,
         side: Literal["white", "black", "random"] = "random",
+        time_per_move: app_commands.Range[str, 1, 12] | None = None,
+        level: Literal["easy", "medium", "hard"] | None = None,
     ) -> None:
-        """Challenge a member to a game or match of Jarmo in this channel."""
+        """Challenge a member (or this bot, to play the computer) to Jarmo in this channel."""
         service = service_of(interaction)
         request = ChallengeRequest(
             Actor(opponent.id, opponent.display_name, opponent.bot),
@@ -83,7 +96,19 @@ class JarmoCommands(app_commands.Group):
             ruleset=ruleset,
             layout=layout,
             side=side,
+            time_per_move=time_per_move,
+            level=level,
         )
+        if service.is_computer(opponent.id):
+            board, first = await computer_of(interaction).start(
+                place_of(interaction), actor_of(interaction), request
+            )
+            await interaction.response.send_message(
+                **report_message(Report(interaction.user.id, None, board))
+            )
+            if first is not None:
+                await interaction.followup.send(**report_message(first))
+            return
         view = await service.challenge(place_of(interaction), actor_of(interaction), request)
         record = view.challenge
 
@@ -94,6 +119,12 @@ class JarmoCommands(app_commands.Group):
         message = await interaction.original_response()
         await service.attach_challenge_message(record.id, message.id)
 
+    @challenge.autocomplete("time_per_move")
+    async def _time_per_move_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return time_per_move_choices(current)
+
     @app_commands.command()
     @app_commands.describe(move="Your move, e.g. A1-C2 (autocomplete lists the legal ones)")
     async def move(
@@ -103,8 +134,8 @@ class JarmoCommands(app_commands.Group):
         report = await service_of(interaction).move(
             place_of(interaction), actor_of(interaction), move
         )
-
         await interaction.response.send_message(**report_message(report))
+        await computer_answers(interaction, report)
 
     @move.autocomplete("move")
     async def _move_choices(
@@ -124,8 +155,8 @@ class JarmoCommands(app_commands.Group):
         report = await service_of(interaction).redeploy(
             place_of(interaction), actor_of(interaction), point
         )
-
         await interaction.response.send_message(**report_message(report))
+        await computer_answers(interaction, report)
 
     @redeploy.autocomplete("point")
     async def _point_choices(
@@ -143,9 +174,17 @@ class JarmoCommands(app_commands.Group):
         view = await service_of(interaction).board(
             place_of(interaction), viewer_id=interaction.user.id if private else None
         )
-        embed, file = board_embed(view, position_line(view, mention))
+        embed, file = board_embed(view, position_line(view, mention, when=relative_time))
         await interaction.response.send_message(
             embed=embed, file=file, ephemeral=private, allowed_mentions=only_pinging()
+        )
+
+    @app_commands.command()
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """Ask the computer for a move suggestion, in a game against it (only you see it)."""
+        move = await computer_of(interaction).hint(place_of(interaction), actor_of(interaction))
+        await interaction.response.send_message(
+            f"Try **{move}** (`/jarmo move {move}`).", ephemeral=True
         )
 
     @app_commands.command()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -14,6 +15,7 @@ from bot.service.text import game_title, position_line, report_text
 if TYPE_CHECKING:
     from bot.client import JarmoBot
     from bot.service import JarmoService
+    from bot.service.computer import ComputerOpponent
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +35,22 @@ def service_of(interaction: discord.Interaction) -> JarmoService:
     """The service the bot runs (set up in ``setup_hook``)."""
     client: JarmoBot = interaction.client  # type: ignore[assignment]
     return client.service
+
+
+def computer_of(interaction: discord.Interaction) -> ComputerOpponent:
+    """The computer opponent the bot plays as."""
+    client: JarmoBot = interaction.client  # type: ignore[assignment]
+    return client.computer
+
+
+async def computer_answers(interaction: discord.Interaction, report: Report) -> None:
+    """After a human's action, let the computer move if it is now its turn (a follow-up)."""
+    board = report.next_board or report.board
+    if not service_of(interaction).is_computer(board.turn_user_id):
+        return
+    reply = await computer_of(interaction).reply(place_of(interaction))
+    if reply is not None:
+        await interaction.followup.send(**report_message(reply))
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -56,6 +74,11 @@ def board_embed(
     return embed, file
 
 
+def relative_time(moment: datetime) -> str:
+    """A Discord timestamp that each reader sees as 'in 3 hours' in their own time zone."""
+    return f"<t:{int(moment.timestamp())}:R>"
+
+
 def only_pinging(*user_ids: int | None) -> discord.AllowedMentions:
     """Allowed mentions limited to these users: never everyone, here or roles."""
     users = [discord.Object(uid) for uid in user_ids if uid]
@@ -64,12 +87,14 @@ def only_pinging(*user_ids: int | None) -> discord.AllowedMentions:
 
 def report_message(report: Report) -> dict[str, Any]:
     """Keyword arguments for a message that shows ``report`` (one or two boards)."""
-    embed, file = board_embed(report.board, report_text(report, mention))
+    embed, file = board_embed(report.board, report_text(report, mention, when=relative_time))
     embeds, files = [embed], [file]
     turn = report.board.turn_user_id
     if report.next_board is not None:
         next_embed, next_file = board_embed(
-            report.next_board, position_line(report.next_board, mention), filename="next.png"
+            report.next_board,
+            position_line(report.next_board, mention, when=relative_time),
+            filename="next.png",
         )
         embeds.append(next_embed)
         files.append(next_file)

@@ -22,6 +22,7 @@ async def run_console(
     ruleset: str | None = None,
     layout: str | None = None,
     games: int = 1,
+    vs_computer: str | None = None,
     input_fn: InputFn = input,
     output_fn: OutputFn = print,
 ) -> Standings | None:
@@ -48,4 +49,5 @@ async def run_console(
                 ruleset=ruleset,
                 layout=layout,
                 games=games,
+                vs_computer=vs_computer,
             )

@@ -26,10 +26,19 @@ from bot.service import (
     Standings,
     UserError,
 )
-from bot.service.text import game_title, position_line, report_text, standings_text
+from bot.service.computer import ComputerOpponent, think_in_thread
+from bot.service.deadlines import DeadlineScheduler
+from bot.service.text import (
+    game_title,
+    position_line,
+    reminder_text,
+    report_text,
+    standings_text,
+)
 
 PLACE = Place(guild_id=0, channel_id=0)
 PLAYER_IDS = (1, 2)
+COMPUTER = Actor(3, "Computer", is_bot=True)
 MAX_NAME_LENGTH = 32
 
 InputFn = Callable[[str], str]
@@ -83,15 +92,20 @@ async def play_console(
     ruleset: str | None = None,
     layout: str | None = None,
     games: int = 1,
+    vs_computer: str | None = None,
 ) -> Standings | None:
     """Play one match at the console: ask the names, start the match, then take turns until it
     is over. An unfinished game already in the store's console channel is resumed instead.
 
+    With ``vs_computer`` (a level) one player plays the computer, which answers every move.
     ``out_dir`` (a path) receives a PNG of every position. Returns the final standings, or
     ``None`` when the players left first (``quit``, end of input). Raises ``OSError`` when the
     pictures cannot be written.
     """
     session = _Session(service, _Terminal(input_fn, output_fn), BoardFolder(Path(out_dir)))
+    if vs_computer is not None:
+        session.computer = ComputerOpponent(service, COMPUTER, think_in_thread)
+        session.level = vs_computer
     return await session.play(ruleset=ruleset, layout=layout, games=games)
 
 
@@ -109,6 +123,9 @@ class _Session:
         self.view: BoardView | None = None
         self.result: Standings | None = None
         self.leaving = False
+        self.deadlines = DeadlineScheduler(service)
+        self.computer: ComputerOpponent | None = None
+        self.level: str | None = None
 
     def name(self, user_id: int) -> str:
         """The display name of a player (the ``Namer`` of :mod:`bot.service.text`)."""
@@ -149,6 +166,8 @@ class _Session:
         return True
 
     async def _start(self, ruleset: str | None, layout: str | None, games: int) -> bool:
+        if self.computer is not None:
+            return await self._start_vs_computer(ruleset, layout, games)
         first = self._ask_name(1, taken=None)
         second = None if first is None else self._ask_name(2, taken=first)
         if first is None or second is None:
@@ -161,6 +180,28 @@ class _Session:
         )
         challenge = await self.service.challenge(PLACE, one, request)
         await self._show_start(await self.service.accept_challenge(two, challenge.challenge.id))
+        return True
+
+    async def _start_vs_computer(self, ruleset: str | None, layout: str | None, games: int) -> bool:
+        assert self.computer is not None
+        name = self._ask_name(1, taken=COMPUTER.display_name)
+        if name is None:
+            self.leaving = True
+            return False
+        human = Actor(PLAYER_IDS[0], name)
+        self.names = {human.user_id: name, COMPUTER.user_id: COMPUTER.display_name}
+        request = ChallengeRequest(
+            opponent=COMPUTER,
+            games=games,
+            ruleset=ruleset,
+            layout=layout,
+            side="random",
+            level=self.level,
+        )
+        board, first = await self.computer.start(PLACE, human, request)
+        await self._show_start(board)
+        if first is not None:
+            await self._show_report(first)
         return True
 
     def _ask_name(self, number: int, *, taken: str | None) -> str | None:
@@ -185,11 +226,19 @@ class _Session:
     # -- turns ---------------------------------------------------------------------------------
 
     async def _turn(self) -> None:
+        await self._apply_deadlines()
+        if self.result is not None:
+            return
         assert self.view is not None
         turn = self.view.turn_user_id
         if turn is None:  # a game ended with no next one: only after an odd resume
             self.result = await self.service.standings(PLACE)
             self.say(standings_text(self.result, self.name))
+            return
+        if self.computer is not None and turn == COMPUTER.user_id:
+            reply = await self.computer.reply(PLACE)
+            if reply is not None:
+                await self._show_report(reply)
             return
         actor = Actor(turn, self.name(turn))
         side = self.view.game.side_of(turn) or ""
@@ -211,6 +260,14 @@ class _Session:
             self.say(f"{bad.message}\nType moves to list the legal moves, or help.")
         except UserError as refused:
             self.say(refused.message)
+
+    async def _apply_deadlines(self) -> None:
+        """Reminders and timeouts due by now (the console has no background scheduler)."""
+        for event in await self.deadlines.run_due(self.service.now()):
+            if event.report is not None:
+                await self._show_report(event.report)
+            else:
+                self.say(reminder_text(event.user_id, event.deadline_at, self.name))
 
     async def _show_report(self, report: Report) -> None:
         await self._show_board(report.board)

@@ -1,10 +1,11 @@
 """Board images for Jarmo: a PNG of the current position and an animated GIF replay.
 
-Every function is pure: it reads a game (or a :class:`~bot.jarmo.position.Position`) and
-returns image bytes. They are safe to call from several threads at once.
+Every function is pure: it reads a game (or a :class:`~bot.jarmo.position.Position`, or a
+player's ratings) and returns image bytes. They are safe to call from several threads at once.
 """
 
 from bot.render._api import render_board, render_position, render_replay
+from bot.render._chart import render_rating_chart
 from bot.render._theme import HEIGHT, WIDTH, Perspective, point_center, theme_for
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "point_center",
     "render_board",
     "render_position",
+    "render_rating_chart",
     "render_replay",
     "theme_for",
 ]

@@ -4,11 +4,14 @@ from bot.service.errors import (
     BadMove,
     ChallengeUnavailable,
     ChannelBusy,
+    ClockUnavailable,
     GameChanged,
+    GamePaused,
     NoGameHere,
     NotAllowed,
     NotAPlayer,
     NotYourTurn,
+    TimeUp,
     UserError,
 )
 from bot.service.models import (
@@ -25,6 +28,7 @@ from bot.service.models import (
     StopOffer,
 )
 from bot.service.service import JarmoService, utc_now
+from bot.service.timecontrol import ClockView, PauseOffer
 
 __all__ = [
     "Actor",
@@ -34,19 +38,24 @@ __all__ = [
     "ChallengeUnavailable",
     "ChallengeView",
     "ChannelBusy",
+    "ClockUnavailable",
+    "ClockView",
     "GameChanged",
     "GameLine",
+    "GamePaused",
     "GameSummary",
     "JarmoService",
     "NoGameHere",
     "NotAPlayer",
     "NotAllowed",
     "NotYourTurn",
+    "PauseOffer",
     "Place",
     "Report",
     "ServiceConfig",
     "Standings",
     "StopOffer",
+    "TimeUp",
     "UserError",
     "utc_now",
 ]

@@ -41,3 +41,15 @@ class NotAllowed(UserError):
 
 class GameChanged(UserError):
     """Another action was applied first; the player should look at the board and try again."""
+
+
+class GamePaused(UserError):
+    """The players paused the clock: no moves until one of them resumes it."""
+
+
+class TimeUp(UserError):
+    """The player to move ran out of time; the game is being ended on time."""
+
+
+class ClockUnavailable(UserError):
+    """The game has no clock to pause or resume, or it is already paused (or running)."""

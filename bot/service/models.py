@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.jarmo import Outcome, Side
+from bot.service.stats_models import RatingShift
+from bot.service.timecontrol import ClockView
 from bot.store import ChallengeRecord, GameRecord, MatchRecord
 
 
@@ -34,6 +36,8 @@ class ChallengeRequest:
     ruleset: str | None = None
     layout: str | None = None
     side: str = "random"  # the challenger's side in game 1: white, black or random
+    time_per_move: str | None = None  # "30m", "1d", "none", ... (issue 9)
+    level: str | None = None  # the computer's strength when the opponent is the computer
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +49,7 @@ class BoardView:
     white_name: str
     black_name: str
     image: bytes
+    clock: ClockView | None = None  # the player to move's time (issue 9); None without a limit
 
     @property
     def turn_user_id(self) -> int | None:
@@ -93,6 +98,7 @@ class Standings:
     turn_user_id: int | None  # whose move it is in the running game, if any
     over: bool
     winner_id: int | None  # the match winner once over; None for a draw or abort
+    rating_changes: tuple[RatingShift, ...] = ()  # once over: each rated player's change
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,3 +140,4 @@ class ServiceConfig:
     default_ruleset: str = "classic"
     default_layout: str = "bow"
     max_plies: int = 200
+    time_per_move_seconds: int | None = None  # the default time limit per move (issue 9)

@@ -17,6 +17,7 @@ from bot import store as st
 from bot.jarmo import Game, IllegalMove, NotationError, get_layout, get_ruleset, parse_point
 from bot.jarmo.match import MATCH_LENGTHS
 from bot.service import errors
+from bot.service._clock_cases import ClockCases
 from bot.service._scoring import points_by_player, scoreboard
 from bot.service._views import render_view
 from bot.service.models import (
@@ -32,9 +33,14 @@ from bot.service.models import (
     Standings,
     StopOffer,
 )
+from bot.service.ratings import Ratings
+from bot.service.stats import PlayerStats, match_shifts
+from bot.service.timecontrol import clock_view
 
 log = logging.getLogger(__name__)
-SUGGESTION_LIMIT = 25  # Discord shows at most 25 autocomplete choices
+SUGGESTION_LIMIT = 25
+COMPUTER_LEVELS = ("easy", "medium", "hard")
+DEFAULT_COMPUTER_LEVEL = "medium"  # Discord shows at most 25 autocomplete choices
 
 
 def utc_now() -> datetime:
@@ -42,7 +48,7 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class JarmoService:
+class JarmoService(ClockCases):
     """Challenges, moves, resignations, standings … on top of a ``Store``."""
 
     def __init__(
@@ -59,6 +65,18 @@ class JarmoService:
         self._rng = rng or random.Random()
         self._locks: dict[int, asyncio.Lock] = {}
         self._names: dict[tuple[int, int], str] = {}
+        # Which games are rated (add the bot's own id to ``ratings.unrated_players``), and the
+        # leaderboard / stats / history use cases.
+        self.ratings = Ratings()
+        self.stats = PlayerStats(store, self.display_name)
+        # Set whenever a write gives some game a new deadline, to wake the deadline scheduler.
+        self.deadlines_changed = asyncio.Event()
+        # The computer opponent's identity, once one is attached (see bot.service.computer).
+        self.computer: Actor | None = None
+
+    def is_computer(self, user_id: int | None) -> bool:
+        """Whether ``user_id`` is the computer opponent."""
+        return self.computer is not None and user_id == self.computer.user_id
 
     @property
     def config(self) -> ServiceConfig:
@@ -103,7 +121,7 @@ class JarmoService:
         opponent = request.opponent
         if opponent.user_id == challenger.user_id:
             raise errors.ChallengeUnavailable("You can't challenge yourself. Pick another member.")
-        if opponent.is_bot:
+        if opponent.is_bot and not self.is_computer(opponent.user_id):
             raise errors.ChallengeUnavailable(
                 f"{opponent.display_name} is a bot and can't play. Challenge a person instead."
             )
@@ -126,6 +144,14 @@ class JarmoService:
                 raise _busy(busy) from None
         return ChallengeView(record, challenger.display_name, opponent.display_name)
 
+    def _level(self, request: ChallengeRequest) -> str | None:
+        if not self.is_computer(request.opponent.user_id):
+            return None
+        level = request.level or DEFAULT_COMPUTER_LEVEL
+        if level not in COMPUTER_LEVELS:
+            raise errors.ChallengeUnavailable("Choose easy, medium or hard for the computer.")
+        return level
+
     def _options(self, request: ChallengeRequest) -> st.ChallengeOptions:
         if request.games not in MATCH_LENGTHS:
             raise errors.ChallengeUnavailable("A match has 1, 2, 4 or 6 games.")
@@ -144,6 +170,8 @@ class JarmoService:
             layout=layout,
             side=request.side,  # type: ignore[arg-type]
             max_plies=self._config.max_plies,
+            vs_computer_level=self._level(request),
+            time_per_move_seconds=self._time_per_move(request.time_per_move),
         )
 
     async def attach_challenge_message(self, challenge_id: int, message_id: int) -> None:
@@ -190,6 +218,7 @@ class JarmoService:
                 raise _closed(closed) from None
             except st.ChannelBusy as busy:
                 raise _busy(busy) from None
+            self.deadlines_changed.set()
         return await self._view(game_record, match)
 
     async def decline_challenge(self, actor: Actor, challenge_id: int) -> ChallengeView:
@@ -225,6 +254,7 @@ class JarmoService:
         """Play a move (any accepted notation) for the actor in the channel's game."""
         async with self.channel_lock(place.channel_id):
             record = await self._players_game(place, actor, needs_turn=True)
+            self._check_clock(record)  # paused, or out of time: no move
             game = record.game
             try:
                 played = game.play(text)
@@ -267,6 +297,7 @@ class JarmoService:
             )
         except st.StaleGame:
             raise _changed() from None
+        self.deadlines_changed.set()
         match = await self._store.get_match(updated.match_id)
         return Report(actor.user_id, played, await self._view(updated, match))
 
@@ -300,6 +331,10 @@ class JarmoService:
         """Propose to end the current game now, scored as it stands."""
         record = await self._players_game(place, actor)
         other = record.black_id if actor.user_id == record.white_id else record.white_id
+        if self.is_computer(other):
+            raise errors.NotAllowed(
+                "The computer plays every game to the end. Use /jarmo resign to give up."
+            )
         return StopOffer(record.id, record.version, actor.user_id, other)
 
     async def accept_stop(self, place: Place, actor: Actor, offer: StopOffer) -> Report:
@@ -367,23 +402,32 @@ class JarmoService:
                 match_state, match_winner = "finished", board.winner()
             else:
                 next_game = Game.new(match.ruleset, match.layout, match.max_plies)
-        try:
-            end = await self._store.end_game(
-                record.id,
-                expected_version=record.version,
-                status=status,
-                winner=winner,  # type: ignore[arg-type]
-                points=points,
-                termination=termination,
-                game=game,
-                move=move,
-                next_game=next_game,
-                match_state=match_state,
-                match_winner_id=match_winner,  # type: ignore[arg-type]
-                now=self._clock(),
+        # Ratings are read and the update written under the server's rating lock, so the
+        # update is computed from the ratings it replaces (the store checks that too).
+        async with self.ratings.lock(record.guild_id):
+            ratings = await self.ratings.plan(
+                self._store, record, match, status=status, winner=winner  # type: ignore[arg-type]
             )
-        except st.StaleGame:
-            raise _changed() from None
+            try:
+                end = await self._store.end_game(
+                    record.id,
+                    expected_version=record.version,
+                    status=status,
+                    winner=winner,  # type: ignore[arg-type]
+                    points=points,
+                    termination=termination,
+                    game=game,
+                    move=move,
+                    next_game=next_game,
+                    match_state=match_state,
+                    match_winner_id=match_winner,  # type: ignore[arg-type]
+                    ratings=ratings,
+                    now=self._clock(),
+                )
+            except (st.StaleGame, st.StaleRatings):
+                raise _changed() from None
+        if end.next_game is not None:
+            self.deadlines_changed.set()
         ended_view = await self._view(end.game, end.match)
         summary = GameSummary(
             game=end.game,
@@ -446,6 +490,7 @@ class JarmoService:
             turn_user_id=running.player_id(running.game.turn) if running else None,
             over=over,
             winner_id=match.winner_id,
+            rating_changes=await match_shifts(self._store, match) if over else (),
         )
 
     async def move_suggestions(
@@ -464,6 +509,17 @@ class JarmoService:
         """Autocomplete: the camp points the user may redeploy or place on right now."""
         moves = await self.move_suggestions(place, user_id, "@" + typed.strip().lstrip("@"))
         return [m[1:] for m in moves if m.startswith("@")]
+
+    async def computer_to_move(self, place: Place) -> tuple[Game, str] | None:
+        """The channel's game and the computer's level when it is the computer's turn, else None."""
+        record = await self._store.active_game(place.channel_id)
+        if record is None or not self.is_computer(record.player_id(record.game.turn)):
+            return None
+        match = await self._store.get_match(record.match_id)
+        level = None
+        if match.challenge_id is not None:
+            level = (await self._store.get_challenge(match.challenge_id)).options.vs_computer_level
+        return record.game, level or DEFAULT_COMPUTER_LEVEL
 
     async def _active(self, place: Place) -> st.GameRecord:
         record = await self._store.active_game(place.channel_id)
@@ -496,7 +552,8 @@ class JarmoService:
         white = await self.display_name(record.guild_id, record.white_id)
         black = await self.display_name(record.guild_id, record.black_id)
         image = await render_view(record.game, perspective=perspective, players=(white, black))
-        return BoardView(record, match, white, black, image)
+        clock = clock_view(record, match, self._clock())
+        return BoardView(record, match, white, black, image, clock=clock)
 
 
 def _other(side: str | None) -> str:

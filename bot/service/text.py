@@ -7,11 +7,16 @@ the console.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
 from bot.jarmo import Termination
 from bot.service.models import BoardView, ChallengeView, GameSummary, Report, Standings
+from bot.service.rating_text import rating_lines
+from bot.service.timecontrol import PauseOffer, duration_text
 
 Namer = Callable[[int], str]
+When = Callable[[datetime], str]
+"""How a front end shows a moment: a Discord relative timestamp, or plain text (the default)."""
 
 _ENDINGS = {
     Termination.CAMP.value: "every remaining piece of one side stands in the enemy camp",
@@ -25,21 +30,51 @@ _ENDINGS = {
 }
 
 
+def ending_reason(termination: str | None) -> str:
+    """Why a game ended, in words ('resignation', 'the move limit was reached', ...)."""
+    return _ENDINGS.get(termination or "", termination or "")
+
+
 def game_title(view: BoardView) -> str:
     """'Game 2 of 4 · classic / bow'."""
     match = view.match
     return f"Game {view.game.index + 1} of {match.game_count} · {match.ruleset} / {match.layout}"
 
 
-def position_line(view: BoardView, name: Namer) -> str:
-    """Points and whose turn it is."""
+def position_line(view: BoardView, name: Namer, *, when: When | None = None) -> str:
+    """Points, whose turn it is, and their time (see :func:`clock_line`)."""
     game = view.game.game
     points = game.points()
     score = f"White {view.white_name} {points['white']} – {points['black']} {view.black_name} Black"
     turn = view.turn_user_id
     if turn is None:
         return score
-    return f"{score}\nTurn {game.ply + 1}: {name(turn)} to move ({game.turn})."
+    line = f"{score}\nTurn {game.ply + 1}: {name(turn)} to move ({game.turn})."
+    clock = clock_line(view, name, when=when)
+    return f"{line}\n{clock}" if clock else line
+
+
+def plain_time(moment: datetime) -> str:
+    """'21 Nov 2026 17:05 UTC': a moment for front ends without Discord's timestamps."""
+    return f"{moment:%d %b %Y %H:%M} UTC"
+
+
+def clock_line(view: BoardView, name: Namer, *, when: When | None = None) -> str | None:
+    """The time the player to move has (``None`` without a time limit). ``when`` shows the
+    deadline; by default it is written as a duration and a UTC time."""
+    clock, turn = view.clock, view.turn_user_id
+    if clock is None or turn is None:
+        return None
+    if clock.deadline_at is None:
+        return (
+            f"Clock paused: {name(turn)} has {duration_text(clock.time_left)} left for this "
+            "move. Either player can restart it with /jarmo resume."
+        )
+    if when is None:
+        shown = f"within {duration_text(clock.time_left)} (by {plain_time(clock.deadline_at)})"
+    else:
+        shown = when(clock.deadline_at)
+    return f"{clock.time_per_move} per move: {name(turn)} must move {shown} or loses on time."
 
 
 def ending_line(summary: GameSummary, name: Namer) -> str:
@@ -75,6 +110,7 @@ def standings_text(standings: Standings, name: Namer) -> str:
             )
     lines.append(f"Total: {name(a)} {standings.totals[a]} – {standings.totals[b]} {name(b)}")
     lines.append(_match_state(standings, name))
+    lines.extend(rating_lines(standings.rating_changes, name))
     return "\n".join(lines)
 
 
@@ -102,8 +138,9 @@ def _match_state(standings: Standings, name: Namer) -> str:
     return f"{leader} · {left}{turn}."
 
 
-def report_text(report: Report, name: Namer) -> str:
-    """What to say after an action: the move, then the result and match state if it ended."""
+def report_text(report: Report, name: Namer, *, when: When | None = None) -> str:
+    """What to say after an action: the move, then the result and match state if it ended.
+    ``when`` shows the next deadline (see :func:`clock_line`)."""
     view = report.board
     parts = []
     if report.action:
@@ -112,12 +149,15 @@ def report_text(report: Report, name: Namer) -> str:
         parts.append(f"{name(report.actor_id)} resigned.")
     elif report.ended and report.ended.status == "stopped":
         parts.append("The players agreed to stop the game here.")
+    elif report.ended and report.ended.status == "timeout":
+        parts.append(f"{name(report.actor_id)} ran out of time.")
     if report.ended:
         parts.append(ending_line(report.ended, name))
     else:
-        parts.append(position_line(view, name))
+        parts.append(position_line(view, name, when=when))
     if report.standings and report.ended:
         parts.append(_match_state(report.standings, name))
+        parts.extend(rating_lines(report.standings.rating_changes, name))
     if report.next_board:
         nb = report.next_board
         parts.append(
@@ -138,8 +178,30 @@ def challenge_text(view: ChallengeView, name: Namer, *, expires: str) -> str:
         "black": f"{challenger} plays Black first",
         "random": "sides drawn at random",
     }[opts.side]
+    if opts.time_per_move_seconds is not None:
+        side += f"; {duration_text(opts.time_per_move_seconds)} per move"
     return (
         f"{challenger} challenges {name(record.challenged_id)} to {games} of Jarmo "
         f"({opts.ruleset} rules, {opts.layout} board; {side}). "
         f"The challenge expires {expires}."
+    )
+
+
+def reminder_text(
+    user_id: int, deadline: datetime, name: Namer, *, when: When | None = None
+) -> str:
+    """The nudge to a player whose time for a move is running out."""
+    shown = when(deadline) if when else f"by {plain_time(deadline)}"
+    return (
+        f"{name(user_id)}, it is your move in this channel's Jarmo game. Your time runs out "
+        f"{shown}; move before then or you lose the match on time."
+    )
+
+
+def pause_offer_text(offer: PauseOffer, name: Namer) -> str:
+    """The offer to stop the clock, addressed to the opponent."""
+    return (
+        f"{name(offer.offered_by)} asks to pause the clock of this game. "
+        f"{name(offer.answer_by)}, do you agree? While it is paused no moves can be made; "
+        "either player restarts it with /jarmo resume. (The offer lapses with the next move.)"
     )

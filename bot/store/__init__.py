@@ -1,5 +1,6 @@
 """Persistence: the ``Store`` protocol the service uses, and its SQLite implementation."""
 
+from bot.store.clocks import GameClock, RunningClock
 from bot.store.errors import (
     ChallengeClosed,
     ChannelBusy,
@@ -8,9 +9,25 @@ from bot.store.errors import (
     NotFound,
     SchemaTooNew,
     StaleGame,
+    StaleRatings,
     StoreError,
 )
 from bot.store.interface import Store
+from bot.store.rating_records import (
+    GameResultRecord,
+    PlayerStatsRecord,
+    RankedRating,
+    RatedGameRecord,
+    RatingChange,
+    RatingHistoryRecord,
+    RatingRecord,
+    RatingTables,
+    RatingUpdate,
+    Result,
+    Skill,
+    Streak,
+    Tally,
+)
 from bot.store.records import (
     MATCH_LENGTHS,
     ActionRecord,
@@ -38,9 +55,11 @@ __all__ = [
     "ChallengeStatus",
     "ChannelBusy",
     "CorruptGame",
+    "GameClock",
     "GameEnd",
     "GameNotActive",
     "GameRecord",
+    "GameResultRecord",
     "GameStatus",
     "GuildSettings",
     "MatchRecord",
@@ -48,11 +67,25 @@ __all__ = [
     "NewChallenge",
     "NotFound",
     "PlayerRecord",
+    "PlayerStatsRecord",
+    "RankedRating",
+    "RatedGameRecord",
+    "RatingChange",
+    "RatingHistoryRecord",
+    "RatingRecord",
+    "RatingTables",
+    "RatingUpdate",
+    "Result",
+    "RunningClock",
     "SchemaTooNew",
     "Side",
+    "Skill",
     "SqliteStore",
     "StaleGame",
+    "StaleRatings",
     "Store",
     "StoreError",
+    "Streak",
+    "Tally",
     "open_store",
 ]

@@ -19,6 +19,8 @@ def check_new_challenge(new: NewChallenge) -> None:
         raise ValueError(f"side must be white, black or random, not {o.side!r}")
     if o.max_plies < 1:
         raise ValueError(f"max_plies must be positive, not {o.max_plies}")
+    if o.time_per_move_seconds is not None and o.time_per_move_seconds < 1:
+        raise ValueError(f"time_per_move_seconds must be positive, not {o.time_per_move_seconds}")
     if new.challenger_id == new.challenged_id:
         raise ValueError("a player cannot challenge themselves")
 
@@ -53,12 +55,13 @@ def insert_challenge(db: sqlite3.Connection, new: NewChallenge, now: str) -> Cha
     o = new.options
     row = db.execute(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenged_id, game_count,"
-        " ruleset, layout, side, max_plies, vs_computer_level, created_at, expires_at)"
-        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {CHALLENGE_COLUMNS}",
+        " ruleset, layout, side, max_plies, vs_computer_level, created_at, expires_at,"
+        " time_per_move_seconds)"
+        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {CHALLENGE_COLUMNS}",
         (
             new.guild_id, new.channel_id, new.challenger_id, new.challenged_id, o.game_count,
             o.ruleset, o.layout, o.side, o.max_plies, o.vs_computer_level, now,
-            _rows.to_text(new.expires_at),
+            _rows.to_text(new.expires_at), o.time_per_move_seconds,
         ),
     ).fetchone()  # fmt: skip
     return _rows.challenge(row)
@@ -98,11 +101,12 @@ def insert_match(
     o = challenge.options
     row = db.execute(
         "INSERT INTO matches (guild_id, channel_id, challenge_id, first_white_id, first_black_id,"
-        " ruleset, layout, game_count, max_plies, created_at)"
-        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {MATCH_COLUMNS}",
+        " ruleset, layout, game_count, max_plies, created_at, time_per_move_seconds)"
+        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {MATCH_COLUMNS}",
         (
             challenge.guild_id, challenge.channel_id, challenge.id, first_white_id,
             first_black_id, o.ruleset, o.layout, o.game_count, o.max_plies, now,
+            o.time_per_move_seconds,
         ),
     ).fetchone()  # fmt: skip
     return _rows.match(row)

@@ -7,6 +7,7 @@ import sqlite3
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._rows import GAME_COLUMNS, MATCH_COLUMNS
+from bot.store.clocks import deadline_text
 from bot.store.errors import ChannelBusy, GameNotActive, NotFound, StaleGame, StoreError
 from bot.store.records import GameRecord, MatchRecord
 
@@ -22,14 +23,15 @@ def insert_game(
         raise ValueError("a new game must not have any moves yet")
     if not 0 <= index < match.game_count:
         raise ValueError(f"match {match.id} has {match.game_count} games, there is no game {index}")
+    deadline = deadline_text(now, match.time_per_move_seconds)  # the clock starts with the game
     try:
         row = db.execute(
             "INSERT INTO games (match_id, game_index, guild_id, channel_id, white_id, black_id,"
-            " snapshot, started_at, last_activity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            f" RETURNING {GAME_COLUMNS}",
+            " snapshot, started_at, last_activity, deadline_at)"
+            f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {GAME_COLUMNS}",
             (
                 match.id, index, match.guild_id, match.channel_id, match.white_for(index),
-                match.black_for(index), snapshot, now, now,
+                match.black_for(index), snapshot, now, now, deadline,
             ),
         ).fetchone()  # fmt: skip
     except sqlite3.IntegrityError as exc:

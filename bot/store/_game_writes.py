@@ -7,6 +7,7 @@ from datetime import datetime
 
 from bot.jarmo import Game
 from bot.store import _rows
+from bot.store._deadline_sql import restart_clock
 from bot.store._game_sql import (
     append_action,
     count_game,
@@ -16,8 +17,10 @@ from bot.store._game_sql import (
     update_game,
 )
 from bot.store._games import GameLoader, dump
+from bot.store._ratings_sql import apply_ratings, count_match_win
 from bot.store._rows import to_text
 from bot.store._writer import Writer
+from bot.store.rating_records import RatingUpdate
 from bot.store.records import EndedGameStatus, EndedMatchState, GameEnd, GameRecord, Side
 
 _ENDED_GAME = ("finished", "resigned", "timeout", "stopped", "aborted")
@@ -49,12 +52,8 @@ class GameWrites:
         snapshot, at = dump(game), to_text(now)
 
         def work(db: sqlite3.Connection) -> GameRecord:
-            row = update_game(
-                db,
-                game_id,
-                expected_version,
-                {"version": expected_version + 1, "snapshot": snapshot, "last_activity": at},
-            )
+            sets = {"version": expected_version + 1, "snapshot": snapshot, "last_activity": at}
+            row = update_game(db, game_id, expected_version, sets | restart_clock(db, game_id, now))
             record = _rows.game(row, game)
             # The engine has already passed the turn on, so the mover is the side not to move.
             mover = record.black_id if game.turn == "white" else record.white_id
@@ -81,6 +80,7 @@ class GameWrites:
         next_game: Game | None,
         match_state: EndedMatchState | None,
         match_winner_id: int | None,
+        ratings: RatingUpdate | None,
         now: datetime,
     ) -> GameEnd:
         """See ``Store.end_game``."""
@@ -104,11 +104,15 @@ class GameWrites:
             match = fetch_match(db, ended.match_id)
             if status != "aborted":
                 count_game(db, ended)
+            if ratings is not None:  # rejects an aborted game
+                apply_ratings(db, ended, match, ratings, at)
             if next_game is not None:
                 following = insert_game(db, match, ended.index + 1, next_game, next_snapshot, at)
                 return GameEnd(game=ended, match=match, next_game=following)
             assert match_state is not None  # _check_end: one of the two is given
             match = end_match(db, match, match_state, match_winner_id, at)
+            if ratings is not None and match_winner_id is not None:
+                count_match_win(db, match, ratings, match_winner_id)
             return GameEnd(game=ended, match=match, next_game=None)
 
         end = await self._writer.run(work)

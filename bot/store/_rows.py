@@ -6,6 +6,7 @@ import sqlite3
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from bot.store.clocks import GameClock
 from bot.store.records import (
     ActionRecord,
     ChallengeOptions,
@@ -21,17 +22,18 @@ if TYPE_CHECKING:
 
 CHALLENGE_COLUMNS = (
     "id, guild_id, channel_id, challenger_id, challenged_id, game_count, ruleset, layout, side,"
-    " max_plies, vs_computer_level, status, created_at, expires_at, closed_at, message_id"
+    " max_plies, vs_computer_level, status, created_at, expires_at, closed_at, message_id,"
+    " time_per_move_seconds"
 )
 MATCH_COLUMNS = (
     "id, guild_id, channel_id, challenge_id, first_white_id, first_black_id, ruleset, layout,"
-    " game_count, max_plies, state, winner_id, created_at, finished_at"
+    " game_count, max_plies, state, winner_id, created_at, finished_at, time_per_move_seconds"
 )
 # Unqualified, so the same list serves SELECT and UPDATE/INSERT ... RETURNING.
 GAME_COLUMNS = (
     "id, match_id, game_index, guild_id, channel_id, white_id, black_id, status, version,"
     " snapshot, winner, points_white, points_black, termination, started_at, last_activity,"
-    " finished_at"
+    " finished_at, deadline_at, reminders_sent, time_left_seconds, paused_at"
 )
 PLAYER_COLUMNS = (
     "guild_id, user_id, display_name, rating, rating_deviation, volatility, games, wins, draws,"
@@ -66,6 +68,7 @@ def challenge(row: sqlite3.Row) -> ChallengeRecord:
         side=row["side"],
         max_plies=row["max_plies"],
         vs_computer_level=row["vs_computer_level"],
+        time_per_move_seconds=row["time_per_move_seconds"],
     )
     return ChallengeRecord(
         id=row["id"],
@@ -99,6 +102,7 @@ def match(row: sqlite3.Row) -> MatchRecord:
         winner_id=row["winner_id"],
         created_at=_at(row["created_at"]),
         finished_at=from_text(row["finished_at"]),
+        time_per_move_seconds=row["time_per_move_seconds"],
     )
 
 
@@ -124,6 +128,12 @@ def game(row: sqlite3.Row, live: Game) -> GameRecord:
         started_at=_at(row["started_at"]),
         last_activity=_at(row["last_activity"]),
         finished_at=from_text(row["finished_at"]),
+        clock=GameClock(
+            deadline_at=from_text(row["deadline_at"]),
+            reminders_sent=row["reminders_sent"],
+            time_left_seconds=row["time_left_seconds"],
+            paused_at=from_text(row["paused_at"]),
+        ),
     )
 
 

@@ -78,3 +78,28 @@ class SchemaTooNew(StoreError):
         super().__init__(
             f"database schema version {found} is newer than this code supports ({supported})"
         )
+
+
+class StaleRatings(StoreError):
+    """A rating changed meanwhile: it is not the one the update was computed from.
+
+    ``user_id`` and ``ruleset`` are ``None`` when a whole rebuild found new rated games.
+    """
+
+    def __init__(
+        self,
+        guild_id: int | None,
+        ruleset: str | None,
+        user_id: int | None,
+        expected_games: int,
+        found_games: int,
+    ) -> None:
+        self.guild_id = guild_id
+        self.ruleset = ruleset
+        self.user_id = user_id
+        self.expected_games = expected_games
+        self.found_games = found_games
+        who = "the rated games" if user_id is None else f"user {user_id}'s {ruleset} rating"
+        super().__init__(
+            f"{who} changed meanwhile (expected {expected_games} games, found {found_games})"
+        )

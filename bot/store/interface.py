@@ -20,6 +20,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
+from bot.store.clocks import RunningClock
+from bot.store.rating_records import (
+    GameResultRecord,
+    PlayerStatsRecord,
+    RankedRating,
+    RatedGameRecord,
+    RatingHistoryRecord,
+    RatingRecord,
+    RatingTables,
+    RatingUpdate,
+    Tally,
+)
 from bot.store.records import (
     ActionRecord,
     ChallengeRecord,
@@ -180,6 +192,7 @@ class Store(Protocol):
         next_game: Game | None = None,
         match_state: EndedMatchState | None = None,
         match_winner_id: int | None = None,
+        ratings: RatingUpdate | None = None,
         now: datetime,
     ) -> GameEnd:
         """Record everything that happens when a game ends, in one transaction.
@@ -192,7 +205,121 @@ class Store(Protocol):
         * Exactly one of ``next_game`` (a fresh engine game: game ``index + 1`` is created
           active, sides swapped) and ``match_state`` (the match ends with ``match_winner_id``,
           whose match-win counter goes up) must be given.
+        * ``ratings`` (computed by the caller from the ratings it read) marks the game rated and
+          stores both players' new ratings in the match's ruleset, their rating history, and
+          their rated results (and the match win, if the match ends with a winner). ``None``:
+          the game is not rated (aborted, or against the computer).
 
-        Raises ``NotFound``, ``StaleGame`` / ``GameNotActive`` as ``record_move`` does.
+        Raises ``NotFound``, ``StaleGame`` / ``GameNotActive`` as ``record_move`` does;
+        ``StaleRatings`` if a stored rating is not the ``before`` of ``ratings`` (nothing is
+        written: compute again from the ratings now stored); ``ValueError`` for ratings that do
+        not fit the game (other players or ruleset, an aborted game).
+        """
+        ...
+
+    # -- ratings, leaderboards, statistics and history (issue 6) ---------------------------------
+    # The store keeps ratings; the service computes them (bot.service.ratings). Results count
+    # games that ended as finished, resigned, timeout or stopped; aborted games never count.
+
+    async def leaderboard(
+        self, guild_id: int, ruleset: str, *, offset: int, limit: int
+    ) -> list[RankedRating]:
+        """Rated players of the server in the ruleset, ranked by rating (desc), then games
+        (desc), then user id: ``limit`` rows from position ``offset`` (0-based)."""
+        ...
+
+    async def leaderboard_size(self, guild_id: int, ruleset: str) -> int:
+        """How many players have a rating in the server's ruleset."""
+        ...
+
+    async def player_rank(self, guild_id: int, ruleset: str, user_id: int) -> RankedRating | None:
+        """The player's leaderboard row and rank, or ``None`` if they have no rating there."""
+        ...
+
+    async def player_ratings(self, guild_id: int, user_id: int) -> list[RatingRecord]:
+        """The player's ratings on the server, one per ruleset played, most games first."""
+        ...
+
+    async def rating_history(
+        self, guild_id: int, user_id: int, ruleset: str, *, limit: int
+    ) -> list[RatingHistoryRecord]:
+        """The player's latest ``limit`` rating changes in the ruleset, oldest first."""
+        ...
+
+    async def match_rating_changes(self, match_id: int) -> list[RatingHistoryRecord]:
+        """The rating changes made by the match's games, in the order they were made."""
+        ...
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStatsRecord:
+        """The player's results on the server (every ruleset, rated or not) as White and as
+        Black, their matches and current streak. A player without games gets zeros."""
+        ...
+
+    async def head_to_head(self, guild_id: int, user_id: int, opponent_id: int) -> Tally:
+        """The player's results against one opponent on the server."""
+        ...
+
+    async def recent_games(
+        self, guild_id: int, player_id: int, opponent_id: int | None = None, *, limit: int = 10
+    ) -> list[GameResultRecord]:
+        """The player's latest ended games (against ``opponent_id`` only, if given), newest
+        first. Aborted games are left out."""
+        ...
+
+    async def game_result(self, game_id: int) -> GameResultRecord | None:
+        """The game as history shows it, or ``None`` if it is unknown or has no result."""
+        ...
+
+    async def rated_games(self, guild_id: int | None = None) -> list[RatedGameRecord]:
+        """Every rated game of the server (all servers for ``None``) in the order its ratings
+        were applied: by end time, then by commit order."""
+        ...
+
+    async def rating_tables(self, guild_id: int | None = None) -> RatingTables:
+        """Every stored rating and rating-history row of the server (all for ``None``)."""
+        ...
+
+    async def replace_ratings(
+        self, tables: RatingTables, *, guild_id: int | None = None, expected_games: int
+    ) -> None:
+        """Replace all ratings and rating history of the server (all for ``None``) with
+        ``tables``, in one transaction. Raises ``StaleRatings`` unless the server still has
+        ``expected_games`` rated games (one ended meanwhile: recompute and try again)."""
+        ...
+
+    # -- correspondence clock (issue 9) --------------------------------------------------------
+    # In a match with a time limit, game creation and ``record_move`` give the player to move a
+    # deadline of ``now`` + the limit (and reset the reminder count) in the same transaction.
+
+    async def running_clocks(self) -> list[RunningClock]:
+        """Every active game whose clock runs (timed and not paused), earliest deadline first."""
+        ...
+
+    async def mark_reminders_sent(
+        self, game_id: int, *, expected_version: int, deadline_at: datetime, count: int
+    ) -> bool:
+        """Raise the game's reminder count to ``count``, only if the game is still active at
+        ``expected_version`` with this ``deadline_at`` and fewer reminders were sent: returns
+        whether this call did it (so each reminder is claimed once). Raises ``ValueError`` for a
+        ``count`` below 1."""
+        ...
+
+    async def pause_clock(
+        self, game_id: int, *, expected_version: int, now: datetime
+    ) -> GameRecord:
+        """Stop the running clock, storing the time left at ``now``; the version is unchanged.
+
+        Raises ``NotFound``, ``StaleGame`` / ``GameNotActive`` as ``record_move`` does, and
+        ``ValueError`` if the game's clock is not running.
+        """
+        ...
+
+    async def resume_clock(
+        self, game_id: int, *, expected_version: int, now: datetime
+    ) -> GameRecord:
+        """Restart a paused clock: the deadline becomes ``now`` + the time that was left.
+
+        Raises ``NotFound``, ``StaleGame`` / ``GameNotActive``, or ``ValueError`` if the game is
+        not paused.
         """
         ...

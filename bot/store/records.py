@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
+from bot.store.clocks import NO_CLOCK, GameClock
+
 if TYPE_CHECKING:
     from bot.jarmo import Game
 
@@ -35,6 +37,7 @@ class ChallengeOptions:
     side: SidePreference = "random"  # the challenger's side in game 1
     max_plies: int = DEFAULT_MAX_PLIES
     vs_computer_level: str | None = None  # reserved for play against the computer
+    time_per_move_seconds: int | None = None  # None: no time limit per move (issue 9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +91,7 @@ class MatchRecord:
     winner_id: int | None  # None while running and for a drawn or aborted match
     created_at: datetime
     finished_at: datetime | None
+    time_per_move_seconds: int | None = None  # None: no time limit per move (issue 9)
 
     @property
     def player_ids(self) -> tuple[int, int]:
@@ -135,6 +139,7 @@ class GameRecord:
     started_at: datetime
     last_activity: datetime
     finished_at: datetime | None
+    clock: GameClock = NO_CLOCK  # the correspondence clock (issue 9)
 
     @property
     def is_active(self) -> bool:

@@ -16,12 +16,27 @@ from bot.jarmo import Game
 from bot.store import _challenge_sql as challenges
 from bot.store import _rows
 from bot.store._connection import connect_reader
+from bot.store._deadline_sql import ClockStore
 from bot.store._game_sql import insert_game
 from bot.store._game_writes import GameWrites
 from bot.store._games import GameLoader, dump
+from bot.store._ratings_sql import replace_ratings
 from bot.store._rows import CHALLENGE_COLUMNS, MATCH_COLUMNS, to_text
+from bot.store._stats_sql import StatsReads
 from bot.store._writer import Writer
+from bot.store.clocks import RunningClock
 from bot.store.errors import ChallengeClosed, NotFound
+from bot.store.rating_records import (
+    GameResultRecord,
+    PlayerStatsRecord,
+    RankedRating,
+    RatedGameRecord,
+    RatingHistoryRecord,
+    RatingRecord,
+    RatingTables,
+    RatingUpdate,
+    Tally,
+)
 from bot.store.records import (
     ActionRecord,
     ChallengeRecord,
@@ -49,6 +64,8 @@ class SqliteStore:
         self._read = reader
         self._loader = GameLoader(reader)
         self._games = GameWrites(self._writer, self._loader)
+        self._stats = StatsReads(reader)
+        self._clocks = ClockStore(self._writer, reader, self._loader)
         self._closed = False
 
     @classmethod
@@ -311,6 +328,7 @@ class SqliteStore:
         next_game: Game | None = None,
         match_state: EndedMatchState | None = None,
         match_winner_id: int | None = None,
+        ratings: RatingUpdate | None = None,
         now: datetime,
     ) -> GameEnd:
         """Record everything that happens when a game ends, in one transaction; see
@@ -327,8 +345,114 @@ class SqliteStore:
             next_game=next_game,
             match_state=match_state,
             match_winner_id=match_winner_id,
+            ratings=ratings,
             now=now,
         )
+
+    # -- ratings, leaderboards, statistics and history (issue 6) ---------------------------------
+
+    async def leaderboard(
+        self, guild_id: int, ruleset: str, *, offset: int, limit: int
+    ) -> list[RankedRating]:
+        """One page of the server's leaderboard in the ruleset; see ``Store.leaderboard``."""
+        return await self._stats.leaderboard(guild_id, ruleset, offset, limit)
+
+    async def leaderboard_size(self, guild_id: int, ruleset: str) -> int:
+        """How many players have a rating in the server's ruleset."""
+        return await self._stats.leaderboard_size(guild_id, ruleset)
+
+    async def player_rank(self, guild_id: int, ruleset: str, user_id: int) -> RankedRating | None:
+        """The player's leaderboard row and rank, or ``None`` without a rating."""
+        return await self._stats.player_rank(guild_id, ruleset, user_id)
+
+    async def player_ratings(self, guild_id: int, user_id: int) -> list[RatingRecord]:
+        """The player's ratings on the server, most games first."""
+        return await self._stats.player_ratings(guild_id, user_id)
+
+    async def rating_history(
+        self, guild_id: int, user_id: int, ruleset: str, *, limit: int
+    ) -> list[RatingHistoryRecord]:
+        """The player's latest ``limit`` rating changes in the ruleset, oldest first."""
+        return await self._stats.rating_history(guild_id, user_id, ruleset, limit)
+
+    async def match_rating_changes(self, match_id: int) -> list[RatingHistoryRecord]:
+        """The rating changes made by the match's games, in order."""
+        return await self._stats.match_rating_changes(match_id)
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStatsRecord:
+        """The player's results as White and Black, matches and streak on the server."""
+        matches, won, lost = await self._stats.match_counts(guild_id, user_id)
+        names = await self._read.execute_fetchall(
+            "SELECT display_name FROM players WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        return PlayerStatsRecord(
+            guild_id=guild_id,
+            user_id=user_id,
+            display_name=next(iter(names))[0] if names else None,
+            as_white=await self._stats.tally(guild_id, user_id, "white"),
+            as_black=await self._stats.tally(guild_id, user_id, "black"),
+            matches=matches,
+            match_wins=won,
+            match_losses=lost,
+            streak=await self._stats.streak(guild_id, user_id),
+        )
+
+    async def head_to_head(self, guild_id: int, user_id: int, opponent_id: int) -> Tally:
+        """The player's results against one opponent on the server."""
+        return await self._stats.head_to_head(guild_id, user_id, opponent_id)
+
+    async def recent_games(
+        self, guild_id: int, player_id: int, opponent_id: int | None = None, *, limit: int = 10
+    ) -> list[GameResultRecord]:
+        """The player's latest ended games, newest first; see ``Store.recent_games``."""
+        return await self._stats.recent_games(guild_id, player_id, opponent_id, limit)
+
+    async def game_result(self, game_id: int) -> GameResultRecord | None:
+        """The game as history shows it, or ``None`` if unknown or without a result."""
+        return await self._stats.game_result(game_id)
+
+    async def rated_games(self, guild_id: int | None = None) -> list[RatedGameRecord]:
+        """Every rated game in the order its ratings were applied."""
+        return await self._stats.rated_games(guild_id)
+
+    async def rating_tables(self, guild_id: int | None = None) -> RatingTables:
+        """Every stored rating and rating-history row of the server (all for ``None``)."""
+        return await self._stats.rating_tables(guild_id)
+
+    async def replace_ratings(
+        self, tables: RatingTables, *, guild_id: int | None = None, expected_games: int
+    ) -> None:
+        """Replace the server's ratings and history in one transaction; see
+        ``Store.replace_ratings``."""
+        await self._writer.run(lambda db: replace_ratings(db, tables, guild_id, expected_games))
+
+    # -- correspondence clock (issue 9) --------------------------------------------------------
+
+    async def running_clocks(self) -> list[RunningClock]:
+        """Every active game whose clock runs, earliest deadline first."""
+        return await self._clocks.running_clocks()
+
+    async def mark_reminders_sent(
+        self, game_id: int, *, expected_version: int, deadline_at: datetime, count: int
+    ) -> bool:
+        """Claim reminders up to ``count`` for this version and deadline; see
+        ``Store.mark_reminders_sent``."""
+        return await self._clocks.mark_reminders_sent(
+            game_id, expected_version=expected_version, deadline_at=deadline_at, count=count
+        )
+
+    async def pause_clock(
+        self, game_id: int, *, expected_version: int, now: datetime
+    ) -> GameRecord:
+        """Stop the running clock, keeping the time left; see ``Store.pause_clock``."""
+        return await self._clocks.pause_clock(game_id, expected_version=expected_version, now=now)
+
+    async def resume_clock(
+        self, game_id: int, *, expected_version: int, now: datetime
+    ) -> GameRecord:
+        """Restart a paused clock with the time left; see ``Store.resume_clock``."""
+        return await self._clocks.resume_clock(game_id, expected_version=expected_version, now=now)
 
 
 @asynccontextmanager

@@ -53,6 +53,7 @@ def test_every_key_is_read(tmp_path: Path) -> None:
         default_ruleset = "ludos"
         default_layout = "knight"
         max_plies = 1000
+        time_per_move = "2h"
         [logging]
         level = "debug"
         [console]
@@ -71,6 +72,7 @@ def test_every_key_is_read(tmp_path: Path) -> None:
         default_ruleset="ludos",
         default_layout="knight",
         max_plies=1000,
+        time_per_move_seconds=7200,
     )
     assert config.log_level == "DEBUG"
     assert config.api_base_url == "http://127.0.0.1:8080"

@@ -26,7 +26,11 @@ class FakeClock:
 
 
 async def start_match(
-    service: JarmoService, *, games: int = 1, ruleset: str = "classic", side: str = "white",
+    service: JarmoService,
+    *,
+    games: int = 1,
+    ruleset: str = "classic",
+    side: str = "white",
     place: Place = HERE,
 ):
     """Ann challenges Bob (Ann White in game 1 by default) and Bob accepts."""

@@ -1,0 +1,128 @@
+"""The correspondence clock in Discord (issue 9): ``/jarmo pause`` and ``/jarmo resume``, the
+persistent button that accepts a pause, the ``time_per_move`` autocomplete, and the messages
+for the deadline scheduler's reminders and timeouts."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.cogs.replies import (
+    actor_of,
+    board_embed,
+    mention,
+    only_pinging,
+    place_of,
+    relative_time,
+    report_failure,
+    report_message,
+    service_of,
+)
+from bot.service import PauseOffer
+from bot.service.deadlines import DeadlineEvent
+from bot.service.text import clock_line, pause_offer_text, position_line, reminder_text
+from bot.service.timecontrol import SUGGESTIONS, TimeControlError, format_time_per_move
+from bot.service.timecontrol import parse_time_per_move as _parse
+
+
+class PauseButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"jarmo:pause:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<by>[0-9]+):(?P<to>[0-9]+)",
+):
+    """The opponent's answer to an offer to pause the clock."""
+
+    def __init__(self, offer: PauseOffer) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Agree to pause",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"jarmo:pause:{offer.game_id}:{offer.version}:{offer.offered_by}:{offer.answer_by}",
+            )
+        )
+        self.offer = offer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> PauseButton:
+        return cls(
+            PauseOffer(
+                int(match["game"]), int(match["version"]), int(match["by"]), int(match["to"])
+            )
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        try:
+            view = await service_of(interaction).accept_pause(
+                place_of(interaction), actor_of(interaction), self.offer
+            )
+            await interaction.response.edit_message(view=None)
+            text = clock_line(view, mention) or "The clock is paused."
+            embed, file = board_embed(view, f"The players agreed to pause the clock.\n{text}")
+            await interaction.followup.send(embed=embed, file=file, allowed_mentions=only_pinging())
+        except Exception as error:
+            await report_failure(interaction, error, "pause")
+
+
+async def pause(interaction: discord.Interaction) -> None:
+    """Offer to stop the clock of this game; your opponent accepts with a button."""
+    offer = await service_of(interaction).offer_pause(place_of(interaction), actor_of(interaction))
+    view = discord.ui.View(timeout=None)
+    view.add_item(PauseButton(offer))
+    await interaction.response.send_message(
+        pause_offer_text(offer, mention), view=view, allowed_mentions=only_pinging(offer.answer_by)
+    )
+
+
+async def resume(interaction: discord.Interaction) -> None:
+    """Restart the paused clock with the time that was left (either player)."""
+    view = await service_of(interaction).resume(place_of(interaction), actor_of(interaction))
+    text = position_line(view, mention, when=relative_time)
+    embed, file = board_embed(view, f"{mention(interaction.user.id)} restarted the clock.\n{text}")
+    turn = view.turn_user_id
+    await interaction.response.send_message(
+        f"{mention(turn)}, your move." if turn else None,
+        embed=embed,
+        file=file,
+        allowed_mentions=only_pinging(turn),
+    )
+
+
+def clock_commands() -> list[app_commands.Command[Any, ..., None]]:
+    """Fresh ``pause`` and ``resume`` commands for one ``/jarmo`` group (a command object can
+    only belong to one group, and each bot builds its own)."""
+    return [
+        app_commands.Command(name="pause", description=_first_line(pause), callback=pause),
+        app_commands.Command(name="resume", description=_first_line(resume), callback=resume),
+    ]
+
+
+def _first_line(function: Any) -> str:
+    return function.__doc__.strip().splitlines()[0]
+
+
+def time_per_move_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for ``time_per_move``: what was typed (if it is a valid limit), then the
+    usual limits that start with it, or all of them."""
+    typed = current.strip().lower()
+    values = [value for value in SUGGESTIONS if value.startswith(typed)] or list(SUGGESTIONS)
+    try:
+        canonical = format_time_per_move(_parse(typed)) if typed else None
+    except TimeControlError:
+        canonical = None
+    if canonical is not None and canonical not in values:
+        values.insert(0, canonical)
+    return [app_commands.Choice(name=value, value=value) for value in values[:25]]
+
+
+def deadline_message(event: DeadlineEvent) -> dict[str, Any]:
+    """Keyword arguments for the channel message that announces a reminder or a timeout."""
+    if event.report is not None:
+        return report_message(event.report)
+    return {
+        "content": reminder_text(event.user_id, event.deadline_at, mention, when=relative_time),
+        "allowed_mentions": only_pinging(event.user_id),
+    }

@@ -1,0 +1,241 @@
+"""Standings over time in Discord (issue 6): ``/jarmo leaderboard``, ``/jarmo stats`` and
+``/jarmo history``, the leaderboard's page buttons and the history's game picker. Both
+components are ``DynamicItem``s, so they keep working after a restart."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import datetime
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+
+from bot.cogs.replies import EMBED_COLOUR, mention, only_pinging, report_failure, service_of
+from bot.service import NotAllowed
+from bot.service.stats_models import HistoryPage, LeaderboardPage
+from bot.service.stats_text import (
+    history_option,
+    history_text,
+    history_title,
+    leaderboard_text,
+    leaderboard_title,
+    profile_text,
+)
+
+RulesetChoice = Literal["classic", "jasir", "ludos"]
+
+
+def discord_date(moment: datetime) -> str:
+    """A date every reader sees in their own time zone."""
+    return f"<t:{int(moment.timestamp())}:d>"
+
+
+# -- leaderboard ---------------------------------------------------------------------------------
+
+
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"jarmo:lb:(?P<guild>[0-9]+):(?P<ruleset>[a-z]+):(?P<page>[0-9]+):(?P<viewer>[0-9]+)",
+):
+    """Previous / next page. The page shown is in the id; the person who asked for the board
+    turns its pages in place, anyone else gets their own private copy (with their own row)."""
+
+    def __init__(
+        self, guild_id: int, ruleset: str, page: int, viewer_id: int, *, label: str = "Page",
+        disabled: bool = False,
+    ) -> None:  # fmt: skip
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"jarmo:lb:{guild_id}:{ruleset}:{page}:{viewer_id}",
+            )
+        )
+        self.guild_id, self.ruleset, self.page, self.viewer_id = guild_id, ruleset, page, viewer_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> LeaderboardButton:
+        return cls(
+            int(match["guild"]), match["ruleset"], int(match["page"]), int(match["viewer"])
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        try:
+            if interaction.guild_id != self.guild_id:
+                raise NotAllowed("This leaderboard belongs to another server.")
+            page = await service_of(interaction).stats.leaderboard(
+                self.guild_id, self.ruleset, page=self.page, viewer_id=interaction.user.id
+            )
+            message = leaderboard_message(page)
+            if interaction.user.id == self.viewer_id:
+                await interaction.response.edit_message(**message)
+            else:
+                await interaction.response.send_message(**message, ephemeral=True)
+        except Exception as error:
+            await report_failure(interaction, error, "leaderboard page")
+
+
+def leaderboard_message(page: LeaderboardPage) -> dict[str, Any]:
+    """Keyword arguments for a message showing ``page``, with page buttons if there are more."""
+    embed = discord.Embed(
+        title=leaderboard_title(page),
+        description=leaderboard_text(page, mention),
+        colour=EMBED_COLOUR,
+    )
+    message: dict[str, Any] = {"embed": embed, "allowed_mentions": only_pinging()}
+    if page.pages > 1:
+        view = discord.ui.View(timeout=None)
+        # The two targets always differ (first page: 0 and 1; last: n-2 and n-1), so the two
+        # custom ids do too.
+        back, forward = max(page.page - 1, 0), min(page.page + 1, page.pages - 1)
+        if back == forward:
+            back, forward = 0, 1
+        for target, label, disabled in (
+            (back, "◀ Previous", page.page == 0),
+            (forward, "Next ▶", page.page == page.pages - 1),
+        ):
+            view.add_item(
+                LeaderboardButton(
+                    page.guild_id, page.ruleset, target, page.viewer_id, label=label,
+                    disabled=disabled,
+                )
+            )  # fmt: skip
+        message["view"] = view
+    return message
+
+
+# -- history -------------------------------------------------------------------------------------
+
+
+class HistoryPicker(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"jarmo:hist:(?P<guild>[0-9]+):(?P<user>[0-9]+):(?P<opponent>[0-9]+)",
+):
+    """The game picker under a history: the chosen game's move list and replay, privately."""
+
+    def __init__(self, page: HistoryPage | None, *, guild_id: int, user_id: int,
+                 opponent_id: int | None) -> None:  # fmt: skip
+        options = []
+        for number, line in enumerate(page.lines if page else [], 1):
+            label, description = history_option(number, line)
+            options.append(
+                discord.SelectOption(label=label, value=str(line.game.id), description=description)
+            )
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"jarmo:hist:{guild_id}:{user_id}:{opponent_id or 0}",
+                placeholder="Pick a game for its move list and replay",
+                options=options or [discord.SelectOption(label="-", value="0")],
+            )
+        )
+        self.guild_id, self.user_id, self.opponent_id = guild_id, user_id, opponent_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> HistoryPicker:
+        opponent = int(match["opponent"]) or None
+        return cls(None, guild_id=int(match["guild"]), user_id=int(match["user"]),
+                   opponent_id=opponent)  # fmt: skip
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        try:
+            if interaction.guild_id != self.guild_id:
+                raise NotAllowed("This history belongs to another server.")
+            game_id = int(self.item.values[0])
+            # Replaying a long game into a GIF can take longer than Discord's 3 s to answer.
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            export = await service_of(interaction).stats.export_game(self.guild_id, game_id)
+            files = [
+                discord.File(io.BytesIO(export.text.encode()), filename=export.text_filename),
+                discord.File(io.BytesIO(export.gif), filename=export.gif_filename),
+            ]
+            await interaction.followup.send(
+                f"Game {export.game.id}: {export.white_name} (White) v {export.black_name} "
+                f"(Black), {export.game.plies} moves. The move list and the replay:",
+                files=files,
+                ephemeral=True,
+            )
+        except Exception as error:
+            await report_failure(interaction, error, "history game")
+
+
+# -- the commands --------------------------------------------------------------------------------
+
+
+def stats_commands() -> list[app_commands.Command[Any, ..., Any]]:
+    """Fresh ``leaderboard``, ``stats`` and ``history`` commands for one ``/jarmo`` group."""
+
+    @app_commands.command()
+    @app_commands.describe(ruleset="Which rules to rank by (default: the server's usual rules)")
+    async def leaderboard(
+        interaction: discord.Interaction, ruleset: RulesetChoice | None = None
+    ) -> None:
+        """This server's players ranked by rating."""
+        service = service_of(interaction)
+        page = await service.stats.leaderboard(
+            interaction.guild_id or 0,
+            ruleset or service.config.default_ruleset,
+            viewer_id=interaction.user.id,
+        )
+        await interaction.response.send_message(**leaderboard_message(page))
+
+    @app_commands.command()
+    @app_commands.describe(
+        player="Whose stats (default: yours)",
+        ruleset="Which rules to chart the rating of (default: their most played)",
+    )
+    async def stats(
+        interaction: discord.Interaction,
+        player: discord.Member | None = None,
+        ruleset: RulesetChoice | None = None,
+    ) -> None:
+        """A player's rating, its trend and their results on this server."""
+        user = player or interaction.user
+        profile = await service_of(interaction).stats.profile(
+            interaction.guild_id or 0, user.id, viewer_id=interaction.user.id, ruleset=ruleset
+        )
+        embed = discord.Embed(
+            title=f"{profile.name} · Jarmo stats",
+            description=profile_text(profile, mention),
+            colour=EMBED_COLOUR,
+        )
+        message: dict[str, Any] = {"embed": embed, "allowed_mentions": only_pinging()}
+        if profile.chart is not None:
+            message["file"] = discord.File(io.BytesIO(profile.chart), filename="rating.png")
+            embed.set_image(url="attachment://rating.png")
+        await interaction.response.send_message(**message)
+
+    @app_commands.command()
+    @app_commands.describe(
+        player="Whose games (default: yours)", opponent="Only the games against this member"
+    )
+    async def history(
+        interaction: discord.Interaction,
+        player: discord.Member | None = None,
+        opponent: discord.Member | None = None,
+    ) -> None:
+        """Recent games on this server; pick one for its move list and replay."""
+        user = player or interaction.user
+        guild_id = interaction.guild_id or 0
+        opponent_id = opponent.id if opponent else None
+        page = await service_of(interaction).stats.history(guild_id, user.id, opponent_id)
+        embed = discord.Embed(
+            title=history_title(page),
+            description=history_text(page, mention, date=discord_date),
+            colour=EMBED_COLOUR,
+        )
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            HistoryPicker(page, guild_id=guild_id, user_id=user.id, opponent_id=opponent_id)
+        )
+        await interaction.response.send_message(
+            embed=embed, view=view, allowed_mentions=only_pinging()
+        )
+
+    return [leaderboard, stats, history]

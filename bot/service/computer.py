@@ -1,0 +1,89 @@
+"""Playing against the computer: the bot's own user is the opponent, and it answers each human
+move with a move chosen by ``bot.ai``. The search runs outside the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from typing import Any
+
+from bot.ai import choose_move_from_dict
+from bot.service import errors
+from bot.service.models import Actor, BoardView, ChallengeRequest, Place, Report
+from bot.service.service import JarmoService
+
+#: ``(game.to_dict(), level, seed) -> canonical move``
+Thinker = Callable[[dict[str, Any], str, int], Awaitable[str]]
+HINT_LEVEL = "medium"
+
+
+async def think_in_thread(data: dict[str, Any], level: str, seed: int) -> str:
+    """Search in a worker thread: simple, for tests and the console (the GIL is shared)."""
+    return await asyncio.to_thread(choose_move_from_dict, data, level, seed, None)
+
+
+class ProcessThinker:
+    """Search in a separate process, so a 2-second think never slows other channels down."""
+
+    def __init__(self, workers: int = 1) -> None:
+        # spawn, not fork: the bot process has database and event-loop threads running.
+        context = multiprocessing.get_context("spawn")
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+    async def __call__(self, data: dict[str, Any], level: str, seed: int) -> str:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._pool, choose_move_from_dict, data, level, seed, None
+        )
+
+    def close(self) -> None:
+        """Stop the worker processes (pending searches are dropped)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class ComputerOpponent:
+    """The computer as a player: starts games against a human and replies to their moves."""
+
+    def __init__(self, service: JarmoService, actor: Actor, think: Thinker) -> None:
+        self.service = service
+        self.actor = actor
+        self._think = think
+        service.computer = actor
+
+    async def start(
+        self, place: Place, human: Actor, request: ChallengeRequest
+    ) -> tuple[BoardView, Report | None]:
+        """A game (or match) against the computer starts at once: it always accepts. Returns the
+        start position and, when the computer has White, its first move."""
+        view = await self.service.challenge(place, human, replace(request, opponent=self.actor))
+        board = await self.service.accept_challenge(self.actor, view.challenge.id)
+        return board, await self.reply(place)
+
+    async def reply(self, place: Place) -> Report | None:
+        """If it is the computer's turn in the channel's game, think and play; else ``None``.
+
+        The search runs without the channel lock (it can take seconds); the move is then played
+        through the normal, version-checked path, so a resignation or abort meanwhile wins."""
+        turn = await self.service.computer_to_move(place)
+        if turn is None:
+            return None
+        game, level = turn
+        move = await self._think(game.to_dict(), level, game.ply)
+        try:
+            return await self.service.move(place, self.actor, move)
+        except (errors.NotYourTurn, errors.NoGameHere, errors.GameChanged, errors.BadMove):
+            return None  # the game moved on while the computer was thinking
+
+    async def hint(self, place: Place, human: Actor) -> str:
+        """A suggested move for a human playing the computer, on their turn."""
+        record = await self.service.player_game(place, human)
+        if not self.service.is_computer(
+            record.black_id if record.white_id == human.user_id else record.white_id
+        ):
+            raise errors.NotAllowed("Hints are only for games against the computer.")
+        if record.player_id(record.game.turn) != human.user_id:
+            raise errors.NotYourTurn("Wait for the computer's move, then ask for a hint.")
+        return await self._think(record.game.to_dict(), HINT_LEVEL, record.game.ply)

@@ -1,0 +1,278 @@
+"""Ratings: which games count, the rating update of a game, and recomputing every rating from
+the stored results.
+
+The maths is openskill's Plackett-Luce model (a Bayesian Weng-Lin rating, in the TrueSkill
+family), used with the library's own defaults. A player's rating is kept per server and per
+ruleset. What players see and what the leaderboard sorts by is the library's conservative
+``ordinal`` (``mu - 3 sigma``), scaled so that a newcomer shows 1000: it rises as results come in
+*and* as the system grows sure of a player, which rewards coming back to play.
+
+The service computes an update from the stored ratings and hands it to ``Store.end_game``,
+which writes it in the game end's own transaction and refuses it if the ratings changed
+meanwhile. Replaying the rated games in order with the same functions therefore reproduces the
+stored tables exactly (``check_ratings``); ``rebuild_ratings`` rewrites them if they ever drift.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from bot.store import (
+    GameRecord,
+    MatchRecord,
+    RatedGameRecord,
+    RatingChange,
+    RatingHistoryRecord,
+    RatingRecord,
+    RatingTables,
+    RatingUpdate,
+    Side,
+    Skill,
+    StaleRatings,
+    Store,
+)
+from bot.store.rating_records import COUNTED_STATUSES
+
+log = logging.getLogger(__name__)
+
+MODEL = PlackettLuce()  # library defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
+# The shown rating is the model's ordinal(z, alpha, target) = alpha * (mu - z * sigma) + target.
+SHOWN_Z, SHOWN_ALPHA, SHOWN_TARGET = 3.0, 20.0, 1000.0
+REBUILD_ATTEMPTS = 3
+
+
+def skill_of(rating: PlackettLuceRating) -> Skill:
+    """The stored form of a model rating, with the value shown to players."""
+    shown = rating.ordinal(SHOWN_Z, SHOWN_ALPHA, SHOWN_TARGET)
+    return Skill(mu=rating.mu, sigma=rating.sigma, rating=shown)
+
+
+def new_skill() -> Skill:
+    """The rating of a player before their first rated game in a ruleset."""
+    return skill_of(MODEL.rating())
+
+
+def rate_game(white: Skill, black: Skill, winner: Side | None) -> tuple[Skill, Skill]:
+    """Both players' ratings after a game (``winner`` ``None`` for a draw)."""
+    ranks = {"white": [1, 2], "black": [2, 1], None: [1, 1]}[winner]  # lower rank = better
+    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in (white, black)]
+    (new_white,), (new_black,) = MODEL.rate(teams, ranks=ranks)
+    return skill_of(new_white), skill_of(new_black)
+
+
+class Ratings:
+    """Decides which games are rated and computes their updates.
+
+    A game is rated when it ended with a result (not aborted) and neither player is in
+    ``unrated_players``: the bot adds its own user id there, so games against the computer
+    change no rating. A caller that wants some other game unrated passes no update to
+    ``Store.end_game``.
+    """
+
+    def __init__(self, *, unrated_players: Iterable[int] = ()) -> None:
+        self.unrated_players: set[int] = set(unrated_players)
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def is_rated(self, record: GameRecord, status: str) -> bool:
+        """Whether a game ending as ``status`` changes ratings."""
+        players = {record.white_id, record.black_id}
+        return status in COUNTED_STATUSES and not players & self.unrated_players
+
+    def lock(self, guild_id: int) -> asyncio.Lock:
+        """Held from reading the ratings to writing the update: two games of one player ending
+        at once in two channels are then rated one after the other, not both from the same
+        ``before`` (the store would refuse the second)."""
+        lock = self._locks.get(guild_id)
+        if lock is None:
+            lock = self._locks[guild_id] = asyncio.Lock()
+        return lock
+
+    async def plan(
+        self,
+        store: Store,
+        record: GameRecord,
+        match: MatchRecord,
+        *,
+        status: str,
+        winner: Side | None,
+    ) -> RatingUpdate | None:
+        """The update for the game ending as ``status`` with ``winner``, or ``None`` if it is
+        not rated."""
+        if not self.is_rated(record, status):
+            return None
+        white = await _current(store, record.guild_id, match.ruleset, record.white_id)
+        black = await _current(store, record.guild_id, match.ruleset, record.black_id)
+        white_after, black_after = rate_game(white[1], black[1], winner)
+        return RatingUpdate(
+            ruleset=match.ruleset,
+            changes=(
+                RatingChange(record.white_id, white[0], white[1], white_after),
+                RatingChange(record.black_id, black[0], black[1], black_after),
+            ),
+        )
+
+
+async def _current(store: Store, guild_id: int, ruleset: str, user_id: int) -> tuple[int, Skill]:
+    for stored in await store.player_ratings(guild_id, user_id):
+        if stored.ruleset == ruleset:
+            return stored.games, stored.skill
+    return 0, new_skill()
+
+
+# -- recomputation -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Tally:
+    guild_id: int
+    ruleset: str
+    user_id: int
+    skill: Skill
+    last_game_at: datetime
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: int = 0
+    match_wins: int = 0
+
+    def record(self) -> RatingRecord:
+        return RatingRecord(
+            self.guild_id, self.ruleset, self.user_id, self.skill, self.games, self.wins,
+            self.draws, self.losses, self.points, self.match_wins, self.last_game_at,
+        )  # fmt: skip
+
+
+def replay_ratings(games: Iterable[RatedGameRecord]) -> RatingTables:
+    """The rating tables that rating ``games`` in this order produces (what ``end_game`` would
+    have stored), ratings sorted by server, ruleset and user, history in game order."""
+    tallies: dict[tuple[int, str, int], _Tally] = {}
+    history: list[RatingHistoryRecord] = []
+    for game in games:
+        sides = {"white": game.white_id, "black": game.black_id}
+        entries = {
+            side: tallies.setdefault(
+                (game.guild_id, game.ruleset, user),
+                _Tally(game.guild_id, game.ruleset, user, new_skill(), game.finished_at),
+            )
+            for side, user in sides.items()
+        }
+        befores = {side: entry.skill for side, entry in entries.items()}
+        afters = dict(zip(("white", "black"), rate_game(befores["white"], befores["black"],
+                                                         game.winner), strict=True))  # fmt: skip
+        for side, entry in entries.items():
+            history.append(
+                RatingHistoryRecord(
+                    game.id, game.guild_id, game.ruleset, entry.user_id, befores[side],
+                    afters[side], game.finished_at,
+                )
+            )  # fmt: skip
+            _count(entry, game, side, afters[side])  # type: ignore[arg-type]
+        if game.match_winner_id is not None:
+            tallies[(game.guild_id, game.ruleset, game.match_winner_id)].match_wins += 1
+    ratings = [tallies[key].record() for key in sorted(tallies)]
+    return RatingTables(ratings=ratings, history=history)
+
+
+def _count(entry: _Tally, game: RatedGameRecord, side: Side, after: Skill) -> None:
+    entry.skill = after
+    entry.last_game_at = game.finished_at
+    entry.games += 1
+    entry.points += game.points[side]
+    if game.winner is None:
+        entry.draws += 1
+    elif game.winner == side:
+        entry.wins += 1
+    else:
+        entry.losses += 1
+
+
+@dataclass(frozen=True, slots=True)
+class Recomputation:
+    """Ratings recomputed from ``games`` rated games."""
+
+    tables: RatingTables
+    games: int
+
+
+async def recompute_ratings(store: Store, guild_id: int | None = None) -> Recomputation:
+    """Every rating of the server (all servers for ``None``) recomputed from the stored results
+    of its rated games; nothing is written."""
+    games = await store.rated_games(guild_id)
+    return Recomputation(replay_ratings(games), len(games))
+
+
+@dataclass(frozen=True, slots=True)
+class RatingCheck:
+    """How the stored ratings compare with the recomputed ones."""
+
+    games: int  # rated games replayed
+    players: int  # rating rows recomputed (player x ruleset x server)
+    differences: list[str] = field(default_factory=list)  # the first few, in words
+
+    @property
+    def ok(self) -> bool:
+        """Whether the stored tables are exactly the recomputed ones."""
+        return not self.differences
+
+
+async def check_ratings(
+    store: Store, guild_id: int | None = None, *, show: int = 10
+) -> RatingCheck:
+    """Recompute every rating and compare it, field by field, with what is stored."""
+    fresh = await recompute_ratings(store, guild_id)
+    stored = await store.rating_tables(guild_id)
+    differences = _differences(fresh.tables, stored, show)
+    return RatingCheck(fresh.games, len(fresh.tables.ratings), differences)
+
+
+def _differences(fresh: RatingTables, stored: RatingTables, show: int) -> list[str]:
+    found: list[str] = []
+    for kind, key, want, have in _pairs(fresh, stored):
+        if want != have:
+            found.append(f"{kind} {key}: recomputed {want}, stored {have}")
+            if len(found) >= show:
+                break
+    return found
+
+
+def _pairs(fresh: RatingTables, stored: RatingTables) -> Iterable[tuple[str, object, Any, Any]]:
+    for kind, index in (("rating", _ratings_by_key), ("history", _history_by_key)):
+        want, have = index(fresh), index(stored)
+        for key in sorted(want.keys() | have.keys()):
+            yield kind, key, want.get(key), have.get(key)
+
+
+def _ratings_by_key(tables: RatingTables) -> dict[Any, RatingRecord]:
+    # The display name comes from another table and is not part of the rating.
+    return {
+        (r.guild_id, r.ruleset, r.user_id): replace(r, display_name=None)
+        for r in tables.ratings
+    }
+
+
+def _history_by_key(tables: RatingTables) -> dict[Any, RatingHistoryRecord]:
+    return {(h.game_id, h.user_id): h for h in tables.history}
+
+
+async def rebuild_ratings(store: Store, guild_id: int | None = None) -> Recomputation:
+    """Recompute every rating of the server (all for ``None``) and store the result in place
+    of the current tables. A game that ends meanwhile makes it start over (a few times)."""
+    for attempt in range(1, REBUILD_ATTEMPTS + 1):
+        fresh = await recompute_ratings(store, guild_id)
+        try:
+            await store.replace_ratings(fresh.tables, guild_id=guild_id, expected_games=fresh.games)
+        except StaleRatings:
+            if attempt == REBUILD_ATTEMPTS:
+                raise
+            log.info("a rated game ended during the rebuild; starting over")
+            continue
+        return fresh
+    raise AssertionError("unreachable")

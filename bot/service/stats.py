@@ -1,0 +1,175 @@
+"""Use cases for coming back: the leaderboard, a player's stats, their game history and a game's
+move list and replay. Read-only; Pillow work runs in worker threads."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from bot.render import render_rating_chart, render_replay
+from bot.service.errors import UserError
+from bot.service.stats_models import (
+    GameExport,
+    HistoryLine,
+    HistoryPage,
+    LeaderboardPage,
+    LeaderboardRow,
+    PlayerProfile,
+    RatingShift,
+    RulesetRating,
+)
+from bot.service.stats_text import game_text
+from bot.store import MatchRecord, RankedRating, Store
+
+PAGE_SIZE = 10
+TREND_GAMES = 30  # rating changes drawn in the chart
+HISTORY_GAMES = 10
+
+Names = Callable[[int, int], Awaitable[str]]  # (guild id, user id) -> display name
+
+
+class NoStats(UserError):
+    """There is nothing to show yet (no rated players, no games), or the game asked for is not
+    in this server's history. The message says how to get some."""
+
+
+class PlayerStats:
+    """Leaderboards, profiles, history and game exports on top of a ``Store``."""
+
+    def __init__(self, store: Store, names: Names) -> None:
+        self._store = store
+        self._names = names
+
+    async def leaderboard(
+        self, guild_id: int, ruleset: str, *, page: int = 0, viewer_id: int
+    ) -> LeaderboardPage:
+        """A page of the server's players ranked by rating in ``ruleset`` (rating desc, games
+        desc, user id), with the viewer's own row when it is not on the page. A page beyond the
+        last shows the last one. Raises ``NoStats`` when nobody has a rating yet."""
+        total = await self._store.leaderboard_size(guild_id, ruleset)
+        if total == 0:
+            raise NoStats(
+                f"Nobody on this server has a {ruleset} rating yet. Finish a {ruleset} game "
+                "against another member (/jarmo challenge) to get on the board."
+            )
+        pages = -(-total // PAGE_SIZE)
+        page = min(max(page, 0), pages - 1)
+        ranked = await self._store.leaderboard(
+            guild_id, ruleset, offset=page * PAGE_SIZE, limit=PAGE_SIZE
+        )
+        rows = [await self._row(entry) for entry in ranked]
+        viewer_row = None
+        if all(row.user_id != viewer_id for row in rows):
+            mine = await self._store.player_rank(guild_id, ruleset, viewer_id)
+            viewer_row = await self._row(mine) if mine else None
+        return LeaderboardPage(guild_id, ruleset, page, pages, total, rows, viewer_id, viewer_row)
+
+    async def _row(self, entry: RankedRating) -> LeaderboardRow:
+        rating = entry.rating
+        name = rating.display_name or await self._names(rating.guild_id, rating.user_id)
+        return LeaderboardRow(entry.rank, rating.user_id, name, rating)
+
+    async def profile(
+        self, guild_id: int, user_id: int, *, viewer_id: int, ruleset: str | None = None
+    ) -> PlayerProfile:
+        """The player's ratings (with rank), rating trend and chart (in ``ruleset``, or their
+        most played one), results as White and as Black, matches, streak, and their record
+        against the viewer. Raises ``NoStats`` for a player without a finished game."""
+        name = await self._names(guild_id, user_id)
+        stats = await self._store.player_stats(guild_id, user_id)
+        ratings = await self._store.player_ratings(guild_id, user_id)
+        if stats.overall.games == 0 and not ratings:
+            raise NoStats(
+                f"{name} has not finished a game on this server yet, so there are no stats to "
+                "show. Challenge them with /jarmo challenge!"
+            )
+        ranked = []
+        for rating in ratings:
+            place = await self._store.player_rank(guild_id, rating.ruleset, user_id)
+            players = await self._store.leaderboard_size(guild_id, rating.ruleset)
+            ranked.append(RulesetRating(place.rank if place else players, players, rating))
+        chosen = _trend_ruleset(ruleset, [r.ruleset for r in ratings])
+        trend = await self._trend(guild_id, user_id, chosen) if chosen else []
+        chart = None
+        if len(trend) >= 2:
+            title = f"{name} · {chosen} rating"
+            chart = await asyncio.to_thread(render_rating_chart, trend, title=title)
+        against = None
+        if viewer_id != user_id:
+            against = await self._store.head_to_head(guild_id, user_id, viewer_id)
+        return PlayerProfile(
+            guild_id, user_id, name, stats, ranked, chosen, trend, chart, viewer_id, against
+        )
+
+    async def _trend(self, guild_id: int, user_id: int, ruleset: str) -> list[float]:
+        changes = await self._store.rating_history(
+            guild_id, user_id, ruleset, limit=TREND_GAMES
+        )
+        if not changes:
+            return []
+        return [changes[0].before.rating, *(change.after.rating for change in changes)]
+
+    async def history(
+        self, guild_id: int, user_id: int, opponent_id: int | None = None
+    ) -> HistoryPage:
+        """The player's latest ended games (against ``opponent_id`` only, if given), newest
+        first. Raises ``NoStats`` when there are none."""
+        name = await self._names(guild_id, user_id)
+        games = await self._store.recent_games(
+            guild_id, user_id, opponent_id, limit=HISTORY_GAMES
+        )
+        if not games:
+            against = ""
+            if opponent_id is not None:
+                against = f" against {await self._names(guild_id, opponent_id)}"
+            raise NoStats(
+                f"{name} has no finished games{against} on this server yet. "
+                "Start one with /jarmo challenge."
+            )
+        lines = []
+        for game in games:
+            opponent = game.opponent_of(user_id)
+            lines.append(
+                HistoryLine(
+                    game, user_id, opponent, await self._names(guild_id, opponent),
+                    game.result_for(user_id),
+                )
+            )  # fmt: skip
+        return HistoryPage(guild_id, user_id, name, opponent_id, lines)
+
+    async def export_game(self, guild_id: int, game_id: int) -> GameExport:
+        """A finished game's move list (one move per line, with ply and player) and its replay
+        GIF. Raises ``NoStats`` for a game that is not a finished game of this server."""
+        result = await self._store.game_result(game_id)
+        if result is None or result.guild_id != guild_id:
+            raise NoStats(
+                "That game is not in this server's history (it may still be in play). "
+                "Pick one from /jarmo history."
+            )
+        record = await self._store.get_game(game_id)
+        actions = await self._store.game_actions(game_id)
+        white = await self._names(guild_id, result.white_id)
+        black = await self._names(guild_id, result.black_id)
+        text = game_text(result, actions, white_name=white, black_name=black)
+        gif = await asyncio.to_thread(render_replay, record.game, players=(white, black))
+        return GameExport(result, white, black, text, gif)
+
+
+def _trend_ruleset(wanted: str | None, played: list[str]) -> str | None:
+    if wanted in played:
+        return wanted
+    return played[0] if played else None
+
+
+async def match_shifts(store: Store, match: MatchRecord) -> tuple[RatingShift, ...]:
+    """Each player's rating change over the match's rated games (none for an unrated match)."""
+    first: dict[int, float] = {}
+    last: dict[int, float] = {}
+    for change in await store.match_rating_changes(match.id):
+        first.setdefault(change.user_id, change.before.rating)
+        last[change.user_id] = change.after.rating
+    return tuple(
+        RatingShift(user, match.ruleset, first[user], last[user])
+        for user in match.player_ids
+        if user in first
+    )

@@ -1,0 +1,132 @@
+"""What the leaderboard, stats, history and standings show: plain data for any front end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.store import GameResultRecord, PlayerStatsRecord, RatingRecord, Result, Tally
+
+
+def shown(rating: float) -> int:
+    """A rating as players see it: a whole number."""
+    return round(rating)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingShift:
+    """A player's rating before and after something (a match), in one ruleset."""
+
+    user_id: int
+    ruleset: str
+    before: float
+    after: float
+
+    @property
+    def delta(self) -> int:
+        """The change as shown (difference of the shown ratings)."""
+        return shown(self.after) - shown(self.before)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """One ranked player."""
+
+    rank: int
+    user_id: int
+    name: str
+    rating: RatingRecord
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    """A page of the server's leaderboard in one ruleset (``page`` counts from 0)."""
+
+    guild_id: int
+    ruleset: str
+    page: int
+    pages: int
+    total: int  # rated players
+    rows: list[LeaderboardRow]
+    viewer_id: int
+    viewer_row: LeaderboardRow | None  # the viewer's own row when it is not on this page
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetRating:
+    """A player's rating in one ruleset and their place among ``players``."""
+
+    rank: int
+    players: int
+    rating: RatingRecord
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerProfile:
+    """One player's record on a server, as ``/jarmo stats`` shows it."""
+
+    guild_id: int
+    user_id: int
+    name: str
+    stats: PlayerStatsRecord
+    ratings: list[RulesetRating]  # most played ruleset first
+    trend_ruleset: str | None  # the ruleset of ``trend`` and ``chart``
+    trend: list[float]  # shown ratings, oldest first: before the first game, then after each
+    chart: bytes | None  # PNG of ``trend``; None with fewer than two points
+    viewer_id: int
+    head_to_head: Tally | None  # the player's results against the viewer (None: same person)
+
+    @property
+    def average_points(self) -> float:
+        """Board points per counted game."""
+        overall = self.stats.overall
+        return overall.points / overall.games if overall.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """One game in a player's history, from their point of view."""
+
+    game: GameResultRecord
+    user_id: int
+    opponent_id: int
+    opponent_name: str
+    result: Result
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """(the player's points, the opponent's)."""
+        side = self.game.side_of(self.user_id) or "white"
+        other = "black" if side == "white" else "white"
+        return self.game.points[side], self.game.points[other]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """A player's latest games (against one opponent, if chosen), newest first."""
+
+    guild_id: int
+    user_id: int
+    name: str
+    opponent_id: int | None
+    lines: list[HistoryLine]
+
+
+@dataclass(frozen=True, slots=True)
+class GameExport:
+    """A finished game to hand out: its move list as text and its replay GIF."""
+
+    game: GameResultRecord
+    white_name: str
+    black_name: str
+    text: str
+    gif: bytes
+
+    @property
+    def text_filename(self) -> str:
+        """``game-<id>.txt``."""
+        return f"game-{self.game.id}.txt"
+
+    @property
+    def gif_filename(self) -> str:
+        """``game-<id>.gif``."""
+        return f"game-{self.game.id}.gif"

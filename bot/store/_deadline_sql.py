@@ -1,0 +1,144 @@
+"""The correspondence clock's SQL (issue 9): restarting it after a move, pausing and resuming it,
+marking reminders sent, and listing the running clocks for the deadline scheduler.
+
+Every write is guarded like a move: it applies only to the active game at the version (and, for
+reminders, the deadline) the caller saw, so a reminder or a pause that lost a race to a move
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta
+
+import aiosqlite
+
+from bot.store._game_sql import update_game
+from bot.store._games import GameLoader
+from bot.store._rows import from_text, to_text
+from bot.store._writer import Writer
+from bot.store.clocks import RunningClock, deadline_after
+from bot.store.errors import NotFound
+from bot.store.records import GameRecord
+
+_CLOCK_OF_GAME = (
+    "SELECT g.version, g.status, g.deadline_at, g.time_left_seconds, m.time_per_move_seconds"
+    " FROM games AS g JOIN matches AS m ON m.id = g.match_id WHERE g.id = ?"
+)
+
+
+def restart_clock(db: sqlite3.Connection, game_id: int, now: datetime) -> dict[str, object]:
+    """The column values that give the player to move a full period from ``now``: to merge into
+    the move's own (version-guarded) update. Empty for a match without a time limit."""
+    row = db.execute(_CLOCK_OF_GAME, (game_id,)).fetchone()
+    deadline = deadline_after(now, row["time_per_move_seconds"]) if row else None
+    if deadline is None:
+        return {}
+    return {
+        "deadline_at": to_text(deadline),
+        "reminders_sent": 0,
+        "time_left_seconds": None,
+        "paused_at": None,
+    }
+
+
+def pause(db: sqlite3.Connection, game_id: int, expected_version: int, now: datetime) -> None:
+    """Stop the running clock, keeping the time left. Raises ``NotFound``, ``StaleGame``,
+    ``GameNotActive``, or ``ValueError`` if the clock is not running."""
+    row = _clock_row(db, game_id)
+    deadline = from_text(row["deadline_at"])
+    if deadline is None and row["status"] == "active" and row["version"] == expected_version:
+        raise ValueError(f"game {game_id} has no running clock to pause")
+    left = max((deadline - now).total_seconds(), 0.0) if deadline is not None else 0.0
+    sets = {"deadline_at": None, "time_left_seconds": left, "paused_at": to_text(now)}
+    update_game(db, game_id, expected_version, sets)
+
+
+def resume(db: sqlite3.Connection, game_id: int, expected_version: int, now: datetime) -> None:
+    """Restart a paused clock with the time that was left. Raises ``NotFound``, ``StaleGame``,
+    ``GameNotActive``, or ``ValueError`` if the clock is not paused."""
+    row = _clock_row(db, game_id)
+    left = row["time_left_seconds"]
+    if left is None and row["status"] == "active" and row["version"] == expected_version:
+        raise ValueError(f"game {game_id} is not paused")
+    deadline = to_text(now + timedelta(seconds=left or 0.0))
+    sets = {"deadline_at": deadline, "time_left_seconds": None, "paused_at": None}
+    update_game(db, game_id, expected_version, sets)
+
+
+def mark_reminders(
+    db: sqlite3.Connection, game_id: int, expected_version: int, deadline_at: str, count: int
+) -> bool:
+    """Raise the game's reminder count to ``count`` if it is lower and the game is still active
+    at ``expected_version`` with ``deadline_at``; whether this call changed it."""
+    cursor = db.execute(
+        "UPDATE games SET reminders_sent = ? WHERE id = ? AND status = 'active' AND version = ?"
+        " AND deadline_at = ? AND reminders_sent < ?",
+        (count, game_id, expected_version, deadline_at, count),
+    )
+    return cursor.rowcount == 1
+
+
+def _clock_row(db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
+    row = db.execute(_CLOCK_OF_GAME, (game_id,)).fetchone()
+    if row is None:
+        raise NotFound("game", game_id)
+    return row
+
+
+class ClockStore:
+    """The store's clock methods (``SqliteStore`` delegates to these)."""
+
+    def __init__(self, writer: Writer, reader: aiosqlite.Connection, loader: GameLoader) -> None:
+        self._writer = writer
+        self._read = reader
+        self._loader = loader
+
+    async def running_clocks(self) -> list[RunningClock]:
+        """See ``Store.running_clocks``."""
+        rows = await self._read.execute_fetchall(
+            "SELECT g.id, g.match_id, g.guild_id, g.channel_id, g.version, g.deadline_at,"
+            " g.reminders_sent, m.time_per_move_seconds"
+            " FROM games AS g JOIN matches AS m ON m.id = g.match_id"
+            " WHERE g.status = 'active' AND g.deadline_at IS NOT NULL"
+            " AND m.time_per_move_seconds IS NOT NULL ORDER BY g.deadline_at, g.id"
+        )
+        return [
+            RunningClock(
+                game_id=row[0], match_id=row[1], guild_id=row[2], channel_id=row[3],
+                version=row[4], deadline_at=datetime.fromisoformat(row[5]),
+                reminders_sent=row[6], time_per_move_seconds=row[7],
+            )
+            for row in rows
+        ]  # fmt: skip
+
+    async def mark_reminders_sent(
+        self, game_id: int, *, expected_version: int, deadline_at: datetime, count: int
+    ) -> bool:
+        """See ``Store.mark_reminders_sent``."""
+        if count < 1:
+            raise ValueError(f"count must be positive, not {count}")
+        at = to_text(deadline_at)
+        return await self._writer.run(
+            lambda db: mark_reminders(db, game_id, expected_version, at, count)
+        )
+
+    async def pause_clock(
+        self, game_id: int, *, expected_version: int, now: datetime
+    ) -> GameRecord:
+        """See ``Store.pause_clock``."""
+        to_text(now)  # a naive datetime raises ValueError before anything is written
+        await self._writer.run(lambda db: pause(db, game_id, expected_version, now))
+        return await self._reload(game_id)
+
+    async def resume_clock(
+        self, game_id: int, *, expected_version: int, now: datetime
+    ) -> GameRecord:
+        """See ``Store.resume_clock``."""
+        to_text(now)
+        await self._writer.run(lambda db: resume(db, game_id, expected_version, now))
+        return await self._reload(game_id)
+
+    async def _reload(self, game_id: int) -> GameRecord:
+        # The snapshot did not change, so the loader trusts it: no replay.
+        return (await self._loader.load_where("g.id = ?", (game_id,)))[0]

@@ -1,0 +1,43 @@
+"""Console mode against the computer: one name is asked, the computer answers every move."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.console import play_console
+from bot.service import JarmoService, ServiceConfig
+from bot.store import open_store
+
+
+async def test_a_match_against_the_computer_at_the_console(tmp_path: Path) -> None:
+    prompts: list[str] = []
+    shown: list[str] = []
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        if prompt.startswith("Player"):
+            return "Ann"
+        if len(prompts) > 100:
+            raise EOFError
+        last = shown[-1]
+        if last.startswith("Legal moves for"):
+            return last.split(": ", 1)[1].split(",")[0].strip()
+        return "moves"
+
+    async with open_store(tmp_path / "console.sqlite3") as store:
+        service = JarmoService(store, config=ServiceConfig(max_plies=12), rng=random.Random(3))
+        result = await play_console(
+            service,
+            out_dir=tmp_path / "boards",
+            input_fn=answer,
+            output_fn=shown.append,
+            games=2,
+            vs_computer="easy",
+        )
+    text = "\n".join(shown)
+    assert result is not None and result.over
+    assert sum(p.startswith("Player") for p in prompts) == 1  # only the human is asked a name
+    assert "Computer played" in text and "Ann played" in text
+    assert not any(p.startswith("Computer") for p in prompts)  # nobody types for the computer
+    assert "Game 2 of 2" in text

@@ -1,0 +1,32 @@
+"""Rating tests run on a real SQLite file in a temporary folder; the clock ticks a second a read."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from ratings_helpers import FakeClock
+
+from bot.service import JarmoService, ServiceConfig
+from bot.store import open_store
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "jarmo.sqlite3"
+
+
+@pytest.fixture
+async def store(db_path):
+    async with open_store(db_path) as opened:
+        yield opened
+
+
+@pytest.fixture
+def service(store, clock) -> JarmoService:
+    return JarmoService(store, config=ServiceConfig(), clock=clock, rng=random.Random(0))

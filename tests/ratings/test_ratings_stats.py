@@ -1,0 +1,118 @@
+"""/jarmo stats and /jarmo history through the service: profiles, streaks, exports, the chart."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+from ratings_helpers import ANN, BOB, CAT, GUILD, HERE, play_draw, play_resign, start
+
+from bot.render import render_rating_chart
+from bot.service.stats import NoStats
+from bot.service.stats_text import game_text, history_option, history_text, profile_text
+
+
+async def test_a_player_without_games_gets_a_friendly_message(service):
+    await service.display_name(GUILD, CAT.user_id)
+    with pytest.raises(NoStats, match="has not finished a game on this server yet"):
+        await service.stats.profile(GUILD, CAT.user_id, viewer_id=ANN.user_id)
+    with pytest.raises(NoStats, match="no finished games"):
+        await service.stats.history(GUILD, CAT.user_id)
+
+
+async def test_profile_by_side_streak_head_to_head_and_chart(service):
+    await play_resign(service, winner=ANN, loser=BOB)  # Bob White, resigns
+    await play_resign(service, winner=ANN, loser=BOB)
+    await play_draw(service, ANN, BOB)  # Ann White
+    await play_resign(service, winner=CAT, loser=ANN)  # Ann White, loses
+    profile = await service.stats.profile(GUILD, ANN.user_id, viewer_id=BOB.user_id)
+    stats = profile.stats
+    assert (stats.as_white.games, stats.as_white.draws, stats.as_white.losses) == (2, 1, 1)
+    assert (stats.as_black.games, stats.as_black.wins) == (2, 2)
+    assert (stats.matches, stats.match_wins, stats.match_losses) == (4, 2, 1)
+    assert (stats.streak.result, stats.streak.length) == ("loss", 1)
+    assert profile.head_to_head is not None
+    assert (profile.head_to_head.wins, profile.head_to_head.draws) == (2, 1)
+    assert [r.rating.ruleset for r in profile.ratings] == ["classic"]
+    assert profile.trend_ruleset == "classic" and len(profile.trend) == 5
+    assert profile.trend[0] == pytest.approx(1000.0)
+    assert profile.chart is not None and profile.chart.startswith(b"\x89PNG")
+    text = profile_text(profile, lambda uid: f"<{uid}>")
+    assert "**As White**: 2 games · 0W 1D 1L" in text
+    assert "**Against <202>**: 3 games · 2W 1D 0L" in text
+    assert "computer do not change ratings" in text
+    own = await service.stats.profile(GUILD, ANN.user_id, viewer_id=ANN.user_id)
+    assert own.head_to_head is None
+
+
+async def test_streaks_count_equal_results_newest_first(service, store):
+    for _ in range(3):
+        await play_resign(service, winner=BOB, loser=ANN)
+    stats = await store.player_stats(GUILD, BOB.user_id)
+    assert (stats.streak.result, stats.streak.length) == ("win", 3)
+
+
+async def test_history_lists_recent_games_and_filters_by_opponent(service):
+    await play_resign(service, winner=ANN, loser=BOB)
+    await play_resign(service, winner=CAT, loser=ANN)
+    page = await service.stats.history(GUILD, ANN.user_id)
+    assert [line.opponent_id for line in page.lines] == [CAT.user_id, BOB.user_id]  # newest first
+    assert [line.result for line in page.lines] == ["loss", "win"]
+    text = history_text(page, str, date=lambda t: f"<t:{int(t.timestamp())}:d>")
+    assert "<t:" in text and "classic" in text and "**Lost**" in text
+    label, description = history_option(1, page.lines[0])
+    assert "classic" in description
+    assert label.startswith("1. Lost") and "Cat" in label and len(label) <= 100
+    only_bob = await service.stats.history(GUILD, ANN.user_id, BOB.user_id)
+    assert [line.opponent_id for line in only_bob.lines] == [BOB.user_id]
+
+
+async def test_exporting_a_game_gives_its_moves_and_replay(service, store):
+    await start(service, ANN, BOB)
+    await service.move(HERE, ANN, "A1-C2")
+    await service.resign(HERE, BOB)
+    game_id = (await store.recent_games(GUILD, ANN.user_id, limit=1))[0].id
+    export = await service.stats.export_game(GUILD, game_id)
+    assert export.text_filename == f"game-{game_id}.txt"
+    lines = export.text.splitlines()
+    assert "  1. White (Ann): A1-C2" in lines
+    assert "Result: Ann wins" in export.text and "resignation" in export.text
+    assert export.gif.startswith(b"GIF8")
+    with pytest.raises(NoStats):
+        await service.stats.export_game(GUILD + 1, game_id)  # another server's game
+    with pytest.raises(NoStats):
+        await service.stats.export_game(GUILD, 9999)
+
+
+async def test_an_active_game_cannot_be_exported(service, store):
+    await start(service, ANN, BOB)
+    record = await store.active_game(HERE.channel_id)
+    with pytest.raises(NoStats, match="still be in play"):
+        await service.stats.export_game(GUILD, record.id)
+
+
+def test_game_text_of_a_game_without_moves(service):
+    from datetime import UTC, datetime
+
+    from bot.store import GameResultRecord
+
+    game = GameResultRecord(
+        id=7, match_id=1, index=0, guild_id=1, channel_id=2, ruleset="classic", layout="bow",
+        white_id=1, black_id=2, status="stopped", winner=None, points={"white": 5, "black": 5},
+        termination="stopped", plies=0, rated=True, finished_at=datetime(2026, 1, 2, tzinfo=UTC),
+    )  # fmt: skip
+    text = game_text(game, [], white_name="Ann", black_name="Bob")
+    assert "Result: draw, 5–5 (agreement to stop)" in text and "(no moves were played)" in text
+
+
+def test_the_rating_chart_is_a_valid_and_repeatable_png():
+    values = [1000.0, 1068.4, 1031.2, 1099.9, 1120.0]
+    first = render_rating_chart(values, title="Ann · classic rating")
+    assert first == render_rating_chart(values, title="Ann · classic rating")
+    image = Image.open(io.BytesIO(first))
+    image.verify()
+    assert image.format == "PNG" and image.size == (560, 220)
+    assert render_rating_chart([1000.0, 1000.0]) != first  # flat lines draw too
+    with pytest.raises(ValueError):
+        render_rating_chart([1000.0])

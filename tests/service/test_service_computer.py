@@ -1,0 +1,94 @@
+"""Playing against the computer through the service: start, replies, hints, races."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from service_helpers import ANN, BOB, HERE
+
+from bot.service import Actor, ChallengeRequest, ChallengeUnavailable, NotAllowed, NotYourTurn
+from bot.service.computer import ComputerOpponent, think_in_thread
+
+ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
+
+
+@pytest.fixture
+def computer(service) -> ComputerOpponent:
+    return ComputerOpponent(service, ROBOT, think_in_thread)
+
+
+async def test_computer_accepts_at_once_and_answers_each_move(service, computer, store):
+    board, first = await computer.start(
+        HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy")
+    )
+    assert first is None and board.turn_user_id == ANN.user_id
+    await service.move(HERE, ANN, "A1-C2")
+    reply = await computer.reply(HERE)
+    assert reply is not None and reply.actor_id == ROBOT.user_id
+    record = await store.active_game(HERE.channel_id)
+    assert record.version == 2 and record.game.turn == "white"
+    assert await computer.reply(HERE) is None  # not its turn
+
+
+async def test_computer_with_white_moves_first(service, computer):
+    board, first = await computer.start(
+        HERE, ANN, ChallengeRequest(ROBOT, side="black", level="easy")
+    )
+    assert first is not None and first.board.turn_user_id == ANN.user_id
+    assert board.game.white_id == ROBOT.user_id
+
+
+async def test_a_whole_game_against_the_computer(service, computer):
+    await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
+    while True:
+        moves = await service.move_suggestions(HERE, ANN.user_id, "")
+        report = await service.move(HERE, ANN, moves[-1])
+        if report.ended:
+            break
+        report = await computer.reply(HERE)
+        if report.ended:
+            break
+    assert report.standings.over
+
+
+async def test_other_bots_and_bad_levels_are_refused(service, computer):
+    with pytest.raises(ChallengeUnavailable, match="bot"):
+        await service.challenge(HERE, ANN, ChallengeRequest(Actor(5, "Other", is_bot=True)))
+    with pytest.raises(ChallengeUnavailable, match="easy, medium or hard"):
+        await computer.start(HERE, ANN, ChallengeRequest(ROBOT, level="genius"))
+
+
+async def test_resigning_while_the_computer_thinks_wins(service, store):
+    started, release = asyncio.Event(), asyncio.Event()
+
+    async def slow_think(data, level, seed):
+        started.set()
+        await release.wait()
+        return "A5-C4"
+
+    computer = ComputerOpponent(service, ROBOT, slow_think)
+    await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white"))
+    await service.move(HERE, ANN, "A1-C2")
+    thinking = asyncio.create_task(computer.reply(HERE))
+    await started.wait()
+    await service.resign(HERE, ANN)
+    release.set()
+    assert await thinking is None
+    assert await store.active_game(HERE.channel_id) is None
+
+
+async def test_hints_only_against_the_computer_and_on_your_turn(service, computer):
+    await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
+    hint = await computer.hint(HERE, ANN)
+    assert hint in await service.move_suggestions(HERE, ANN.user_id, "", limit=None)
+    await service.move(HERE, ANN, "A1-C2")
+    with pytest.raises(NotYourTurn):
+        await computer.hint(HERE, ANN)
+
+
+async def test_no_hints_between_humans(service, computer):
+    view = await service.challenge(HERE, ANN, ChallengeRequest(BOB, side="white"))
+    await service.accept_challenge(BOB, view.challenge.id)
+    with pytest.raises(NotAllowed, match="computer"):
+        await computer.hint(HERE, ANN)
