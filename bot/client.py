@@ -15,7 +15,7 @@ from discord import app_commands
 
 from bot.cogs import DYNAMIC_ITEMS, JarmoCommands
 from bot.cogs.clock import deadline_message
-from bot.cogs.replies import mention, only_pinging, report_failure
+from bot.cogs.replies import mention, only_pinging, report_failure, report_message
 from bot.jarmo import Game
 from bot.render import render_board
 from bot.service import Actor, ChallengeView, JarmoService
@@ -53,6 +53,7 @@ class JarmoBot(discord.Client):
         self._computer: ComputerOpponent | None = None
         self._thinker: ProcessThinker | None = None
         self._deadlines: asyncio.Task[None] | None = None
+        self._catch_up: asyncio.Task[None] | None = None
 
     @property
     def service(self) -> JarmoService:
@@ -86,6 +87,7 @@ class JarmoBot(discord.Client):
         for ruleset in ("classic", "ludos"):
             await asyncio.to_thread(render_board, Game.new(ruleset=ruleset))
         self._sweeper = asyncio.create_task(self._sweep_expired_challenges())
+        self._catch_up = asyncio.create_task(self._computer_catches_up())
         self._deadlines = asyncio.create_task(
             self._watch_deadlines(DeadlineScheduler(self._service))
         )
@@ -96,7 +98,7 @@ class JarmoBot(discord.Client):
             log.info("commands synced to development guild %s", self.config.dev_guild_id)
 
     async def close(self) -> None:
-        for task in (self._sweeper, self._deadlines):
+        for task in (self._sweeper, self._deadlines, self._catch_up):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -151,6 +153,18 @@ class JarmoBot(discord.Client):
             except Exception:
                 log.exception("expiring challenges failed")
             await asyncio.sleep(EXPIRY_SWEEP_SECONDS)
+
+    async def _computer_catches_up(self) -> None:
+        """Games left waiting for the computer's move when the bot stopped get it now."""
+        await self.wait_until_ready()
+        for place in await self.service.places_awaiting_computer():
+            try:
+                report = await self.computer.reply(place)
+                if report is not None:
+                    channel = self.get_partial_messageable(place.channel_id)
+                    await channel.send(**report_message(report))
+            except Exception:
+                log.exception("the computer could not move in channel %s", place.channel_id)
 
     async def announce_deadline(self, event: DeadlineEvent) -> None:
         """Post a reminder, or a game lost on time with its final board, in the game's channel."""

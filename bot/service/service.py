@@ -40,6 +40,7 @@ from bot.service.timecontrol import clock_view
 log = logging.getLogger(__name__)
 SUGGESTION_LIMIT = 25
 COMPUTER_LEVELS = ("easy", "medium", "hard")
+END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 DEFAULT_COMPUTER_LEVEL = "medium"  # Discord shows at most 25 autocomplete choices
 
 
@@ -171,8 +172,19 @@ class JarmoService(ClockCases):
             side=request.side,  # type: ignore[arg-type]
             max_plies=self._config.max_plies,
             vs_computer_level=self._level(request),
-            time_per_move_seconds=self._time_per_move(request.time_per_move),
+            time_per_move_seconds=self._time_limit(request),
         )
+
+    def _time_limit(self, request: ChallengeRequest) -> int | None:
+        # The computer answers at once and cannot lose on time while the bot is down, so games
+        # against it run without a clock.
+        if not self.is_computer(request.opponent.user_id):
+            return self._time_per_move(request.time_per_move)
+        if request.time_per_move not in (None, "none"):
+            raise errors.ChallengeUnavailable(
+                "Games against the computer have no time limit; leave time_per_move empty."
+            )
+        return None
 
     async def attach_challenge_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows a challenge, so it can be updated when it expires."""
@@ -406,7 +418,11 @@ class JarmoService(ClockCases):
         # update is computed from the ratings it replaces (the store checks that too).
         async with self.ratings.lock(record.guild_id):
             ratings = await self.ratings.plan(
-                self._store, record, match, status=status, winner=winner  # type: ignore[arg-type]
+                self._store,
+                record,
+                match,
+                status=status,
+                winner=winner,  # type: ignore[arg-type]
             )
             try:
                 end = await self._store.end_game(
@@ -509,6 +525,17 @@ class JarmoService(ClockCases):
         """Autocomplete: the camp points the user may redeploy or place on right now."""
         moves = await self.move_suggestions(place, user_id, "@" + typed.strip().lstrip("@"))
         return [m[1:] for m in moves if m.startswith("@")]
+
+    async def places_awaiting_computer(self) -> list[Place]:
+        """Channels whose game waits for the computer's move (after a restart, say)."""
+        if self.computer is None:
+            return []
+        games = await self._store.idle_games(before=END_OF_TIME)  # every active game
+        return [
+            Place(g.guild_id, g.channel_id)
+            for g in games
+            if self.is_computer(g.player_id(g.game.turn))
+        ]
 
     async def computer_to_move(self, place: Place) -> tuple[Game, str] | None:
         """The channel's game and the computer's level when it is the computer's turn, else None."""

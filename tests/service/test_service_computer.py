@@ -92,3 +92,23 @@ async def test_no_hints_between_humans(service, computer):
     await service.accept_challenge(BOB, view.challenge.id)
     with pytest.raises(NotAllowed, match="computer"):
         await computer.hint(HERE, ANN)
+
+
+async def test_games_against_the_computer_have_no_clock(service, computer, store):
+    with pytest.raises(ChallengeUnavailable, match="no time limit"):
+        await computer.start(HERE, ANN, ChallengeRequest(ROBOT, time_per_move="1h"))
+    board, _ = await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white"))
+    assert board.game.clock.deadline_at is None
+
+
+async def test_a_pending_computer_turn_is_found_after_a_restart(service, store):
+    async def never(data, level, seed):
+        raise AssertionError("not asked to think here")
+
+    first = ComputerOpponent(service, ROBOT, never)
+    await first.start(HERE, ANN, ChallengeRequest(ROBOT, side="white"))
+    await service.move(HERE, ANN, "A1-C2")  # the bot "stops" before the computer answers
+    assert await service.places_awaiting_computer() == [HERE]
+    restarted = ComputerOpponent(service, ROBOT, think_in_thread)
+    assert (await restarted.reply(HERE)).actor_id == ROBOT.user_id
+    assert await service.places_awaiting_computer() == []
