@@ -182,6 +182,17 @@ def _startup_failure(exc: Exception, config: BotConfig) -> int:
 
 
 def _discord_problem(exc: BaseException) -> str | None:
+    # discord.py sometimes raises a follow-on error while handling the real one (an unreachable
+    # gateway surfaces as an AttributeError): look down the chain of causes too.
+    while exc is not None:
+        message = _known_discord_problem(exc)
+        if message is not None:
+            return message
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return None
+
+
+def _known_discord_problem(exc: BaseException) -> str | None:
     import aiohttp
     import discord
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import discord
+import yarl
 from discord import app_commands
 
 from bot.cogs import DYNAMIC_ITEMS, JarmoCommands
@@ -72,6 +73,11 @@ class JarmoBot(discord.Client):
     async def setup_hook(self) -> None:
         if not self._serve:
             return
+        if self.config.api_base_url:
+            # Tests only: discord.py dials Discord's gateway directly; ask the (fake) API where
+            # its gateway is, as GET /gateway/bot answers.
+            _, url, _ = await self.http.get_bot_gateway()
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         Path(self.config.database).parent.mkdir(parents=True, exist_ok=True)
         self._store = await SqliteStore.open(self.config.database)
         self._service = JarmoService(self._store, config=self.config.service_config())

@@ -113,11 +113,11 @@ class JarmoCommands(app_commands.Group):
         record = view.challenge
 
         text = challenge_text(view, mention, expires=f"<t:{int(record.expires_at.timestamp())}:R>")
-        await interaction.response.send_message(
+        sent = await interaction.response.send_message(
             text, view=challenge_buttons(record.id), allowed_mentions=only_pinging(opponent.id)
         )
-        message = await interaction.original_response()
-        await service.attach_challenge_message(record.id, message.id)
+        if sent.message_id is not None:  # Discord returns it with the callback's answer
+            await service.attach_challenge_message(record.id, sent.message_id)
 
     @challenge.autocomplete("time_per_move")
     async def _time_per_move_choices(

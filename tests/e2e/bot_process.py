@@ -1,0 +1,163 @@
+"""The real bot as a child process (``python -m bot run``), configured to talk to the fake."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from fake_discord import FakeDiscord
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+CLEAN_EXIT_SECONDS = 10.0
+LOG_RECORD = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ")  # bot/__main__.py's format
+STRIPPED_ENV = ("DISCORD_TOKEN", "JARMO_CONFIG", "JARMO_DATABASE")
+
+
+def write_config(
+    fake: FakeDiscord,
+    folder: Path,
+    *,
+    expiry_seconds: int = 30,
+    max_plies: int = 200,
+    dev_guild: bool = True,
+    token_in_file: bool = False,
+) -> Path:
+    """A configuration file for the bot, pointing it at the fake; returns its path."""
+    lines = ["[discord]"]
+    if token_in_file:
+        lines.append(f'token = "{fake.token}"')
+    if dev_guild:
+        lines.append(f"dev_guild_id = {fake.world.guild_id}")
+    lines += [
+        "",
+        "[database]",
+        'path = "jarmo.sqlite3"',
+        "",
+        "[game]",
+        f"challenge_expiry_seconds = {expiry_seconds}",
+        f"max_plies = {max_plies}",
+        "",
+        "[logging]",
+        'level = "INFO"',
+        "",
+        "[testing]",
+        f'api_base_url = "{fake.api_base_url}"',
+    ]
+    path = folder / "jarmo.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def bot_env(fake: FakeDiscord, *, token: bool = True) -> dict[str, str]:
+    """The child's environment: none of the developer's Jarmo settings, the fake's token."""
+    env = {k: v for k, v in os.environ.items() if k not in STRIPPED_ENV}
+    if token:
+        env["DISCORD_TOKEN"] = fake.token
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+class BotProcess:
+    """Starts, stops and watches one bot process; its log goes to ``log_path``."""
+
+    def __init__(self, fake: FakeDiscord, folder: Path, **config: object) -> None:
+        self.fake = fake
+        self.folder = folder
+        self.config_path = write_config(fake, folder, **config)  # type: ignore[arg-type]
+        self.database = folder / "jarmo.sqlite3"
+        self.log_path = folder / "bot.log"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+        self._log_offset = 0
+
+    def start(self, timeout: float = 30.0) -> None:
+        """Start the bot and wait until it has identified on the gateway."""
+        assert self.process is None or self.process.poll() is not None, "already running"
+        sessions = self.fake.sessions_started
+        with self.log_path.open("ab") as log:
+            log.write(f"---- start {self.starts + 1} ----\n".encode())
+            log.flush()
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "bot", "run", "--config", str(self.config_path)],
+                cwd=self.folder,
+                env=bot_env(self.fake),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        self.starts += 1
+        process = self.process
+        self.fake.wait_until(
+            lambda: self.fake.sessions_started > sessions or process.poll() is not None,
+            timeout,
+            "the bot to connect to the gateway",
+        )
+        if process.poll() is not None:
+            raise AssertionError(
+                f"the bot exited with status {process.returncode}:\n{self.log_tail()}"
+            )
+
+    def stop(self, timeout: float = CLEAN_EXIT_SECONDS) -> tuple[int, float]:
+        """SIGTERM; returns (exit status, seconds it took). Kills it if it hangs."""
+        process = self.process
+        assert process is not None
+        began = time.monotonic()
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+        try:
+            status = process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+            raise AssertionError(
+                f"the bot did not exit within {timeout:.0f} s of SIGTERM:\n{self.log_tail()}"
+            ) from None
+        return status, time.monotonic() - began
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def log_tail(self, lines: int = 40) -> str:
+        return "\n".join(self.log_text().splitlines()[-lines:])
+
+    def new_errors(self) -> list[str]:
+        """ERROR/CRITICAL log records (with their tracebacks) written since the last call."""
+        text = self.log_text()
+        fresh, self._log_offset = text[self._log_offset :], len(text)
+        records: list[str] = []
+        keep = False
+        for line in fresh.splitlines():
+            if LOG_RECORD.match(line):
+                keep = " ERROR " in line or " CRITICAL " in line
+                if keep:
+                    records.append(line)
+            elif keep and records:
+                records[-1] += "\n" + line
+            elif line.startswith("Traceback"):
+                records.append(line)
+                keep = True
+        return records
+
+
+def run_sync(
+    fake: FakeDiscord, folder: Path, *, dev_guild: bool = True, timeout: float = 60.0
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot sync`` once, with the token in the configuration file this time."""
+    config = write_config(fake, folder, token_in_file=True, dev_guild=dev_guild)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "sync", "--config", str(config)],
+        cwd=folder,
+        env=bot_env(fake, token=False),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

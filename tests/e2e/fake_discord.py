@@ -1,0 +1,1176 @@
+"""A loopback fake of Discord for end-to-end tests: the gateway websocket and the REST API the
+bot uses, served by aiohttp on 127.0.0.1 from a background thread.
+
+Tests talk to it synchronously: they dispatch interactions as users would cause them (a slash
+command, an autocomplete keystroke, a button press) and wait, with timeouts, for what the bot
+answered. Everything the bot sends is checked against Discord's documented limits
+(``discord_limits``); anything Discord would refuse, an unknown route, a late or double answer is
+answered as Discord would answer it *and* recorded in ``problems``, which the fixtures turn into
+test failures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import itertools
+import json
+import mimetypes
+import re
+import secrets
+import socket
+import threading
+import time
+import zlib
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+from aiohttp import WSMsgType, web
+from discord_limits import (
+    SUB_COMMAND,
+    SUB_COMMAND_GROUP,
+    attachment_references,
+    check_allowed_mentions,
+    check_autocomplete,
+    check_commands,
+    check_message,
+)
+from fake_models import (
+    EPHEMERAL,
+    LOADING,
+    MEMBER_PERMISSIONS,
+    Answer,
+    Attachment,
+    Channel,
+    Interaction,
+    Message,
+    Request,
+    Snowflakes,
+    Upload,
+    User,
+    World,
+)
+
+T = TypeVar("T")
+
+API_PREFIX = "/api/v10"
+ANSWER_DEADLINE = 3.0  # seconds Discord waits for the first answer to an interaction
+TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token serves follow-ups and edits
+
+# Interaction types, and the callback types Discord accepts for each.
+PING, APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
+MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = (
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+)
+ALLOWED_CALLBACKS = {
+    APPLICATION_COMMAND: {MESSAGE, DEFERRED_MESSAGE, MODAL},
+    COMPONENT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
+    AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
+    MODAL_SUBMIT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
+}
+
+# Gateway opcodes and the intents that need switching on in the developer portal.
+DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE_STATE, RESUME, RECONNECT = 0, 1, 2, 3, 4, 6, 7
+REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
+PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
+
+#: Every answered interaction of the test session: (what, seconds from dispatch to answer).
+TIMINGS: list[tuple[str, float]] = []
+
+
+class DiscordError(Exception):
+    """An error answer, shaped like Discord's."""
+
+    def __init__(self, status: int, message: str, code: int = 0, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = {"message": message, "code": code, **extra}
+
+
+def invalid_form(problems: list[str]) -> DiscordError:
+    return DiscordError(400, "Invalid Form Body", 50035, errors={"_problems": problems})
+
+
+# ---------------------------------------------------------------------------------- the gateway
+
+
+class Connection:
+    """One websocket from the bot. Frames are zlib-stream compressed when the bot asked for it
+    (``compress=zlib-stream``), plain text otherwise."""
+
+    def __init__(self, ws: web.WebSocketResponse, path: str, compress: bool, fake: FakeDiscord):
+        self.ws = ws
+        self.path = path
+        self.compressed = compress
+        self.fake = fake
+        self._zlib = zlib.compressobj() if compress else None
+        self._lock = asyncio.Lock()
+        self.session: Session | None = None
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        text = json.dumps(frame)
+        async with self._lock:
+            if self.ws.closed:
+                return
+            if frame.get("t") == "INTERACTION_CREATE":
+                self.fake._sent(int(frame["d"]["id"]))
+            if self._zlib is None:
+                await self.ws.send_str(text)
+            else:
+                data = self._zlib.compress(text.encode()) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
+                await self.ws.send_bytes(data)
+
+
+class Session:
+    """A gateway session: its sequence numbers and every dispatch, kept for RESUME."""
+
+    def __init__(self) -> None:
+        self.id = secrets.token_hex(16)
+        self.seq = 0
+        self.events: list[dict[str, Any]] = []
+        self.connection: Connection | None = None
+        self.lock = asyncio.Lock()
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        async with self.lock:
+            self.seq += 1
+            frame = {"op": DISPATCH, "s": self.seq, "t": event, "d": data}
+            self.events.append(frame)
+            if self.connection is not None:
+                await self.connection.send(frame)
+
+
+# ------------------------------------------------------------------------------------ the fake
+
+
+class FakeDiscord:
+    """Discord's gateway and REST API on 127.0.0.1, run by a private event loop thread."""
+
+    def __init__(
+        self,
+        *,
+        token: str | None = None,
+        heartbeat_ms: int = 1000,
+        answer_deadline: float = ANSWER_DEADLINE,
+        compress: bool = True,
+    ) -> None:
+        self.answer_deadline = answer_deadline
+        self.compress = compress  # honour compress=zlib-stream (else always plain text frames)
+        self.token = token or f"fake.{secrets.token_urlsafe(24)}"
+        self.heartbeat_ms = heartbeat_ms
+        self.ids = Snowflakes()
+        self.world = World(self.ids)
+        self.problems: list[str] = []
+        self.requests: list[Request] = []
+        self.interactions: dict[int, Interaction] = {}
+        self.messages: dict[int, Message] = {}
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global)
+        self.command_puts: list[tuple[int | None, Any]] = []
+        self.connections: list[Connection] = []
+        self.sessions_started = 0
+        self.resumes = 0
+        self.heartbeats = 0
+        self.intents: list[int] = []
+        self.session: Session | None = None
+        self.in_flight = 0
+        self._table = self._route_table()
+        self._changed = threading.Condition(threading.RLock())
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="fake-discord", daemon=True
+        )
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def start(self) -> FakeDiscord:
+        """Serve on a free port of 127.0.0.1 (see ``port``); returns the fake."""
+        self._thread.start()
+        self._run(self._start())
+        return self
+
+    def close(self) -> None:
+        """Close the bot's sockets, stop serving and end the thread."""
+        if self._thread.is_alive():
+            self._run(self._stop())
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(10)
+        self._loop.close()
+
+    async def _start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/gateway/{variant}", self._gateway)
+        app.router.add_get("/attachments/{id}/{name}", self._download)
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest)
+        app.router.add_route("*", "/{tail:.*}", self._stray)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        await web.SockSite(self._runner, sock).start()
+
+    async def _stop(self) -> None:
+        for connection in self.connections:
+            if not connection.ws.closed:
+                await connection.ws.close(code=1001)
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def _run(self, coro: Coroutine[Any, Any, T], timeout: float = 20.0) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base_url(self) -> str:
+        return self.base_url + API_PREFIX
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    # -- recording and waiting --------------------------------------------------------------
+
+    def problem(self, text: str) -> None:
+        """Record something Discord would have refused or that should never happen."""
+        with self._changed:
+            self.problems.append(text)
+            self._changed.notify_all()
+
+    def take_problems(self) -> list[str]:
+        """The problems recorded so far, which are then forgotten."""
+        with self._changed:
+            found, self.problems = self.problems, []
+            return found
+
+    def wait_until(self, predicate: Callable[[], object], timeout: float, what: str) -> None:
+        """Block until ``predicate()`` is true (checked whenever the fake records something)."""
+        with self._changed:
+            if not self._changed.wait_for(predicate, timeout):
+                raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+    def _notify(self) -> None:
+        with self._changed:
+            self._changed.notify_all()
+
+    def _sent(self, interaction_id: int) -> None:
+        with self._changed:
+            interaction = self.interactions.get(interaction_id)
+            if interaction is not None and interaction.sent_at is None:
+                interaction.sent_at = time.monotonic()
+
+    def wait_session(self, count: int, timeout: float = 20.0) -> None:
+        """Until the bot has identified ``count`` times in all (and got its GUILD_CREATE)."""
+        self.wait_until(lambda: self.sessions_started >= count, timeout, f"gateway session {count}")
+
+    def wait_resumed(self, count: int, timeout: float = 20.0) -> None:
+        """Until the bot has resumed its session ``count`` times in all."""
+        self.wait_until(lambda: self.resumes >= count, timeout, f"RESUME number {count}")
+
+    def wait_commands(self, guild_id: int | None, timeout: float = 20.0) -> list[dict[str, Any]]:
+        """The commands registered for a guild (``None``: globally), once they are."""
+        self.wait_until(lambda: guild_id in self.commands, timeout, "command registration")
+        return self.commands[guild_id]
+
+    # -- the gateway ---------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        compress = self.compress and request.query.get("compress") == "zlib-stream"
+        connection = Connection(ws, request.path, compress, self)
+        self.connections.append(connection)
+        if request.query.get("v") != "10" or request.query.get("encoding", "json") != "json":
+            self.problem(f"gateway opened with unsupported query {dict(request.query)}")
+            await ws.close(code=4012, message=b"Invalid API version")
+            return ws
+        await connection.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_ms}})
+        async for frame in ws:
+            if frame.type == WSMsgType.TEXT:
+                await self._on_frame(connection, json.loads(frame.data))
+            elif frame.type == WSMsgType.BINARY:
+                self.problem("the bot sent a binary gateway frame")
+        if self.session is not None and self.session.connection is connection:
+            self.session.connection = None
+        return ws
+
+    async def _on_frame(self, connection: Connection, frame: dict[str, Any]) -> None:
+        op, data = frame.get("op"), frame.get("d")
+        if op == HEARTBEAT:
+            self.heartbeats += 1
+            await connection.send({"op": HEARTBEAT_ACK})
+        elif op == IDENTIFY:
+            await self._identify(connection, data or {})
+        elif op == RESUME:
+            await self._resume(connection, data or {})
+        elif op in (PRESENCE, VOICE_STATE, REQUEST_MEMBERS):
+            pass
+        else:
+            self.problem(f"unknown gateway opcode {op}")
+            await connection.ws.close(code=4001, message=b"Unknown opcode")
+
+    async def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
+        if connection.session is not None:
+            await connection.ws.close(code=4005, message=b"Already authenticated")
+            return
+        if data.get("token") != self.token:
+            await connection.ws.close(code=4004, message=b"Authentication failed")
+            return
+        intents = data.get("intents")
+        if not isinstance(intents, int):
+            self.problem(f"IDENTIFY without integer intents: {intents!r}")
+            await connection.ws.close(code=4013, message=b"Invalid intent(s)")
+            return
+        self.intents.append(intents)
+        if intents & PRIVILEGED_INTENTS:
+            await connection.ws.close(code=4014, message=b"Disallowed intent(s)")
+            return
+        session = Session()
+        self.session = connection.session = session
+        session.connection = connection
+        world = self.world
+        await session.dispatch(
+            "READY",
+            {
+                "v": 10,
+                "user": world.bot.payload() | {"verified": True, "mfa_enabled": False},
+                "guilds": [{"id": str(world.guild_id), "unavailable": True}],
+                "session_id": session.id,
+                "session_type": "normal",
+                "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway/resume",
+                "application": {"id": str(world.application_id), "flags": 1 << 23},
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "user_settings": {},
+                "guild_join_requests": [],
+                "geo_ordered_rtc_regions": ["local"],
+            },
+        )
+        await session.dispatch("GUILD_CREATE", world.guild_create())
+        with self._changed:
+            self.sessions_started += 1
+            self._changed.notify_all()
+
+    async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
+        session = self.session
+        if (
+            session is None
+            or data.get("session_id") != session.id
+            or data.get("token") != self.token
+            or not isinstance(data.get("seq"), int)
+        ):
+            await connection.send({"op": INVALID_SESSION, "d": False})
+            return
+        async with session.lock:
+            connection.session = session
+            session.connection = connection
+            for frame in session.events:
+                if frame["s"] > data["seq"]:
+                    await connection.send(frame)
+            session.seq += 1
+            resumed = {"op": DISPATCH, "s": session.seq, "t": "RESUMED", "d": {}}
+            session.events.append(resumed)
+            await connection.send(resumed)
+        with self._changed:
+            self.resumes += 1
+            self._changed.notify_all()
+
+    def drop_gateway(self, code: int = 4000) -> None:
+        """Close the bot's gateway socket as a network failure or Discord restart would; the
+        session stays resumable and dispatches made meanwhile are replayed on RESUME."""
+
+        async def drop() -> None:
+            session = self.session
+            if session is None or session.connection is None:
+                raise AssertionError("the bot has no gateway connection to drop")
+            async with session.lock:
+                connection, session.connection = session.connection, None
+            await connection.ws.close(code=code, message=b"dropped by the test")
+
+        self._run(drop())
+
+    # -- interactions ------------------------------------------------------------------------
+
+    def _new_interaction(
+        self, kind: int, user: User, channel: Channel, data: dict[str, Any], label: str
+    ) -> Interaction:
+        world = self.world
+        interaction_id = self.ids()
+        token = f"aW50ZXJhY3Rpb24.{secrets.token_urlsafe(48)}"
+        permissions = str(world.permissions(user))
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(world.application_id),
+            "type": kind,
+            "data": data,
+            "guild": {"id": str(world.guild_id), "locale": "en-US", "features": []},
+            "guild_id": str(world.guild_id),
+            "channel": channel.payload(),
+            "channel_id": str(channel.id),
+            "member": world.member(user) | {"permissions": permissions},
+            "token": token,
+            "version": 1,
+            "app_permissions": str(MEMBER_PERMISSIONS),
+            "locale": "en-GB",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(world.guild_id)},
+            "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        interaction = Interaction(
+            interaction_id, token, kind, user, channel, payload, label, fake=self
+        )
+        with self._changed:
+            self.interactions[interaction_id] = interaction
+        return interaction
+
+    def slash(
+        self, user: User, channel: Channel, path: str, *, send: bool = True, **options: Any
+    ) -> Interaction:
+        """``user`` runs the slash command ``path`` (e.g. ``"jarmo move"``) in ``channel`` with
+        these options, as the Discord client would send it: only registered commands, option
+        types from the registration, choices and required options enforced."""
+        data, label = self._command_data(path, options, focused=None)
+        interaction = self._new_interaction(APPLICATION_COMMAND, user, channel, data, label)
+        return self.send(interaction) if send else interaction
+
+    def autocomplete(
+        self,
+        user: User,
+        channel: Channel,
+        path: str,
+        focus: str,
+        *,
+        send: bool = True,
+        **options: Any,
+    ) -> Interaction:
+        """``user`` types into option ``focus`` (its text is ``options[focus]``)."""
+        data, label = self._command_data(path, options, focused=focus)
+        interaction = self._new_interaction(AUTOCOMPLETE, user, channel, data, label + " ⌨")
+        return self.send(interaction) if send else interaction
+
+    def press(self, user: User, message: Message, label: str, *, send: bool = True) -> Interaction:
+        """``user`` clicks the button with this label (or custom id) under ``message``."""
+        with self._changed:
+            current = self.messages.get(message.id, message)
+            if current.deleted:
+                raise AssertionError(f"message {message.id} was deleted; nothing to press")
+            if current.ephemeral and current.interaction and current.interaction.user != user:
+                raise AssertionError(f"{user.username} cannot see ephemeral message {message.id}")
+            button = current.button(label)
+            if button.get("disabled"):
+                raise AssertionError(f"button {label!r} is disabled")
+            api = current.api(self)
+        channel = self.world.channel_by_id(current.channel_id)
+        assert channel is not None
+        data = {"custom_id": button["custom_id"], "component_type": 2}
+        interaction = self._new_interaction(
+            COMPONENT, user, channel, data, f"button {button['custom_id']}"
+        )
+        interaction.payload["message"] = api
+        interaction.source = current
+        return self.send(interaction) if send else interaction
+
+    def send(self, *interactions: Interaction) -> Interaction:
+        """Dispatch INTERACTION_CREATE for each, back to back on the gateway (so several reach
+        the bot at the same instant); returns the first."""
+
+        async def dispatch() -> None:
+            session = self.session
+            if session is None:
+                raise AssertionError("the bot never connected to the gateway")
+            for interaction in interactions:
+                await session.dispatch("INTERACTION_CREATE", interaction.payload)
+
+        self._run(dispatch())
+        return interactions[0]
+
+    def _find_command(self, name: str) -> tuple[dict[str, Any], int | None]:
+        with self._changed:
+            guild = self.world.guild_id
+            for scope in (guild, None):
+                for command in self.commands.get(scope, []):
+                    if command["name"] == name and command.get("type", 1) == 1:
+                        return command, scope
+        raise AssertionError(f"/{name} is not registered, so no user could run it")
+
+    def _command_data(
+        self, path: str, options: dict[str, Any], *, focused: str | None
+    ) -> tuple[dict[str, Any], str]:
+        names = path.split()
+        command, scope = self._find_command(names[0])
+        spec: dict[str, Any] = command
+        chain: list[dict[str, Any]] = []
+        for name in names[1:]:
+            found = next((o for o in spec.get("options", []) if o["name"] == name), None)
+            if found is None or found["type"] not in (SUB_COMMAND, SUB_COMMAND_GROUP):
+                raise AssertionError(f"/{path}: {name!r} is not a registered subcommand")
+            spec = found
+            chain.append({"name": name, "type": found["type"], "options": []})
+        if any(o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in spec.get("options", [])):
+            raise AssertionError(f"/{path} needs a subcommand")
+        resolved: dict[str, dict[str, Any]] = {}
+        values = [
+            self._option_value(path, spec, name, value, resolved, focused=name == focused)
+            for name, value in options.items()
+        ]
+        missing = [
+            o["name"]
+            for o in spec.get("options", [])
+            if o.get("required") and o["name"] not in options
+        ]
+        if missing and focused is None:
+            raise AssertionError(f"/{path}: required option(s) {missing} missing")
+        if focused is not None and focused not in options:
+            raise AssertionError(f"/{path}: the focused option {focused!r} needs a value")
+        for outer, inner in itertools.pairwise(chain):
+            outer["options"] = [inner]
+        if chain:
+            chain[-1]["options"] = values
+        data: dict[str, Any] = {
+            "id": command["id"],
+            "name": command["name"],
+            "type": 1,
+            "options": chain[:1] if chain else values,
+        }
+        if scope is not None:
+            data["guild_id"] = str(scope)
+        if resolved:
+            data["resolved"] = resolved
+        return data, "/" + path
+
+    def _option_value(
+        self,
+        path: str,
+        spec: dict[str, Any],
+        name: str,
+        value: Any,
+        resolved: dict[str, dict[str, Any]],
+        *,
+        focused: bool,
+    ) -> dict[str, Any]:
+        option = next((o for o in spec.get("options", []) if o["name"] == name), None)
+        if option is None:
+            raise AssertionError(f"/{path} has no option {name!r}")
+        kind = option["type"]
+        entry: dict[str, Any] = {"name": name, "type": kind}
+        if focused:
+            if not option.get("autocomplete"):
+                raise AssertionError(f"/{path} {name}: the option has no autocomplete")
+            entry.update(value=str(value), focused=True)
+            return entry
+        if kind == 6:  # USER
+            if not isinstance(value, User):
+                raise AssertionError(f"/{path} {name}: pass a fake User")
+            entry["value"] = str(value.id)
+            resolved.setdefault("users", {})[str(value.id)] = value.payload()
+            member = self.world.member(value, with_user=False)
+            member["permissions"] = str(self.world.permissions(value))
+            resolved.setdefault("members", {})[str(value.id)] = member
+            return entry
+        converted = {3: str, 4: int, 5: bool, 10: float}.get(kind)
+        if converted is None:
+            raise AssertionError(f"/{path} {name}: option type {kind} is not supported here")
+        entry["value"] = converted(value)
+        choices = option.get("choices")
+        if choices and entry["value"] not in [c["value"] for c in choices]:
+            raise AssertionError(f"/{path} {name}: {value!r} is not one of the offered choices")
+        text = entry["value"]
+        low, high = option.get("min_length"), option.get("max_length")
+        if kind == 3 and ((low and len(text) < low) or (high and len(text) > high)):
+            raise AssertionError(f"/{path} {name}: {value!r} breaks the length limits")
+        return entry
+
+    # -- REST ----------------------------------------------------------------------------
+
+    async def _stray(self, request: web.Request) -> web.Response:
+        self.problem(f"request outside the API: {request.method} {request.path}")
+        return _json_response({"message": "404: Not Found", "code": 0}, status=404)
+
+    async def _download(self, request: web.Request) -> web.Response:
+        for message in list(self.messages.values()):
+            for item in message.attachments:
+                if str(item.id) == request.match_info["id"]:
+                    return web.Response(body=item.data, content_type=item.content_type)
+        return web.Response(status=404)
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        """Answer a REST call; ``in_flight`` counts calls whose answer is not fully sent yet."""
+        with self._changed:
+            self.in_flight += 1
+        try:
+            response = await self._route(request)
+            await response.prepare(request)
+            await response.write_eof()
+            return response
+        finally:
+            with self._changed:
+                self.in_flight -= 1
+                self._changed.notify_all()
+
+    def wait_idle(self, timeout: float = 20.0) -> None:
+        """Until no REST call of the bot is waiting for its answer."""
+        self.wait_until(lambda: self.in_flight == 0, timeout, "the bot's REST calls to finish")
+
+    async def _route(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["tail"]
+        try:
+            payload, uploads = await _read_body(request)
+        except ValueError as exc:
+            self.problem(f"{request.method} {path}: unreadable body ({exc})")
+            return _json_response({"message": "400: Bad Request", "code": 0}, status=400)
+        with self._changed:
+            self.requests.append(
+                Request(request.method, path, dict(request.query), payload, uploads, time.time())
+            )
+        known = False
+        for method, pattern, handler, auth in self._table:
+            match = pattern.fullmatch(path)
+            if match is None:
+                continue
+            known = True
+            if method != request.method:
+                continue
+            try:
+                if auth and request.headers.get("Authorization") != f"Bot {self.token}":
+                    raise DiscordError(401, "401: Unauthorized")
+                result = await handler(request, payload, uploads, **match.groupdict())
+            except DiscordError as error:
+                return _json_response(error.body, status=error.status)
+            finally:
+                self._notify()
+            if result is None:
+                return web.Response(status=204)
+            return _json_response(result, headers=_rate_limit_headers(path))
+        what = f"{request.method} {path}"
+        if known:
+            self.problem(f"method not allowed: {what}")
+            return _json_response({"message": "405: Method Not Allowed", "code": 0}, status=405)
+        self.problem(f"unknown route: {what}")
+        return _json_response({"message": "404: Not Found", "code": 0}, status=404)
+
+    def _route_table(self) -> list[tuple[str, re.Pattern[str], Any, bool]]:
+        """(method, path pattern, handler, needs the bot token) for every route the fake
+        serves. Interaction callbacks and webhooks are authorised by their token instead."""
+        app = r"/applications/(?P<app>\d+)"
+        hook = r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)"
+        hook_message = hook + r"/messages/(?P<message>@original|\d+)"
+        channel = r"/channels/(?P<channel>\d+)/messages"
+        table = [
+            ("GET", r"/gateway", self._get_gateway, False),
+            ("GET", r"/gateway/bot", self._get_gateway_bot, True),
+            ("GET", r"/users/@me", self._get_me, True),
+            ("GET", r"/oauth2/applications/@me", self._get_application, True),
+            ("GET", r"/applications/@me", self._get_application, True),
+            ("GET", app + r"/commands", self._get_commands, True),
+            ("PUT", app + r"/commands", self._put_commands, True),
+            ("GET", app + r"/guilds/(?P<guild>\d+)/commands", self._get_commands, True),
+            ("PUT", app + r"/guilds/(?P<guild>\d+)/commands", self._put_commands, True),
+            ("POST", r"/interactions/(?P<interaction>\d+)/(?P<token>[^/]+)/callback",
+             self._callback, False),
+            ("POST", hook, self._followup, False),
+            ("GET", hook_message, self._get_webhook_message, False),
+            ("PATCH", hook_message, self._edit_webhook_message, False),
+            ("DELETE", hook_message, self._delete_webhook_message, False),
+            ("POST", channel, self._post_channel_message, True),
+            ("GET", channel + r"/(?P<message>\d+)", self._get_channel_message, True),
+            ("PATCH", channel + r"/(?P<message>\d+)", self._edit_channel_message, True),
+        ]  # fmt: skip
+        return [(m, re.compile(p), h, a) for m, p, h, a in table]
+
+    async def _get_gateway(self, request: web.Request, *_: Any) -> dict[str, Any]:
+        return {"url": self.gateway_url}
+
+    async def _get_gateway_bot(self, request: web.Request, *_: Any) -> dict[str, Any]:
+        return {
+            "url": self.gateway_url,
+            "shards": 1,
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 999,
+                "reset_after": 14_400_000,
+                "max_concurrency": 1,
+            },
+        }
+
+    async def _get_me(self, request: web.Request, *_: Any) -> dict[str, Any]:
+        extra = {"verified": True, "mfa_enabled": False, "locale": "en-US"}
+        return self.world.bot.payload() | extra
+
+    async def _get_application(self, request: web.Request, *_: Any) -> dict[str, Any]:
+        world = self.world
+        return {
+            "id": str(world.application_id),
+            "name": "Jarmo",
+            "icon": None,
+            "description": "Play Jarmo in Discord",
+            "summary": "",
+            "type": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": secrets.token_hex(32),
+            "flags": 1 << 23,  # APPLICATION_COMMAND_BADGE
+            "owner": world.cat.payload(),
+            "team": None,
+            "bot": world.bot.payload(),
+            "interactions_endpoint_url": None,
+            "install_params": {"scopes": ["bot", "applications.commands"], "permissions": "0"},
+            "tags": [],
+            "approximate_guild_count": 1,
+        }
+
+    def _check_app(self, app: str) -> None:
+        if int(app) != self.world.application_id:
+            raise DiscordError(403, "Missing Access", 50001)
+
+    async def _get_commands(
+        self,
+        request: web.Request,
+        payload: Any,
+        uploads: list[Upload],
+        app: str,
+        guild: str | None = None,
+    ) -> list[dict[str, Any]]:
+        self._check_app(app)
+        return copy.deepcopy(self.commands.get(int(guild) if guild else None, []))
+
+    async def _put_commands(
+        self,
+        request: web.Request,
+        payload: Any,
+        uploads: list[Upload],
+        app: str,
+        guild: str | None = None,
+    ) -> list[dict[str, Any]]:
+        self._check_app(app)
+        scope = int(guild) if guild else None
+        if scope is not None and scope != self.world.guild_id:
+            raise DiscordError(403, "Missing Access", 50001)
+        self.command_puts.append((scope, copy.deepcopy(payload)))
+        problems = check_commands(payload)
+        if problems:
+            for text in problems:
+                self.problem(f"command registration ({'guild' if scope else 'global'}): {text}")
+            raise invalid_form(problems)
+        old = {(c.get("type", 1), c["name"]): c["id"] for c in self.commands.get(scope, [])}
+        stored = []
+        for command in payload:
+            kind = command.get("type", 1)
+            item = copy.deepcopy(command)
+            item.update(
+                id=old.get((kind, command["name"])) or str(self.ids()),
+                application_id=str(self.world.application_id),
+                type=kind,
+                version=str(self.ids()),
+            )
+            item.setdefault("default_member_permissions", None)
+            item.setdefault("nsfw", False)
+            if scope is not None:
+                item["guild_id"] = str(scope)
+            stored.append(item)
+        with self._changed:
+            self.commands[scope] = stored
+        return copy.deepcopy(stored)
+
+    # -- interaction callbacks, follow-ups and edits ---------------------------------------
+
+    async def _callback(
+        self,
+        request: web.Request,
+        payload: Any,
+        uploads: list[Upload],
+        interaction: str,
+        token: str,
+    ) -> dict[str, Any] | None:
+        found = self.interactions.get(int(interaction))
+        now = time.monotonic()
+        if found is None or found.token != token:
+            self.problem(f"callback for unknown interaction {interaction}")
+            raise DiscordError(404, "Unknown interaction", 10062)
+        if found.answer is not None:
+            self.problem(f"{found} was answered twice")
+            raise DiscordError(400, "Interaction has already been acknowledged.", 40060)
+        elapsed = now - (found.sent_at or now)
+        if elapsed > self.answer_deadline:
+            limit = self.answer_deadline
+            self.problem(f"{found} answered after {elapsed:.2f} s (Discord allows {limit:g} s)")
+            raise DiscordError(404, "Unknown interaction", 10062)
+        if not isinstance(payload, dict):
+            raise invalid_form(["the callback body must be an object"])
+        kind = payload.get("type")
+        if kind not in ALLOWED_CALLBACKS.get(found.type, set()):
+            self.problem(f"{found}: callback type {kind} is not allowed for this interaction")
+            raise invalid_form([f"type {kind} not allowed"])
+        data = payload.get("data") or {}
+        message = self._answer_message(found, kind, data, uploads)
+        with self._changed:
+            found.answer = Answer(kind, data, message.snapshot() if message else None, elapsed)
+            TIMINGS.append((found.label, elapsed))
+        if request.query.get("with_response") not in ("1", "true", "True"):
+            return None
+        result: dict[str, Any] = {
+            "interaction": {
+                "id": str(found.id),
+                "type": found.type,
+                "activity_instance_id": None,
+                "response_message_id": str(message.id) if message else None,
+                "response_message_loading": kind == DEFERRED_MESSAGE,
+                "response_message_ephemeral": bool(message and message.ephemeral),
+            }
+        }
+        if message is not None and kind in (MESSAGE, DEFERRED_MESSAGE, UPDATE_MESSAGE):
+            result["resource"] = {
+                "type": kind,
+                "message": message.api(self),
+            }
+        return result
+
+    def _answer_message(
+        self, interaction: Interaction, kind: int, data: dict[str, Any], uploads: list[Upload]
+    ) -> Message | None:
+        if kind == AUTOCOMPLETE_RESULT:
+            option_type = _focused_type(interaction, self)
+            for text in check_autocomplete(data, option_type):
+                self.problem(f"{interaction}: {text}")
+            return None
+        if kind == MESSAGE:
+            message = self._create(interaction.channel.id, data, uploads, interaction)
+            interaction.original = message
+            return message
+        if kind == DEFERRED_MESSAGE:
+            flags = LOADING | ((data.get("flags") or 0) & EPHEMERAL)
+            message = Message(self.ids(), interaction.channel.id, self.world.bot, flags=flags)
+            message.interaction = interaction
+            with self._changed:
+                self.messages[message.id] = message
+            interaction.original = message
+            return message
+        source = interaction.source
+        assert source is not None
+        interaction.original = self.messages.get(source.id)
+        if kind == UPDATE_MESSAGE and interaction.original is not None:
+            self._edit(interaction.original, data, uploads, what=f"{interaction} update")
+        return interaction.original
+
+    def _webhook_interaction(self, app: str, token: str) -> Interaction:
+        self._check_app(app)
+        for interaction in self.interactions.values():
+            if interaction.token == token:
+                if interaction.answer is None:
+                    self.problem(f"{interaction}: follow-up or edit before any answer")
+                    raise DiscordError(404, "Unknown Webhook", 10015)
+                if time.monotonic() - (interaction.sent_at or 0) > TOKEN_LIFETIME:
+                    raise DiscordError(401, "Invalid Webhook Token", 50027)
+                return interaction
+        self.problem(f"webhook call with an unknown token for application {app}")
+        raise DiscordError(404, "Unknown Webhook", 10015)
+
+    def _webhook_message(self, interaction: Interaction, message: str) -> Message:
+        if message == "@original":
+            found = interaction.original
+        else:
+            found = self.messages.get(int(message))
+            mine = found is not None and (
+                found.interaction is interaction or found is interaction.original
+            )
+            found = found if mine else None
+        if found is None or found.deleted:
+            raise DiscordError(404, "Unknown Message", 10008)
+        return found
+
+    async def _followup(
+        self, request: web.Request, payload: Any, uploads: list[Upload], app: str, token: str
+    ) -> dict[str, Any] | None:
+        interaction = self._webhook_interaction(app, token)
+        original = interaction.original
+        if original is not None and original.flags & LOADING and not original.payloads:
+            # The first follow-up after a deferred answer replaces the "thinking" message.
+            self._edit(original, payload, uploads, what=f"{interaction} follow-up")
+            original.flags &= ~LOADING
+            message = original
+        else:
+            message = self._create(interaction.channel.id, payload, uploads, interaction)
+        with self._changed:
+            interaction.followups.append(message.snapshot())
+        if request.query.get("wait") in ("1", "true", "True"):
+            return message.api(self)
+        return None
+
+    async def _get_webhook_message(
+        self,
+        request: web.Request,
+        payload: Any,
+        uploads: list[Upload],
+        app: str,
+        token: str,
+        message: str,
+    ) -> dict[str, Any]:
+        interaction = self._webhook_interaction(app, token)
+        found = self._webhook_message(interaction, message)
+        return found.api(self)
+
+    async def _edit_webhook_message(
+        self,
+        request: web.Request,
+        payload: Any,
+        uploads: list[Upload],
+        app: str,
+        token: str,
+        message: str,
+    ) -> dict[str, Any]:
+        interaction = self._webhook_interaction(app, token)
+        found = self._webhook_message(interaction, message)
+        self._edit(found, payload, uploads, what=f"{interaction} edit")
+        found.flags &= ~LOADING
+        return found.api(self)
+
+    async def _delete_webhook_message(
+        self,
+        request: web.Request,
+        payload: Any,
+        uploads: list[Upload],
+        app: str,
+        token: str,
+        message: str,
+    ) -> None:
+        interaction = self._webhook_interaction(app, token)
+        self._webhook_message(interaction, message).deleted = True
+
+    # -- channel messages --------------------------------------------------------------------
+
+    def _channel(self, channel: str) -> Channel:
+        found = self.world.channel_by_id(int(channel))
+        if found is None:
+            raise DiscordError(404, "Unknown Channel", 10003)
+        return found
+
+    def _channel_message(self, channel: str, message: str) -> Message:
+        place = self._channel(channel)
+        found = self.messages.get(int(message))
+        if found is None or found.deleted or found.channel_id != place.id or found.ephemeral:
+            raise DiscordError(404, "Unknown Message", 10008)
+        return found
+
+    async def _post_channel_message(
+        self, request: web.Request, payload: Any, uploads: list[Upload], channel: str
+    ) -> dict[str, Any]:
+        place = self._channel(channel)
+        message = self._create(place.id, payload, uploads, None)
+        return message.api(self)
+
+    async def _get_channel_message(
+        self,
+        request: web.Request,
+        payload: Any,
+        uploads: list[Upload],
+        channel: str,
+        message: str,
+    ) -> dict[str, Any]:
+        return self._channel_message(channel, message).api(self)
+
+    async def _edit_channel_message(
+        self,
+        request: web.Request,
+        payload: Any,
+        uploads: list[Upload],
+        channel: str,
+        message: str,
+    ) -> dict[str, Any]:
+        found = self._channel_message(channel, message)
+        if found.author != self.world.bot:
+            raise DiscordError(403, "Cannot edit a message authored by another user", 50005)
+        self._edit(found, payload, uploads, what=f"channel edit of message {found.id}")
+        return found.api(self)
+
+    # -- building and editing messages -------------------------------------------------------
+
+    def _check_payload(
+        self, payload: Any, uploads: list[Upload], *, creating: bool, what: str
+    ) -> dict[str, Any]:
+        if not isinstance(payload, dict):
+            self.problem(f"{what}: the message body must be an object")
+            raise invalid_form(["the body must be an object"])
+        problems = check_message(payload, creating=creating, files=len(uploads))
+        problems += check_allowed_mentions(payload, required=creating or "content" in payload)
+        if problems:
+            for text in problems:
+                self.problem(f"{what}: {text}")
+            raise invalid_form(problems)
+        return payload
+
+    def _create(
+        self,
+        channel_id: int,
+        payload: Any,
+        uploads: list[Upload],
+        interaction: Interaction | None,
+    ) -> Message:
+        what = f"{interaction} answer" if interaction else f"message in channel {channel_id}"
+        payload = self._check_payload(payload, uploads, creating=True, what=what)
+        message = Message(self.ids(), channel_id, self.world.bot, interaction=interaction)
+        self._apply(message, payload, uploads, what=what)
+        message.pinged = frozenset(self._pings(payload, what))
+        with self._changed:
+            self.messages[message.id] = message
+        return message
+
+    def _edit(self, message: Message, payload: Any, uploads: list[Upload], *, what: str) -> None:
+        payload = self._check_payload(payload, uploads, creating=False, what=what)
+        self._apply(message, payload, uploads, what=what)
+        message.edited = True
+        self._notify()
+
+    def _apply(
+        self, message: Message, payload: dict[str, Any], uploads: list[Upload], *, what: str
+    ) -> None:
+        for key in ("content", "embeds", "components", "allowed_mentions"):
+            if key in payload:
+                setattr(message, key, payload[key] if payload[key] is not None else _empty(key))
+        if "flags" in payload and not message.payloads:
+            message.flags = payload["flags"] or 0
+        message.attachments = self._attachments(message, payload, uploads, what=what)
+        for name in attachment_references(message.embeds):
+            if not any(a.filename == name for a in message.attachments):
+                self.problem(f"{what}: an embed shows attachment://{name}, which is not attached")
+        message.payloads.append(copy.deepcopy(payload))
+
+    def _attachments(
+        self, message: Message, payload: dict[str, Any], uploads: list[Upload], *, what: str
+    ) -> list[Attachment]:
+        by_index = {u.index: u for u in uploads}
+        listed = payload.get("attachments")
+        if listed is None:
+            kept = list(message.attachments)
+            details: dict[int, dict[str, Any]] = {}
+        else:
+            existing = {a.id: a for a in message.attachments}
+            kept = [existing[int(a["id"])] for a in listed if int(a["id"]) in existing]
+            details = {int(a["id"]): a for a in listed if int(a["id"]) in by_index}
+            unknown = [a["id"] for a in listed if int(a["id"]) not in existing | by_index]
+            if unknown:
+                self.problem(f"{what}: attachments {unknown} match no upload or existing file")
+        for index, upload in sorted(by_index.items()):
+            info = details.get(index, {})
+            filename = info.get("filename") or upload.filename
+            kind = upload.content_type
+            if kind in (None, "application/octet-stream"):
+                kind = mimetypes.guess_type(filename)[0] or kind
+            kept.append(
+                Attachment(self.ids(), filename, upload.data, kind, info.get("description"))
+            )
+        return kept
+
+    def _pings(self, payload: dict[str, Any], what: str) -> set[int]:
+        """The people a new message notifies, following its allowed_mentions. A ping of
+        @everyone, @here or a role is recorded as a problem (allowed_mentions should make it
+        impossible, whatever names users give themselves)."""
+        content = payload.get("content") or ""
+        rules = payload.get("allowed_mentions")
+        parse = rules.get("parse", []) if rules is not None else ["users", "roles", "everyone"]
+        if "everyone" in parse and ("@everyone" in content or "@here" in content):
+            self.problem(f"{what}: the message pings @everyone/@here")
+        roles = set(re.findall(r"<@&(\d+)>", content))
+        if roles and ("roles" in parse or roles & set((rules or {}).get("roles") or [])):
+            self.problem(f"{what}: the message pings roles {sorted(roles)}")
+        mentioned = {int(i) for i in re.findall(r"<@!?(\d+)>", content)}
+        if rules is None or "users" in parse:
+            allowed = mentioned
+        else:
+            allowed = mentioned & {int(u) for u in rules.get("users") or []}
+        return {uid for uid in allowed if self.world.user(uid) is not None}
+
+    # -- reading what happened ----------------------------------------------------------------
+
+    def channel_messages(self, channel: Channel) -> list[Message]:
+        """Every visible message in a channel, oldest first (ephemeral ones excluded)."""
+        with self._changed:
+            return [
+                m
+                for m in self.messages.values()
+                if m.channel_id == channel.id and not m.ephemeral and not m.deleted
+            ]
+
+    def message(self, message_id: int) -> Message:
+        """A message as it is now (a snapshot)."""
+        with self._changed:
+            return self.messages[message_id].snapshot()
+
+    def requests_to(self, method: str, pattern: str) -> list[Request]:
+        """The bot's REST calls with this method whose path matches the regex ``pattern``."""
+        with self._changed:
+            return [
+                r for r in self.requests if r.method == method and re.fullmatch(pattern, r.path)
+            ]
+
+
+def _empty(key: str) -> Any:
+    return "" if key == "content" else ([] if key != "allowed_mentions" else None)
+
+
+def _focused_type(interaction: Interaction, fake: FakeDiscord) -> int:
+    options = interaction.payload["data"].get("options", [])
+    while options and options[0]["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP):
+        options = options[0].get("options", [])
+    focused = next((o for o in options if o.get("focused")), None)
+    if focused is None:
+        fake.problem(f"{interaction}: autocomplete without a focused option")
+        return 3
+    return focused["type"]
+
+
+def _json_response(
+    body: Any, *, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
+    """JSON with the bare ``application/json`` content type Discord sends (discord.py parses
+    a body as JSON only for exactly that header)."""
+    return web.Response(
+        body=json.dumps(body).encode(),
+        status=status,
+        headers={**(headers or {}), "Content-Type": "application/json"},
+    )
+
+
+def _rate_limit_headers(path: str) -> dict[str, str]:
+    return {
+        "X-RateLimit-Limit": "50",
+        "X-RateLimit-Remaining": "49",
+        "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
+        "X-RateLimit-Reset-After": "1.000",
+        "X-RateLimit-Bucket": f"fake-{abs(hash(path.split('/')[1])) % 10**8}",
+    }
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
+    """JSON or multipart/form-data (``payload_json`` plus ``files[n]``) into (payload, files)."""
+    if not request.can_read_body:
+        return None, []
+    if request.content_type == "application/json":
+        return json.loads(await request.text()), []
+    if request.content_type != "multipart/form-data":
+        raise ValueError(f"unexpected content type {request.content_type}")
+    payload: Any = None
+    uploads: list[Upload] = []
+    reader = await request.multipart()
+    while (part := await reader.next()) is not None:
+        name = part.name or ""  # type: ignore[union-attr]
+        if name == "payload_json":
+            payload = json.loads(await part.text())  # type: ignore[union-attr]
+        elif (found := re.fullmatch(r"files\[(\d+)\]", name)) is not None:
+            data = bytes(await part.read())  # type: ignore[union-attr]
+            kind = part.headers.get("Content-Type")
+            uploads.append(Upload(int(found[1]), part.filename or "", kind, data))  # type: ignore[union-attr]
+        else:
+            raise ValueError(f"unexpected form field {name!r}")
+    return payload, uploads

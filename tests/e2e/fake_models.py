@@ -1,0 +1,431 @@
+"""The fake Discord's world and records: the guild, its people and channels, and what the bot
+did (messages, attachments, answers to interactions), as plain data the tests inspect."""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fake_discord import FakeDiscord
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+EPHEMERAL, LOADING = 64, 128
+
+# Permission bits used for the members of the fake guild.
+MEMBER_PERMISSIONS = (
+    (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
+)  # add reactions, view, send, embed links, attach files, read history, use app commands
+MANAGE_CHANNELS = 1 << 4
+
+
+class Snowflakes:
+    """Discord-style ids: milliseconds since 2015 in the high bits, always increasing."""
+
+    def __init__(self) -> None:
+        self._last = 0
+        self._lock = threading.Lock()
+
+    def __call__(self) -> int:
+        with self._lock:
+            now = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+            self._last = max(now, self._last + 1)
+            return self._last
+
+
+def iso(moment: float | None = None) -> str:
+    """An ISO 8601 timestamp as Discord writes them."""
+    return datetime.fromtimestamp(moment or time.time(), UTC).isoformat()
+
+
+# ---------------------------------------------------------------------------------- the world
+
+
+@dataclass(frozen=True)
+class User:
+    """A Discord user (a person or the bot)."""
+
+    id: int
+    username: str
+    global_name: str | None = None
+    bot: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    @property
+    def display_name(self) -> str:
+        return self.global_name or self.username
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "username": self.username,
+            "discriminator": "0",
+            "global_name": self.global_name,
+            "avatar": None,
+            "public_flags": 0,
+            "flags": 0,
+        }
+        if self.bot:
+            data["bot"] = True
+        return data
+
+
+@dataclass(frozen=True)
+class Channel:
+    """A text channel of the fake guild."""
+
+    id: int
+    name: str
+    position: int
+    guild_id: int
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "type": 0,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+
+
+class World:
+    """The guild the bot sits in: channels, roles, four people and the bot."""
+
+    def __init__(self, ids: Snowflakes) -> None:
+        self.bot = User(ids(), "Jarmo", bot=True)
+        self.application_id = self.bot.id  # a bot's user id is its application's id
+        self.ann = User(ids(), "ann", "Ann")
+        self.bob = User(ids(), "bob", "Bob")
+        self.cat = User(ids(), "cat", "Cat")
+        self.eve = User(ids(), "eve", "@everyone")  # a display name that must never ping
+        self.people = (self.ann, self.bob, self.cat, self.eve)
+        self.guild_id = ids()
+        self.moderator_role = ids()
+        self.joined_at = iso()
+        names = ["general", *(f"arena-{n}" for n in range(1, 13))]
+        self.channels = {
+            name: Channel(ids(), name, position, self.guild_id)
+            for position, name in enumerate(names)
+        }
+
+    def channel(self, name: str) -> Channel:
+        return self.channels[name]
+
+    def channel_by_id(self, channel_id: int) -> Channel | None:
+        return next((c for c in self.channels.values() if c.id == channel_id), None)
+
+    def user(self, user_id: int) -> User | None:
+        return next((u for u in (*self.people, self.bot) if u.id == user_id), None)
+
+    def member(self, user: User, *, with_user: bool = True) -> dict[str, Any]:
+        roles = [str(self.moderator_role)] if user is self.cat else []
+        data: dict[str, Any] = {
+            "roles": roles,
+            "nick": None,
+            "avatar": None,
+            "joined_at": self.joined_at,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = user.payload()
+        return data
+
+    def permissions(self, user: User) -> int:
+        return MEMBER_PERMISSIONS | (MANAGE_CHANNELS if user is self.cat else 0)
+
+    def guild_create(self) -> dict[str, Any]:
+        """GUILD_CREATE as the gateway sends it after READY. (With only the guilds intent
+        Discord would list just the bot's own member; the people are included anyway so a
+        client that caches members has them — discord.py drops them without that intent.)"""
+        everyone = {
+            "id": str(self.guild_id),
+            "name": "@everyone",
+            "color": 0,
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": 0,
+            "permissions": str(MEMBER_PERMISSIONS),
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+        moderators = {**everyone, "id": str(self.moderator_role), "name": "Moderators"}
+        moderators.update(position=1, permissions=str(MANAGE_CHANNELS), mentionable=True)
+        return {
+            "id": str(self.guild_id),
+            "name": "Jarmo Club",
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(self.cat.id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 1,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "premium_progress_bar_enabled": False,
+            "preferred_locale": "en-US",
+            "system_channel_id": str(self.channel("general").id),
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "vanity_url_code": None,
+            "application_id": None,
+            "features": [],
+            "roles": [everyone, moderators],
+            "emojis": [],
+            "stickers": [],
+            "joined_at": self.joined_at,
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.people) + 1,
+            "max_members": 500000,
+            "members": [self.member(u) for u in (*self.people, self.bot)],
+            "channels": [c.payload() for c in self.channels.values()],
+            "threads": [],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+
+# ---------------------------------------------------------------------------- what the bot did
+
+
+@dataclass
+class Attachment:
+    """A file the bot uploaded with a message."""
+
+    id: int
+    filename: str
+    data: bytes = field(repr=False)
+    content_type: str | None
+    description: str | None = None
+
+    def payload(self, base_url: str) -> dict[str, Any]:
+        url = f"{base_url}/attachments/{self.id}/{self.filename}"
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": url,
+            "proxy_url": url,
+            "content_type": self.content_type,
+        }
+        if self.description:
+            data["description"] = self.description
+        return data
+
+
+@dataclass
+class Message:
+    """A message as the fake stores it; ``payloads`` keeps what the bot sent, in order."""
+
+    id: int
+    channel_id: int
+    author: User
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    flags: int = 0
+    allowed_mentions: dict[str, Any] | None = None
+    pinged: frozenset[int] = frozenset()
+    interaction: Interaction | None = field(default=None, repr=False)
+    payloads: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    edited: bool = False
+    deleted: bool = False
+    created: float = field(default_factory=time.time)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        return [item for row in self.components for item in row.get("components", [])]
+
+    def button(self, label: str) -> dict[str, Any]:
+        """The button with this label (or custom id); AssertionError if there is none."""
+        for item in self.buttons:
+            if label in (item.get("label"), item.get("custom_id")):
+                return item
+        labels = [b.get("label") for b in self.buttons]
+        raise AssertionError(f"no button {label!r} on message {self.id}; buttons: {labels}")
+
+    def attachment(self, filename: str) -> Attachment:
+        for item in self.attachments:
+            if item.filename == filename:
+                return item
+        names = [a.filename for a in self.attachments]
+        raise AssertionError(f"no attachment {filename!r} on message {self.id}; has {names}")
+
+    def api(self, fake: FakeDiscord) -> dict[str, Any]:
+        """The message object Discord returns and puts into component interactions."""
+        base_url, application_id = fake.base_url, fake.world.application_id
+        mentioned = [fake.world.user(uid) for uid in sorted(self.pinged)]
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "type": 20 if self.interaction and self.interaction.type == 2 else 0,
+            "content": self.content,
+            "author": self.author.payload(),
+            "timestamp": iso(self.created),
+            "edited_timestamp": iso() if self.edited else None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [user.payload() for user in mentioned if user is not None],
+            "mention_roles": [],
+            "attachments": [a.payload(base_url) for a in self.attachments],
+            "embeds": [_resolve_embed(e, self.attachments, base_url) for e in self.embeds],
+            "components": copy.deepcopy(self.components),
+            "pinned": False,
+            "flags": self.flags,
+        }
+        if self.interaction is not None:
+            data["webhook_id"] = str(application_id)
+            data["application_id"] = str(application_id)
+            data["interaction_metadata"] = {
+                "id": str(self.interaction.id),
+                "type": self.interaction.type,
+                "user": self.interaction.user.payload(),
+                "authorizing_integration_owners": {"0": str(self.interaction.channel.guild_id)},
+            }
+        return data
+
+    def snapshot(self) -> Message:
+        """A copy frozen at this moment (later edits do not change it)."""
+        twin = copy.copy(self)
+        twin.embeds = copy.deepcopy(self.embeds)
+        twin.components = copy.deepcopy(self.components)
+        twin.attachments = list(self.attachments)
+        twin.payloads = list(self.payloads)
+        return twin
+
+
+def _resolve_embed(
+    embed: dict[str, Any], attachments: list[Attachment], base_url: str
+) -> dict[str, Any]:
+    """Discord replaces ``attachment://name`` in embeds with the uploaded file's URL."""
+    data = copy.deepcopy(embed)
+    data.setdefault("type", "rich")
+    for key in ("image", "thumbnail"):
+        url = (data.get(key) or {}).get("url") or ""
+        if url.startswith("attachment://"):
+            name = url.removeprefix("attachment://")
+            found = next((a for a in attachments if a.filename == name), None)
+            if found is not None:
+                data[key] = {"url": found.payload(base_url)["url"], "proxy_url": url}
+    return data
+
+
+@dataclass
+class Answer:
+    """The bot's first answer to an interaction (its callback)."""
+
+    type: int
+    data: dict[str, Any]
+    message: Message | None  # the message as the callback left it (types 4, 5, 7)
+    elapsed: float  # seconds from dispatch to the callback
+
+    @property
+    def choices(self) -> list[dict[str, Any]]:
+        return list(self.data.get("choices", []))
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.message is not None and self.message.ephemeral
+
+    @property
+    def content(self) -> str:
+        return self.message.content if self.message else ""
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return self.message.embeds if self.message else []
+
+
+@dataclass
+class Interaction:
+    """One interaction the fake dispatched, and everything the bot did with it."""
+
+    id: int
+    token: str
+    type: int
+    user: User
+    channel: Channel
+    payload: dict[str, Any] = field(repr=False)
+    label: str
+    fake: FakeDiscord = field(repr=False)
+    source: Message | None = field(default=None, repr=False)  # whose button was pressed
+    sent_at: float | None = None
+    answer: Answer | None = field(default=None, repr=False)
+    original: Message | None = field(default=None, repr=False)
+    followups: list[Message] = field(default_factory=list, repr=False)
+
+    def wait_answer(self, timeout: float = 20.0) -> Answer:
+        """The bot's callback; AssertionError if none arrives within ``timeout``."""
+        self.fake.wait_until(lambda: self.answer is not None, timeout, f"an answer to {self}")
+        assert self.answer is not None
+        return self.answer
+
+    def wait_followups(self, count: int = 1, timeout: float = 20.0) -> list[Message]:
+        """The first ``count`` follow-up messages (snapshots as they were created)."""
+        what = f"{count} follow-up(s) to {self}"
+        self.fake.wait_until(lambda: len(self.followups) >= count, timeout, what)
+        return self.followups[:count]
+
+    def __str__(self) -> str:
+        return f"interaction {self.id} ({self.label} by {self.user.username})"
+
+
+@dataclass
+class Upload:
+    """A file part of a multipart request."""
+
+    index: int
+    filename: str
+    content_type: str | None
+    data: bytes = field(repr=False)
+
+
+@dataclass
+class Request:
+    """A REST request the bot made."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    json: Any
+    uploads: list[Upload]
+    at: float

@@ -1,0 +1,52 @@
+"""End to end: a game against the computer — the bot itself is the opponent and answers each
+move with a follow-up, its search running in a separate process."""
+
+from __future__ import annotations
+
+from e2e_play import check_board_embed, check_private
+from fake_discord import FakeDiscord
+
+from bot.jarmo import Game
+
+
+def test_playing_the_computer(fake: FakeDiscord, bot):
+    world = fake.world
+    here = world.channel("arena-9")
+    start = fake.slash(
+        world.ann, here, "jarmo challenge", opponent=world.bot, side="white", level="easy"
+    )
+    opening = start.wait_answer()
+    assert opening.type == 4 and not opening.ephemeral
+    check_board_embed(opening.message)
+    assert opening.message.pinged == {world.ann.id}  # Ann moves first
+    game = Game.new()
+    for _ in range(3):
+        move = game.legal_moves()[0]
+        played = fake.slash(world.ann, here, "jarmo move", move=move)
+        answer = played.wait_answer()
+        assert f"played **{move}**" in answer.embeds[0]["description"]
+        game.play(move)
+        reply = played.wait_followups(1)[0]
+        check_board_embed(reply)
+        description = reply.embeds[0]["description"]
+        assert description.startswith(f"{world.bot.mention} played **")
+        game.play(description.split("**")[1])
+        assert reply.pinged == {world.ann.id}
+    hint = fake.slash(world.ann, here, "jarmo hint").wait_answer()
+    assert hint.ephemeral and hint.content.split("**")[1] in game.legal_moves()
+    check_private(fake.slash(world.ann, here, "jarmo stop").wait_answer(), "resign")
+
+
+def test_other_channels_are_answered_while_the_computer_thinks(fake: FakeDiscord, bot):
+    world = fake.world
+    here, elsewhere = world.channel("arena-10"), world.channel("arena-11")
+    fake.slash(
+        world.bob, here, "jarmo challenge", opponent=world.bot, side="white", level="hard"
+    ).wait_answer()
+    played = fake.slash(world.bob, here, "jarmo move", move="A1-C2")
+    played.wait_answer()
+    # The hard level thinks for about two seconds, in another process.
+    meanwhile = fake.slash(world.cat, elsewhere, "jarmo rules").wait_answer()
+    assert not played.followups, "the computer answered before the other channel was served"
+    assert meanwhile.elapsed < 1.0
+    played.wait_followups(1)
