@@ -30,6 +30,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 EXPIRY_SWEEP_SECONDS = 30
+SHUTDOWN_GRACE_SECONDS = 5.0
+INTERACTION_TASK_NAMES = (
+    "CommandTree-invoker",
+    "discord-ui-dynamic-item-",
+    "discord-ui-view-dispatch-",
+)
 # The bot never joins voice, so the missing voice libraries are only noise at start-up.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -192,6 +198,21 @@ class JarmoBot(discord.Client):
                 await asyncio.sleep(EXPIRY_SWEEP_SECONDS)
 
 
+async def finish_interactions(grace_seconds: float) -> None:
+    """Let interactions already being handled send their answers before the connection closes
+    (their writes are atomic either way; this saves the replies). Best effort: it recognises
+    discord.py's handler tasks by the names the library gives them."""
+    current = asyncio.current_task()
+    handlers = [
+        task
+        for task in asyncio.all_tasks()
+        if task is not current and task.get_name().startswith(INTERACTION_TASK_NAMES)
+    ]
+    if handlers:
+        log.info("waiting for %d interaction(s) to finish", len(handlers))
+        await asyncio.wait(handlers, timeout=grace_seconds)
+
+
 def point_at(api_base_url: str) -> None:
     """Send REST calls to another base URL — only for tests against a local fake of Discord."""
     discord.http.Route.BASE = api_base_url.rstrip("/")
@@ -217,6 +238,7 @@ async def run_bot(config: BotConfig) -> None:
             runner.result()  # a rejected token or a lost connection ends the run with its error
         else:
             log.info("shutting down")
+            await finish_interactions(SHUTDOWN_GRACE_SECONDS)
 
 
 async def sync_commands(config: BotConfig) -> None:

@@ -50,3 +50,17 @@ def test_other_channels_are_answered_while_the_computer_thinks(fake: FakeDiscord
     assert not played.followups, "the computer answered before the other channel was served"
     assert meanwhile.elapsed < 1.0
     played.wait_followups(1)
+
+
+def test_a_reply_in_progress_is_still_sent_when_the_bot_stops(fake: FakeDiscord, bot):
+    world = fake.world
+    here = world.channel("arena-12")
+    fake.slash(
+        world.eve, here, "jarmo challenge", opponent=world.bot, side="white", level="hard"
+    ).wait_answer()
+    played = fake.slash(world.eve, here, "jarmo move", move="B1-D2")
+    played.wait_answer()
+    status, _ = bot.stop()  # SIGTERM while the computer is still thinking (about 2 s)
+    assert status == 0
+    assert len(played.followups) == 1, "the computer's reply was cut off by the shutdown"
+    bot.start()
