@@ -88,7 +88,6 @@ class JarmoBot(discord.Client):
         self._store = await SqliteStore.open(self.config.database)
         self._service = JarmoService(self._store, config=self.config.service_config())
         assert self.user is not None  # setup_hook runs after login
-        self._service.ratings.unrated_players.add(self.user.id)  # games v the computer: unrated
         self._thinker = ProcessThinker()
         self._computer = ComputerOpponent(
             self._service, Actor(self.user.id, self.user.display_name, is_bot=True), self._thinker

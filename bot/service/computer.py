@@ -52,6 +52,7 @@ class ComputerOpponent:
         self.actor = actor
         self._think = think
         service.computer = actor
+        service.ratings.unrated_players.add(actor.user_id)  # the computer's games are not rated
 
     async def start(
         self, place: Place, human: Actor, request: ChallengeRequest

@@ -112,3 +112,11 @@ async def test_a_pending_computer_turn_is_found_after_a_restart(service, store):
     restarted = ComputerOpponent(service, ROBOT, think_in_thread)
     assert (await restarted.reply(HERE)).actor_id == ROBOT.user_id
     assert await service.places_awaiting_computer() == []
+
+
+async def test_games_against_the_computer_are_not_rated(service, computer, store):
+    await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
+    await service.move(HERE, ANN, "A1-C2")
+    await service.resign(HERE, ANN)
+    assert await store.player_ratings(HERE.guild_id, ANN.user_id) == []
+    assert (await store.get_player(HERE.guild_id, ANN.user_id)).losses == 1
