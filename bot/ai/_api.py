@@ -27,9 +27,10 @@ DEFAULT_LEVEL = "medium"
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
-    """A search's answer: the canonical move, its score for the side to move (hundredths of a
-    game point; beyond ±500,000 a proven win / loss), the depth completed, nodes, and the
-    expected line of play (canonical moves, starting with ``move``)."""
+    """A search's answer: the canonical move, its score for the side to move (the expected
+    point margin in hundredths of a game point; a finished game adds ±300 for a win / loss),
+    the depth completed, nodes, and the expected line of play (canonical moves, starting with
+    ``move``)."""
 
     move: str
     score: int

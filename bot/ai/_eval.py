@@ -25,7 +25,9 @@ ADVANCE = tuple(
     for side in (0, 1)
 )
 
-REDEPLOY_RIGHT = 60  # classic: a captured piece that a marked piece in the camp can bring back
+# classic: a captured piece that a marked piece in the camp can bring back (a redeploy puts a
+# whole point back on the board)
+REDEPLOY_RIGHT = 90
 MARKED_RUNNER = 12  # classic: a marked piece on its way may later earn a redeploy
 RESERVE_PIECE = 75  # ludos: a recovered piece, placeable at once
 GUARD_RUNNER = 20  # ludos: a guard on its way may recover a captured piece

@@ -17,9 +17,10 @@ from ._eval import POINT, evaluate, piece_value
 from ._state import PLACE_UNIT, State, decode
 
 N = 25
-WIN = 1_000_000
-WIN_BOUND = WIN // 2  # scores beyond this are proven game results
-INF = 10 * WIN
+# A finished game scores its point margin (rules §5-6: a match adds up the games' points, so
+# every point counts, not only the result) plus a bonus for the result itself.
+RESULT_BONUS = 300
+INF = 1_000_000
 EXACT, LOWER, UPPER = 0, 1, 2
 CLOCK_EVERY = 1023  # check the clock when ``nodes & CLOCK_EVERY == 0``
 TT_MAX = 400_000  # entries; cleared when full (a move's search rarely gets there)
@@ -72,6 +73,9 @@ class Searcher:
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.history = [[0] * PLACE_UNIT for _ in range(2)]
         self.partial: tuple[int, int] | None = None  # a new best move of an unfinished iteration
+        # Leaves scored by the evaluation rather than by the end of the game. An iteration that
+        # adds none has searched every line to its end: its score is exact at any depth.
+        self.horizon = 0
 
     # ------------------------------------------------------------------ root
 
@@ -86,6 +90,7 @@ class Searcher:
             return best
         for depth in range(1, self.budget.max_depth + 1):
             self.partial = None
+            horizon = self.horizon
             try:
                 move, score = self._root(moves, depth)
             except _OutOfBudget:
@@ -98,8 +103,8 @@ class Searcher:
             best = RootResult(move, score, depth, self.nodes, self._pv(move, depth))
             moves.remove(move)
             moves.insert(0, move)
-            if abs(score) > WIN_BOUND:
-                break  # a proven win or loss does not change with more depth
+            if self.horizon == horizon:
+                break  # every line was played to the end: more depth changes nothing
         return RootResult(best.move, best.score, best.depth, self.nodes, best.pv)
 
     def _root(self, moves: list[int], depth: int) -> tuple[int, int]:
@@ -108,6 +113,7 @@ class Searcher:
         alpha = -INF
         best_move, best_noisy, best_score = moves[0], -INF, -INF
         for i, move in enumerate(moves):
+            horizon = self.horizon
             st.make(move)
             try:
                 if noise or i == 0:
@@ -120,7 +126,7 @@ class Searcher:
             finally:
                 st.unmake()
             noisy = score
-            if noise and abs(score) < WIN_BOUND:
+            if noise and self.horizon != horizon:  # no noise on a game's known outcome
                 noisy += self.rng.randint(-noise, noise)
             if noisy > best_noisy:
                 best_move, best_noisy, best_score = move, noisy, score
@@ -159,8 +165,8 @@ class Searcher:
         ):
             raise _OutOfBudget
 
-    def _terminal(self, ply: int) -> int:
-        """Score of a finished game for the side to move: the result first, then the margin."""
+    def _terminal(self) -> int:
+        """Score of a finished game for the side to move: the point margin plus a result bonus."""
         st = self.st
         s = st.side
         margin = POINT * (st.points(s) - st.points(1 - s))
@@ -169,13 +175,13 @@ class Searcher:
             # Contempt: the searching side counts a draw as a little worse than an even game,
             # so it keeps playing for a win while it has an about-even alternative.
             return margin - CONTEMPT if s == self.root_side else margin + CONTEMPT
-        return result * (WIN - ply) + margin
+        return margin + result * RESULT_BONUS
 
     def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         self._tick()
         st = self.st
         if st.stopped():
-            return self._terminal(ply)
+            return self._terminal()
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(alpha, beta, ply)
         use_tt = st.max_plies - st.ply > TT_PLY_MARGIN
@@ -184,17 +190,19 @@ class Searcher:
             entry = self.tt.get(st.hash)
             if entry is not None:
                 e_depth, flag, e_score, tt_move = entry
-                if e_depth >= depth:
-                    e_score = _from_tt(e_score, ply)
-                    if (
-                        flag == EXACT
-                        or (flag == LOWER and e_score >= beta)
-                        or (flag == UPPER and e_score <= alpha)
-                    ):
-                        return e_score
+                # A negative depth marks a subtree searched to the end of every line.
+                if (e_depth < 0 or e_depth >= depth) and (
+                    flag == EXACT
+                    or (flag == LOWER and e_score >= beta)
+                    or (flag == UPPER and e_score <= alpha)
+                ):
+                    if e_depth >= 0:
+                        self.horizon += 1
+                    return e_score
+        horizon = self.horizon
         moves = st.moves()
         if not moves:
-            return self._terminal(ply)  # end rule 4: no legal action
+            return self._terminal()  # end rule 4: no legal action
         moves.sort(key=lambda m: self._order_key(m, tt_move, ply), reverse=True)
         alpha_in = alpha
         best, best_move = -INF, moves[0]
@@ -226,7 +234,7 @@ class Searcher:
             flag = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
             if len(self.tt) >= TT_MAX:
                 self.tt.clear()
-            self.tt[st.hash] = (depth, flag, _to_tt(best, ply), best_move)
+            self.tt[st.hash] = (depth if self.horizon != horizon else -1, flag, best, best_move)
         return best
 
     def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
@@ -234,7 +242,8 @@ class Searcher:
         self._tick()
         st = self.st
         if st.stopped():
-            return self._terminal(ply)
+            return self._terminal()
+        self.horizon += 1
         stand = evaluate(st)
         if stand >= beta or ply >= MAX_PLY:
             return stand
@@ -304,20 +313,3 @@ def _tactical(st: State) -> list[int]:
         if forbidden in out:
             out.remove(forbidden)
     return out
-
-
-def _to_tt(score: int, ply: int) -> int:
-    """Store proven results relative to this node, not the root."""
-    if score > WIN_BOUND:
-        return score + ply
-    if score < -WIN_BOUND:
-        return score - ply
-    return score
-
-
-def _from_tt(score: int, ply: int) -> int:
-    if score > WIN_BOUND:
-        return score - ply
-    if score < -WIN_BOUND:
-        return score + ply
-    return score
