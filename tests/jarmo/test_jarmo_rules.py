@@ -361,3 +361,17 @@ def test_ludos_tie_break_by_pieces_in_the_enemy_camp():
 def test_ludos_tie_with_equal_camp_counts_is_a_draw():
     game = Game.setup("A5:w B5:w A1:b B1:b", ruleset="ludos")
     assert game.over and game.points() == {"white": 4, "black": 4} and game.winner() is None
+
+
+def test_jasir_keeps_classic_redeploy():
+    game = Game.setup("B5:wm C3:w E4:b C4:b", ruleset="jasir")
+    assert "@A1" in game.legal_moves()
+    game.play("@A1")
+    assert game.piece_at("A1").side == "white" and game.piece_at("B5").kind == "archer"
+
+
+def test_ludos_place_needs_an_empty_camp_point():
+    game = Game.setup("A1:b B1:b C1:b C3:b D1:w E1:w B5:w", ruleset="ludos", reserve={"white": 1})
+    assert not any("@" in m for m in game.legal_moves())
+    assert "not in your camp" in str(refused(game, "@A2"))
+    assert "not empty" in str(refused(game, "@A1"))
