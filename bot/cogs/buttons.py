@@ -16,7 +16,7 @@ from bot.cogs.replies import (
     report_message,
     service_of,
 )
-from bot.service import NotAllowed, Report, StopOffer
+from bot.service import NotAllowed, Offer, Report
 from bot.service.text import challenge_text
 
 _ANSWERS = {
@@ -124,29 +124,34 @@ class ResignButton(
             await report_failure(interaction, error, "resign")
 
 
-class StopButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"jarmo:stop:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<by>[0-9]+):(?P<to>[0-9]+)",
-):
+def offer_template(kind: str) -> str:
+    """The custom-id pattern of the button that accepts an ``Offer`` of this kind."""
+    return rf"jarmo:{kind}:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<by>[0-9]+):(?P<to>[0-9]+)"
+
+
+def offer_button(kind: str, label: str, offer: Offer) -> discord.ui.Button:
+    """The button that accepts ``offer``; everything needed to check it is in its custom id."""
+    custom_id = f"jarmo:{kind}:{offer.game_id}:{offer.version}:{offer.offered_by}:{offer.answer_by}"
+    return discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=custom_id)
+
+
+def offer_from(match: re.Match[str]) -> Offer:
+    """The ``Offer`` an offer button's custom id carries."""
+    return Offer(int(match["game"]), int(match["version"]), int(match["by"]), int(match["to"]))
+
+
+class StopButton(discord.ui.DynamicItem[discord.ui.Button], template=offer_template("stop")):
     """The opponent's answer to an offer to end the game as it stands."""
 
-    def __init__(self, offer: StopOffer) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Agree to stop here",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"jarmo:stop:{offer.game_id}:{offer.version}:{offer.offered_by}:{offer.answer_by}",
-            )
-        )
+    def __init__(self, offer: Offer) -> None:
+        super().__init__(offer_button("stop", "Agree to stop here", offer))
         self.offer = offer
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> StopButton:
-        return cls(
-            StopOffer(int(match["game"]), int(match["version"]), int(match["by"]), int(match["to"]))
-        )
+        return cls(offer_from(match))
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         try:

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.cogs.buttons import offer_button, offer_from, offer_template
 from bot.cogs.replies import (
     actor_of,
     board_embed,
@@ -28,31 +29,18 @@ from bot.service.timecontrol import SUGGESTIONS, TimeControlError, format_time_p
 from bot.service.timecontrol import parse_time_per_move as _parse
 
 
-class PauseButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"jarmo:pause:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<by>[0-9]+):(?P<to>[0-9]+)",
-):
+class PauseButton(discord.ui.DynamicItem[discord.ui.Button], template=offer_template("pause")):
     """The opponent's answer to an offer to pause the clock."""
 
     def __init__(self, offer: PauseOffer) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Agree to pause",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"jarmo:pause:{offer.game_id}:{offer.version}:{offer.offered_by}:{offer.answer_by}",
-            )
-        )
+        super().__init__(offer_button("pause", "Agree to pause", offer))
         self.offer = offer
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> PauseButton:
-        return cls(
-            PauseOffer(
-                int(match["game"]), int(match["version"]), int(match["by"]), int(match["to"])
-            )
-        )
+        return cls(offer_from(match))
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         try:

@@ -60,9 +60,7 @@ class LeaderboardButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> LeaderboardButton:
-        return cls(
-            int(match["guild"]), match["ruleset"], int(match["page"]), int(match["viewer"])
-        )
+        return cls(int(match["guild"]), match["ruleset"], int(match["page"]), int(match["viewer"]))
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         try:

@@ -25,10 +25,10 @@ from bot.service.models import (
     Report,
     ServiceConfig,
     Standings,
-    StopOffer,
 )
+from bot.service.offers import Offer, PauseOffer, StopOffer
 from bot.service.service import JarmoService, utc_now
-from bot.service.timecontrol import ClockView, PauseOffer
+from bot.service.timecontrol import ClockView
 
 __all__ = [
     "Actor",
@@ -49,6 +49,7 @@ __all__ = [
     "NotAPlayer",
     "NotAllowed",
     "NotYourTurn",
+    "Offer",
     "PauseOffer",
     "Place",
     "Report",

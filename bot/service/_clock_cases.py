@@ -16,8 +16,8 @@ from bot import store as st
 from bot.service import errors
 from bot.service.deadlines import DeadlineEvent
 from bot.service.models import Actor, BoardView, Place, Report
+from bot.service.offers import PauseOffer
 from bot.service.timecontrol import (
-    PauseOffer,
     TimeControlError,
     parse_time_per_move,
     reminder_times,
@@ -107,8 +107,7 @@ class ClockCases:
                 "The clock is already paused. Use /jarmo resume to restart it."
             )
         self._check_clock(record)
-        other = record.black_id if actor.user_id == record.white_id else record.white_id
-        return PauseOffer(record.id, record.version, actor.user_id, other)
+        return PauseOffer.to_opponent(record, actor.user_id)
 
     async def accept_pause(self, place: Place, actor: Actor, offer: PauseOffer) -> BoardView:
         """The opponent agrees: the clock stops and keeps the time that was left."""
@@ -116,7 +115,7 @@ class ClockCases:
             raise errors.NotAllowed("Only the player the pause was offered to can accept it.")
         async with self.channel_lock(place.channel_id):
             record = await self._players_game(place, actor)
-            if record.id != offer.game_id or record.version != offer.version:
+            if not offer.still_stands(record):
                 raise errors.GameChanged(_CHANGED_OFFER)
             if record.clock.paused:
                 raise errors.ClockUnavailable("The clock is already paused.")

@@ -123,16 +123,6 @@ class ChallengeView:
 
 
 @dataclass(frozen=True, slots=True)
-class StopOffer:
-    """A proposal to end the current game now, scored as it stands."""
-
-    game_id: int
-    version: int
-    offered_by: int
-    answer_by: int
-
-
-@dataclass(frozen=True, slots=True)
 class ServiceConfig:
     """The service's knobs (filled from the bot's configuration)."""
 

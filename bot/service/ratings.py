@@ -253,8 +253,7 @@ def _pairs(fresh: RatingTables, stored: RatingTables) -> Iterable[tuple[str, obj
 def _ratings_by_key(tables: RatingTables) -> dict[Any, RatingRecord]:
     # The display name comes from another table and is not part of the rating.
     return {
-        (r.guild_id, r.ruleset, r.user_id): replace(r, display_name=None)
-        for r in tables.ratings
+        (r.guild_id, r.ruleset, r.user_id): replace(r, display_name=None) for r in tables.ratings
     }
 
 

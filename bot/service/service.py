@@ -31,8 +31,8 @@ from bot.service.models import (
     Report,
     ServiceConfig,
     Standings,
-    StopOffer,
 )
+from bot.service.offers import StopOffer
 from bot.service.ratings import Ratings
 from bot.service.stats import PlayerStats, match_shifts
 from bot.service.timecontrol import clock_view
@@ -342,12 +342,12 @@ class JarmoService(ClockCases):
     async def offer_stop(self, place: Place, actor: Actor) -> StopOffer:
         """Propose to end the current game now, scored as it stands."""
         record = await self._players_game(place, actor)
-        other = record.black_id if actor.user_id == record.white_id else record.white_id
-        if self.is_computer(other):
+        offer = StopOffer.to_opponent(record, actor.user_id)
+        if self.is_computer(offer.answer_by):
             raise errors.NotAllowed(
                 "The computer plays every game to the end. Use /jarmo resign to give up."
             )
-        return StopOffer(record.id, record.version, actor.user_id, other)
+        return offer
 
     async def accept_stop(self, place: Place, actor: Actor, offer: StopOffer) -> Report:
         """The opponent agrees to end the game as it stands; the match goes on."""
@@ -355,7 +355,7 @@ class JarmoService(ClockCases):
             raise errors.NotAllowed("Only the player the offer was made to can accept it.")
         async with self.channel_lock(place.channel_id):
             record = await self._players_game(place, actor)
-            if record.id != offer.game_id or record.version != offer.version:
+            if not offer.still_stands(record):
                 raise errors.GameChanged(
                     "The game has moved on since that offer. Use /jarmo stop to offer again."
                 )

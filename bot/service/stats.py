@@ -102,9 +102,7 @@ class PlayerStats:
         )
 
     async def _trend(self, guild_id: int, user_id: int, ruleset: str) -> list[float]:
-        changes = await self._store.rating_history(
-            guild_id, user_id, ruleset, limit=TREND_GAMES
-        )
+        changes = await self._store.rating_history(guild_id, user_id, ruleset, limit=TREND_GAMES)
         if not changes:
             return []
         return [changes[0].before.rating, *(change.after.rating for change in changes)]
@@ -115,9 +113,7 @@ class PlayerStats:
         """The player's latest ended games (against ``opponent_id`` only, if given), newest
         first. Raises ``NoStats`` when there are none."""
         name = await self._names(guild_id, user_id)
-        games = await self._store.recent_games(
-            guild_id, user_id, opponent_id, limit=HISTORY_GAMES
-        )
+        games = await self._store.recent_games(guild_id, user_id, opponent_id, limit=HISTORY_GAMES)
         if not games:
             against = ""
             if opponent_id is not None:

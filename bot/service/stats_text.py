@@ -85,8 +85,7 @@ def profile_text(profile: PlayerProfile, name: Namer) -> str:
         "",
         f"**As White**: {_side_line(stats.as_white)}",
         f"**As Black**: {_side_line(stats.as_black)}",
-        f"**Matches**: {stats.matches} played · {stats.match_wins} won · "
-        f"{stats.match_losses} lost",
+        f"**Matches**: {stats.matches} played · {stats.match_wins} won · {stats.match_losses} lost",
         f"**Average**: {profile.average_points:.1f} points per game",
         f"**Streak**: {streak_text(stats.streak)}",
     ]
@@ -129,7 +128,7 @@ def streak_text(streak: Streak) -> str:
 
 
 def history_title(page: HistoryPage) -> str:
-    """"Ann's latest games"."""
+    """ "Ann's latest games"."""
     return f"{page.name}'s latest games"
 
 

@@ -11,8 +11,9 @@ from datetime import datetime
 
 from bot.jarmo import Termination
 from bot.service.models import BoardView, ChallengeView, GameSummary, Report, Standings
+from bot.service.offers import PauseOffer
 from bot.service.rating_text import rating_lines
-from bot.service.timecontrol import PauseOffer, duration_text
+from bot.service.timecontrol import duration_text
 
 Namer = Callable[[int], str]
 When = Callable[[datetime], str]

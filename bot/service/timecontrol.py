@@ -139,13 +139,3 @@ def clock_view(record: GameRecord, match: MatchRecord, now: datetime) -> ClockVi
     if period is None or not record.is_active or left is None:
         return None
     return ClockView(period, clock.deadline_at, left, clock.paused)
-
-
-@dataclass(frozen=True, slots=True)
-class PauseOffer:
-    """A proposal to stop the clock of the current game; only ``answer_by`` can accept it."""
-
-    game_id: int
-    version: int
-    offered_by: int
-    answer_by: int
