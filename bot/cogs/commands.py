@@ -100,14 +100,14 @@ class JarmoCommands(app_commands.Group):
             level=level,
         )
         if service.is_computer(opponent.id):
-            board, first = await computer_of(interaction).start(
+            # Answer with the start position first: the computer's opening move (when it has
+            # White) can take seconds and follows as a follow-up.
+            board = await computer_of(interaction).start(
                 place_of(interaction), actor_of(interaction), request
             )
-            await interaction.response.send_message(
-                **report_message(Report(interaction.user.id, None, board))
-            )
-            if first is not None:
-                await interaction.followup.send(**report_message(first))
+            started = Report(interaction.user.id, None, board)
+            await interaction.response.send_message(**report_message(started))
+            await computer_answers(interaction, started)
             return
         view = await service.challenge(place_of(interaction), actor_of(interaction), request)
         record = view.challenge
@@ -182,10 +182,13 @@ class JarmoCommands(app_commands.Group):
     @app_commands.command()
     async def hint(self, interaction: discord.Interaction) -> None:
         """Ask the computer for a move suggestion, in a game against it (only you see it)."""
-        move = await computer_of(interaction).hint(place_of(interaction), actor_of(interaction))
-        await interaction.response.send_message(
-            f"Try **{move}** (`/jarmo move {move}`).", ephemeral=True
-        )
+        computer = computer_of(interaction)
+        # Cheap checks first, so a refusal is answered directly; the search itself may wait in
+        # the computer's queue for longer than Discord's 3 s, so defer before it.
+        await computer.check_hint(place_of(interaction), actor_of(interaction))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        move = await computer.hint(place_of(interaction), actor_of(interaction))
+        await interaction.followup.send(f"Try **{move}** (`/jarmo move {move}`).", ephemeral=True)
 
     @app_commands.command()
     async def resign(self, interaction: discord.Interaction) -> None:

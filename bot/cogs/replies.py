@@ -48,7 +48,17 @@ async def computer_answers(interaction: discord.Interaction, report: Report) -> 
     board = report.next_board or report.board
     if not service_of(interaction).is_computer(board.turn_user_id):
         return
-    reply = await computer_of(interaction).reply(place_of(interaction))
+    try:
+        reply = await computer_of(interaction).reply(place_of(interaction))
+    except Exception:
+        # The human's action is stored; say so rather than the generic "nothing changed".
+        log.exception("the computer could not answer in channel %s", interaction.channel_id)
+        await interaction.followup.send(
+            "Your move was played, but the computer could not answer just now. It will move "
+            "when the bot restarts; you can also /jarmo resign.",
+            ephemeral=True,
+        )
+        return
     if reply is not None:
         await interaction.followup.send(**report_message(reply))
 

@@ -198,8 +198,8 @@ class _Session:
             side="random",
             level=self.level,
         )
-        board, first = await self.computer.start(PLACE, human, request)
-        await self._show_start(board)
+        await self._show_start(await self.computer.start(PLACE, human, request))
+        first = await self.computer.reply(PLACE)
         if first is not None:
             await self._show_report(first)
         return True

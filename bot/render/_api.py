@@ -12,8 +12,12 @@ from bot.render._theme import Perspective, theme_for
 DEFAULT_PLAYERS = ("White", "Black")
 
 
-def render_position(position: Position, *, perspective: Perspective = "white",
-                    players: tuple[str, str] = DEFAULT_PLAYERS) -> bytes:
+def render_position(
+    position: Position,
+    *,
+    perspective: Perspective = "white",
+    players: tuple[str, str] = DEFAULT_PLAYERS,
+) -> bytes:
     """PNG of ``position`` seen from ``perspective``; ``players`` are white's and black's names.
 
     Raises ``ValueError`` for an unknown perspective or a piece on a point that does not exist.
@@ -22,15 +26,20 @@ def render_position(position: Position, *, perspective: Perspective = "white",
     return to_png(compose(position, perspective, players), theme_for(position.ruleset))
 
 
-def render_board(game: Game, *, perspective: Perspective = "white",
-                 players: tuple[str, str] = DEFAULT_PLAYERS) -> bytes:
+def render_board(
+    game: Game, *, perspective: Perspective = "white", players: tuple[str, str] = DEFAULT_PLAYERS
+) -> bytes:
     """PNG of the game's current position (see :func:`render_position`)."""
     return render_position(game.position(), perspective=perspective, players=players)
 
 
-def render_replay(game: Game, *, perspective: Perspective = "white",
-                  players: tuple[str, str] = DEFAULT_PLAYERS,
-                  frame_ms: int = DEFAULT_FRAME_MS) -> bytes:
+def render_replay(
+    game: Game,
+    *,
+    perspective: Perspective = "white",
+    players: tuple[str, str] = DEFAULT_PLAYERS,
+    frame_ms: int = DEFAULT_FRAME_MS,
+) -> bytes:
     """Animated GIF of every position of the game, start to now, the last one held longer.
 
     Raises ``ValueError`` for an unknown perspective or a non-positive ``frame_ms``.

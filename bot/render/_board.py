@@ -77,8 +77,9 @@ def _box(x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, floa
 
 def _panel(draw: ImageDraw.ImageDraw, theme: Theme) -> None:
     box = (PANEL_INSET, PANEL_INSET, WIDTH - PANEL_INSET, BOARD_H - PANEL_INSET)
-    draw.rounded_rectangle(_box(*box), radius=16 * _SCALE, fill=theme.board,
-                           outline=theme.board_edge, width=2 * _SCALE)
+    draw.rounded_rectangle(
+        _box(*box), radius=16 * _SCALE, fill=theme.board, outline=theme.board_edge, width=2 * _SCALE
+    )
 
 
 def _camps(draw: ImageDraw.ImageDraw, theme: Theme) -> None:
@@ -86,9 +87,13 @@ def _camps(draw: ImageDraw.ImageDraw, theme: Theme) -> None:
     for side, row in (("white", "1"), ("black", "5")):
         x, y = (v / _SCALE for v in _big("C" + row))
         box = (x - CAMP_HALF_W, y - CAMP_HALF_H, x + CAMP_HALF_W, y + CAMP_HALF_H)
-        draw.rounded_rectangle(_box(*box), radius=(PIECE_R + 6) * _SCALE,
-                               fill=theme.camp[side], outline=theme.camp_label[side],
-                               width=2 * _SCALE)
+        draw.rounded_rectangle(
+            _box(*box),
+            radius=(PIECE_R + 6) * _SCALE,
+            fill=theme.camp[side],
+            outline=theme.camp_label[side],
+            width=2 * _SCALE,
+        )
 
 
 def _coordinates(image: Image.Image, theme: Theme, perspective: Perspective) -> None:

@@ -50,12 +50,18 @@ def _away_from(origin: str, target: str, perspective: Perspective) -> tuple[int,
     """The corner of the target that faces away from the arrow, so the arrow never hides it."""
     x0, y0 = point_center(origin, perspective)
     x1, y1 = point_center(target, perspective)
-    return max(((1, -1), (-1, -1), (1, 1), (-1, 1)),
-               key=lambda c: c[0] * (x1 - x0) + c[1] * (y1 - y0))
+    return max(
+        ((1, -1), (-1, -1), (1, 1), (-1, 1)), key=lambda c: c[0] * (x1 - x0) + c[1] * (y1 - y0)
+    )
 
 
-def _badge(image: Image.Image, sprite: Image.Image, point: str, perspective: Perspective,
-           corner: tuple[int, int]) -> None:
+def _badge(
+    image: Image.Image,
+    sprite: Image.Image,
+    point: str,
+    perspective: Perspective,
+    corner: tuple[int, int],
+) -> None:
     x, y = point_center(point, perspective)
     x, y = x + corner[0] * _pieces.BADGE_OFFSET, y + corner[1] * _pieces.BADGE_OFFSET
     image.paste(sprite, (x - sprite.width // 2, y - sprite.height // 2), sprite)

@@ -42,16 +42,32 @@ def _calibration_positions(theme: Theme) -> list[Position]:
         for side, rows in (("white", "12"), ("black", "45"))
         for i, (col, row) in enumerate((c, r) for r in rows for c in COLUMNS)
     )
-    base = dict(ruleset=ruleset, layout="bow", lines=_all_knight_lines(), pieces=pieces,
-                captured={"white": 3, "black": 2}, reserve={"white": 1, "black": 2},
-                points={"white": 12, "black": 10})
+    base = dict(
+        ruleset=ruleset,
+        layout="bow",
+        lines=_all_knight_lines(),
+        pieces=pieces,
+        captured={"white": 3, "black": 2},
+        reserve={"white": 1, "black": 2},
+        points={"white": 12, "black": 10},
+    )
     finished = Outcome(Termination.CAMP, {"white": 7, "black": 4}, "white")
     drawn = Outcome(Termination.PLY_LIMIT, {"white": 5, "black": 5}, None)
     return [
-        Position(turn="white", ply=12, outcome=None, **base,
-                 last=LastAction("C1xD3@B1", "C1", "D3", True, "B1")),
-        Position(turn="black", ply=35, outcome=finished, **base,
-                 last=LastAction("B3-C5", "B3", "C5", False, None)),
+        Position(
+            turn="white",
+            ply=12,
+            outcome=None,
+            **base,
+            last=LastAction("C1xD3@B1", "C1", "D3", True, "B1"),
+        ),
+        Position(
+            turn="black",
+            ply=35,
+            outcome=finished,
+            **base,
+            last=LastAction("B3-C5", "B3", "C5", False, None),
+        ),
         Position(turn="white", ply=200, outcome=drawn, **base, last=None),
     ]
 
@@ -74,22 +90,27 @@ def _key_colours(theme: Theme) -> list[RGB]:
 
 
 def _blend(top: RGB, under: RGB, alpha: int) -> RGB:
-    a, b, c = (round(t * alpha / 255 + u * (255 - alpha) / 255) for t, u in zip(top, under,
-                                                                                 strict=True))
+    a, b, c = (
+        round(t * alpha / 255 + u * (255 - alpha) / 255) for t, u in zip(top, under, strict=True)
+    )
     return a, b, c
 
 
 @lru_cache(maxsize=4)
 def palette(theme: Theme) -> Image.Image:
     """The theme's palette image, derived once from calibration renders (deterministic)."""
-    frames = [compose(p, perspective, ("Ada Lovelace", "Émile Zola 12345 ?…"))
-              for p in _calibration_positions(theme) for perspective in ("white", "black")]
+    frames = [
+        compose(p, perspective, ("Ada Lovelace", "Émile Zola 12345 ?…"))
+        for p in _calibration_positions(theme)
+        for perspective in ("white", "black")
+    ]
     strip = Image.new("RGB", (frames[0].width, frames[0].height * len(frames)))
     for i, frame in enumerate(frames):
         strip.paste(frame, (0, i * frame.height))
     keys = _key_colours(theme)
-    shades = strip.quantize(COLOURS - len(keys), method=Image.Quantize.MEDIANCUT,
-                            dither=Image.Dither.NONE)
+    shades = strip.quantize(
+        COLOURS - len(keys), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
     image = Image.new("P", (1, 1))
     image.putpalette([v for colour in keys for v in colour] + shades.getpalette())
     image.load()  # settle the palette now: threads will only ever read this image
@@ -106,4 +127,3 @@ def to_png(image: Image.Image, theme: Theme) -> bytes:
     buffer = io.BytesIO()
     quantize(image, theme).save(buffer, "PNG", compress_level=PNG_COMPRESS_LEVEL, optimize=False)
     return buffer.getvalue()
-

@@ -104,8 +104,9 @@ def draw_text(
 
 
 @lru_cache(maxsize=1024)
-def _text_mask(text: str, face: ImageFont.FreeTypeFont,
-               anchor: str) -> tuple[Image.Image, tuple[int, int]]:
+def _text_mask(
+    text: str, face: ImageFont.FreeTypeFont, anchor: str
+) -> tuple[Image.Image, tuple[int, int]]:
     """The anti-aliased coverage of ``text`` and its offset from the anchor point.
 
     Names, labels and numbers repeat from one render (and replay frame) to the next, so

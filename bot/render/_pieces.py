@@ -63,13 +63,18 @@ def _band(c: float, half: float, reach: float) -> list[Point]:
     """A band of half-width ``half`` through ``(c, c)``, rising from bottom-left to top-right."""
     s = math.sqrt(0.5)
     ax, ay, nx, ny = reach * s, -reach * s, half * s, half * s
-    return [(c - ax - nx, c - ay - ny), (c + ax - nx, c + ay - ny),
-            (c + ax + nx, c + ay + ny), (c - ax + nx, c - ay + ny)]
+    return [
+        (c - ax - nx, c - ay - ny),
+        (c + ax - nx, c + ay - ny),
+        (c + ax + nx, c + ay + ny),
+        (c - ax + nx, c - ay + ny),
+    ]
 
 
 @lru_cache(maxsize=64)
-def piece(theme: Theme, side: Side, kind: PieceKind, radius: int = PIECE_R,
-          on_dark: bool = False) -> Image.Image:
+def piece(
+    theme: Theme, side: Side, kind: PieceKind, radius: int = PIECE_R, on_dark: bool = False
+) -> Image.Image:
     """The sprite of one piece, ``2 * radius + 4`` pixels square, centred.
 
     ``on_dark`` gives it a light outline, for the icons in the dark player bars.
@@ -106,8 +111,10 @@ def _with_stripe(sprite: Image.Image, theme: Theme, side: Side, radius: int) -> 
     ImageDraw.Draw(clip).ellipse((c - r, c - r, c + r - 1, c + r - 1), fill=255)
     out = sprite.copy()
     # Thin edge lines in the outline colour keep the band visible on a white piece too.
-    for half, colour in ((0.3 * r + 1.5 * SUPERSAMPLE, theme.piece_edge[side]),
-                         (0.3 * r, theme.stripe)):
+    for half, colour in (
+        (0.3 * r + 1.5 * SUPERSAMPLE, theme.piece_edge[side]),
+        (0.3 * r, theme.stripe),
+    ):
         mask = Image.new("L", (big, big), 0)
         ImageDraw.Draw(mask).polygon(_band(c, half, 2 * r), fill=255)
         mask = ImageChops.multiply(mask, clip).resize((size, size), Image.Resampling.LANCZOS)
@@ -164,8 +171,15 @@ def arrow(theme: Theme, dx: int, dy: int) -> tuple[Image.Image, tuple[int, int]]
     ux, uy = dx / length, dy / length
     tip = length - HALO_R + 2
     shaft, head_len, head_half = 5.0, 24.0, 15.0
-    along = [(0, -shaft), (tip - head_len, -shaft), (tip - head_len, -head_half), (tip, 0),
-             (tip - head_len, head_half), (tip - head_len, shaft), (0, shaft)]
+    along = [
+        (0, -shaft),
+        (tip - head_len, -shaft),
+        (tip - head_len, -head_half),
+        (tip, 0),
+        (tip - head_len, head_half),
+        (tip - head_len, shaft),
+        (0, shaft),
+    ]
     points = [(a * ux - b * uy, a * uy + b * ux) for a, b in along]
     left = math.floor(min(x for x, _ in points)) - 3
     top = math.floor(min(y for _, y in points)) - 3
@@ -173,6 +187,10 @@ def arrow(theme: Theme, dx: int, dy: int) -> tuple[Image.Image, tuple[int, int]]
     height = math.ceil(max(y for _, y in points)) - top + 3
     big = Image.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (0, 0, 0, 0))
     shifted = [((x - left) * SUPERSAMPLE, (y - top) * SUPERSAMPLE) for x, y in points]
-    ImageDraw.Draw(big).polygon(shifted, fill=(*theme.last_move, 235),
-                                outline=(*theme.arrow_edge, 235), width=2 * SUPERSAMPLE)
+    ImageDraw.Draw(big).polygon(
+        shifted,
+        fill=(*theme.last_move, 235),
+        outline=(*theme.arrow_edge, 235),
+        width=2 * SUPERSAMPLE,
+    )
     return big.resize((width, height), Image.Resampling.LANCZOS), (left, top)

@@ -14,8 +14,12 @@ DEFAULT_FRAME_MS = 900
 LAST_FRAME_HOLD = 4  # the final position stays up this many frames' time before looping
 
 
-def replay_gif(positions: Sequence[Position], perspective: Perspective, players: tuple[str, str],
-               frame_ms: int = DEFAULT_FRAME_MS) -> bytes:
+def replay_gif(
+    positions: Sequence[Position],
+    perspective: Perspective,
+    players: tuple[str, str],
+    frame_ms: int = DEFAULT_FRAME_MS,
+) -> bytes:
     """GIF bytes showing ``positions`` in order, the last one held longer.
 
     Raises ``ValueError`` if there is no position or ``frame_ms`` is not positive.
@@ -30,6 +34,13 @@ def replay_gif(positions: Sequence[Position], perspective: Perspective, players:
     frames = [quantize(compose(p, perspective, players), theme) for p in positions]
     durations = [frame_ms] * (len(frames) - 1) + [frame_ms * LAST_FRAME_HOLD]
     buffer = io.BytesIO()
-    frames[0].save(buffer, "GIF", save_all=True, append_images=frames[1:], duration=durations,
-                   loop=0, optimize=True)
+    frames[0].save(
+        buffer,
+        "GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations,
+        loop=0,
+        optimize=True,
+    )
     return buffer.getvalue()

@@ -33,8 +33,13 @@ _TAG_RIGHT = WIDTH - 112
 _ICON_R = 9  # the small captured / reserve pieces
 
 
-def draw_status(image: Image.Image, position: Position, theme: Theme, perspective: Perspective,
-                players: tuple[str, str]) -> None:
+def draw_status(
+    image: Image.Image,
+    position: Position,
+    theme: Theme,
+    perspective: Perspective,
+    players: tuple[str, str],
+) -> None:
     """Draw the header and both player bars onto ``image`` (a private copy)."""
     _header(image, position, theme)
     names = dict(zip(("white", "black"), players, strict=True))
@@ -51,8 +56,10 @@ def result_text(position: Position, theme: Theme) -> str:
     if outcome.winner is None:
         return f"Draw {outcome.points['white']}–{outcome.points['black']}"
     loser = other_side(outcome.winner)
-    return (f"{theme.side_names[outcome.winner]} wins "
-            f"{outcome.points[outcome.winner]}–{outcome.points[loser]}")
+    return (
+        f"{theme.side_names[outcome.winner]} wins "
+        f"{outcome.points[outcome.winner]}–{outcome.points[loser]}"
+    )
 
 
 def _header(image: Image.Image, position: Position, theme: Theme) -> None:
@@ -73,8 +80,9 @@ def _header(image: Image.Image, position: Position, theme: Theme) -> None:
     _fonts.draw_text(image, (_PAD, middle), left, regular, theme.frame_muted, anchor="lm")
 
 
-def _bar(image: Image.Image, top: int, side: Side, name: str, position: Position,
-         theme: Theme) -> None:
+def _bar(
+    image: Image.Image, top: int, side: Side, name: str, position: Position, theme: Theme
+) -> None:
     tag = _tag_for(position, side)
     if tag in ("TO MOVE", "WINNER"):
         frame = _active_frame(theme)
@@ -84,13 +92,16 @@ def _bar(image: Image.Image, top: int, side: Side, name: str, position: Position
 
     score_face, name_face = _fonts.font(30, bold=True), _fonts.font(22, bold=True)
     points = str(position.points[side])
-    _fonts.draw_text(image, (_SCORE_RIGHT - 34, top + 40), points, score_face, theme.frame_text,
-                     anchor="rs")
-    _fonts.draw_text(image, (_SCORE_RIGHT, top + 40), "pts", _fonts.font(15), theme.frame_muted,
-                     anchor="rs")
+    _fonts.draw_text(
+        image, (_SCORE_RIGHT - 34, top + 40), points, score_face, theme.frame_text, anchor="rs"
+    )
+    _fonts.draw_text(
+        image, (_SCORE_RIGHT, top + 40), "pts", _fonts.font(15), theme.frame_muted, anchor="rs"
+    )
     name_right = _TAG_RIGHT - (_tag(tag, theme).width + 12 if tag else 0)
-    shown = _fonts.fit(_fonts.clean(name) or theme.side_names[side], name_face,
-                       name_right - _NAME_X)
+    shown = _fonts.fit(
+        _fonts.clean(name) or theme.side_names[side], name_face, name_right - _NAME_X
+    )
     _fonts.draw_text(image, (_NAME_X, top + 37), shown, name_face, theme.frame_text)
     if tag:
         sprite = _tag(tag, theme)
@@ -107,8 +118,9 @@ def _tag_for(position: Position, side: Side) -> str:
     return "WINNER" if outcome.winner == side else ""
 
 
-def _tallies(image: Image.Image, baseline: int, side: Side, position: Position,
-             theme: Theme) -> None:
+def _tallies(
+    image: Image.Image, baseline: int, side: Side, position: Position, theme: Theme
+) -> None:
     """Side name, then enemy pieces this side has captured and (ludos) its reserve, as icons."""
     small = _fonts.font(15)
     x = _NAME_X
@@ -136,8 +148,8 @@ def _active_frame(theme: Theme) -> Image.Image:
     w, h, s = WIDTH - _PAD, BAR_H - 10, SUPERSAMPLE
     big = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))
     ImageDraw.Draw(big).rounded_rectangle(
-        (s, s, (w - 1) * s, (h - 1) * s), radius=12 * s, width=3 * s,
-        outline=(*theme.active, 255))
+        (s, s, (w - 1) * s, (h - 1) * s), radius=12 * s, width=3 * s, outline=(*theme.active, 255)
+    )
     return big.resize((w, h), Image.Resampling.LANCZOS)
 
 
@@ -148,9 +160,9 @@ def _tag(text: str, theme: Theme) -> Image.Image:
     w, h, s = round(_fonts.length(text, face)) + 18, 24, SUPERSAMPLE
     colour = theme.frame_muted if text == "DRAW" else theme.active
     big = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))
-    ImageDraw.Draw(big).rounded_rectangle((0, 0, w * s - 1, h * s - 1), radius=h * s // 2,
-                                          fill=(*colour, 255))
+    ImageDraw.Draw(big).rounded_rectangle(
+        (0, 0, w * s - 1, h * s - 1), radius=h * s // 2, fill=(*colour, 255)
+    )
     pill = big.resize((w, h), Image.Resampling.LANCZOS)
-    _fonts.draw_text(pill, (w / 2, h / 2), text, face, (*theme.frame, 255),
-                     anchor="mm")
+    _fonts.draw_text(pill, (w / 2, h / 2), text, face, (*theme.frame, 255), anchor="mm")
     return pill

@@ -14,6 +14,7 @@ from bot.ai import choose_move_from_dict
 from bot.service import errors
 from bot.service.models import Actor, BoardView, ChallengeRequest, Place, Report
 from bot.service.service import JarmoService
+from bot.store import GameRecord
 
 #: ``(game.to_dict(), level, seed) -> canonical move``
 Thinker = Callable[[dict[str, Any], str, int], Awaitable[str]]
@@ -54,14 +55,12 @@ class ComputerOpponent:
         service.computer = actor
         service.ratings.unrated_players.add(actor.user_id)  # the computer's games are not rated
 
-    async def start(
-        self, place: Place, human: Actor, request: ChallengeRequest
-    ) -> tuple[BoardView, Report | None]:
+    async def start(self, place: Place, human: Actor, request: ChallengeRequest) -> BoardView:
         """A game (or match) against the computer starts at once: it always accepts. Returns the
-        start position and, when the computer has White, its first move."""
+        start position without thinking, so a front end can show it at once; when the computer
+        has White, call :meth:`reply` next for its first move."""
         view = await self.service.challenge(place, human, replace(request, opponent=self.actor))
-        board = await self.service.accept_challenge(self.actor, view.challenge.id)
-        return board, await self.reply(place)
+        return await self.service.accept_challenge(self.actor, view.challenge.id)
 
     async def reply(self, place: Place) -> Report | None:
         """If it is the computer's turn in the channel's game, think and play; else ``None``.
@@ -80,6 +79,11 @@ class ComputerOpponent:
 
     async def hint(self, place: Place, human: Actor) -> str:
         """A suggested move for a human playing the computer, on their turn."""
+        record = await self.check_hint(place, human)
+        return await self._think(record.game.to_dict(), HINT_LEVEL, record.game.ply)
+
+    async def check_hint(self, place: Place, human: Actor) -> GameRecord:
+        """The game a hint would be for; refuses between humans and off the human's turn."""
         record = await self.service.player_game(place, human)
         if not self.service.is_computer(
             record.black_id if record.white_id == human.user_id else record.white_id
@@ -87,4 +91,4 @@ class ComputerOpponent:
             raise errors.NotAllowed("Hints are only for games against the computer.")
         if record.player_id(record.game.turn) != human.user_id:
             raise errors.NotYourTurn("Wait for the computer's move, then ask for a hint.")
-        return await self._think(record.game.to_dict(), HINT_LEVEL, record.game.ply)
+        return record

@@ -140,5 +140,3 @@ def replace_ratings(
             for h in tables.history
         ],
     )  # fmt: skip
-
-

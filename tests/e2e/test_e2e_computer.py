@@ -32,7 +32,10 @@ def test_playing_the_computer(fake: FakeDiscord, bot):
         assert description.startswith(f"{world.bot.mention} played **")
         game.play(description.split("**")[1])
         assert reply.pinged == {world.ann.id}
-    hint = fake.slash(world.ann, here, "jarmo hint").wait_answer()
+    asked = fake.slash(world.ann, here, "jarmo hint")
+    deferred = asked.wait_answer()  # the search may queue: the bot defers, privately
+    assert deferred.type == 5 and deferred.ephemeral
+    hint = asked.wait_followups(1)[0]
     assert hint.ephemeral and hint.content.split("**")[1] in game.legal_moves()
     check_private(fake.slash(world.ann, here, "jarmo stop").wait_answer(), "resign")
 
@@ -64,3 +67,16 @@ def test_a_reply_in_progress_is_still_sent_when_the_bot_stops(fake: FakeDiscord,
     assert status == 0
     assert len(played.followups) == 1, "the computer's reply was cut off by the shutdown"
     bot.start()
+
+
+def test_the_start_is_answered_at_once_when_the_computer_opens(fake: FakeDiscord, bot):
+    world = fake.world
+    here = world.channel("arena-1")
+    start = fake.slash(
+        world.cat, here, "jarmo challenge", opponent=world.bot, side="black", level="hard"
+    )
+    answer = start.wait_answer()  # the fake fails the test if this took 3 s or more
+    check_board_embed(answer.message)
+    opening = start.wait_followups(1)[0]  # hard thinks about 2 s for its first move
+    assert opening.embeds[0]["description"].startswith(f"{world.bot.mention} played **")
+    assert opening.pinged == {world.cat.id}

@@ -19,10 +19,8 @@ def computer(service) -> ComputerOpponent:
 
 
 async def test_computer_accepts_at_once_and_answers_each_move(service, computer, store):
-    board, first = await computer.start(
-        HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy")
-    )
-    assert first is None and board.turn_user_id == ANN.user_id
+    board = await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
+    assert await computer.reply(HERE) is None and board.turn_user_id == ANN.user_id
     await service.move(HERE, ANN, "A1-C2")
     reply = await computer.reply(HERE)
     assert reply is not None and reply.actor_id == ROBOT.user_id
@@ -32,9 +30,9 @@ async def test_computer_accepts_at_once_and_answers_each_move(service, computer,
 
 
 async def test_computer_with_white_moves_first(service, computer):
-    board, first = await computer.start(
-        HERE, ANN, ChallengeRequest(ROBOT, side="black", level="easy")
-    )
+    board = await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="black", level="easy"))
+    assert board.turn_user_id == ROBOT.user_id
+    first = await computer.reply(HERE)
     assert first is not None and first.board.turn_user_id == ANN.user_id
     assert board.game.white_id == ROBOT.user_id
 
@@ -97,7 +95,7 @@ async def test_no_hints_between_humans(service, computer):
 async def test_games_against_the_computer_have_no_clock(service, computer, store):
     with pytest.raises(ChallengeUnavailable, match="no time limit"):
         await computer.start(HERE, ANN, ChallengeRequest(ROBOT, time_per_move="1h"))
-    board, _ = await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white"))
+    board = await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white"))
     assert board.game.clock.deadline_at is None
 
 
