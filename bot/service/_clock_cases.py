@@ -112,13 +112,18 @@ class ClockCases:
     async def accept_pause(self, place: Place, actor: Actor, offer: PauseOffer) -> BoardView:
         """The opponent agrees: the clock stops and keeps the time that was left."""
         if actor.user_id != offer.answer_by:
-            raise errors.NotAllowed("Only the player the pause was offered to can accept it.")
+            raise errors.NotAllowed(
+                "Only the player the pause was offered to can accept it. "
+                "To offer one yourself, use /jarmo pause."
+            )
         async with self.channel_lock(place.channel_id):
             record = await self._players_game(place, actor)
             if not offer.still_stands(record):
                 raise errors.GameChanged(_CHANGED_OFFER)
             if record.clock.paused:
-                raise errors.ClockUnavailable("The clock is already paused.")
+                raise errors.ClockUnavailable(
+                    "The clock is already paused. Use /jarmo resume to restart it."
+                )
             self._check_clock(record)
             try:
                 paused = await self._store.pause_clock(

@@ -199,7 +199,9 @@ class JarmoService(ClockCases):
         try:
             return await self._store.get_challenge(challenge_id)
         except st.NotFound:
-            raise errors.ChallengeUnavailable("That challenge no longer exists.") from None
+            raise errors.ChallengeUnavailable(
+                "That challenge no longer exists. Start a new one with /jarmo challenge."
+            ) from None
 
     async def _challenge_view(self, record: st.ChallengeRecord) -> ChallengeView:
         return ChallengeView(
@@ -212,7 +214,10 @@ class JarmoService(ClockCases):
         """The challenged player accepts: the match and its first game start."""
         record = await self._challenge(challenge_id)
         if actor.user_id != record.challenged_id:
-            raise errors.NotAllowed("Only the challenged player can accept this challenge.")
+            raise errors.NotAllowed(
+                "Only the challenged player can accept this challenge. "
+                "Start your own with /jarmo challenge."
+            )
         place = Place(record.guild_id, record.channel_id)
         await self._remember(place, actor)
         side = record.options.side
@@ -247,7 +252,12 @@ class JarmoService(ClockCases):
         if actor.user_id != allowed:
             who = "challenged player" if status == "declined" else "challenger"
             verb = "decline" if status == "declined" else "cancel"
-            raise errors.NotAllowed(f"Only the {who} can {verb} this challenge.")
+            hint = (
+                "Use Withdraw instead."
+                if status == "declined"
+                else "Start your own with /jarmo challenge."
+            )
+            raise errors.NotAllowed(f"Only the {who} can {verb} this challenge. {hint}")
         async with self.channel_lock(record.channel_id):
             try:
                 record = await self._store.close_challenge(challenge_id, status, now=self._clock())  # type: ignore[arg-type]
@@ -352,7 +362,10 @@ class JarmoService(ClockCases):
     async def accept_stop(self, place: Place, actor: Actor, offer: StopOffer) -> Report:
         """The opponent agrees to end the game as it stands; the match goes on."""
         if actor.user_id != offer.answer_by:
-            raise errors.NotAllowed("Only the player the offer was made to can accept it.")
+            raise errors.NotAllowed(
+                "Only the player the offer was made to can accept it. "
+                "To make your own offer, use /jarmo stop."
+            )
         async with self.channel_lock(place.channel_id):
             record = await self._players_game(place, actor)
             if not offer.still_stands(record):
