@@ -253,7 +253,7 @@ class JarmoService(ClockCases):
             who = "challenged player" if status == "declined" else "challenger"
             verb = "decline" if status == "declined" else "cancel"
             hint = (
-                "Use Withdraw instead."
+                "If it is your own challenge, use Withdraw."
                 if status == "declined"
                 else "Start your own with /jarmo challenge."
             )
