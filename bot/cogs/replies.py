@@ -110,11 +110,14 @@ def report_message(report: Report) -> dict[str, Any]:
         files.append(next_file)
         turn = report.next_board.turn_user_id
     content = f"{mention(turn)}, your move." if turn else None
+    # Whoever just acted (accepting a challenge as White, say) is already looking at this
+    # message: name them, but a notification is only for a player who is elsewhere.
+    pinged = turn if turn != report.actor_id else None
     return {
         "content": content,
         "embeds": embeds,
         "files": files,
-        "allowed_mentions": only_pinging(turn),
+        "allowed_mentions": only_pinging(pinged),
     }
 
 

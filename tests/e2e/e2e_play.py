@@ -242,6 +242,9 @@ def accept(fake: FakeDiscord, message: Message, opponent: User) -> Message:
     assert "**Accepted.**" in answer.message.content
     assert answer.message.components == []
     [board] = press.wait_followups(1)
+    to_move = int(board.content.removeprefix("<@").split(">")[0])
+    # The player who pressed Accept is looking at the answer: only the other one is notified.
+    assert board.pinged == ({to_move} - {opponent.id})
     return board
 
 

@@ -64,6 +64,15 @@ def test_an_expired_challenge_cannot_be_accepted(fake: FakeDiscord, bot):
     fresh = challenge(fake, here, world.bob, world.cat, side="white")
     board = accept(fake, fresh, world.cat)
     assert board.content == f"{world.bob.mention}, your move."
+    assert board.pinged == {world.bob.id}
+
+
+def test_accepting_as_white_names_but_does_not_ping_the_acceptor(fake: FakeDiscord, bot):
+    world = fake.world
+    message = challenge(fake, world.channel("arena-7"), world.ann, world.bob, side="black")
+    board = accept(fake, message, world.bob)
+    assert board.content == f"{world.bob.mention}, your move."
+    assert board.pinged == frozenset()  # Bob has just pressed Accept: he is here already
 
 
 def test_a_match_of_two_games_swaps_sides_and_ends_with_standings(fake: FakeDiscord, bot):

@@ -18,7 +18,8 @@ def test_playing_the_computer(fake: FakeDiscord, bot):
     opening = start.wait_answer()
     assert opening.type == 4 and not opening.ephemeral
     check_board_embed(opening.message)
-    assert opening.message.pinged == {world.ann.id}  # Ann moves first
+    assert opening.message.content.startswith(f"{world.ann.mention}, your move.")
+    assert opening.message.pinged == frozenset()  # Ann moves first, but she just asked
     game = Game.new()
     for _ in range(3):
         move = game.legal_moves()[0]
