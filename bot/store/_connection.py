@@ -21,7 +21,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], T]
 
-# RETURNING (3.35) lets a write return the row it changed without a second statement.
+# RETURNING (3.35) lets a write return the row it changed without a second statement;
+# migration 0004 needs ALTER TABLE ... DROP COLUMN (also 3.35).
 MIN_SQLITE = (3, 35, 0)
 BUSY_TIMEOUT_MS = 5_000
 

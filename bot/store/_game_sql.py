@@ -89,28 +89,10 @@ def fetch_match(db: sqlite3.Connection, match_id: int) -> MatchRecord:
     return _rows.match(row)
 
 
-def count_game(db: sqlite3.Connection, ended: GameRecord) -> None:
-    """Add the ended game to both players' stats (creating their rows if needed)."""
-    assert ended.points is not None  # set by the UPDATE that ended the game
-    params = []
-    for side, user_id in (("white", ended.white_id), ("black", ended.black_id)):
-        won, lost = ended.winner == side, ended.winner not in (side, None)
-        params.append(
-            (ended.guild_id, user_id, won, ended.winner is None, lost, ended.points[side])
-        )
-    db.executemany(
-        "INSERT INTO players (guild_id, user_id, games, wins, draws, losses, points)"
-        " VALUES (?, ?, 1, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET"
-        " games = games + 1, wins = wins + excluded.wins, draws = draws + excluded.draws,"
-        " losses = losses + excluded.losses, points = points + excluded.points",
-        params,
-    )
-
-
 def end_match(
     db: sqlite3.Connection, match: MatchRecord, state: str, winner_id: int | None, now: str
 ) -> MatchRecord:
-    """Give the running match its final state and winner, and count the match win."""
+    """Give the running match its final state and winner."""
     if winner_id is not None and winner_id not in match.player_ids:
         raise ValueError(f"user {winner_id} does not play in match {match.id}")
     row = db.execute(
@@ -120,10 +102,4 @@ def end_match(
     ).fetchone()
     if row is None:  # its active game was just ended, so this is a broken invariant
         raise StoreError(f"match {match.id} has already ended ({match.state})")
-    if winner_id is not None:
-        db.execute(
-            "INSERT INTO players (guild_id, user_id, match_wins) VALUES (?, ?, 1)"
-            " ON CONFLICT (guild_id, user_id) DO UPDATE SET match_wins = match_wins + 1",
-            (match.guild_id, winner_id),
-        )
     return _rows.match(row)

@@ -8,14 +8,7 @@ from datetime import datetime
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._deadline_sql import restart_clock
-from bot.store._game_sql import (
-    append_action,
-    count_game,
-    end_match,
-    fetch_match,
-    insert_game,
-    update_game,
-)
+from bot.store._game_sql import append_action, end_match, fetch_match, insert_game, update_game
 from bot.store._games import GameLoader, dump
 from bot.store._ratings_sql import apply_ratings, count_match_win
 from bot.store._rows import to_text
@@ -94,6 +87,8 @@ class GameWrites:
             "points_white": points["white"], "points_black": points["black"],
             "termination": termination, "last_activity": at, "finished_at": at,
         }  # fmt: skip
+        if ratings is not None:  # only committed if apply_ratings accepts them below
+            sets["rated"] = 1
 
         def work(db: sqlite3.Connection) -> GameEnd:
             ended = _rows.game(update_game(db, game_id, expected_version, sets), game)
@@ -102,8 +97,6 @@ class GameWrites:
                     raise ValueError(f"user {move[0]} does not play in game {game_id}")
                 append_action(db, game_id, version, move[0], move[1], at)
             match = fetch_match(db, ended.match_id)
-            if status != "aborted":
-                count_game(db, ended)
             if ratings is not None:  # rejects an aborted game
                 apply_ratings(db, ended, match, ratings, at)
             if next_game is not None:

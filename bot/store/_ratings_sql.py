@@ -41,7 +41,8 @@ def check_update(ended: GameRecord, match: MatchRecord, update: RatingUpdate) ->
 def apply_ratings(
     db: sqlite3.Connection, ended: GameRecord, match: MatchRecord, update: RatingUpdate, at: str
 ) -> None:
-    """Store both players' new ratings, their history rows and the game's ``rated`` mark.
+    """Store both players' new ratings and their history rows. The caller marks the game
+    ``rated`` in the same transaction (``end_game`` does so in the update that ends it).
 
     Raises ``StaleRatings`` if a player's stored rating is not the ``before`` the update was
     computed from (another rated game or a rebuild got there first); ``ValueError`` for an
@@ -69,7 +70,6 @@ def apply_ratings(
                 before.sigma, before.rating, after.mu, after.sigma, after.rating, at,
             ),
         )  # fmt: skip
-    db.execute("UPDATE games SET rated = 1 WHERE id = ?", (ended.id,))
 
 
 def _check_current(

@@ -35,10 +35,7 @@ GAME_COLUMNS = (
     " snapshot, winner, points_white, points_black, termination, started_at, last_activity,"
     " finished_at, deadline_at, reminders_sent, time_left_seconds, paused_at"
 )
-PLAYER_COLUMNS = (
-    "guild_id, user_id, display_name, rating, rating_deviation, volatility, games, wins, draws,"
-    " losses, points, match_wins"
-)
+PLAYER_COLUMNS = "guild_id, user_id, display_name"
 SETTINGS_COLUMNS = "guild_id, default_ruleset, default_layout, challenge_expiry_seconds"
 ACTION_COLUMNS = "game_id, ply, player_id, move, played_at"
 

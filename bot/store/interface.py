@@ -65,7 +65,8 @@ class Store(Protocol):
         ...
 
     async def get_player(self, guild_id: int, user_id: int) -> PlayerRecord:
-        """The player's record in this guild. Raises ``NotFound``."""
+        """The player's name record in this guild. Raises ``NotFound`` for a player never
+        upserted there."""
         ...
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
@@ -200,15 +201,14 @@ class Store(Protocol):
         * ``move=(player_id, move)``: the final move, appended first (``game`` has played it).
         * The game gets ``status`` and its result (``winner`` side or ``None`` for a draw,
           ``points``, ``termination`` text), and ``game`` as its snapshot.
-        * Both players' stats (games, wins/draws/losses, points) are updated, except for
-          ``status="aborted"``.
         * Exactly one of ``next_game`` (a fresh engine game: game ``index + 1`` is created
-          active, sides swapped) and ``match_state`` (the match ends with ``match_winner_id``,
-          whose match-win counter goes up) must be given.
+          active, sides swapped) and ``match_state`` (the match ends with ``match_winner_id``)
+          must be given.
         * ``ratings`` (computed by the caller from the ratings it read) marks the game rated and
           stores both players' new ratings in the match's ruleset, their rating history, and
           their rated results (and the match win, if the match ends with a winner). ``None``:
           the game is not rated (aborted, or against the computer).
+        * Players are not touched: results are read from the stored games (``player_stats``).
 
         Raises ``NotFound``, ``StaleGame`` / ``GameNotActive`` as ``record_move`` does;
         ``StaleRatings`` if a stored rating is not the ``before`` of ``ratings`` (nothing is

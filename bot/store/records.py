@@ -181,20 +181,12 @@ class GameEnd:
 
 @dataclass(frozen=True, slots=True)
 class PlayerRecord:
-    """A player's standing in one guild."""
+    """A player known in one guild: the name to show. Statistics and ratings come from
+    ``Store.player_stats`` and ``Store.player_ratings``."""
 
     guild_id: int
     user_id: int
-    display_name: str | None  # last name seen; None if the player was never upserted
-    rating: float
-    rating_deviation: float
-    volatility: float | None
-    games: int
-    wins: int
-    draws: int
-    losses: int
-    points: int  # board points summed over all counted games
-    match_wins: int
+    display_name: str | None  # last name seen; None only in rows from before schema 4
 
 
 @dataclass(frozen=True, slots=True)

@@ -113,7 +113,7 @@ class SqliteStore:
         )
 
     async def get_player(self, guild_id: int, user_id: int) -> PlayerRecord:
-        """The player's record in this guild. Raises ``NotFound``."""
+        """The player's name record in this guild. Raises ``NotFound``."""
         rows = await self._read.execute_fetchall(
             f"SELECT {_rows.PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND user_id = ?",
             (guild_id, user_id),

@@ -94,10 +94,10 @@ async def test_the_player_to_move_loses_on_time(bot: Bot, clock: FakeClock) -> N
     assert "Bob ran out of time." in text and "time ran out" in text
     assert "Ann wins the match (by forfeit)!" in text
     assert deadline_message(events[0])["embeds"][0].image.url == "attachment://board.png"
-    ann = await bot.store.get_player(1, ANN.user_id)
-    bob = await bot.store.get_player(1, BOB.user_id)
-    assert (ann.games, ann.wins, ann.match_wins) == (1, 1, 1)
-    assert (bob.games, bob.losses, bob.match_wins) == (1, 1, 0)
+    ann = await bot.store.player_stats(1, ANN.user_id)
+    bob = await bot.store.player_stats(1, BOB.user_id)
+    assert (ann.overall.games, ann.overall.wins, ann.match_wins) == (1, 1, 1)
+    assert (bob.overall.games, bob.overall.losses, bob.match_wins) == (1, 1, 0)
     assert await bot.store.active_game(HERE.channel_id) is None
     assert await bot.scheduler.run_due(start + timedelta(days=30)) == []
     assert await bot.scheduler.next_due() is None
@@ -121,9 +121,10 @@ async def test_a_timeout_is_applied_once_across_restarts(db_path: Path, clock: F
 
     check = await Bot.open(db_path, clock)
     try:
-        ann = await check.store.get_player(1, ANN.user_id)
-        bob = await check.store.get_player(1, BOB.user_id)
-        assert (ann.games, ann.losses, bob.games, bob.wins, bob.match_wins) == (1, 1, 1, 1, 1)
+        ann = (await check.store.player_stats(1, ANN.user_id)).overall
+        bob = await check.store.player_stats(1, BOB.user_id)
+        assert (ann.games, ann.losses, bob.overall.games, bob.overall.wins) == (1, 1, 1, 1)
+        assert bob.match_wins == 1
     finally:
         await check.close()
 

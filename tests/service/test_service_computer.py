@@ -117,4 +117,4 @@ async def test_games_against_the_computer_are_not_rated(service, computer, store
     await service.move(HERE, ANN, "A1-C2")
     await service.resign(HERE, ANN)
     assert await store.player_ratings(HERE.guild_id, ANN.user_id) == []
-    assert (await store.get_player(HERE.guild_id, ANN.user_id)).losses == 1
+    assert (await store.player_stats(HERE.guild_id, ANN.user_id)).as_white.losses == 1

@@ -187,8 +187,8 @@ async def test_resign_forfeits_the_match(service, store):
     assert report.standings.over and report.standings.winner_id == BOB.user_id
     assert report.standings.match.state == "forfeited" and report.next_board is None
     assert await store.active_game(HERE.channel_id) is None
-    bob = await store.get_player(1, BOB.user_id)
-    assert (bob.wins, bob.match_wins) == (1, 1)
+    bob = await store.player_stats(1, BOB.user_id)
+    assert (bob.overall.wins, bob.match_wins) == (1, 1)
 
 
 async def test_agreed_stop_scores_the_game_and_continues_the_match(service):
@@ -217,7 +217,7 @@ async def test_abort_needs_permission_and_counts_for_nobody(service, store):
     report = await service.abort(HERE, CAT, can_manage=True)
     assert report.ended.status == "aborted" and report.standings.match.state == "aborted"
     assert await store.active_game(HERE.channel_id) is None
-    assert (await store.get_player(1, ANN.user_id)).games == 0
+    assert (await store.player_stats(1, ANN.user_id)).overall.games == 0
 
 
 async def test_board_from_the_viewers_side(service):

@@ -1,4 +1,5 @@
-"""end_game: every way a game can end, in one transaction, and what it does to stats and matches."""
+"""end_game: every way a game can end, in one transaction, and what it does to the stored
+games, the players' results read from them, and matches."""
 
 from __future__ import annotations
 
@@ -19,15 +20,26 @@ from store_helpers import (
     play_to_end,
 )
 
-from bot.store import GameNotActive, NotFound, PlayerRecord, SqliteStore, StaleGame
+from bot.store import (
+    GameNotActive,
+    NotFound,
+    RatingChange,
+    RatingUpdate,
+    Skill,
+    SqliteStore,
+    StaleGame,
+    StaleRatings,
+)
 
 LATER = T0 + timedelta(minutes=3)
 
 
 async def stats(store: SqliteStore, user_id: int) -> tuple[int, int, int, int, int, int]:
-    """(games, wins, draws, losses, points, match wins) of a player in GUILD."""
-    p: PlayerRecord = await store.get_player(GUILD, user_id)
-    return (p.games, p.wins, p.draws, p.losses, p.points, p.match_wins)
+    """(games, wins, draws, losses, points, match wins) of a player in GUILD, as read from the
+    stored games and matches."""
+    found = await store.player_stats(GUILD, user_id)
+    both = found.overall
+    return (both.games, both.wins, both.draws, both.losses, both.points, found.match_wins)
 
 
 async def test_a_final_move_finishes_game_and_match(
@@ -69,6 +81,10 @@ async def test_a_final_move_finishes_game_and_match(
         assert (alice[1:4], bob[1:4], alice[5], bob[5]) == ((0, 0, 1), (1, 0, 0), 0, 1)
     else:
         assert (alice[1:4], bob[1:4]) == ((0, 1, 0), (0, 1, 0))
+    for user_id in (ALICE, BOB):  # an unrated game end writes no player rows and no ratings
+        with pytest.raises(NotFound):
+            await store.get_player(GUILD, user_id)
+        assert await store.player_ratings(GUILD, user_id) == []
     # The channel is free for a new challenge.
     await store.create_challenge(challenge(), now=LATER)
 
@@ -155,9 +171,39 @@ async def test_aborting_changes_no_stats(store: SqliteStore, start_match: StartM
     assert (end.game.status, end.match.state, end.match.winner_id) == ("aborted", "aborted", None)
     assert await stats(store, ALICE) == (0, 0, 0, 0, 0, 0)
     with pytest.raises(NotFound):
-        await store.get_player(GUILD, BOB)  # never counted, never created
+        await store.get_player(GUILD, BOB)  # never named, never created
     assert await store.active_game(CHANNEL) is None
     assert (await store.get_match(match.id)).state == "aborted"
+
+
+def first_rating(user_id: int, games_before: int = 0) -> RatingChange:
+    """A made-up change from a new player's first rated game (the store only keeps ratings)."""
+    return RatingChange(user_id, games_before, Skill(25.0, 8.3, 0.0), Skill(27.0, 8.0, 3.0))
+
+
+async def test_only_accepted_ratings_mark_the_game_rated(
+    store: SqliteStore, start_match: StartMatch
+) -> None:
+    match, start = await start_match()
+    args = dict(
+        expected_version=0, status="resigned", winner="white", points=start.game.points(),
+        termination="resigned", game=start.game, match_state="forfeited",
+        match_winner_id=ALICE, now=LATER,
+    )  # fmt: skip
+    stale = RatingUpdate("classic", (first_rating(ALICE, games_before=1), first_rating(BOB)))
+    with pytest.raises(StaleRatings):
+        await store.end_game(start.id, ratings=stale, **args)  # type: ignore[arg-type]
+    assert (await store.get_game(start.id)).is_active
+    assert await store.rated_games() == []
+
+    rated = RatingUpdate("classic", (first_rating(ALICE), first_rating(BOB)))
+    await store.end_game(start.id, ratings=rated, **args)  # type: ignore[arg-type]
+    assert [(g.id, g.match_winner_id) for g in await store.rated_games()] == [(start.id, ALICE)]
+    result = await store.game_result(start.id)
+    assert result is not None and result.rated
+    alice = (await store.player_ratings(GUILD, ALICE))[0]
+    assert (alice.games, alice.wins, alice.match_wins) == (1, 1, 1)
+    assert (await store.get_match(match.id)).winner_id == ALICE
 
 
 async def test_a_stale_end_writes_nothing(store: SqliteStore, start_match: StartMatch) -> None:

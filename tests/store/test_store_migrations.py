@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from store_helpers import CHANNEL, T0, StartMatch
 
-from bot.store import SchemaTooNew, SqliteStore, open_store
+from bot.store import NotFound, PlayerRecord, SchemaTooNew, SqliteStore, open_store
 from bot.store._migrations import Migration, latest_version, migrate, migrations
 
 # Rows written at each schema version, in that version's shape: a database migrated from an
@@ -78,10 +78,41 @@ async def test_every_earlier_version_migrates_to_the_latest(tmp_path: Path, star
     async with open_store(old) as store:
         if start >= 1:
             assert (await store.get_settings(7)).default_ruleset == "ludos"
-            player = await store.get_player(7, 5)
-            assert (player.display_name, player.games, player.wins) == ("Ann", 3, 2)
+            assert await store.get_player(7, 5) == PlayerRecord(7, 5, "Ann")  # totals dropped
     assert user_version(old) == latest_version()
     assert schema(old) == schema(fresh)
+
+
+async def test_dropping_the_player_totals_keeps_every_name(db_path: Path) -> None:
+    db = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        migrate(db, target=3)
+        db.executemany(  # as schema 3 wrote them: end_game created unnamed rows with totals
+            "INSERT INTO players (guild_id, user_id, display_name, games, wins, losses, points,"
+            " match_wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (1, 5, "Ann", 4, 3, 1, 40, 2),
+                (1, 6, "Bob ♞", 4, 1, 3, 22, 0),
+                (2, 5, "Ann elsewhere", 0, 0, 0, 0, 0),
+                (2, 7, None, 1, 0, 1, 5, 0),
+            ],
+        )
+    finally:
+        db.close()
+
+    async with open_store(db_path) as store:
+        assert [await store.get_player(g, u) for g, u in ((1, 5), (1, 6), (2, 5), (2, 7))] == [
+            PlayerRecord(1, 5, "Ann"),
+            PlayerRecord(1, 6, "Bob ♞"),
+            PlayerRecord(2, 5, "Ann elsewhere"),
+            PlayerRecord(2, 7, None),
+        ]
+        with pytest.raises(NotFound):
+            await store.get_player(2, 6)
+    with sqlite3.connect(db_path) as db:
+        columns = [row[1] for row in db.execute("PRAGMA table_info(players)")]
+        assert columns == ["guild_id", "user_id", "display_name"]
+        assert db.execute("SELECT count(*) FROM players").fetchone()[0] == 4
 
 
 async def test_reopening_changes_nothing(db_path: Path) -> None:

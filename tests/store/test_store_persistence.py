@@ -23,6 +23,7 @@ async def test_everything_survives_a_restart(
     db_path: Path, store: SqliteStore, start_match: StartMatch
 ) -> None:
     await store.upsert_player(GUILD, ALICE, "Alice")
+    await store.upsert_player(GUILD, BOB, "Bob")
     await store.set_settings(GuildSettings(GUILD, "ludos", "bow", 120))
     pending = await store.create_challenge(challenge(channel=5), now=T0)
     await store.set_challenge_message(pending.id, 555)
@@ -43,6 +44,7 @@ async def test_everything_survives_a_restart(
     before = (
         await store.get_player(GUILD, ALICE),
         await store.get_player(GUILD, BOB),
+        await store.player_stats(GUILD, BOB),
         await store.get_settings(GUILD),
         await store.get_challenge(pending.id),
         await store.get_challenge(declined.id),
@@ -57,6 +59,7 @@ async def test_everything_survives_a_restart(
         after = (
             await reopened.get_player(GUILD, ALICE),
             await reopened.get_player(GUILD, BOB),
+            await reopened.player_stats(GUILD, BOB),
             await reopened.get_settings(GUILD),
             await reopened.get_challenge(pending.id),
             await reopened.get_challenge(declined.id),
@@ -67,7 +70,7 @@ async def test_everything_survives_a_restart(
         )
         assert after == before
         assert await reopened.active_game(7) == second
-        assert await reopened.pending_challenge(5, now=T0) == before[3]
+        assert await reopened.pending_challenge(5, now=T0) == before[4]
         # ... and the game goes on where it stopped.
         moved = await play_quiet(reopened, second, 1, random.Random(43))
         assert moved.version == 6
