@@ -139,9 +139,12 @@ def _match_state(standings: Standings, name: Namer) -> str:
     return f"{leader} · {left}{turn}."
 
 
-def report_text(report: Report, name: Namer, *, when: When | None = None) -> str:
+def report_text(
+    report: Report, name: Namer, *, when: When | None = None, match_state: bool = True
+) -> str:
     """What to say after an action: the move, then the result and match state if it ended.
-    ``when`` shows the next deadline (see :func:`clock_line`)."""
+    ``when`` shows the next deadline (see :func:`clock_line`); ``match_state=False`` leaves
+    the match's state out, for a front end that shows the whole table right after."""
     view = report.board
     parts = []
     if report.action:
@@ -156,7 +159,7 @@ def report_text(report: Report, name: Namer, *, when: When | None = None) -> str
         parts.append(ending_line(report.ended, name))
     else:
         parts.append(position_line(view, name, when=when))
-    if report.standings and report.ended:
+    if report.standings and report.ended and match_state:
         parts.append(_match_state(report.standings, name))
         parts.extend(rating_lines(report.standings.rating_changes, name))
     if report.next_board:

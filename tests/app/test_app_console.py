@@ -84,6 +84,7 @@ async def test_a_scripted_game_to_a_resignation(store: SqliteStore, tmp_path: Pa
     assert "A5-C4" in listing and "A1-C2" not in listing
     assert "Match of 1 game · classic / bow" in text
     assert "resigned." in text and "wins the match (by forfeit)!" in text
+    assert text.count("wins the match") == 1  # the final table says it; the report does not
     assert "**" not in text
     assert console.prompts[:2] == ["Player 1 name [Player 1]: ", "Player 2 name [Player 2]: "]
     sides = [prompt.rsplit("(", 1)[1] for prompt in console.prompts[2:]]
