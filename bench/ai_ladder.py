@@ -169,6 +169,23 @@ def summarise(pairing: str, games: list[dict]) -> str:
     )
 
 
+def by_colour(pairing: str, games: list[dict]) -> str:
+    """A's score and points share with each colour (the bow board favours White)."""
+    parts = []
+    for a_white, colour in ((True, "White"), (False, "Black")):
+        mine = [g for g in games if g["a_white"] == a_white]
+        if not mine:
+            continue
+        score = sum(g["result"] for g in mine) / len(mine)
+        a_pts = sum(g["a_points"] for g in mine)
+        b_pts = sum(g["b_points"] for g in mine)
+        parts.append(
+            f"as {colour}: score {score:6.1%}, points {a_pts}:{b_pts} "
+            f"({a_pts / max(1, a_pts + b_pts):.1%})"
+        )
+    return f"  {pairing:14} A " + "; ".join(parts)
+
+
 HEADER = (
     f"{'pairing (A-B)':14} {'n':>4} {'W':>4} {'D':>4} {'L':>4}  {'A score':>7} "
     f"{'points A:B':>11} {'A pts':>6}  {'White':>6}  {'plies':>5} {'depth':>5} {'nodes':>8}"
@@ -195,6 +212,8 @@ def run_ladder(pairings: list[str], games: int, cfg: Settings, workers: int) -> 
     print(HEADER)
     for pairing in pairings:
         print(summarise(pairing, results[pairing]))
+    for pairing in pairings:
+        print(by_colour(pairing, results[pairing]))
     print(
         "A score = (W + D/2) / n; A pts = A's share of the game points (rules §5) summed; "
         "White = White's score share; depth/nodes = A's average per move"

@@ -18,8 +18,10 @@ _BUDGETS: dict[str, Budget] = {
     "easy": Budget(max_depth=1, node_limit=2_000, time_limit=1.0, noise=150),
     # Four plies: sound tactics, little planning (a few hundred to a few thousand nodes).
     "medium": Budget(max_depth=4, node_limit=25_000, time_limit=1.5),
-    # As deep as 2 s allow: typically 10+ plies on a mid-game position.
-    "hard": Budget(max_depth=64, node_limit=None, time_limit=2.0),
+    # As deep as 2 s allow: typically 10+ plies on a mid-game position. A win counts as one
+    # extra point only: hard keeps playing for the points that decide a match (rules §6)
+    # where the lower levels settle for the win.
+    "hard": Budget(max_depth=64, node_limit=None, time_limit=2.0, result_bonus=100),
 }
 LEVELS: tuple[str, ...] = tuple(_BUDGETS)
 DEFAULT_LEVEL = "medium"
@@ -28,7 +30,8 @@ DEFAULT_LEVEL = "medium"
 @dataclass(frozen=True, slots=True)
 class SearchResult:
     """A search's answer: the canonical move, its score for the side to move (the expected
-    point margin in hundredths of a game point; a finished game adds ±300 for a win / loss),
+    point margin in hundredths of a game point; a finished game adds the level's result bonus,
+    ±300 or ±100 for hard, for a win / loss),
     the depth completed, nodes, and the expected line of play (canonical moves, starting with
     ``move``)."""
 
@@ -111,4 +114,5 @@ def _budget(level: str, time_limit: float | None, node_limit: int | None) -> Bud
         node_limit=node_limit if node_limit is not None else base.node_limit,
         time_limit=time_limit if time_limit is not None else base.time_limit,
         noise=base.noise,
+        result_bonus=base.result_bonus,
     )

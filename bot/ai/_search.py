@@ -18,7 +18,9 @@ from ._state import PLACE_UNIT, State, decode
 
 N = 25
 # A finished game scores its point margin (rules §5-6: a match adds up the games' points, so
-# every point counts, not only the result) plus a bonus for the result itself.
+# every point counts, not only the result) plus a bonus for the result itself. The bonus is a
+# level's character: a large one plays for the win and ends the game as soon as it is ahead;
+# a small one keeps playing for the points a match is decided by.
 RESULT_BONUS = 300
 INF = 1_000_000
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -43,6 +45,7 @@ class Budget:
     node_limit: int | None
     time_limit: float | None
     noise: int = 0  # easy levels: random spread added to root scores, in hundredths of a point
+    result_bonus: int = RESULT_BONUS  # what a won / lost game adds to its point margin
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +178,7 @@ class Searcher:
             # Contempt: the searching side counts a draw as a little worse than an even game,
             # so it keeps playing for a win while it has an about-even alternative.
             return margin - CONTEMPT if s == self.root_side else margin + CONTEMPT
-        return margin + result * RESULT_BONUS
+        return margin + result * self.budget.result_bonus
 
     def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         self._tick()

@@ -67,6 +67,15 @@ def test_enters_the_enemy_camp_to_end_a_won_game(level):
     assert assert_wins_at_once(game, level) == "B3-A5"
 
 
+@pytest.mark.parametrize(("level", "bonus"), [("easy", 300), ("medium", 300), ("hard", 100)])
+def test_a_won_game_is_worth_its_margin_plus_the_levels_result_bonus(level, bonus):
+    # B3-A5 ends the game 6-2. Hard counts the win itself as one point only, so it prefers
+    # playing on for more points (which decide a match) to ending a game with a narrow lead.
+    game = Game.setup("B3:w C5:w E5:w D2:b E2:b", ruleset="classic")
+    result = analyse(game, level=level, node_limit=3_000)
+    assert (result.move, result.score) == ("B3-A5", 400 + bonus)
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_takes_the_capture_that_ends_the_game(level):
     # Taking C3 leaves Black only the piece in White's camp: 5 points to 2.
