@@ -7,6 +7,7 @@ belongs to the player whose turn it is (hot-seat).
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -257,9 +258,9 @@ class _Session:
             else:
                 await command(self, actor, rest.strip())
         except BadMove as bad:
-            self.say(f"{bad.message}\nType moves to list the legal moves, or help.")
+            self.say(f"{console_words(bad.message)}\nType moves to list the legal moves, or help.")
         except UserError as refused:
-            self.say(refused.message)
+            self.say(console_words(refused.message))
 
     async def _apply_deadlines(self) -> None:
         """Reminders and timeouts due by now (the console has no background scheduler)."""
@@ -357,3 +358,12 @@ COMMANDS: dict[str, Command] = {
     "quit": _Session.quit,
     "exit": _Session.quit,
 }
+
+
+def console_words(text: str) -> str:
+    """The service names Discord's slash commands; here the same command is a typed word."""
+
+    def typed(found: re.Match[str]) -> str:
+        return f"'{found[1]}'" if found[1] in COMMANDS else found[0]
+
+    return re.sub(r"/jarmo (\w+)", typed, text)

@@ -41,3 +41,27 @@ async def test_a_match_against_the_computer_at_the_console(tmp_path: Path) -> No
     assert "Computer played" in text and "Ann played" in text
     assert not any(p.startswith("Computer") for p in prompts)  # nobody types for the computer
     assert "Game 2 of 2" in text
+
+
+async def test_refusals_name_the_consoles_own_commands(tmp_path: Path) -> None:
+    answers = iter(["Ann", "stop"])
+    shown: list[str] = []
+
+    def answer(prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    async with open_store(tmp_path / "console.sqlite3") as store:
+        service = JarmoService(store, rng=random.Random(3))
+        await play_console(
+            service,
+            out_dir=tmp_path / "boards",
+            input_fn=answer,
+            output_fn=shown.append,
+            vs_computer="easy",
+        )
+    text = "\n".join(shown)
+    assert "The computer plays every game to the end. Use 'resign' to give up." in text
+    assert "/jarmo" not in text
