@@ -69,8 +69,8 @@ def test_enters_the_enemy_camp_to_end_a_won_game(level):
 
 @pytest.mark.parametrize(("level", "bonus"), [("easy", 300), ("medium", 300), ("hard", 100)])
 def test_a_won_game_is_worth_its_margin_plus_the_levels_result_bonus(level, bonus):
-    # B3-A5 ends the game 6-2. Hard counts the win itself as one point only, so it prefers
-    # playing on for more points (which decide a match) to ending a game with a narrow lead.
+    # B3-A5 ends the game 6-2. Hard counts the win itself as one point only (the others: three),
+    # so a wider margin later can outweigh ending a game now with a narrow lead.
     game = Game.setup("B3:w C5:w E5:w D2:b E2:b", ruleset="classic")
     result = analyse(game, level=level, node_limit=3_000)
     assert (result.move, result.score) == ("B3-A5", 400 + bonus)
