@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.jarmo import Game
@@ -109,10 +109,8 @@ def _budget(level: str, time_limit: float | None, node_limit: int | None) -> Bud
         raise ValueError("time_limit must be positive")
     if node_limit is not None and node_limit < 1:
         raise ValueError("node_limit must be at least 1")
-    return Budget(
-        max_depth=base.max_depth,
+    return replace(
+        base,
         node_limit=node_limit if node_limit is not None else base.node_limit,
         time_limit=time_limit if time_limit is not None else base.time_limit,
-        noise=base.noise,
-        result_bonus=base.result_bonus,
     )

@@ -272,18 +272,17 @@ class _Session:
 
     async def _show_report(self, report: Report) -> None:
         await self._show_board(report.board)
-        match_over = report.standings is not None and report.standings.over
+        final = report.standings if report.standings and report.standings.over else None
         # At the end of the match the table below says who won; say it once.
-        self.say(report_text(report, self.name, match_state=not match_over))
+        self.say(report_text(report, self.name, match_state=final is None))
         self.view = report.board
         if report.next_board is not None:
             self.view = report.next_board
             self.say(f"\n{game_title(report.next_board)}")
             await self._show_board(report.next_board)
-        if match_over:
-            assert report.standings is not None
-            self.result = report.standings
-            self.say(f"\n{standings_text(report.standings, self.name)}")
+        if final is not None:
+            self.result = final
+            self.say(f"\n{standings_text(final, self.name)}")
 
     async def _show_board(self, view: BoardView) -> None:
         await self.folder.save(view)
