@@ -100,7 +100,8 @@ class ClockCases:
         record = await self._players_game(place, actor)
         if not record.clock.running and not record.clock.paused:
             raise errors.ClockUnavailable(
-                "This match has no time limit per move, so there is no clock to pause."
+                "This match has no time limit per move, so there is no clock to pause: "
+                "take as long as you need."
             )
         if record.clock.paused:
             raise errors.ClockUnavailable(

@@ -88,7 +88,10 @@ class ComputerOpponent:
         if not self.service.is_computer(
             record.black_id if record.white_id == human.user_id else record.white_id
         ):
-            raise errors.NotAllowed("Hints are only for games against the computer.")
+            raise errors.NotAllowed(
+                "Hints are only for games against the computer. To play it, use "
+                "/jarmo challenge and pick the bot as your opponent."
+            )
         if record.player_id(record.game.turn) != human.user_id:
             raise errors.NotYourTurn("Wait for the computer's move, then ask for a hint.")
         return record

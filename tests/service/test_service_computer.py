@@ -88,7 +88,7 @@ async def test_hints_only_against_the_computer_and_on_your_turn(service, compute
 async def test_no_hints_between_humans(service, computer):
     view = await service.challenge(HERE, ANN, ChallengeRequest(BOB, side="white"))
     await service.accept_challenge(BOB, view.challenge.id)
-    with pytest.raises(NotAllowed, match="computer"):
+    with pytest.raises(NotAllowed, match=r"computer\. To play it, use /jarmo challenge"):
         await computer.hint(HERE, ANN)
 
 
