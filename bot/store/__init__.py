@@ -1,18 +1,24 @@
 """Persistence: the ``Store`` protocol the service uses, and its SQLite implementation."""
 
+from bot.store._preflight import check_database
 from bot.store.clocks import GameClock, RunningClock
 from bot.store.errors import (
     ChallengeClosed,
     ChannelBusy,
     CorruptGame,
+    DatabaseInUse,
+    DatabaseReadOnly,
+    DatabaseUnusable,
     GameNotActive,
     NotFound,
     SchemaTooNew,
     StaleGame,
     StaleRatings,
+    StoreBusy,
     StoreError,
 )
 from bot.store.interface import Store
+from bot.store.outbox import Announcement, AnnouncementKind, OutboxEntry, Settlement
 from bot.store.rating_records import (
     GameResultRecord,
     PlayerStatsRecord,
@@ -34,6 +40,7 @@ from bot.store.records import (
     ChallengeOptions,
     ChallengeRecord,
     ChallengeStatus,
+    DamagedGame,
     GameEnd,
     GameRecord,
     GameStatus,
@@ -49,12 +56,18 @@ from bot.store.sqlite import SqliteStore, open_store
 __all__ = [
     "MATCH_LENGTHS",
     "ActionRecord",
+    "Announcement",
+    "AnnouncementKind",
     "ChallengeClosed",
     "ChallengeOptions",
     "ChallengeRecord",
     "ChallengeStatus",
     "ChannelBusy",
     "CorruptGame",
+    "DamagedGame",
+    "DatabaseInUse",
+    "DatabaseReadOnly",
+    "DatabaseUnusable",
     "GameClock",
     "GameEnd",
     "GameNotActive",
@@ -66,6 +79,7 @@ __all__ = [
     "MatchState",
     "NewChallenge",
     "NotFound",
+    "OutboxEntry",
     "PlayerRecord",
     "PlayerStatsRecord",
     "RankedRating",
@@ -78,14 +92,17 @@ __all__ = [
     "Result",
     "RunningClock",
     "SchemaTooNew",
+    "Settlement",
     "Side",
     "Skill",
     "SqliteStore",
     "StaleGame",
     "StaleRatings",
     "Store",
+    "StoreBusy",
     "StoreError",
     "Streak",
     "Tally",
+    "check_database",
     "open_store",
 ]

@@ -24,7 +24,9 @@ Work = Callable[[sqlite3.Connection], T]
 # RETURNING (3.35) lets a write return the row it changed without a second statement;
 # migration 0004 needs ALTER TABLE ... DROP COLUMN (also 3.35).
 MIN_SQLITE = (3, 35, 0)
-BUSY_TIMEOUT_MS = 5_000
+# How long a statement waits for a lock held by another connection (a backup, an operator's
+# sqlite3 shell) before giving up with StoreBusy: well inside Discord's 3 s to answer.
+BUSY_TIMEOUT_MS = 2_000
 
 
 class SqliteThread:

@@ -9,16 +9,18 @@ changes nothing.
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import aiosqlite
 
 from bot.store._game_sql import update_game
 from bot.store._games import GameLoader
+from bot.store._outbox_sql import add_announcement
 from bot.store._rows import from_text, to_text
 from bot.store._writer import Writer
 from bot.store.clocks import RunningClock, deadline_after
 from bot.store.errors import NotFound
+from bot.store.outbox import Announcement
 from bot.store.records import GameRecord
 
 _CLOCK_OF_GAME = (
@@ -67,16 +69,26 @@ def resume(db: sqlite3.Connection, game_id: int, expected_version: int, now: dat
 
 
 def mark_reminders(
-    db: sqlite3.Connection, game_id: int, expected_version: int, deadline_at: str, count: int
+    db: sqlite3.Connection,
+    game_id: int,
+    expected_version: int,
+    deadline_at: str,
+    count: int,
+    announce: Announcement | None = None,
+    now: datetime | None = None,
 ) -> bool:
     """Raise the game's reminder count to ``count`` if it is lower and the game is still active
-    at ``expected_version`` with ``deadline_at``; whether this call changed it."""
+    at ``expected_version`` with ``deadline_at``; whether this call changed it. ``announce``
+    is written only if it did."""
     cursor = db.execute(
         "UPDATE games SET reminders_sent = ? WHERE id = ? AND status = 'active' AND version = ?"
         " AND deadline_at = ? AND reminders_sent < ?",
         (count, game_id, expected_version, deadline_at, count),
     )
-    return cursor.rowcount == 1
+    claimed = cursor.rowcount == 1
+    if claimed and announce is not None:
+        add_announcement(db, game_id, announce, now or datetime.now(UTC))
+    return claimed
 
 
 def _clock_row(db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
@@ -84,6 +96,16 @@ def _clock_row(db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
     if row is None:
         raise NotFound("game", game_id)
     return row
+
+
+def _running_clock(row: sqlite3.Row) -> RunningClock:
+    deadline = datetime.fromisoformat(row[5])
+    if deadline.utcoffset() is None:
+        raise ValueError(f"deadline {row[5]!r} has no time zone")
+    return RunningClock(
+        game_id=row[0], match_id=row[1], guild_id=row[2], channel_id=row[3], version=row[4],
+        deadline_at=deadline, reminders_sent=int(row[6]), time_per_move_seconds=int(row[7]),
+    )  # fmt: skip
 
 
 class ClockStore:
@@ -95,7 +117,8 @@ class ClockStore:
         self._loader = loader
 
     async def running_clocks(self) -> list[RunningClock]:
-        """See ``Store.running_clocks``."""
+        """See ``Store.running_clocks``: a game whose deadline cannot be read is damaged, and
+        left out (logged once) rather than stopping every other clock."""
         rows = await self._read.execute_fetchall(
             "SELECT g.id, g.match_id, g.guild_id, g.channel_id, g.version, g.deadline_at,"
             " g.reminders_sent, m.time_per_move_seconds"
@@ -103,24 +126,30 @@ class ClockStore:
             " WHERE g.status = 'active' AND g.deadline_at IS NOT NULL"
             " AND m.time_per_move_seconds IS NOT NULL ORDER BY g.deadline_at, g.id"
         )
-        return [
-            RunningClock(
-                game_id=row[0], match_id=row[1], guild_id=row[2], channel_id=row[3],
-                version=row[4], deadline_at=datetime.fromisoformat(row[5]),
-                reminders_sent=row[6], time_per_move_seconds=row[7],
-            )
-            for row in rows
-        ]  # fmt: skip
+        clocks = []
+        for row in rows:
+            try:
+                clocks.append(_running_clock(row))
+            except (TypeError, ValueError) as exc:
+                self._loader.report_damaged(row[0], f"unreadable clock ({exc})")
+        return clocks
 
     async def mark_reminders_sent(
-        self, game_id: int, *, expected_version: int, deadline_at: datetime, count: int
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        deadline_at: datetime,
+        count: int,
+        announce: Announcement | None = None,
+        now: datetime | None = None,
     ) -> bool:
         """See ``Store.mark_reminders_sent``."""
         if count < 1:
             raise ValueError(f"count must be positive, not {count}")
         at = to_text(deadline_at)
         return await self._writer.run(
-            lambda db: mark_reminders(db, game_id, expected_version, at, count)
+            lambda db: mark_reminders(db, game_id, expected_version, at, count, announce, now)
         )
 
     async def pause_clock(

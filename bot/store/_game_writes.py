@@ -10,9 +10,11 @@ from bot.store import _rows
 from bot.store._deadline_sql import restart_clock
 from bot.store._game_sql import append_action, end_match, fetch_match, insert_game, update_game
 from bot.store._games import GameLoader, dump
+from bot.store._outbox_sql import add_announcement
 from bot.store._ratings_sql import apply_ratings, count_match_win
 from bot.store._rows import to_text
 from bot.store._writer import Writer
+from bot.store.outbox import Announcement
 from bot.store.rating_records import RatingUpdate
 from bot.store.records import EndedGameStatus, EndedMatchState, GameEnd, GameRecord, Side
 
@@ -37,6 +39,7 @@ class GameWrites:
         move: str,
         game: Game,
         now: datetime,
+        announce: Announcement | None = None,
     ) -> GameRecord:
         """See ``Store.record_move``."""
         check_played(game, expected_version + 1, move)
@@ -53,6 +56,8 @@ class GameWrites:
             if player_id != mover:
                 raise ValueError(f"{move} was played by {mover}, not by {player_id}")
             append_action(db, game_id, record.version, player_id, move, at)
+            if announce is not None:
+                add_announcement(db, game_id, announce, now)
             return record
 
         record = await self._writer.run(work)
@@ -75,6 +80,7 @@ class GameWrites:
         match_winner_id: int | None,
         ratings: RatingUpdate | None,
         now: datetime,
+        announce: Announcement | None = None,
     ) -> GameEnd:
         """See ``Store.end_game``."""
         _check_end(status, winner, points, next_game, match_state, match_winner_id)
@@ -96,6 +102,8 @@ class GameWrites:
                 if move[0] not in (ended.white_id, ended.black_id):
                     raise ValueError(f"user {move[0]} does not play in game {game_id}")
                 append_action(db, game_id, version, move[0], move[1], at)
+            if announce is not None:
+                add_announcement(db, game_id, announce, now)
             match = fetch_match(db, ended.match_id)
             if ratings is not None:  # rejects an aborted game
                 apply_ratings(db, ended, match, ratings, at)

@@ -40,6 +40,7 @@ class GameLoader:
     def __init__(self, reader: aiosqlite.Connection) -> None:
         self._db = reader
         self._trusted: dict[int, tuple[int, int]] = {}  # id -> (version, hash(snapshot))
+        self._reported: set[int] = set()  # damaged games already logged at ERROR
 
     def trust(self, game_id: int, version: int, snapshot: str) -> None:
         """Remember a committed (version, snapshot) of a game as correct."""
@@ -53,6 +54,36 @@ class GameLoader:
         rows = await self._db.execute_fetchall(f"{_SELECT_GAMES} WHERE {condition}", params)
         return [await self._load(row) for row in rows]
 
+    async def load_sound(
+        self, condition: str, params: tuple[object, ...]
+    ) -> tuple[list[GameRecord], list[CorruptGame]]:
+        """Like :meth:`load_where`, but a damaged game is set aside instead of stopping the
+        rest: the games that load, and what is wrong with the others."""
+        rows = await self._db.execute_fetchall(f"{_SELECT_GAMES} WHERE {condition}", params)
+        sound: list[GameRecord] = []
+        damaged: list[CorruptGame] = []
+        for row in rows:
+            try:
+                sound.append(await self._load(row))
+            except CorruptGame as exc:
+                damaged.append(exc)
+        return sound, damaged
+
+    def report_damaged(self, game_id: int, reason: str) -> CorruptGame:
+        """The error for a damaged game, logged at ERROR the first time only: a background job
+        meets the same damaged game on every pass, and one log line says it all."""
+        if game_id in self._reported:
+            log.debug("game %d is still damaged: %s", game_id, reason)
+        else:
+            self._reported.add(game_id)
+            log.error(
+                "game %d is damaged and is left out until it is aborted "
+                "(/jarmo abort, or jarmo-bot doctor --quarantine): %s",
+                game_id,
+                reason,
+            )
+        return CorruptGame(game_id, reason)
+
     async def _load(self, row: sqlite3.Row) -> GameRecord:
         game_id, version, snapshot = row["id"], row["version"], row["snapshot"]
         seen = (version, hash(snapshot))
@@ -63,8 +94,7 @@ class GameLoader:
                 live = verify(await self._stored(row))
             record = _rows.game(row, live)
         except (Mismatch, ValueError, TypeError) as exc:  # the latter two: a damaged column
-            log.error("game %d is corrupt: %s", game_id, exc)
-            raise CorruptGame(game_id, str(exc)) from exc
+            raise self.report_damaged(game_id, str(exc)) from exc
         self._trusted[game_id] = seen
         return record
 

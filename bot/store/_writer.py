@@ -24,7 +24,8 @@ import sqlite3
 from os import PathLike
 from typing import Any, TypeVar
 
-from bot.store._connection import SqliteThread, Work, optimize, setup_writer
+from bot.store._connection import BUSY_TIMEOUT_MS, SqliteThread, Work, optimize, setup_writer
+from bot.store.errors import StoreBusy
 
 log = logging.getLogger(__name__)
 
@@ -127,22 +128,45 @@ def _deliver(batch: list[_Job], outcomes: list[tuple[bool, Any]]) -> None:
 
 
 def _transactions(db: sqlite3.Connection, works: list[Work[Any]]) -> list[tuple[bool, Any]]:
-    """Run each work in its own transaction; (True, result) or (False, exception) for each."""
+    """Run each work in its own transaction; (True, result) or (False, exception) for each.
+
+    Once one of them found the database locked by someone else (after waiting the busy
+    timeout), the rest of the batch fails at once instead of each waiting as long again.
+    """
     outcomes: list[tuple[bool, Any]] = []
+    busy: StoreBusy | None = None
     for work in works:
+        if busy is not None:
+            outcomes.append((False, StoreBusy(busy.waited_seconds)))
+            continue
         try:
             outcomes.append((True, _transaction(db, work)))
+        except StoreBusy as exc:
+            busy = exc
+            outcomes.append((False, exc))
         except Exception as exc:  # handed to that work's caller, the others go on
             outcomes.append((False, exc))
     return outcomes
 
 
 def _transaction(db: sqlite3.Connection, work: Work[T]) -> T:
-    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if is_busy(exc):
+            raise StoreBusy(BUSY_TIMEOUT_MS / 1000) from exc
+        raise
     try:
         result = work(db)
         db.execute("COMMIT")
-    except BaseException:
+    except BaseException as exc:
         db.rollback()  # a no-op if the failure was in COMMIT and SQLite already rolled back
+        if isinstance(exc, sqlite3.OperationalError) and is_busy(exc):
+            raise StoreBusy(BUSY_TIMEOUT_MS / 1000) from exc
         raise
     return result
+
+
+def is_busy(exc: sqlite3.Error) -> bool:
+    """Whether SQLite gave up waiting for a lock another connection holds."""
+    return getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)

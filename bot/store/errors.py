@@ -80,6 +80,40 @@ class SchemaTooNew(StoreError):
         )
 
 
+class DatabaseUnusable(StoreError):
+    """The database cannot be used at all; found before anything in it was touched."""
+
+    def __init__(self, path: object, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"cannot use the database {path}: {reason}")
+
+
+class DatabaseReadOnly(DatabaseUnusable):
+    """The database file, or the folder it lives in, cannot be written (SQLite writes its
+    ``-wal`` and ``-shm`` files beside the database)."""
+
+
+class DatabaseInUse(DatabaseUnusable):
+    """Another process (another bot) holds the database file: one process per file."""
+
+    def __init__(self, path: object) -> None:
+        super().__init__(
+            path,
+            "another Jarmo bot (or jarmo-bot command) is using it. Stop that one first, or give "
+            "this one its own database file.",
+        )
+
+
+class StoreBusy(StoreError):
+    """The database stayed locked by someone else for longer than a player should wait;
+    nothing was written."""
+
+    def __init__(self, waited_seconds: float) -> None:
+        self.waited_seconds = waited_seconds
+        super().__init__(f"the database stayed locked for {waited_seconds:.1f} s; nothing written")
+
+
 class StaleRatings(StoreError):
     """A rating changed meanwhile: it is not the one the update was computed from.
 

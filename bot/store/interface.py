@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 from bot.store.clocks import RunningClock
+from bot.store.outbox import Announcement, OutboxEntry, Settlement
 from bot.store.rating_records import (
     GameResultRecord,
     PlayerStatsRecord,
@@ -36,6 +37,7 @@ from bot.store.records import (
     ActionRecord,
     ChallengeRecord,
     ClosedChallengeStatus,
+    DamagedGame,
     EndedGameStatus,
     EndedMatchState,
     GameEnd,
@@ -155,8 +157,21 @@ class Store(Protocol):
         ...
 
     async def idle_games(self, *, before: datetime) -> list[GameRecord]:
-        """Active games whose last activity is earlier than ``before`` (for timeouts), oldest
-        first. A corrupt game among them raises ``CorruptGame``."""
+        """Active games whose last activity is earlier than ``before``, oldest first. A damaged
+        game (one that fails its check) is left out and logged once: background work over
+        many games must not stop at one."""
+        ...
+
+    async def damaged_games(self) -> list[DamagedGame]:
+        """Every game whose stored record cannot be loaded, active ones first."""
+        ...
+
+    async def quarantine_game(self, game_id: int, *, reason: str, now: datetime) -> str:
+        """Set a damaged game aside, in one transaction: its raw row and actions are kept, as
+        they were, in the quarantine; the game is reset to an empty one that loads. An active
+        game ends as aborted with termination ``"damaged"`` (its match is aborted; nothing
+        counts) and its pending announcements are dropped; an ended game keeps its result.
+        Returns the game's status afterwards. Raises ``NotFound``."""
         ...
 
     async def record_move(
@@ -168,6 +183,7 @@ class Store(Protocol):
         move: str,
         game: Game,
         now: datetime,
+        announce: Announcement | None = None,
     ) -> GameRecord:
         """Append ``move`` (canonical, already played on ``game``) and store ``game`` as the new
         snapshot; the version becomes ``expected_version + 1``.
@@ -175,7 +191,7 @@ class Store(Protocol):
         Use this for moves that do not end the game; a final move goes through ``end_game``.
         Raises ``NotFound``; ``StaleGame`` if the stored version is not ``expected_version``;
         ``GameNotActive`` (a ``StaleGame``) if the game has ended. The returned record holds
-        ``game`` itself.
+        ``game`` itself. ``announce`` is written to the outbox in the same transaction.
         """
         ...
 
@@ -195,6 +211,7 @@ class Store(Protocol):
         match_winner_id: int | None = None,
         ratings: RatingUpdate | None = None,
         now: datetime,
+        announce: Announcement | None = None,
     ) -> GameEnd:
         """Record everything that happens when a game ends, in one transaction.
 
@@ -209,6 +226,7 @@ class Store(Protocol):
           their rated results (and the match win, if the match ends with a winner). ``None``:
           the game is not rated (aborted, or against the computer).
         * Players are not touched: results are read from the stored games (``player_stats``).
+        * ``announce`` is written to the outbox in the same transaction.
 
         Raises ``NotFound``, ``StaleGame`` / ``GameNotActive`` as ``record_move`` does;
         ``StaleRatings`` if a stored rating is not the ``before`` of ``ratings`` (nothing is
@@ -296,12 +314,20 @@ class Store(Protocol):
         ...
 
     async def mark_reminders_sent(
-        self, game_id: int, *, expected_version: int, deadline_at: datetime, count: int
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        deadline_at: datetime,
+        count: int,
+        announce: Announcement | None = None,
+        now: datetime | None = None,
     ) -> bool:
         """Raise the game's reminder count to ``count``, only if the game is still active at
         ``expected_version`` with this ``deadline_at`` and fewer reminders were sent: returns
-        whether this call did it (so each reminder is claimed once). Raises ``ValueError`` for a
-        ``count`` below 1."""
+        whether this call did it (so each reminder is claimed once). If it did, ``announce``
+        (written at ``now``) goes to the outbox in the same transaction. Raises
+        ``ValueError`` for a ``count`` below 1."""
         ...
 
     async def pause_clock(
@@ -322,4 +348,35 @@ class Store(Protocol):
         Raises ``NotFound``, ``StaleGame`` / ``GameNotActive``, or ``ValueError`` if the game is
         not paused.
         """
+        ...
+
+    # -- announcement outbox (issue 14) --------------------------------------------------------
+    # What a front end must post about a change nobody's interaction waits for is written with
+    # the change (``announce=``). The delivery loop takes it with a lease, posts it, and settles
+    # it; after a restart, whatever was not settled is delivered then.
+
+    async def claim_announcements(
+        self, *, now: datetime, lease_seconds: float, limit: int = 20
+    ) -> list[OutboxEntry]:
+        """Take up to ``limit`` pending announcements whose lease is free at ``now``, oldest
+        first, leasing them until ``now + lease_seconds`` (their attempt count goes up)."""
+        ...
+
+    async def settle_announcement(
+        self,
+        key: str,
+        outcome: Settlement,
+        *,
+        now: datetime,
+        error: str | None = None,
+        retry_at: datetime | None = None,
+    ) -> None:
+        """``"sent"`` or ``"dropped"`` (given up, with ``error``) ends the announcement;
+        ``"retry"`` leases it until ``retry_at`` (default ``now``: at once). Raises
+        ``NotFound`` for an unknown key."""
+        ...
+
+    async def next_announcement_at(self) -> datetime | None:
+        """When the earliest pending announcement may be taken (a time in the past when one
+        may be taken now), or ``None`` when none is pending."""
         ...

@@ -197,3 +197,14 @@ class GuildSettings:
     default_ruleset: str = DEFAULT_RULESET
     default_layout: str = DEFAULT_LAYOUT
     challenge_expiry_seconds: int = DEFAULT_CHALLENGE_EXPIRY_SECONDS
+
+
+@dataclass(frozen=True, slots=True)
+class DamagedGame:
+    """A game whose stored record cannot be loaded, and why (for ``jarmo-bot doctor``)."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    status: str
+    reason: str

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime
 from os import PathLike
+from pathlib import Path
 from types import TracebackType
 from typing import Self
 
@@ -20,12 +22,16 @@ from bot.store._deadline_sql import ClockStore
 from bot.store._game_sql import insert_game
 from bot.store._game_writes import GameWrites
 from bot.store._games import GameLoader, dump
+from bot.store._outbox_sql import OutboxStore
+from bot.store._preflight import ProcessLock, check_database
+from bot.store._quarantine_sql import quarantine
 from bot.store._ratings_sql import replace_ratings
 from bot.store._rows import CHALLENGE_COLUMNS, MATCH_COLUMNS, to_text
 from bot.store._stats_sql import StatsReads
 from bot.store._writer import Writer
 from bot.store.clocks import RunningClock
 from bot.store.errors import ChallengeClosed, NotFound
+from bot.store.outbox import Announcement, OutboxEntry, Settlement
 from bot.store.rating_records import (
     GameResultRecord,
     PlayerStatsRecord,
@@ -41,6 +47,7 @@ from bot.store.records import (
     ActionRecord,
     ChallengeRecord,
     ClosedChallengeStatus,
+    DamagedGame,
     EndedGameStatus,
     EndedMatchState,
     GameEnd,
@@ -59,37 +66,51 @@ class SqliteStore:
     """The store on one SQLite file (WAL). Open with ``await SqliteStore.open(path)`` or
     ``async with open_store(path)``; see :class:`~bot.store.interface.Store` for the methods."""
 
-    def __init__(self, writer: Writer, reader: aiosqlite.Connection) -> None:
+    def __init__(
+        self, writer: Writer, reader: aiosqlite.Connection, lock: ProcessLock | None = None
+    ) -> None:
+        self._lock = lock
         self._writer = writer
         self._read = reader
         self._loader = GameLoader(reader)
         self._games = GameWrites(self._writer, self._loader)
         self._stats = StatsReads(reader)
         self._clocks = ClockStore(self._writer, reader, self._loader)
+        self._outbox = OutboxStore(self._writer, reader)
         self._closed = False
 
     @classmethod
     async def open(cls, path: str | PathLike[str]) -> Self:
         """Open (creating and migrating as needed) the database file at ``path``.
 
-        Raises ``SchemaTooNew`` if the file was written by a newer version of the bot.
+        Before touching the file it checks that it can be written and was not written by newer
+        code, and takes the file for this process alone: raises ``DatabaseReadOnly``,
+        ``DatabaseUnusable``, ``SchemaTooNew`` or ``DatabaseInUse``, leaving the file as it was.
         """
+        lock = await asyncio.to_thread(_claim, path)
         writer = Writer()
         try:
             await writer.open(path)
             reader = await connect_reader(path)
         except BaseException:
             await writer.close()
+            lock.release()
             raise
-        return cls(writer, reader)
+        store = cls(writer, reader, lock)
+        await store._outbox.release_leases()  # see OutboxStore.release_leases
+        return store
 
     async def close(self) -> None:
         """Wait for the write in progress, then close the connections. Closing twice is fine."""
         if self._closed:
             return
         self._closed = True
-        await self._read.close()
-        await self._writer.close()  # last, so it is the one that checkpoints and removes the WAL
+        try:
+            await self._read.close()
+            await self._writer.close()  # so it is the one that checkpoints and removes the WAL
+        finally:
+            if self._lock is not None:
+                self._lock.release()  # only now: see ProcessLock
 
     async def __aenter__(self) -> Self:
         return self
@@ -288,11 +309,29 @@ class SqliteStore:
         return [_rows.action(row) for row in rows]
 
     async def idle_games(self, *, before: datetime) -> list[GameRecord]:
-        """Active games last active before ``before``, oldest first. Raises ``CorruptGame``."""
-        return await self._loader.load_where(
+        """Active games last active before ``before``, oldest first; damaged ones are left
+        out (and logged once)."""
+        games, _ = await self._loader.load_sound(
             "g.status = 'active' AND g.last_activity < ? ORDER BY g.last_activity, g.id",
             (to_text(before),),
         )
+        return games
+
+    async def damaged_games(self) -> list[DamagedGame]:
+        """Every game whose stored record cannot be loaded, active ones first."""
+        _, damaged = await self._loader.load_sound("1 ORDER BY g.status <> 'active', g.id", ())
+        found = []
+        for error in damaged:
+            rows = await self._read.execute_fetchall(
+                "SELECT guild_id, channel_id, status FROM games WHERE id = ?", (error.game_id,)
+            )
+            guild_id, channel_id, status = next(iter(rows))
+            found.append(DamagedGame(error.game_id, guild_id, channel_id, status, error.reason))
+        return found
+
+    async def quarantine_game(self, game_id: int, *, reason: str, now: datetime) -> str:
+        """Set a damaged game aside; see ``Store.quarantine_game``."""
+        return await self._writer.run(lambda db: quarantine(db, game_id, reason, now))
 
     async def record_move(
         self,
@@ -303,6 +342,7 @@ class SqliteStore:
         move: str,
         game: Game,
         now: datetime,
+        announce: Announcement | None = None,
     ) -> GameRecord:
         """Append a move that does not end the game; see ``Store.record_move``."""
         return await self._games.record_move(
@@ -312,6 +352,7 @@ class SqliteStore:
             move=move,
             game=game,
             now=now,
+            announce=announce,
         )
 
     async def end_game(
@@ -330,6 +371,7 @@ class SqliteStore:
         match_winner_id: int | None = None,
         ratings: RatingUpdate | None = None,
         now: datetime,
+        announce: Announcement | None = None,
     ) -> GameEnd:
         """Record everything that happens when a game ends, in one transaction; see
         ``Store.end_game``."""
@@ -347,6 +389,7 @@ class SqliteStore:
             match_winner_id=match_winner_id,
             ratings=ratings,
             now=now,
+            announce=announce,
         )
 
     # -- ratings, leaderboards, statistics and history (issue 6) ---------------------------------
@@ -434,12 +477,24 @@ class SqliteStore:
         return await self._clocks.running_clocks()
 
     async def mark_reminders_sent(
-        self, game_id: int, *, expected_version: int, deadline_at: datetime, count: int
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        deadline_at: datetime,
+        count: int,
+        announce: Announcement | None = None,
+        now: datetime | None = None,
     ) -> bool:
         """Claim reminders up to ``count`` for this version and deadline; see
         ``Store.mark_reminders_sent``."""
         return await self._clocks.mark_reminders_sent(
-            game_id, expected_version=expected_version, deadline_at=deadline_at, count=count
+            game_id,
+            expected_version=expected_version,
+            deadline_at=deadline_at,
+            count=count,
+            announce=announce,
+            now=now,
         )
 
     async def pause_clock(
@@ -454,6 +509,30 @@ class SqliteStore:
         """Restart a paused clock with the time left; see ``Store.resume_clock``."""
         return await self._clocks.resume_clock(game_id, expected_version=expected_version, now=now)
 
+    # -- announcement outbox (issue 14) --------------------------------------------------------
+
+    async def claim_announcements(
+        self, *, now: datetime, lease_seconds: float, limit: int = 20
+    ) -> list[OutboxEntry]:
+        """Take up to ``limit`` deliverable announcements; see ``Store.claim_announcements``."""
+        return await self._outbox.claim(now=now, lease_seconds=lease_seconds, limit=limit)
+
+    async def settle_announcement(
+        self,
+        key: str,
+        outcome: Settlement,
+        *,
+        now: datetime,
+        error: str | None = None,
+        retry_at: datetime | None = None,
+    ) -> None:
+        """Record what became of an announcement; see ``Store.settle_announcement``."""
+        await self._outbox.settle(key, outcome, now=now, error=error, retry_at=retry_at)
+
+    async def next_announcement_at(self) -> datetime | None:
+        """When the next pending announcement may be taken; see ``Store``."""
+        return await self._outbox.next_due()
+
 
 @asynccontextmanager
 async def open_store(path: str | PathLike[str]) -> AsyncIterator[SqliteStore]:
@@ -463,6 +542,14 @@ async def open_store(path: str | PathLike[str]) -> AsyncIterator[SqliteStore]:
         yield store
     finally:
         await store.close()
+
+
+def _claim(path: str | PathLike[str]) -> ProcessLock:
+    check_database(path)
+    Path(path).absolute().parent.mkdir(parents=True, exist_ok=True)
+    lock = ProcessLock(path)
+    lock.acquire()
+    return lock
 
 
 def _one(rows: object, kind: str, key: object) -> sqlite3.Row:

@@ -10,6 +10,8 @@ from bot.jarmo import Game
 from bot.service import Actor, BoardView, ChallengeRequest, JarmoService, Place, Report
 from bot.service.deadlines import DeadlineScheduler
 from bot.store import SqliteStore
+from bot.store._connection import connect_reader
+from bot.store._writer import Writer
 
 ANN = Actor(101, "Ann")
 BOB = Actor(202, "Bob")
@@ -50,6 +52,15 @@ class Bot:
     @classmethod
     async def open(cls, path: Path, clock: FakeClock) -> Bot:
         return cls(await SqliteStore.open(path), clock)
+
+    @classmethod
+    async def open_beside(cls, path: Path, clock: FakeClock) -> Bot:
+        """A second bot's connections on a file another ``Bot`` holds. The process lock keeps a
+        second bot process off a file; this stands in for one that got past it (or for the
+        server database of the scale-out issue), to show the database alone keeps events once."""
+        writer = Writer()
+        await writer.open(path)
+        return cls(SqliteStore(writer, await connect_reader(path)), clock)
 
     async def close(self) -> None:
         await self.store.close()

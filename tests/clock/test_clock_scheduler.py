@@ -132,7 +132,7 @@ async def test_a_timeout_is_applied_once_across_restarts(db_path: Path, clock: F
 async def test_two_schedulers_on_one_file_apply_each_event_once(
     db_path: Path, clock: FakeClock
 ) -> None:
-    one, two = await Bot.open(db_path, clock), await Bot.open(db_path, clock)
+    one, two = await Bot.open(db_path, clock), await Bot.open_beside(db_path, clock)
     try:
         await start_match(one.service, "1d")
         half = clock.now + timedelta(hours=12)

@@ -13,10 +13,18 @@ from bot.render import point_center
 KINDS = {"": "archer", "m": "marked", "g": "guard"}
 
 
-def position(pieces: str = "", *, ruleset: str = "classic", layout: str = "bow",
-             turn: str = "white", ply: int = 10, last: LastAction | None = None,
-             outcome: Outcome | None = None, captured: dict | None = None,
-             reserve: dict | None = None) -> Position:
+def position(
+    pieces: str = "",
+    *,
+    ruleset: str = "classic",
+    layout: str = "bow",
+    turn: str = "white",
+    ply: int = 10,
+    last: LastAction | None = None,
+    outcome: Outcome | None = None,
+    captured: dict | None = None,
+    reserve: dict | None = None,
+) -> Position:
     """A position from tokens such as ``"A1:w C2:wm D5:b E3:bg"`` (m marked, g guard)."""
     placed = []
     for token in pieces.split():
@@ -27,9 +35,17 @@ def position(pieces: str = "", *, ruleset: str = "classic", layout: str = "bow",
         enemy_row = "5" if piece.side == "white" else "1"
         points[piece.side] += 2 if piece.point[1] == enemy_row else 1
     return Position(
-        ruleset=ruleset, layout=layout, lines=get_layout(layout).lines, turn=turn, ply=ply,
-        pieces=tuple(placed), captured=captured or {"white": 0, "black": 0},
-        reserve=reserve or {"white": 0, "black": 0}, points=points, last=last, outcome=outcome,
+        ruleset=ruleset,
+        layout=layout,
+        lines=get_layout(layout).lines,
+        turn=turn,
+        ply=ply,
+        pieces=tuple(placed),
+        captured=captured or {"white": 0, "black": 0},
+        reserve=reserve or {"white": 0, "black": 0},
+        points=points,
+        last=last,
+        outcome=outcome,
     )
 
 
@@ -49,8 +65,9 @@ def rgb(png: bytes) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
-def at(image: Image.Image, point: str, perspective: str = "white",
-       offset: tuple[int, int] = (0, 0)) -> tuple[int, int, int]:
+def at(
+    image: Image.Image, point: str, perspective: str = "white", offset: tuple[int, int] = (0, 0)
+) -> tuple[int, int, int]:
     """The colour of the pixel at ``point``'s centre (plus ``offset``) in ``image``."""
     x, y = point_center(point, perspective)
     return image.getpixel((x + offset[0], y + offset[1]))

@@ -136,8 +136,11 @@ def test_last_step_marks_origin_destination_and_path(perspective):
     before = rgb(render_position(plain, perspective=perspective))
     after = rgb(render_position(moved, perspective=perspective))
     under = at(before, "A1", perspective, BELOW)
-    assert close(at(after, "A1", perspective, BELOW),
-                 blend(CLASSIC.last_move, under, _pieces.ORIGIN_ALPHA), 20)
+    assert close(
+        at(after, "A1", perspective, BELOW),
+        blend(CLASSIC.last_move, under, _pieces.ORIGIN_ALPHA),
+        20,
+    )
     halo = (0, PIECE_R + 4)
     assert close(at(after, "C2", perspective, halo), CLASSIC.last_move)
     assert not close(at(before, "C2", perspective, halo), CLASSIC.last_move, 60)
@@ -148,11 +151,17 @@ def test_last_step_marks_origin_destination_and_path(perspective):
 
 @pytest.mark.parametrize("perspective", ["white", "black"])
 def test_capture_shows_a_red_halo_and_badge(perspective):
-    image = rgb(render_position(position("C2:wm B5:b", last=step("A1", "C2", capture=True)),
-                                perspective=perspective))
+    image = rgb(
+        render_position(
+            position("C2:wm B5:b", last=step("A1", "C2", capture=True)), perspective=perspective
+        )
+    )
     assert close(at(image, "C2", perspective, (0, PIECE_R + 4)), CLASSIC.capture)
-    badges = [(sx * _pieces.BADGE_OFFSET, sy * _pieces.BADGE_OFFSET + 8)
-              for sx in (-1, 1) for sy in (-1, 1)]
+    badges = [
+        (sx * _pieces.BADGE_OFFSET, sy * _pieces.BADGE_OFFSET + 8)
+        for sx in (-1, 1)
+        for sy in (-1, 1)
+    ]
     assert any(close(at(image, "C2", perspective, b), CLASSIC.capture) for b in badges)
 
 
@@ -184,10 +193,15 @@ def bar_edge(image: Image.Image, top: int) -> tuple[int, int, int]:
     return image.getpixel((9, top + BAR_H // 2))
 
 
-@pytest.mark.parametrize(("perspective", "turn", "lit"), [
-    ("white", "white", "near"), ("white", "black", "far"),
-    ("black", "black", "near"), ("black", "white", "far"),
-])
+@pytest.mark.parametrize(
+    ("perspective", "turn", "lit"),
+    [
+        ("white", "white", "near"),
+        ("white", "black", "far"),
+        ("black", "black", "near"),
+        ("black", "white", "far"),
+    ],
+)
 def test_the_bar_of_the_side_to_move_is_outlined(perspective, turn, lit):
     image = rgb(render_position(position("A1:w A5:b", turn=turn), perspective=perspective))
     near, far = bar_edge(image, BOARD_TOP + BOARD_H), bar_edge(image, HEADER_H)
@@ -195,11 +209,14 @@ def test_the_bar_of_the_side_to_move_is_outlined(perspective, turn, lit):
     assert not close(far if lit == "near" else near, CLASSIC.active, 60)
 
 
-@pytest.mark.parametrize(("points", "winner", "text"), [
-    ({"white": 7, "black": 4}, "white", "White wins 7–4"),
-    ({"white": 5, "black": 6}, "black", "Black wins 6–5"),
-    ({"white": 5, "black": 5}, None, "Draw 5–5"),
-])
+@pytest.mark.parametrize(
+    ("points", "winner", "text"),
+    [
+        ({"white": 7, "black": 4}, "white", "White wins 7–4"),
+        ({"white": 5, "black": 6}, "black", "Black wins 6–5"),
+        ({"white": 5, "black": 5}, None, "Draw 5–5"),
+    ],
+)
 def test_result_text(points, winner, text):
     pos = position("A1:w", outcome=Outcome(Termination.CAMP, points, winner))
     assert _status.result_text(pos, CLASSIC) == text
@@ -212,18 +229,33 @@ def test_turn_and_ludos_side_names():
 
 def test_finished_game_differs_from_running_one_in_the_header_only_area():
     running = rgb(render_position(position("A5:w E1:b")))
-    over = rgb(render_position(position("A5:w E1:b", outcome=Outcome(
-        Termination.CAMP, {"white": 2, "black": 2}, None))))
+    over = rgb(
+        render_position(
+            position("A5:w E1:b", outcome=Outcome(Termination.CAMP, {"white": 2, "black": 2}, None))
+        )
+    )
     header = (0, 0, WIDTH, HEADER_H)
     assert running.crop(header).tobytes() != over.crop(header).tobytes()
     board = (0, BOARD_TOP, WIDTH, BOARD_TOP + BOARD_H)
     assert running.crop(board).tobytes() == over.crop(board).tobytes()
 
 
-@pytest.mark.parametrize("name", [
-    "李小龙 the 🐉 dragon", "👨‍👩‍👧‍👦", "مرحبا بالعالم", "Zalgo Z̷̡̛a̶l̷g̸o̵", "\u202etxet\u202c",
-    "a\x00b\tc\nd", "", "   ", "W" * 300, "Ä" * 80, "\U0010fffd\ufffd",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "李小龙 the 🐉 dragon",
+        "👨‍👩‍👧‍👦",
+        "مرحبا بالعالم",
+        "Zalgo Z̷̡̛a̶l̷g̸o̵",
+        "\u202etxet\u202c",
+        "a\x00b\tc\nd",
+        "",
+        "   ",
+        "W" * 300,
+        "Ä" * 80,
+        "\U0010fffd\ufffd",
+    ],
+)
 def test_any_display_name_renders(name):
     png = render_position(position(MIDGAME), players=(name, name))
     assert rgb(png).size == (WIDTH, HEIGHT)
@@ -255,9 +287,12 @@ def test_names_appear_in_their_bars():
 
 def busy_position():
     """Every kind of mark at once, long names aside: the largest PNG we expect."""
-    return position("A1:w B2:wm C3:w D4:wm E5:w A5:bm B4:b C5:bm D1:b E2:b",
-                    last=step("B3", "D4", capture=True),
-                    captured={"white": 0, "black": 0}, ply=199)
+    return position(
+        "A1:w B2:wm C3:w D4:wm E5:w A5:bm B4:b C5:bm D1:b E2:b",
+        last=step("B3", "D4", capture=True),
+        captured={"white": 0, "black": 0},
+        ply=199,
+    )
 
 
 def test_png_limits():
@@ -274,8 +309,11 @@ def test_same_input_same_bytes(ruleset):
 
 
 def test_threads_render_the_same_bytes():
-    positions = [position(MIDGAME, ruleset=r, turn=t) for r in ("classic", "ludos")
-                 for t in ("white", "black")] * 4
+    positions = [
+        position(MIDGAME, ruleset=r, turn=t)
+        for r in ("classic", "ludos")
+        for t in ("white", "black")
+    ] * 4
     alone = [render_position(p, perspective="black") for p in positions]
     with ThreadPoolExecutor(max_workers=8) as pool:
         together = list(pool.map(lambda p: render_position(p, perspective="black"), positions))
@@ -286,7 +324,8 @@ def test_render_board_draws_the_games_position():
     game = Game.new()
     game.play(game.legal_moves()[0])
     assert render_board(game, perspective="black") == render_position(
-        game.position(), perspective="black")
+        game.position(), perspective="black"
+    )
 
 
 def test_bad_options_are_refused():

@@ -6,6 +6,7 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from bot.jarmo import Game
 from bot.store import (
@@ -13,8 +14,11 @@ from bot.store import (
     GameRecord,
     MatchRecord,
     NewChallenge,
+    SqliteStore,
     Store,
 )
+from bot.store._connection import connect_reader
+from bot.store._writer import Writer
 
 GUILD = 1
 CHANNEL = 10
@@ -111,3 +115,11 @@ async def play_to_end(store: Store, record: GameRecord, rng: random.Random) -> F
             game=game,
             now=T0,
         )
+
+
+async def open_without_process_lock(path: Path) -> SqliteStore:
+    """A second set of connections on a file another store holds: what a second process (or an
+    operator's tool) would have, which the process lock does not stop at the SQLite level."""
+    writer = Writer()
+    await writer.open(path)
+    return SqliteStore(writer, await connect_reader(path))

@@ -10,9 +10,16 @@ import threading
 from pathlib import Path
 
 import pytest
-from store_helpers import T0, StartMatch, fork, play_quiet, quiet_move
+from store_helpers import (
+    T0,
+    StartMatch,
+    fork,
+    open_without_process_lock,
+    play_quiet,
+    quiet_move,
+)
 
-from bot.store import GameRecord, SqliteStore, StaleGame, open_store
+from bot.store import GameRecord, SqliteStore, StaleGame
 
 RACERS = 16
 
@@ -62,16 +69,20 @@ async def test_exactly_one_move_wins_per_version(
 async def test_exactly_one_wins_across_two_processes_worth_of_connections(
     store: SqliteStore, start_match: StartMatch, db_path: Path
 ) -> None:
-    # A second store on the same file stands in for a second bot process: SQLite's own locking
-    # (BEGIN IMMEDIATE + busy timeout) and the version check must still let only one through.
+    # A second set of connections on the same file stands in for a second writer (the process
+    # lock keeps a second *bot* off the file, but not, say, an operator's tool): SQLite's own
+    # locking (BEGIN IMMEDIATE + busy timeout) and the version check must let only one through.
     _, record = await start_match()
     rng = random.Random(22)
-    async with open_store(db_path) as other:
+    other = await open_without_process_lock(db_path)
+    try:
         for version in range(6):
             base = await store.get_game(record.id)
             assert base.version == version
             one_winner(await race([store, other], base, rng))
         final = await other.get_game(record.id)
+    finally:
+        await other.close()
     assert final == await store.get_game(record.id)
     assert final.version == 6
 
