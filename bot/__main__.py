@@ -3,7 +3,8 @@
 Start-up problems (a bad configuration, no token, a database that cannot be opened) end with one
 clear message on stderr and a non-zero exit status, not a traceback:
 
-- 0: done; 1: the bot or the game failed; 2: bad configuration or no token; 130: interrupted.
+- 0: done; 1: the bot or the game failed; 2: bad configuration, no token, or a database that
+  cannot be used (read-only, from a newer version, or in use by another bot); 130: interrupted.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot._doctor_cli import add_doctor_parser, run_doctor
 from bot._ratings_cli import add_ratings_parser, run_ratings
 from bot.config import LOG_LEVELS, BotConfig, ConfigError, load_config
 from bot.jarmo import LAYOUTS, RULESETS
 from bot.jarmo.match import MATCH_LENGTHS
-from bot.store import StoreError
+from bot.store import DatabaseUnusable, SchemaTooNew, StoreError, check_database
 
 PROG = "jarmo-bot"
 LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
@@ -70,6 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _play(config, args)
     if command == "ratings":
         return run_ratings(config, args)
+    if command == "doctor":
+        return run_doctor(config, args)
     if config.token is None:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return EXIT_CONFIG
@@ -111,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play against the computer (easy, medium or hard; default medium)",
     )
     add_ratings_parser(commands, shared)  # ratings --check / --rebuild (issue 6)
+    add_doctor_parser(commands, shared)  # damaged games (issue 14)
     return parser
 
 
@@ -152,11 +157,14 @@ def _fail(message: str, status: int) -> int:
 def _connect(config: BotConfig, entry: str) -> int:
     """Run ``bot.client.<entry>(config)`` (imported only now: it pulls in discord.py)."""
     if entry == "run_bot":
+        # Before connecting to Discord: a database we cannot use is a start-up error, and the
+        # file (and its folder) must be left exactly as they were.
         try:
-            config.database.parent.mkdir(parents=True, exist_ok=True)
+            check_database(config.database)
+        except (DatabaseUnusable, SchemaTooNew) as exc:
+            return _fail(_database_problem(exc, config.database) or str(exc), EXIT_CONFIG)
         except OSError as exc:
-            folder = config.database.parent
-            return _fail(f"cannot create the database folder {folder}: {exc}", EXIT_FAILED)
+            return _fail(f"cannot use the database {config.database}: {exc}", EXIT_FAILED)
     client = importlib.import_module("bot.client")
     try:
         asyncio.run(getattr(client, entry)(config))
@@ -178,7 +186,8 @@ def _startup_failure(exc: Exception, config: BotConfig) -> int:
         log.exception("the bot stopped because of an unexpected error")
         return EXIT_FAILED
     log.debug("start-up failure", exc_info=exc)
-    return _fail(message, EXIT_FAILED)
+    unusable = isinstance(exc, DatabaseUnusable | SchemaTooNew)
+    return _fail(message, EXIT_CONFIG if unusable else EXIT_FAILED)
 
 
 def _discord_problem(exc: BaseException) -> str | None:
@@ -211,6 +220,14 @@ def _known_discord_problem(exc: BaseException) -> str | None:
 
 
 def _database_problem(exc: BaseException, path: object) -> str | None:
+    if isinstance(exc, DatabaseUnusable):
+        return str(exc)  # names the file already
+    if isinstance(exc, SchemaTooNew):
+        return (
+            f"cannot use the database {path}: it was written by a newer version of Jarmo "
+            f"(schema {exc.found}, this version knows up to {exc.supported}). Upgrade the bot, "
+            "or restore a backup made before the upgrade."
+        )
     if isinstance(exc, sqlite3.Error | StoreError):
         return f"cannot use the database {path}: {exc}"
     return None
@@ -235,7 +252,8 @@ def _play(config: BotConfig, args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     except (OSError, sqlite3.Error, StoreError) as exc:
         where = args.db or "(temporary file)"
-        return _fail(_database_problem(exc, where) or f"console mode failed: {exc}", EXIT_FAILED)
+        status = EXIT_CONFIG if isinstance(exc, DatabaseUnusable | SchemaTooNew) else EXIT_FAILED
+        return _fail(_database_problem(exc, where) or f"console mode failed: {exc}", status)
     return EXIT_OK
 
 

@@ -1,8 +1,8 @@
 """``jarmo-bot ratings --check | --rebuild``: compare the stored ratings with ratings recomputed
 from the stored game results, or replace them with the recomputed ones.
 
-A rebuild is safe while the bot runs (a game that ends meanwhile makes it start over), and it is
-needed once after upgrading to schema 0003, to rate the games played before ratings existed.
+It is needed once after upgrading to schema 0003, to rate the games played before ratings
+existed. Stop the bot first: one process at a time may use a database file.
 """
 
 from __future__ import annotations

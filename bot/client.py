@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,12 +16,21 @@ from discord import app_commands
 
 from bot.cogs import DYNAMIC_ITEMS, JarmoCommands
 from bot.cogs.clock import deadline_message
-from bot.cogs.replies import mention, only_pinging, report_failure, report_message
+from bot.cogs.guards import allow_only_servers
+from bot.cogs.replies import (
+    mention,
+    only_pinging,
+    post_announced,
+    report_failure,
+    report_message,
+)
 from bot.jarmo import Game
 from bot.render import render_board
 from bot.service import Actor, ChallengeView, JarmoService
+from bot.service.backoff import Backoff
 from bot.service.computer import ComputerOpponent, ProcessThinker
-from bot.service.deadlines import DeadlineEvent, DeadlineScheduler
+from bot.service.deadlines import DeadlineScheduler
+from bot.service.delivery import AnnouncementDelivery, Delivery, Undeliverable
 from bot.service.text import challenge_text
 from bot.store import SqliteStore
 
@@ -30,7 +39,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 EXPIRY_SWEEP_SECONDS = 30
-SHUTDOWN_GRACE_SECONDS = 5.0
+SHUTDOWN_GRACE_SECONDS = 5.0  # for interactions in flight to send their answers
+JOB_STOP_SECONDS = 2.0  # for background jobs to stop once cancelled
+STORE_CLOSE_SECONDS = 3.0  # the write in progress (at most the 2 s busy limit) and the close
 INTERACTION_TASK_NAMES = (
     "CommandTree-invoker",
     "discord-ui-dynamic-item-",
@@ -39,6 +50,23 @@ INTERACTION_TASK_NAMES = (
 # The bot never joins voice, so the missing voice libraries are only noise at start-up.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
+
+
+class JarmoTree(app_commands.CommandTree["JarmoBot"]):
+    """The command tree: only servers the bot is in, and one place that answers failures."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Commands and autocomplete run only in servers the bot is in."""
+        return await allow_only_servers(interaction)
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
+    ) -> None:
+        """Known refusals privately, with their message; anything else logged and apologised
+        for (see ``report_failure``)."""
+        original = getattr(error, "original", error)
+        name = interaction.command.qualified_name if interaction.command else "command"
+        await report_failure(interaction, original, f"/{name}")
 
 
 class JarmoBot(discord.Client):
@@ -50,17 +78,14 @@ class JarmoBot(discord.Client):
             intents=discord.Intents(guilds=True), allowed_mentions=discord.AllowedMentions.none()
         )
         self.config = config
-        self.tree = app_commands.CommandTree(self)
+        self.tree = JarmoTree(self)
         self.tree.add_command(JarmoCommands())
-        self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         self._serve = serve
         self._store: SqliteStore | None = None
         self._service: JarmoService | None = None
-        self._sweeper: asyncio.Task[None] | None = None
         self._computer: ComputerOpponent | None = None
         self._thinker: ProcessThinker | None = None
-        self._deadlines: asyncio.Task[None] | None = None
-        self._catch_up: asyncio.Task[None] | None = None
+        self._jobs: list[asyncio.Task[None]] = []
 
     @property
     def service(self) -> JarmoService:
@@ -84,7 +109,6 @@ class JarmoBot(discord.Client):
             # its gateway is, as GET /gateway/bot answers.
             _, url, _ = await self.http.get_bot_gateway()
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
-        Path(self.config.database).parent.mkdir(parents=True, exist_ok=True)
         self._store = await SqliteStore.open(self.config.database)
         self._service = JarmoService(self._store, config=self.config.service_config())
         assert self.user is not None  # setup_hook runs after login
@@ -97,30 +121,69 @@ class JarmoBot(discord.Client):
         # not inside a player's first interaction.
         for ruleset in ("classic", "ludos"):
             await asyncio.to_thread(render_board, Game.new(ruleset=ruleset))
-        self._sweeper = asyncio.create_task(self._sweep_expired_challenges())
-        self._catch_up = asyncio.create_task(self._computer_catches_up())
-        self._deadlines = asyncio.create_task(
-            self._watch_deadlines(DeadlineScheduler(self._service))
-        )
+        scheduler = DeadlineScheduler(self._service)
+        delivery = AnnouncementDelivery(self._service, self.post_announcement)
+        self._jobs = [
+            self._start_job("expiring challenges", self.expire_challenges_once, _every_sweep),
+            self._start_job("reminders and timeouts", scheduler.run_due_now, scheduler.wait),
+            self._start_job("announcements", delivery.deliver_due, delivery.wait),
+            self._start_job("the computer's pending moves", self._computer_catches_up, None),
+        ]
         if self.config.dev_guild_id:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
             log.info("commands synced to development guild %s", self.config.dev_guild_id)
 
+    def _start_job(
+        self,
+        name: str,
+        once: Callable[[], Awaitable[object]],
+        pause: Callable[[], Awaitable[object]] | None,
+    ) -> asyncio.Task[None]:
+        """Run ``once`` and then ``pause``, over and over (just once, without ``pause``), in
+        the background. A failure is logged and retried after a delay that grows with each
+        failure in a row, so a job that keeps failing never spins."""
+
+        async def run() -> None:
+            await self.wait_until_ready()
+            backoff = Backoff()
+            while not self.is_closed():
+                try:
+                    await once()
+                    if pause is None:
+                        return
+                    await pause()
+                except Exception:
+                    delay = backoff.failed()
+                    log.exception("%s failed; trying again in %.0f s", name, delay)
+                    await asyncio.sleep(delay)
+                else:
+                    backoff.succeeded()
+
+        return asyncio.create_task(run(), name=f"jarmo-job: {name}")
+
     async def close(self) -> None:
-        for task in (self._sweeper, self._deadlines, self._catch_up):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        """Stop the background jobs, the connection, the computer and the database, within
+        ``SHUTDOWN_SECONDS`` whatever the jobs are doing; never raises for a job's failure."""
+        jobs, self._jobs = self._jobs, []
+        for job in jobs:
+            job.cancel()
+        if jobs:
+            _, stuck = await asyncio.wait(jobs, timeout=JOB_STOP_SECONDS)
+            for job in stuck:
+                log.warning("background job %r did not stop in time", job.get_name())
         await super().close()
         if self._thinker is not None:
             self._thinker.close()
+            self._thinker = None
         if self._store is not None:
-            await self._store.close()
-            self._store = None
-            log.info("database closed")
+            store, self._store = self._store, None
+            try:
+                await asyncio.wait_for(store.close(), STORE_CLOSE_SECONDS)
+                log.info("database closed")
+            except Exception:
+                log.exception("the database did not close cleanly")
 
     async def on_ready(self) -> None:
         log.info(
@@ -129,13 +192,6 @@ class JarmoBot(discord.Client):
             self.user and self.user.id,
             len(self.guilds),
         )
-
-    async def _on_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        original = getattr(error, "original", error)
-        name = interaction.command.qualified_name if interaction.command else "command"
-        await report_failure(interaction, original, f"/{name}")
 
     async def expire_challenges_once(self) -> list[ChallengeView]:
         """Mark overdue challenges expired and say so on their messages."""
@@ -156,45 +212,34 @@ class JarmoBot(discord.Client):
                 )
         return expired
 
-    async def _sweep_expired_challenges(self) -> None:
-        await self.wait_until_ready()
-        while not self.is_closed():
-            try:
-                await self.expire_challenges_once()
-            except Exception:
-                log.exception("expiring challenges failed")
-            await asyncio.sleep(EXPIRY_SWEEP_SECONDS)
-
     async def _computer_catches_up(self) -> None:
         """Games left waiting for the computer's move when the bot stopped get it now."""
-        await self.wait_until_ready()
         for place in await self.service.places_awaiting_computer():
             try:
                 report = await self.computer.reply(place)
                 if report is not None:
                     channel = self.get_partial_messageable(place.channel_id)
-                    await channel.send(**report_message(report))
+                    await post_announced(report, channel.send, self.service)
             except Exception:
                 log.exception("the computer could not move in channel %s", place.channel_id)
 
-    async def announce_deadline(self, event: DeadlineEvent) -> None:
-        """Post a reminder, or a game lost on time with its final board, in the game's channel."""
+    async def post_announcement(self, delivery: Delivery) -> None:
+        """Post an announcement from the outbox in its game's channel: a reminder, a game lost
+        on time with its final board, or the computer's move."""
+        channel = self.get_partial_messageable(delivery.entry.channel_id)
+        if delivery.event is not None:
+            message = deadline_message(delivery.event)
+        else:
+            assert delivery.report is not None
+            message = report_message(delivery.report)
         try:
-            await self.get_partial_messageable(event.channel_id).send(**deadline_message(event))
-        except discord.HTTPException as exc:  # the result is stored; only the message is lost
-            log.warning("could not announce the %s of game %s: %s", event.kind, event.game_id, exc)
+            await channel.send(**message)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            raise Undeliverable(f"channel {delivery.entry.channel_id}: {exc}") from exc
 
-    async def _watch_deadlines(self, scheduler: DeadlineScheduler) -> None:
-        # Deadlines that passed while the bot was down are applied by the first pass.
-        await self.wait_until_ready()
-        while not self.is_closed():
-            try:
-                for event in await scheduler.run_due(self.service.now()):
-                    await self.announce_deadline(event)
-                await scheduler.wait()
-            except Exception:
-                log.exception("applying reminders and timeouts failed")
-                await asyncio.sleep(EXPIRY_SWEEP_SECONDS)
+
+async def _every_sweep() -> None:
+    await asyncio.sleep(EXPIRY_SWEEP_SECONDS)
 
 
 async def finish_interactions(grace_seconds: float) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.cogs.guards import ServerOnly
 from bot.cogs.replies import (
     actor_of,
     mention,
@@ -27,6 +28,7 @@ _ANSWERS = {
 
 
 class ChallengeButton(
+    ServerOnly,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"jarmo:challenge:(?P<id>[0-9]+):(?P<answer>accept|decline|cancel)",
 ):
@@ -89,6 +91,7 @@ def challenge_buttons(challenge_id: int) -> discord.ui.View:
 
 
 class ResignButton(
+    ServerOnly,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"jarmo:resign:(?P<game>[0-9]+):(?P<user>[0-9]+)",
 ):
@@ -140,7 +143,9 @@ def offer_from(match: re.Match[str]) -> Offer:
     return Offer(int(match["game"]), int(match["version"]), int(match["by"]), int(match["to"]))
 
 
-class StopButton(discord.ui.DynamicItem[discord.ui.Button], template=offer_template("stop")):
+class StopButton(
+    ServerOnly, discord.ui.DynamicItem[discord.ui.Button], template=offer_template("stop")
+):
     """The opponent's answer to an offer to end the game as it stands."""
 
     def __init__(self, offer: Offer) -> None:

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs.buttons import offer_button, offer_from, offer_template
+from bot.cogs.guards import ServerOnly
 from bot.cogs.replies import (
     actor_of,
     board_embed,
@@ -29,7 +30,9 @@ from bot.service.timecontrol import SUGGESTIONS, TimeControlError, format_time_p
 from bot.service.timecontrol import parse_time_per_move as _parse
 
 
-class PauseButton(discord.ui.DynamicItem[discord.ui.Button], template=offer_template("pause")):
+class PauseButton(
+    ServerOnly, discord.ui.DynamicItem[discord.ui.Button], template=offer_template("pause")
+):
     """The opponent's answer to an offer to pause the clock."""
 
     def __init__(self, offer: PauseOffer) -> None:

@@ -30,6 +30,7 @@ from bot.cogs.stats import stats_commands
 from bot.jarmo import Game
 from bot.render import render_board
 from bot.service import Actor, ChallengeRequest, Report
+from bot.service.models import DamagedGameAborted
 from bot.service.text import challenge_text, position_line, standings_text
 
 Ruleset = Literal["classic", "jasir", "ludos"]
@@ -245,7 +246,14 @@ class JarmoCommands(app_commands.Group):
         report = await service_of(interaction).abort(
             place_of(interaction), actor_of(interaction), can_manage=can_manage
         )
-
+        if isinstance(report, DamagedGameAborted):
+            await interaction.response.send_message(
+                f"The damaged game was ended by {mention(interaction.user.id)}; nothing counts. "
+                "Its record was kept aside for the bot's operator. A new game can start here "
+                "with /jarmo challenge.",
+                allowed_mentions=only_pinging(),
+            )
+            return
         message = report_message(report)
         message["content"] = f"Game aborted by {mention(interaction.user.id)}."
         message["allowed_mentions"] = only_pinging()

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service import Actor, BoardView, Place, Report, UserError
+from bot.service import Actor, BoardView, Place, Report
+from bot.service.errors import as_user_error
 from bot.service.text import game_title, position_line, report_text
 
 if TYPE_CHECKING:
@@ -60,7 +62,22 @@ async def computer_answers(interaction: discord.Interaction, report: Report) -> 
         )
         return
     if reply is not None:
-        await interaction.followup.send(**report_message(reply))
+        await post_announced(reply, interaction.followup.send, service_of(interaction))
+
+
+async def post_announced(
+    report: Report, send: Callable[..., Awaitable[object]], service: JarmoService
+) -> None:
+    """Post a report the store also keeps in its outbox (the computer's move), and settle it
+    there: sent, or left for the delivery loop if posting failed."""
+    try:
+        await send(**report_message(report))
+    except Exception as exc:
+        if report.announcement is not None:
+            await service.announce_later(report.announcement, repr(exc))
+        raise
+    if report.announcement is not None:
+        await service.announced(report.announcement)
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -131,9 +148,10 @@ async def reply_privately(interaction: discord.Interaction, text: str) -> None:
 
 async def report_failure(interaction: discord.Interaction, error: BaseException, what: str) -> None:
     """Known user errors get their message; anything else a generic apology and a full log."""
-    if isinstance(error, UserError):
-        log.debug("refused %s for user %s: %s", what, interaction.user.id, error.message)
-        text = error.message
+    known = as_user_error(error)
+    if known is not None:
+        log.debug("refused %s for user %s: %s", what, interaction.user.id, known.message)
+        text = known.message
     else:
         log.error(
             "%s failed (user %s, guild %s, channel %s)",

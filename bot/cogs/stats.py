@@ -12,6 +12,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from bot.cogs.guards import ServerOnly
 from bot.cogs.replies import EMBED_COLOUR, mention, only_pinging, report_failure, service_of
 from bot.service import NotAllowed
 from bot.service.stats_models import HistoryPage, LeaderboardPage
@@ -36,6 +37,7 @@ def discord_date(moment: datetime) -> str:
 
 
 class LeaderboardButton(
+    ServerOnly,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"jarmo:lb:(?P<guild>[0-9]+):(?P<ruleset>[a-z]+):(?P<page>[0-9]+):(?P<viewer>[0-9]+)",
 ):
@@ -111,6 +113,7 @@ def leaderboard_message(page: LeaderboardPage) -> dict[str, Any]:
 
 
 class HistoryPicker(
+    ServerOnly,
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"jarmo:hist:(?P<guild>[0-9]+):(?P<user>[0-9]+):(?P<opponent>[0-9]+)",
 ):

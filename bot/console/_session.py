@@ -29,6 +29,7 @@ from bot.service import (
 )
 from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.service.deadlines import DeadlineScheduler
+from bot.service.delivery import AnnouncementDelivery, Delivery
 from bot.service.text import (
     game_title,
     position_line,
@@ -125,6 +126,7 @@ class _Session:
         self.result: Standings | None = None
         self.leaving = False
         self.deadlines = DeadlineScheduler(service)
+        self.announcements = AnnouncementDelivery(service, self._show_delivery)
         self.computer: ComputerOpponent | None = None
         self.level: str | None = None
 
@@ -263,12 +265,20 @@ class _Session:
             self.say(console_words(refused.message))
 
     async def _apply_deadlines(self) -> None:
-        """Reminders and timeouts due by now (the console has no background scheduler)."""
-        for event in await self.deadlines.run_due(self.service.now()):
-            if event.report is not None:
-                await self._show_report(event.report)
-            else:
-                self.say(reminder_text(event.user_id, event.deadline_at, self.name))
+        """Reminders and timeouts due by now (the console has no background scheduler); they
+        are shown as the bot posts them, from the announcement outbox."""
+        await self.deadlines.run_due(self.service.now())
+        await self.announcements.deliver_due()
+
+    async def _show_delivery(self, delivery: Delivery) -> None:
+        event, report = (
+            delivery.event,
+            delivery.report or (delivery.event and delivery.event.report),
+        )
+        if report is not None:
+            await self._show_report(report)
+        elif event is not None:
+            self.say(reminder_text(event.user_id, event.deadline_at, self.name))
 
     async def _show_report(self, report: Report) -> None:
         await self._show_board(report.board)
@@ -283,6 +293,8 @@ class _Session:
         if final is not None:
             self.result = final
             self.say(f"\n{standings_text(final, self.name)}")
+        if report.announcement is not None:  # the computer's move, shown: settle it
+            await self.service.announced(report.announcement)
 
     async def _show_board(self, view: BoardView) -> None:
         await self.folder.save(view)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot import store as st
 from bot.service import errors
-from bot.service.deadlines import DeadlineEvent
+from bot.service.deadlines import DeadlineEvent, event_payload
 from bot.service.models import Actor, BoardView, Place, Report
 from bot.service.offers import PauseOffer
 from bot.service.timecontrol import (
@@ -38,6 +38,7 @@ class ClockCases:
         _store: st.Store
         _clock: Callable[[], datetime]
         deadlines_changed: asyncio.Event
+        announcements_changed: asyncio.Event
 
         @property
         def config(self) -> ServiceConfig: ...
@@ -59,6 +60,7 @@ class ClockCases:
             termination: str,
             actor_id: int,
             move: tuple[int, str] | None = None,
+            announce: st.Announcement | None = None,
         ) -> Report: ...
 
     def now(self) -> datetime:
@@ -167,16 +169,24 @@ class ClockCases:
             record = await self._current(clock)
             if record is None:
                 return None
+            due = reminder_times(clock.deadline_at, clock.time_per_move_seconds)[count - 1]
+            event = self._event("reminder", due, clock, record)
             claimed = await self._store.mark_reminders_sent(
                 clock.game_id,
                 expected_version=clock.version,
                 deadline_at=clock.deadline_at,
                 count=count,
+                announce=st.Announcement(
+                    key=f"reminder:{clock.game_id}:{clock.version}:{count}",
+                    kind="reminder",
+                    payload=event_payload(event),
+                ),
+                now=now,
             )
             if not claimed:
                 return None
-        due = reminder_times(clock.deadline_at, clock.time_per_move_seconds)[count - 1]
-        return self._event("reminder", due, clock, record)
+        self.announcements_changed.set()
+        return event
 
     async def time_out(self, clock: st.RunningClock, *, now: datetime) -> DeadlineEvent | None:
         """End the game on time if ``clock``'s deadline has passed at ``now``: the player to
@@ -189,6 +199,11 @@ class ClockCases:
             if record is None:
                 return None
             loser = record.game.turn
+            announce = st.Announcement(
+                key=f"timeout:{clock.game_id}",
+                kind="timeout",
+                payload=event_payload(self._event("timeout", clock.deadline_at, clock, record)),
+            )
             try:
                 report = await self._end(
                     record,
@@ -197,9 +212,11 @@ class ClockCases:
                     winner="black" if loser == "white" else "white",
                     termination="timeout",
                     actor_id=record.player_id(loser),
+                    announce=announce,
                 )
             except errors.GameChanged:  # the version check refused it: something came first
                 return None
+        self.announcements_changed.set()
         return self._event("timeout", clock.deadline_at, clock, record, report)
 
     async def _current(self, clock: st.RunningClock) -> st.GameRecord | None:

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
+from bot.service.backoff import ItemBackoff
 from bot.service.models import Report
 from bot.service.timecontrol import next_due, reminder_times, reminders_due
-from bot.store import RunningClock, StoreError
+from bot.store import CorruptGame, OutboxEntry, RunningClock
 
 if TYPE_CHECKING:
     from bot.service.service import JarmoService
@@ -46,6 +47,30 @@ class DeadlineEvent:
     report: Report | None = None
 
 
+def event_payload(event: DeadlineEvent) -> dict[str, object]:
+    """What the outbox keeps of ``event`` to post it later (the report is rebuilt then)."""
+    return {
+        "due_at": event.due_at.isoformat(),
+        "user_id": event.user_id,
+        "deadline_at": event.deadline_at.isoformat(),
+    }
+
+
+def event_from_payload(entry: OutboxEntry, report: Report | None = None) -> DeadlineEvent:
+    """The event an outbox entry of kind reminder or timeout announces."""
+    payload = entry.payload
+    return DeadlineEvent(
+        kind="timeout" if entry.kind == "timeout" else "reminder",
+        due_at=datetime.fromisoformat(payload["due_at"]),
+        game_id=entry.game_id,
+        guild_id=entry.guild_id,
+        channel_id=entry.channel_id,
+        user_id=int(payload["user_id"]),
+        deadline_at=datetime.fromisoformat(payload["deadline_at"]),
+        report=report,
+    )
+
+
 def due_at(clock: RunningClock, now: datetime) -> datetime | None:
     """When the event that ``clock`` has due at ``now`` fell due, or ``None`` if nothing is.
 
@@ -65,14 +90,26 @@ class DeadlineScheduler:
 
     def __init__(self, service: JarmoService) -> None:
         self._service = service
+        # A damaged game waits for a moderator's abort; its clock is left alone until then.
+        self._damaged: set[int] = set()
+        self._failing: ItemBackoff[int] = ItemBackoff()  # game id -> retry after a failure
 
     async def run_due(self, now: datetime) -> list[DeadlineEvent]:
         """Apply every reminder and timeout due at ``now``, earliest first; return those that
-        this call applied (an event another process or an earlier run applied is skipped)."""
+        this call applied (an event another process or an earlier run applied is skipped).
+
+        A game whose clock cannot be applied never stops the others: a damaged one is left
+        out from then on, and one that fails otherwise is tried again later, waiting longer
+        after each failure."""
         self._service.deadlines_changed.clear()  # a change from here on wakes the next wait
-        clocks = await self._service.running_clocks()
+        clocks = await self._clocks()
         due = sorted(
-            ((at, clock) for clock in clocks if (at := due_at(clock, now)) is not None),
+            (
+                (at, clock)
+                for clock in clocks
+                if (at := due_at(clock, now)) is not None
+                and self._failing.ready(clock.game_id, now)
+            ),
             key=lambda item: (item[0], item[1].game_id),
         )
         events = []
@@ -82,19 +119,42 @@ class DeadlineScheduler:
                 events.append(event)
         return events
 
+    async def run_due_now(self) -> list[DeadlineEvent]:
+        """:meth:`run_due` at the service's current time."""
+        return await self.run_due(self._service.now())
+
+    async def _clocks(self) -> list[RunningClock]:
+        clocks = await self._service.running_clocks()
+        return [clock for clock in clocks if clock.game_id not in self._damaged]
+
     async def _apply(self, clock: RunningClock, now: datetime) -> DeadlineEvent | None:
         try:
             if clock.deadline_at <= now:
-                return await self._service.time_out(clock, now=now)
-            return await self._service.remind(clock, now=now)
-        except StoreError:  # e.g. a corrupt game: report it, and let the other games go on
-            log.exception("the clock of game %d could not be applied", clock.game_id)
+                event = await self._service.time_out(clock, now=now)
+            else:
+                event = await self._service.remind(clock, now=now)
+        except CorruptGame:  # logged once by the store; the other games go on
+            self._damaged.add(clock.game_id)
             return None
+        except Exception:
+            retry = self._failing.failed(clock.game_id, now)
+            log.exception(
+                "the clock of game %d could not be applied; trying again at %s",
+                clock.game_id,
+                retry.isoformat(timespec="seconds"),
+            )
+            return None
+        self._failing.succeeded(clock.game_id)
+        return event
 
     async def next_due(self) -> datetime | None:
         """When the next reminder or timeout falls due, or ``None`` if no clock runs."""
-        clocks = await self._service.running_clocks()
-        return min((next_due(clock) for clock in clocks), default=None)
+        times = []
+        for clock in await self._clocks():
+            due = next_due(clock)
+            retry = self._failing.not_before(clock.game_id)
+            times.append(max(due, retry) if retry is not None else due)
+        return min(times, default=None)
 
     async def wait(self, *, limit: float = MAX_SLEEP_SECONDS) -> None:
         """Sleep until the next event is due, a move changes the deadlines, or ``limit``

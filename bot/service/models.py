@@ -111,6 +111,17 @@ class Report:
     ended: GameSummary | None = None  # set when the action ended the game
     standings: Standings | None = None  # set when a game ended
     next_board: BoardView | None = None  # the next game of the match, sides swapped
+    # The outbox key of this report when the store keeps it for delivery (the computer's
+    # moves): whoever posts it settles it with ``JarmoService.announced``.
+    announcement: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DamagedGameAborted:
+    """A moderator ended a damaged game: it was set aside for the operator; nothing counts."""
+
+    game_id: int
+    actor_id: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ checked against the game's stored version, so two interactions can never both ap
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from bot.service.models import (
     BoardView,
     ChallengeRequest,
     ChallengeView,
+    DamagedGameAborted,
     GameLine,
     GameSummary,
     Place,
@@ -41,7 +43,10 @@ log = logging.getLogger(__name__)
 SUGGESTION_LIMIT = 25
 COMPUTER_LEVELS = ("easy", "medium", "hard")
 END_OF_TIME = datetime.max.replace(tzinfo=UTC)
-DEFAULT_COMPUTER_LEVEL = "medium"  # Discord shows at most 25 autocomplete choices
+DEFAULT_COMPUTER_LEVEL = "medium"
+# How long the caller that played the computer's move has to post it before the delivery loop
+# may: well past a slow Discord answer, short enough after a lost post.
+ANNOUNCEMENT_HOLD_SECONDS = 60.0  # Discord shows at most 25 autocomplete choices
 
 
 def utc_now() -> datetime:
@@ -72,12 +77,19 @@ class JarmoService(ClockCases):
         self.stats = PlayerStats(store, self.display_name)
         # Set whenever a write gives some game a new deadline, to wake the deadline scheduler.
         self.deadlines_changed = asyncio.Event()
+        # Set whenever an announcement becomes deliverable, to wake the delivery loop.
+        self.announcements_changed = asyncio.Event()
         # The computer opponent's identity, once one is attached (see bot.service.computer).
         self.computer: Actor | None = None
 
     def is_computer(self, user_id: int | None) -> bool:
         """Whether ``user_id`` is the computer opponent."""
         return self.computer is not None and user_id == self.computer.user_id
+
+    @property
+    def store(self) -> st.Store:
+        """The store the use cases run on."""
+        return self._store
 
     @property
     def config(self) -> ServiceConfig:
@@ -296,6 +308,7 @@ class JarmoService(ClockCases):
         self, place: Place, actor: Actor, record: st.GameRecord, game: Game, played: str
     ) -> Report:
         await self._remember(place, actor)
+        announce = self._computer_move_announcement(record, actor, played)
         if game.over:
             outcome = game.outcome()
             assert outcome is not None
@@ -307,6 +320,7 @@ class JarmoService(ClockCases):
                 termination=outcome.termination.value,
                 actor_id=actor.user_id,
                 move=(actor.user_id, played),
+                announce=announce,
             )
         try:
             updated = await self._store.record_move(
@@ -316,12 +330,29 @@ class JarmoService(ClockCases):
                 move=played,
                 game=game,
                 now=self._clock(),
+                announce=announce,
             )
         except st.StaleGame:
             raise _changed() from None
         self.deadlines_changed.set()
         match = await self._store.get_match(updated.match_id)
-        return Report(actor.user_id, played, await self._view(updated, match))
+        board = await self._view(updated, match)
+        return Report(actor.user_id, played, board, announcement=announce and announce.key)
+
+    def _computer_move_announcement(
+        self, record: st.GameRecord, actor: Actor, played: str
+    ) -> st.Announcement | None:
+        """Nobody's interaction waits for the computer's move, so it is written to the outbox
+        with the move: held for the caller to post, and delivered later if the bot dies first."""
+        if not self.is_computer(actor.user_id):
+            return None
+        version = record.version + 1
+        return st.Announcement(
+            key=f"computer_move:{record.id}:{version}",
+            kind="computer_move",
+            payload={"version": version, "move": played, "actor_id": actor.user_id},
+            held_seconds=ANNOUNCEMENT_HOLD_SECONDS,
+        )
 
     async def player_game(self, place: Place, actor: Actor) -> st.GameRecord:
         """The channel's game, checking that the actor plays in it."""
@@ -381,15 +412,29 @@ class JarmoService(ClockCases):
                 actor_id=actor.user_id,
             )
 
-    async def abort(self, place: Place, actor: Actor, *, can_manage: bool) -> Report:
-        """A moderator ends a stuck game and its match; nothing counts for anyone."""
+    async def abort(
+        self, place: Place, actor: Actor, *, can_manage: bool
+    ) -> Report | DamagedGameAborted:
+        """A moderator ends a stuck game and its match; nothing counts for anyone. A damaged
+        game is set aside with its raw record kept for the operator."""
         if not can_manage:
             raise errors.NotAllowed(
                 "Only members who can manage this channel can abort a game. "
                 "Players can use /jarmo resign or /jarmo stop instead."
             )
         async with self.channel_lock(place.channel_id):
-            record = await self._active(place)
+            try:
+                record = await self._active(place)
+            except errors.GameDamaged as damaged:
+                await self._store.quarantine_game(
+                    damaged.game_id, reason=damaged.reason, now=self._clock()
+                )
+                log.warning(
+                    "damaged game %d aborted by user %s; its record is in quarantined_games",
+                    damaged.game_id,
+                    actor.user_id,
+                )
+                return DamagedGameAborted(damaged.game_id, actor.user_id)
             return await self._end(
                 record,
                 game=record.game,
@@ -409,6 +454,7 @@ class JarmoService(ClockCases):
         termination: str,
         actor_id: int,
         move: tuple[int, str] | None = None,
+        announce: st.Announcement | None = None,
     ) -> Report:
         match = await self._store.get_match(record.match_id)
         board = scoreboard(match, await self._store.match_games(match.id))
@@ -452,28 +498,96 @@ class JarmoService(ClockCases):
                     match_winner_id=match_winner,  # type: ignore[arg-type]
                     ratings=ratings,
                     now=self._clock(),
+                    announce=announce,
                 )
             except (st.StaleGame, st.StaleRatings):
                 raise _changed() from None
         if end.next_game is not None:
             self.deadlines_changed.set()
-        ended_view = await self._view(end.game, end.match)
-        summary = GameSummary(
-            game=end.game,
-            status=status,
-            outcome=game.outcome() if status == "finished" else None,
-            winner_id=end.game.player_id(winner) if winner and status != "aborted" else None,  # type: ignore[arg-type]
-            points_by_player=points_by_player(end.game, points),
+        return await self._ended_report(
+            end.game,
+            end.match,
+            end.next_game,
+            actor_id=actor_id,
+            move=move[1] if move else None,
+            announcement=announce.key if announce and announce.held_seconds else None,
         )
-        next_view = await self._view(end.next_game, end.match) if end.next_game else None
+
+    async def _ended_report(
+        self,
+        ended: st.GameRecord,
+        match: st.MatchRecord,
+        next_game: st.GameRecord | None,
+        *,
+        actor_id: int,
+        move: str | None,
+        announcement: str | None = None,
+    ) -> Report:
+        status = ended.status
+        summary = GameSummary(
+            game=ended,
+            status=status,
+            outcome=ended.game.outcome() if status == "finished" else None,
+            winner_id=ended.player_id(ended.winner)
+            if ended.winner and status != "aborted"
+            else None,
+            points_by_player=points_by_player(ended),
+        )
+        next_view = await self._view(next_game, match) if next_game else None
         return Report(
             actor_id,
-            move[1] if move else None,
-            ended_view,
+            move,
+            await self._view(ended, match),
             ended=summary,
-            standings=await self._standings(end.match),
+            standings=await self._standings(match),
             next_board=next_view,
+            announcement=announcement,
         )
+
+    # ------------------------------------------------------------------ announcements
+
+    async def announced(self, key: str) -> None:
+        """The caller posted the announcement ``key``: it will not be delivered again."""
+        await self._store.settle_announcement(key, "sent", now=self._clock())
+
+    async def announce_later(self, key: str, error: str) -> None:
+        """The caller could not post ``key``: the delivery loop will, as soon as it can."""
+        await self._store.settle_announcement(key, "retry", now=self._clock(), error=error)
+        self.announcements_changed.set()
+
+    async def report_at(
+        self, game_id: int, version: int, *, actor_id: int, move: str | None
+    ) -> Report:
+        """The report of the action that took game ``game_id`` to ``version``, rebuilt from
+        the store (for an announcement delivered after the fact)."""
+        record = await self._store.get_game(game_id)
+        match = await self._store.get_match(record.match_id)
+        if not record.is_active and record.version == version:  # that action ended the game
+            return await self.ended_report(record, match, actor_id=actor_id, move=move)
+        record = await self._at_version(record, match, version)
+        return Report(actor_id, move, await self._view(record, match))
+
+    async def ended_report(
+        self, record: st.GameRecord, match: st.MatchRecord, *, actor_id: int, move: str | None
+    ) -> Report:
+        """The report of a game's end, rebuilt from the store: the final board, the result,
+        the standings and, if the match went on, its next game as it started."""
+        games = await self._store.match_games(match.id)
+        following = next((g for g in games if g.index == record.index + 1), None)
+        if following is not None:
+            following = await self._at_version(following, match, 0)
+        return await self._ended_report(record, match, following, actor_id=actor_id, move=move)
+
+    async def _at_version(
+        self, record: st.GameRecord, match: st.MatchRecord, version: int
+    ) -> st.GameRecord:
+        """``record`` as it stood after ``version`` actions (replayed if it has moved on)."""
+        if record.version == version:
+            return record
+        game = Game.new(match.ruleset, match.layout, match.max_plies)
+        for action in (await self._store.game_actions(record.id))[:version]:
+            game.play(action.move)
+        return dataclasses.replace(record, game=game, version=version, status="active")
 
     # ------------------------------------------------------------------ reading
 
@@ -526,8 +640,11 @@ class JarmoService(ClockCases):
         self, place: Place, user_id: int, typed: str, *, limit: int | None = SUGGESTION_LIMIT
     ) -> list[str]:
         """Autocomplete: the user's legal moves matching what they typed (none when it is not
-        their turn or they do not play here)."""
-        record = await self._store.active_game(place.channel_id)
+        their turn or they do not play here, or the game is damaged)."""
+        try:
+            record = await self._store.active_game(place.channel_id)
+        except st.CorruptGame:
+            return []
         if record is None or record.side_of(user_id) != record.game.turn:
             return []
         wanted = _squash(typed)
@@ -551,8 +668,12 @@ class JarmoService(ClockCases):
         ]
 
     async def computer_to_move(self, place: Place) -> tuple[Game, str] | None:
-        """The channel's game and the computer's level when it is the computer's turn, else None."""
-        record = await self._store.active_game(place.channel_id)
+        """The channel's game and the computer's level when it is the computer's turn, else None
+        (a damaged game waits for a moderator, not for the computer)."""
+        try:
+            record = await self._store.active_game(place.channel_id)
+        except st.CorruptGame:
+            return None
         if record is None or not self.is_computer(record.player_id(record.game.turn)):
             return None
         match = await self._store.get_match(record.match_id)
@@ -562,7 +683,10 @@ class JarmoService(ClockCases):
         return record.game, level or DEFAULT_COMPUTER_LEVEL
 
     async def _active(self, place: Place) -> st.GameRecord:
-        record = await self._store.active_game(place.channel_id)
+        try:
+            record = await self._store.active_game(place.channel_id)
+        except st.CorruptGame as damaged:
+            raise errors.GameDamaged(damaged.game_id, damaged.reason) from None
         if record is None:
             raise errors.NoGameHere(
                 "There is no game in this channel. Start one with /jarmo challenge."

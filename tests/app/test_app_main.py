@@ -129,7 +129,9 @@ def test_run_hands_the_config_to_the_client(fake_client: FakeClient, tmp_path: P
     assert name == "run_bot"
     assert config.token == SECRET
     assert config.database == tmp_path / "data" / "jarmo.sqlite3"
-    assert config.database.parent.is_dir()  # created so that SQLite can make the file
+    # Not created before the bot has connected: the store makes it when it opens, so a start
+    # that fails (a rejected token, say) leaves no empty folder behind.
+    assert not config.database.parent.exists()
 
 
 def test_run_is_the_default_command(fake_client: FakeClient) -> None:
@@ -195,7 +197,9 @@ def test_play_with_a_database_that_cannot_be_opened(
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     (tmp_path / "not-a-db").write_text("this is not SQLite\n" * 100)
-    assert main(["play", "--db", str(tmp_path / "not-a-db"), "--out", str(tmp_path)]) == 1
+    assert (
+        main(["play", "--db", str(tmp_path / "not-a-db"), "--out", str(tmp_path)]) == 2
+    )  # found by the start-up check, before SQLite opens it
     err = capsys.readouterr().err
     assert "cannot use the database" in err and "not-a-db" in err
     assert "Traceback" not in err

@@ -1,0 +1,76 @@
+"""``jarmo-bot doctor [--quarantine]``: find the games whose stored record cannot be loaded, and
+optionally set them aside (as a moderator's ``/jarmo abort`` does for one channel).
+
+Every game is checked by replaying its actions, so on a large database this takes a while; the
+bot must be stopped first (one process per database file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bot.config import BotConfig
+from bot.store import DamagedGame, StoreError, open_store
+
+EXIT_OK, EXIT_DAMAGED, EXIT_FAILED = 0, 1, 1
+
+
+def add_doctor_parser(commands: Any, shared: argparse.ArgumentParser) -> None:
+    """Add the ``doctor`` command to the ``jarmo-bot`` sub-command parsers."""
+    doctor = commands.add_parser(
+        "doctor", parents=[shared], help="list damaged games (and set them aside)"
+    )
+    doctor.add_argument(
+        "--quarantine",
+        action="store_true",
+        help="set every damaged game aside: active ones are aborted (nothing counts); the raw "
+        "records are kept in the quarantined_games table",
+    )
+    doctor.add_argument(
+        "--db", type=Path, metavar="PATH", help="the database (default: from the config)"
+    )
+
+
+def run_doctor(config: BotConfig, args: argparse.Namespace) -> int:
+    """Run ``doctor``; returns the exit status (1 while damaged games remain)."""
+    path = args.db or config.database
+    if not Path(path).exists():
+        print(f"jarmo-bot: no database at {path}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        return asyncio.run(_run(path, quarantine=args.quarantine))
+    except (sqlite3.Error, StoreError) as exc:
+        print(f"jarmo-bot: cannot use the database {path}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+
+
+async def _run(path: Path, *, quarantine: bool) -> int:
+    async with open_store(path) as store:
+        damaged = await store.damaged_games()
+        if not damaged:
+            print("ok: every stored game loads")
+            return EXIT_OK
+        print(f"{len(damaged)} damaged game(s):")
+        for game in damaged:
+            print(f"  {_describe(game)}")
+        if not quarantine:
+            print("run `jarmo-bot doctor --quarantine` to set them aside")
+            return EXIT_DAMAGED
+        now = datetime.now(UTC)
+        for game in damaged:
+            status = await store.quarantine_game(game.game_id, reason=game.reason, now=now)
+            print(f"quarantined game {game.game_id} (now {status})")
+        return EXIT_OK
+
+
+def _describe(game: DamagedGame) -> str:
+    return (
+        f"game {game.game_id} ({game.status}; server {game.guild_id}, channel "
+        f"{game.channel_id}): {game.reason}"
+    )

@@ -1,0 +1,137 @@
+"""Delivering the announcement outbox: what was written with a change (a timeout, a reminder,
+the computer's move) is rebuilt from the store, handed to the front end to post, and settled.
+
+Posting happens after the transaction, so a crash between the two is possible; the outbox makes
+that harmless: whatever is not settled is delivered on the next pass, after a restart too.
+The front end's ``post`` raises :class:`Undeliverable` when trying again cannot help (the
+channel is gone, the bot may not write there); any other failure is retried later, waiting
+longer each time, and given up after ``MAX_ATTEMPTS``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from bot import store as st
+from bot.service.backoff import delay_after
+from bot.service.deadlines import DeadlineEvent, event_from_payload
+from bot.service.models import Report
+
+if TYPE_CHECKING:
+    from bot.service.service import JarmoService
+
+log = logging.getLogger(__name__)
+LEASE_SECONDS = 60.0  # longer than a post can take; a lease is only reclaimed after a crash
+MAX_ATTEMPTS = 8  # with the backoff: given up after about four minutes of failures
+MAX_WAIT_SECONDS = 60.0
+
+
+class Undeliverable(Exception):
+    """Raised by a front end's ``post`` when the announcement can never be posted."""
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """An announcement to post: a clock event (reminder, timeout) or the computer's move."""
+
+    entry: st.OutboxEntry
+    event: DeadlineEvent | None = None
+    report: Report | None = None
+
+
+Poster = Callable[[Delivery], Awaitable[None]]
+
+
+class AnnouncementDelivery:
+    """Takes deliverable announcements from the store, posts them, and settles them."""
+
+    def __init__(self, service: JarmoService, post: Poster) -> None:
+        self._service = service
+        self._store = service.store
+        self._post = post
+
+    async def deliver_due(self) -> list[Delivery]:
+        """One pass over what can be delivered now; returns what was posted."""
+        self._service.announcements_changed.clear()  # a change from here on wakes the wait
+        now = self._service.now()
+        entries = await self._store.claim_announcements(now=now, lease_seconds=LEASE_SECONDS)
+        posted = []
+        for entry in entries:
+            delivery = await self._deliver(entry, now)
+            if delivery is not None:
+                posted.append(delivery)
+        return posted
+
+    async def _deliver(self, entry: st.OutboxEntry, now: datetime) -> Delivery | None:
+        try:
+            delivery = await self.rebuild(entry)
+        except (st.CorruptGame, st.NotFound) as exc:
+            await self._settle(entry, "dropped", now, f"cannot rebuild it: {exc}")
+            return None
+        try:
+            await self._post(delivery)
+        except Undeliverable as exc:
+            log.warning("dropped announcement %s: %s", entry.key, exc)
+            await self._settle(entry, "dropped", now, str(exc))
+            return None
+        except Exception as exc:
+            if entry.attempts >= MAX_ATTEMPTS:
+                log.error("gave up announcement %s after %d attempts", entry.key, entry.attempts)
+                await self._settle(entry, "dropped", now, repr(exc))
+            else:
+                log.warning("could not post announcement %s (%r); will retry", entry.key, exc)
+                retry = now + timedelta(seconds=delay_after(entry.attempts))
+                await self._settle(entry, "retry", now, repr(exc), retry)
+            return None
+        await self._settle(entry, "sent", now)
+        return delivery
+
+    async def _settle(
+        self,
+        entry: st.OutboxEntry,
+        outcome: st.Settlement,
+        now: datetime,
+        error: str | None = None,
+        retry_at: datetime | None = None,
+    ) -> None:
+        await self._store.settle_announcement(
+            entry.key, outcome, now=now, error=error, retry_at=retry_at
+        )
+
+    async def rebuild(self, entry: st.OutboxEntry) -> Delivery:
+        """The message data of ``entry``, from the store as it is now. Raises ``NotFound``
+        or ``CorruptGame`` when the game it is about cannot be read."""
+        payload = entry.payload
+        if entry.kind == "reminder":
+            return Delivery(entry, event=event_from_payload(entry))
+        if entry.kind == "timeout":
+            record = await self._store.get_game(entry.game_id)
+            match = await self._store.get_match(record.match_id)
+            report = await self._service.ended_report(
+                record, match, actor_id=int(payload["user_id"]), move=None
+            )
+            return Delivery(entry, event=event_from_payload(entry, report))
+        report = await self._service.report_at(
+            entry.game_id,
+            int(payload["version"]),
+            actor_id=int(payload["actor_id"]),
+            move=str(payload["move"]),
+        )
+        return Delivery(entry, report=dataclasses.replace(report, announcement=None))
+
+    async def wait(self, *, limit: float = MAX_WAIT_SECONDS) -> None:
+        """Sleep until an announcement can be taken, a new one is written, or ``limit``
+        seconds pass."""
+        upcoming = await self._store.next_announcement_at()
+        delay = limit
+        if upcoming is not None:
+            delay = min(max((upcoming - self._service.now()).total_seconds(), 0.0), limit)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._service.announcements_changed.wait(), delay)
