@@ -15,8 +15,13 @@ EXPECTED_ACTION = (
 )
 EXPECTED_POINT = "expected a point such as B1: a letter A–E and a digit 1–5."
 
+# Longer input is refused before any pattern runs: the longest accepted form with generous
+# spacing is well under this.
+MAX_INPUT_LENGTH = 40
 _TOKEN = r"([A-Za-z][0-9]+)"
-_SEP = r"\s*(?:[-–—:xX]|\s)\s*"
+# One run of spaces, or a mark with optional spaces around it: the alternatives never match the
+# same text in two ways, so a failing match backtracks in linear time (\s*\s\s* did not).
+_SEP = r"(?:\s*[-–—:xX]\s*|\s+)"
 _STEP = re.compile(rf"{_TOKEN}(?:{_SEP}|){_TOKEN}(?:\s*@\s*{_TOKEN})?")
 _PLACE = re.compile(rf"@\s*{_TOKEN}")
 _POINT = re.compile(_TOKEN)
@@ -52,6 +57,7 @@ def _point(token: str, text: str) -> str:
 
 def parse_point(text: str) -> str:
     """The canonical name of a point written like ``b1`` or ``@B1``; ``NotationError`` otherwise."""
+    _check_length(text)
     match = _POINT.fullmatch(text.strip().lstrip("@").strip())
     if not match:
         raise NotationError(text, EXPECTED_POINT)
@@ -75,6 +81,7 @@ def parse_action(text: str) -> Action:
 @lru_cache(maxsize=8192)
 def parse_indices(text: str) -> tuple[int, int, int]:
     """Like ``parse_action`` but as point indices, ``-1`` for a missing part (the hot path)."""
+    _check_length(text)
     stripped = text.strip()
     step = _STEP.fullmatch(stripped)
     if step:
@@ -86,3 +93,12 @@ def parse_indices(text: str) -> tuple[int, int, int]:
     if place_only:
         return -1, -1, POINT_INDEX[_point(place_only.group(1), text)]
     raise NotationError(text, EXPECTED_ACTION)
+
+
+def _check_length(text: str) -> None:
+    if len(text) > MAX_INPUT_LENGTH:
+        raise NotationError(
+            text[:MAX_INPUT_LENGTH] + "…",
+            f"that is {len(text)} characters long; a move is at most {MAX_INPUT_LENGTH}. "
+            + EXPECTED_ACTION,
+        )
