@@ -26,7 +26,13 @@ from bot._ratings_cli import add_ratings_parser, run_ratings
 from bot.config import LOG_LEVELS, BotConfig, ConfigError, load_config
 from bot.jarmo import LAYOUTS, RULESETS
 from bot.jarmo.match import MATCH_LENGTHS
-from bot.store import DatabaseUnusable, SchemaTooNew, StoreError, check_database
+from bot.store import (
+    DatabaseUnusable,
+    SchemaTooNew,
+    StoreError,
+    check_database,
+    check_not_in_use,
+)
 
 PROG = "jarmo-bot"
 LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
@@ -161,6 +167,7 @@ def _connect(config: BotConfig, entry: str) -> int:
         # file (and its folder) must be left exactly as they were.
         try:
             check_database(config.database)
+            check_not_in_use(config.database)
         except (DatabaseUnusable, SchemaTooNew) as exc:
             return _fail(_database_problem(exc, config.database) or str(exc), EXIT_CONFIG)
         except OSError as exc:

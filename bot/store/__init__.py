@@ -1,6 +1,6 @@
 """Persistence: the ``Store`` protocol the service uses, and its SQLite implementation."""
 
-from bot.store._preflight import check_database
+from bot.store._preflight import check_database, check_not_in_use
 from bot.store.clocks import GameClock, RunningClock
 from bot.store.errors import (
     ChallengeClosed,
@@ -104,5 +104,6 @@ __all__ = [
     "Streak",
     "Tally",
     "check_database",
+    "check_not_in_use",
     "open_store",
 ]

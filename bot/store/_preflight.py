@@ -46,6 +46,15 @@ def check_database(path: str | os.PathLike[str]) -> None:
         raise SchemaTooNew(found, latest_version())
 
 
+def check_not_in_use(path: str | os.PathLike[str]) -> None:
+    """Raise ``DatabaseInUse`` at once if another process holds the database (the store takes
+    the lock for good when it opens; this only tells a second bot before it connects)."""
+    if Path(path).is_file():
+        lock = ProcessLock(path)
+        lock.acquire()
+        lock.release()
+
+
 def _check_folder(file: Path) -> None:
     folder = file.absolute().parent
     existing = next(p for p in (folder, *folder.parents) if p.exists())
