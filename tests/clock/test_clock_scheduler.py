@@ -246,13 +246,19 @@ async def test_a_move_racing_the_deadline_exactly_one_applies(
     assert outcomes == [True, False]
 
 
+QUEUE_LIMIT_SECONDS = 30.0
+
+
 async def queued(lock: asyncio.Lock, count: int) -> None:
-    """Let the event loop run until ``count`` tasks wait for ``lock``."""
-    for _ in range(10_000):
-        if len(lock._waiters or ()) >= count:  # no public way to ask
-            return
-        await asyncio.sleep(0)
-    raise AssertionError("the task never reached the lock")
+    """Wait until ``count`` tasks wait for ``lock`` (they may first read the database on other
+    threads, which takes any number of loop turns on a busy machine), for a limited time.
+    Polling the condition is the only way: the lock announces no waiters."""
+    try:
+        async with asyncio.timeout(QUEUE_LIMIT_SECONDS):
+            while len(lock._waiters or ()) < count:  # no public way to ask
+                await asyncio.sleep(0.001)
+    except TimeoutError:
+        raise AssertionError(f"{count} task(s) never reached the lock") from None
 
 
 async def test_a_move_after_the_deadline_is_refused_and_wakes_the_scheduler(
