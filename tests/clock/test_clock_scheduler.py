@@ -255,7 +255,7 @@ async def queued(lock: asyncio.Lock, count: int) -> None:
     Polling the condition is the only way: the lock announces no waiters."""
     try:
         async with asyncio.timeout(QUEUE_LIMIT_SECONDS):
-            while len(lock._waiters or ()) < count:  # no public way to ask
+            while len(lock._waiters or ()) < count:  # noqa: ASYNC110 - the lock has no event
                 await asyncio.sleep(0.001)
     except TimeoutError:
         raise AssertionError(f"{count} task(s) never reached the lock") from None
