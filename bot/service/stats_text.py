@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from datetime import datetime
 
+from bot.jarmo import side_name
 from bot.service.stats_models import (
     HistoryLine,
     HistoryPage,
@@ -83,8 +84,8 @@ def profile_text(profile: PlayerProfile, name: Namer) -> str:
     ] or ["No rating yet: only games between two members are rated."]
     lines += [
         "",
-        f"**As White**: {_side_line(stats.as_white)}",
-        f"**As Black**: {_side_line(stats.as_black)}",
+        f"**As White** (Green in ludos): {_side_line(stats.as_white)}",
+        f"**As Black** (Blue in ludos): {_side_line(stats.as_black)}",
         f"**Matches**: {stats.matches} played · {stats.match_wins} won · {stats.match_losses} lost",
         f"**Average**: {profile.average_points:.1f} points per game",
         f"**Streak**: {streak_text(stats.streak)}",
@@ -164,12 +165,13 @@ def game_text(
     game: GameResultRecord, actions: Iterable[ActionRecord], *, white_name: str, black_name: str
 ) -> str:
     """The move list: a header with players and result, then one numbered move per line."""
-    names = {game.white_id: ("White", white_name), game.black_id: ("Black", black_name)}
+    white, black = side_name("white", game.ruleset), side_name("black", game.ruleset)
+    names = {game.white_id: (white, white_name), game.black_id: (black, black_name)}
     header = [
         f"Jarmo game {game.id} · {game.ruleset} rules, {game.layout} board · "
         f"game {game.index + 1} of its match",
-        f"White: {white_name}",
-        f"Black: {black_name}",
+        f"{white}: {white_name}",
+        f"{black}: {black_name}",
         f"Ended: {game.finished_at.strftime('%Y-%m-%d %H:%M UTC')}",
         f"Result: {_result_sentence(game, white_name, black_name)}",
         "",
