@@ -595,7 +595,8 @@ class JarmoService(ClockCases):
         black = await self.display_name(record.guild_id, record.black_id)
         image = await render_view(record.game, perspective=perspective, players=(white, black))
         clock = clock_view(record, match, self._clock())
-        return BoardView(record, match, white, black, image, clock=clock)
+        computer_id = self.computer.user_id if self.computer else None
+        return BoardView(record, match, white, black, image, clock=clock, computer_id=computer_id)
 
 
 def _other(side: str | None) -> str:

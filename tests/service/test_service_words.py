@@ -1,5 +1,5 @@
 """What players read: one naming of the sides per ruleset (ludos says Green and Blue, as its
-pictures do), real example moves and singular counts."""
+pictures do), real example moves, singular counts, and no "your move" to the computer."""
 
 from __future__ import annotations
 
@@ -8,15 +8,18 @@ import re
 import pytest
 from service_helpers import ANN, BOB, HERE, start_match
 
+from bot.cogs.replies import report_message
 from bot.cogs.stats import export_caption
 from bot.console import board_diagram
 from bot.jarmo import LAYOUTS, RULESETS, SIDES, Game, side_name
 from bot.jarmo.notation import EXPECTED_ACTION
 from bot.render._theme import theme_for
-from bot.service import BadMove, ChallengeRequest, NotYourTurn
+from bot.service import Actor, BadMove, ChallengeRequest, NotYourTurn, Report
+from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.service.text import challenge_text, position_line, report_text, standings_text
 
-NAMES = {ANN.user_id: "Ann", BOB.user_id: "Bob"}
+ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
+NAMES = {ANN.user_id: "Ann", BOB.user_id: "Bob", ROBOT.user_id: "Jarmo Bot"}
 
 
 def name(user_id: int) -> str:
@@ -88,3 +91,18 @@ def test_the_parsers_example_is_a_real_line_into_the_enemy_camp() -> None:
     step = tuple(sorted(example[:5].split("-")))
     for layout in LAYOUTS.values():
         assert step in {tuple(sorted(line)) for line in layout.lines}, layout.name
+
+
+async def test_your_move_is_never_addressed_to_the_computer(service) -> None:
+    computer = ComputerOpponent(service, ROBOT, think_in_thread)
+    request = ChallengeRequest(ROBOT, side="black", level="easy")
+    board = await computer.start(HERE, ANN, request)  # the computer has White
+    assert report_message(Report(ANN.user_id, None, board))["content"] is None
+    first = await computer.reply(HERE)
+    assert first is not None
+    message = report_message(first)
+    assert message["content"] == f"<@{ANN.user_id}>, your move."
+    assert [user.id for user in message["allowed_mentions"].users] == [ANN.user_id]
+    moves = await service.move_suggestions(HERE, ANN.user_id, "")
+    answered = report_message(await service.move(HERE, ANN, moves[0]))
+    assert answered["content"] is None and answered["allowed_mentions"].users == []
