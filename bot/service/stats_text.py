@@ -10,13 +10,13 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from bot.jarmo import side_name
+from bot.service.rating_text import PROVISIONAL_NOTE, is_provisional, rating_label
 from bot.service.stats_models import (
     HistoryLine,
     HistoryPage,
     LeaderboardPage,
     LeaderboardRow,
     PlayerProfile,
-    shown,
 )
 from bot.service.text import ending_reason
 from bot.store import ActionRecord, GameResultRecord, RatingRecord, Streak, Tally
@@ -57,15 +57,18 @@ def leaderboard_text(page: LeaderboardPage, name: Namer) -> str:
     elif all(row.user_id != page.viewer_id for row in page.rows):
         lines += ["", f"You have no {page.ruleset} rating yet: finish a game to get one."]
     lines += ["", f"Page {page.page + 1} of {page.pages} · {_plural(page.total, 'rated player')}"]
+    shown_rows = [*page.rows, *([page.viewer_row] if page.viewer_row else [])]
+    if any(is_provisional(row.rating.games) for row in shown_rows):
+        lines.append(f"_{PROVISIONAL_NOTE}_")
     return "\n".join(lines)
 
 
 def _leaderboard_line(row: LeaderboardRow, name: Namer) -> str:
     r = row.rating
     return (
-        f"`#{row.rank}` {name(row.user_id)} **{shown(r.skill.rating)}** · "
+        f"`#{row.rank}` {name(row.user_id)} **{rating_label(r.skill.rating, r.games)}** · "
         f"{_plural(r.games, 'game')} · {wdl(r)} · {_plural(r.match_wins, 'match win')} · "
-        f"{r.points} pts"
+        f"{_plural(r.points, 'pt')}"
     )
 
 
@@ -78,10 +81,12 @@ def profile_text(profile: PlayerProfile, name: Namer) -> str:
     stats = profile.stats
     lines = ["**Ratings**"]
     lines += [
-        f"{r.rating.ruleset}: **{shown(r.rating.skill.rating)}** (#{r.rank} of {r.players}) · "
-        f"{_plural(r.rating.games, 'rated game')} · {wdl(r.rating)}"
+        f"{r.rating.ruleset}: **{rating_label(r.rating.skill.rating, r.rating.games)}** "
+        f"(#{r.rank} of {r.players}) · {_plural(r.rating.games, 'rated game')} · {wdl(r.rating)}"
         for r in profile.ratings
     ] or ["No rating yet: only games between two members are rated."]
+    if any(is_provisional(r.rating.games) for r in profile.ratings):
+        lines.append(f"_{PROVISIONAL_NOTE}_")
     lines += [
         "",
         f"**As White** (Green in ludos): {_side_line(stats.as_white)}",
