@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 from functools import lru_cache
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -33,22 +33,80 @@ from bot.service import Actor, ChallengeRequest, Report
 from bot.service.models import DamagedGameAborted
 from bot.service.text import challenge_text, position_line, standings_text
 
+if TYPE_CHECKING:
+    from bot.client import JarmoBot
+
 Ruleset = Literal["classic", "jasir", "ludos"]
 Layout = Literal["bow", "knight"]
 
-RULES_SUMMARY = """**Jarmo in a nutshell**
-• Each side has five archers on its home row (White row 1, Black row 5). White moves first.
-• A piece moves along a line to the point at its other end — every line is a knight's jump.
-• Land on an enemy piece to capture it. A piece reaching the enemy home row stays there for good.
-• The game ends when one side has all its remaining pieces in the enemy row (or none left), when the
-  player to move is stuck, or after 200 actions.
-• Score: 2 points per piece in the enemy row, 1 per other piece on the board. Most points wins.
-• **classic**: a capturing piece gets a mark; with a marked piece in the enemy row you may spend a
-  turn bringing a lost piece back to your home row (`/jarmo redeploy`). No endless back-and-forth.
-• **jasir**: classic, but every step must go forward.
-• **ludos**: capturing turns an archer into a guard; a guard reaching the enemy row wins back a lost
-  piece, which you may place at once (`/jarmo move C3-D5@B1`) or later (`/jarmo redeploy`).
-Moves are written `A1-C2`; `a1 c2` works too. Autocomplete lists your legal moves."""
+RULES_SUMMARY = """\
+**Board and pieces**
+• 25 points joined by lines; every line joins two points a knight's jump apart. A piece moves \
+along a line to the point at its other end, one action per turn.
+• Each side starts with five archers in its camp, its home row: White row 1, Black row 5. \
+White moves first.
+• Step onto an enemy piece to capture it (never compulsory). A piece that reaches the enemy camp \
+never moves again, but can still be captured: an enemy piece that reached your camp is taken by \
+stepping back onto it.
+
+**End and score**
+• The game ends when one side has all its pieces left on the board in the enemy camp (or none \
+left), when the player to move has no possible action, or after {max_moves} moves (both \
+players' moves count).
+• Each piece in the enemy camp scores 2 points, every other piece on the board 1; captured \
+pieces score nothing. More points wins; equal points is a draw.
+• A match is 1, 2, 4 or 6 games, sides swapping each game. The sum of each player's points over \
+the games decides it; equal sums draw. Resigning or losing on time forfeits the rest of the \
+match.
+
+Moves are written `A1-C2` (`a1 c2` works too); `/jarmo move`'s autocomplete lists yours."""
+
+RULES_FIELDS = (
+    (
+        "classic",
+        "A piece that captures gets a mark. A whole turn can be a **redeploy** "
+        "(`/jarmo redeploy B1`): if you have a captured piece and a marked piece in the enemy "
+        "camp, put the captured piece back on an empty point of your camp; your leftmost marked "
+        "piece in the enemy camp loses its mark, so each mark is used once. No endless "
+        "back-and-forth: after going X, back, X, back you may not play X again at once.",
+    ),
+    ("jasir", "Classic, but every step must go towards the enemy camp."),
+    (
+        "ludos",
+        "The sides are **Green** (White, moves first) and **Blue** (Black). No marks: an "
+        "archer that captures a piece standing outside that piece's own camp becomes a "
+        "**guard** (a guard that captures stays one). When a guard enters the enemy camp it "
+        "turns back into an archer and wins back one of your captured pieces, if any, into "
+        "your reserve. Place a reserve piece on an empty "
+        "point of your camp, either at once as part of the step that recovered it "
+        "(`/jarmo move D3-C5@B1`) or later as a whole turn (`/jarmo redeploy B1`). "
+        "Back-and-forth is allowed, but when both players have just gone X, back, X, back the "
+        "game ends (repetition). Equal points: more pieces in the enemy camp wins.",
+    ),
+    (
+        "The picture",
+        "Tinted bands: the camps. Black's (Blue's) pieces have an inner ring. The bar of "
+        "the side to move is outlined.\n"
+        "Orange band across a piece: marked. Shield: a guard.\n"
+        "Last move: an orange arrow from a faded disc (where the piece stood) to an orange "
+        "ring; a red ring with × means it captured; a purple ring with + is a redeployed or "
+        "placed piece.\n"
+        "Under each name: the enemy pieces that side has captured, and its reserve. The top "
+        "line shows the ruleset and how many moves have been played.",
+    ),
+)
+
+
+def rules_embed(max_moves: int) -> discord.Embed:
+    """The ``/jarmo rules`` card for a bot whose games end after ``max_moves`` moves."""
+    embed = discord.Embed(
+        title="How to play Jarmo",
+        description=RULES_SUMMARY.format(max_moves=max_moves),
+        colour=EMBED_COLOUR,
+    )
+    for name, value in RULES_FIELDS:
+        embed.add_field(name=name, value=value, inline=False)
+    return embed
 
 
 @lru_cache(maxsize=4)
@@ -148,7 +206,9 @@ class JarmoCommands(app_commands.Group):
         return [app_commands.Choice(name=m, value=m) for m in moves]
 
     @app_commands.command()
-    @app_commands.describe(point="An empty point of your home row, e.g. B1")
+    @app_commands.describe(
+        point="An empty point of your camp: row 1 (White, Green) or 5 (Black, Blue)"
+    )
     async def redeploy(
         self, interaction: discord.Interaction, point: app_commands.Range[str, 1, 5]
     ) -> None:
@@ -233,9 +293,9 @@ class JarmoCommands(app_commands.Group):
         image = await asyncio.to_thread(_start_image, "classic")
 
         file = discord.File(io.BytesIO(image), filename="start.png")
-        embed = discord.Embed(
-            title="How to play Jarmo", description=RULES_SUMMARY, colour=EMBED_COLOUR
-        )
+        # Servers have no move limit of their own: every game gets the bot's configured one.
+        client: JarmoBot = interaction.client  # type: ignore[assignment]
+        embed = rules_embed(client.config.max_plies)
         embed.set_image(url="attachment://start.png")
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
 

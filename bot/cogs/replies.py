@@ -116,7 +116,7 @@ def report_message(report: Report) -> dict[str, Any]:
     """Keyword arguments for a message that shows ``report`` (one or two boards)."""
     embed, file = board_embed(report.board, report_text(report, mention, when=relative_time))
     embeds, files = [embed], [file]
-    turn = report.board.turn_user_id
+    turn = report.board.human_to_move  # never "your move" to the computer
     if report.next_board is not None:
         next_embed, next_file = board_embed(
             report.next_board,
@@ -125,7 +125,7 @@ def report_message(report: Report) -> dict[str, Any]:
         )
         embeds.append(next_embed)
         files.append(next_file)
-        turn = report.next_board.turn_user_id
+        turn = report.next_board.human_to_move
     content = f"{mention(turn)}, your move." if turn else None
     # Whoever just acted (accepting a challenge as White, say) is already looking at this
     # message: name them, but a notification is only for a player who is elsewhere.

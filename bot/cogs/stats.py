@@ -14,8 +14,9 @@ from discord import app_commands
 
 from bot.cogs.guards import ServerOnly
 from bot.cogs.replies import EMBED_COLOUR, mention, only_pinging, report_failure, service_of
+from bot.jarmo import side_name
 from bot.service import NotAllowed
-from bot.service.stats_models import HistoryPage, LeaderboardPage
+from bot.service.stats_models import GameExport, HistoryPage, LeaderboardPage
 from bot.service.stats_text import (
     history_option,
     history_text,
@@ -157,13 +158,23 @@ class HistoryPicker(
                 discord.File(io.BytesIO(export.gif), filename=export.gif_filename),
             ]
             await interaction.followup.send(
-                f"Game {export.game.id}: {export.white_name} (White) v {export.black_name} "
-                f"(Black), {export.game.plies} moves. The move list and the replay:",
+                export_caption(export),
                 files=files,
                 ephemeral=True,
             )
         except Exception as error:
             await report_failure(interaction, error, "history game")
+
+
+def export_caption(export: GameExport) -> str:
+    """'Game 12: Ann (White) v Bob (Black), 1 move. The move list and the replay:'."""
+    game = export.game
+    white, black = side_name("white", game.ruleset), side_name("black", game.ruleset)
+    moves = f"{game.plies} move{'' if game.plies == 1 else 's'}"
+    return (
+        f"Game {game.id}: {export.white_name} ({white}) v {export.black_name} ({black}), "
+        f"{moves}. The move list and the replay:"
+    )
 
 
 # -- the commands --------------------------------------------------------------------------------

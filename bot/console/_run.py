@@ -33,6 +33,7 @@ async def run_console(
     configured ``boards_dir``. Raises ``OSError``, ``sqlite3.Error`` or
     ``bot.store.StoreError`` when the database or the pictures' folder cannot be used.
     """
+    temporary = db is None
     with ExitStack() as stack:
         if db is None:
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="jarmo-play-"))
@@ -50,4 +51,5 @@ async def run_console(
                 layout=layout,
                 games=games,
                 vs_computer=vs_computer,
+                temporary=temporary,
             )

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from bot.console._boards import BoardFolder
 from bot.console._diagram import board_diagram
+from bot.jarmo import Side, side_name
 from bot.service import (
     Actor,
     BadMove,
@@ -49,20 +50,20 @@ end of input, like :func:`input`."""
 OutputFn = Callable[[str], None]
 """Shows a block of text (one or more lines), like :func:`print`."""
 
-HELP = """\
-Type a move, or a command. Moves:
-  A1-C2       step from A1 to C2 (A1xC2, a1 c2 and a1c2 work too)
-  @B1         redeploy (classic, jasir) or place a reserve piece (ludos) on B1
-  D4-C5@B1    ludos: a step, then place a reserve piece
+COMMANDS_HELP = """\
 Commands:
   board       show the board again
-  moves [A1]  the legal moves of the player to move (those starting with A1)
+  moves [{p}]  the legal moves of the player to move (those starting with {p})
   standings   the match score
-  resign      give up: the game and the rest of the match go to the opponent
+  resign      give up: the game and the rest of the match go to the opponent (asks first)
   stop        offer to end this game now, scored as it stands (the opponent answers y/n)
   rules       where to read the rules
   help        this list
   quit        leave (Ctrl-D works too)"""
+YES = ("y", "yes")
+# Example moves from each side's point of view: a first step, and a step into the enemy camp.
+STEP_EXAMPLE = {"white": "A1-C2", "black": "A5-C4"}
+INTO_CAMP_EXAMPLE = {"white": "D3-C5", "black": "D3-C1"}
 
 RULES = """\
 The full rules are in docs/rules.md in the Jarmo for Discord source. In short: pieces move along
@@ -70,6 +71,34 @@ the board's lines (a knight's jump); stepping onto an enemy piece captures it; a
 reaches the enemy camp (the far row) stays there. The game ends when one side has all its pieces
 left on the board in the enemy camp, when the player to move cannot act, or at the move limit.
 Each piece in the enemy camp scores 2 points, every other piece on the board 1."""
+
+
+def help_text(side: Side, ruleset: str) -> str:
+    """The moves and commands, with examples from ``side``'s point of view: a step of its own
+    pieces, and a point of its own camp for a redeploy or place."""
+    camp = "1" if side == "white" else "5"
+    step, into_camp = STEP_EXAMPLE[side], INTO_CAMP_EXAMPLE[side]
+    place = f"@B{camp}"
+    if ruleset == "ludos":
+        placing = [
+            f"  {place:<12}place a reserve piece on B{camp}, an empty point of your camp "
+            f"(row {camp})",
+            f"  {into_camp + place:<12}a step into the enemy camp that recovers a piece, "
+            "then place it",
+        ]
+    else:
+        placing = [
+            f"  {place:<12}redeploy a captured piece on B{camp}, an empty point of your camp "
+            f"(row {camp})"
+        ]
+    origin, target = step.split("-")
+    moves = [
+        f"Type a move, or a command. Moves ({side_name(side, ruleset)}):",
+        f"  {step:<12}step from {origin} to {target} ({origin}x{target}, "
+        f"{origin.lower()} {target.lower()} and {origin.lower()}{target.lower()} work too)",
+        *placing,
+    ]
+    return "\n".join(moves) + "\n" + COMMANDS_HELP.format(p=f"A{camp}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,16 +124,19 @@ async def play_console(
     layout: str | None = None,
     games: int = 1,
     vs_computer: str | None = None,
+    temporary: bool = False,
 ) -> Standings | None:
     """Play one match at the console: ask the names, start the match, then take turns until it
     is over. An unfinished game already in the store's console channel is resumed instead.
 
     With ``vs_computer`` (a level) one player plays the computer, which answers every move.
-    ``out_dir`` (a path) receives a PNG of every position. Returns the final standings, or
-    ``None`` when the players left first (``quit``, end of input). Raises ``OSError`` when the
-    pictures cannot be written.
+    ``out_dir`` (a path) receives a PNG of every position. ``temporary`` says the store is
+    thrown away afterwards, so ``quit`` asks before losing the game. Returns the final
+    standings, or ``None`` when the players left first (``quit``, end of input). Raises
+    ``OSError`` when the pictures cannot be written.
     """
     session = _Session(service, _Terminal(input_fn, output_fn), BoardFolder(Path(out_dir)))
+    session.temporary = temporary
     if vs_computer is not None:
         session.computer = ComputerOpponent(service, COMPUTER, think_in_thread)
         session.level = vs_computer
@@ -129,14 +161,27 @@ class _Session:
         self.announcements = AnnouncementDelivery(service, self._show_delivery)
         self.computer: ComputerOpponent | None = None
         self.level: str | None = None
+        self.temporary = False  # the games vanish with the session (no --db)
 
     def name(self, user_id: int) -> str:
         """The display name of a player (the ``Namer`` of :mod:`bot.service.text`)."""
         return self.names.get(user_id, f"Player {user_id}")
 
     def say(self, text: str) -> None:
-        """Show text to both players (markdown bold marks removed)."""
-        self.term.write(text.replace("**", ""))
+        """Show text to both players: markdown bold marks removed, and Discord's slash commands
+        and autocomplete turned into the console's own words (see :func:`console_words`)."""
+        self.term.write(console_words(text.replace("**", "")))
+
+    def confirm(self, question: str) -> bool | None:
+        """Ask a yes/no question, no by default; ``None`` at the end of input."""
+        answer = self.term.ask(f"{question} [y/N] ")
+        return None if answer is None else answer.lower() in YES
+
+    def side_of(self, user_id: int) -> str:
+        """'White', 'Black' (or 'Green', 'Blue' in ludos): the side ``user_id`` plays now."""
+        assert self.view is not None
+        side = self.view.game.side_of(user_id) or "white"
+        return side_name(side, self.view.match.ruleset)
 
     async def play(
         self, *, ruleset: str | None, layout: str | None, games: int
@@ -221,10 +266,12 @@ class _Session:
     async def _show_start(self, view: BoardView) -> None:
         self.view = view
         self.say(game_title(view))
-        self.say(f"{view.white_name} has White and moves first; {view.black_name} has Black.")
+        white, black = (side_name(side, view.match.ruleset) for side in ("white", "black"))
+        self.say(f"{view.white_name} has {white} and moves first; {view.black_name} has {black}.")
         await self._show_board(view)
         self.say(position_line(view, self.name))
-        self.say("Type a move such as A1-C2, or help for the commands.")
+        example = STEP_EXAMPLE[view.game.game.turn]
+        self.say(f"Type a move such as {example}, or help for the commands.")
 
     # -- turns ---------------------------------------------------------------------------------
 
@@ -244,8 +291,7 @@ class _Session:
                 await self._show_report(reply)
             return
         actor = Actor(turn, self.name(turn))
-        side = self.view.game.side_of(turn) or ""
-        line = self.term.ask(f"{actor.display_name} ({side.capitalize()}) > ")
+        line = self.term.ask(f"{actor.display_name} ({self.side_of(turn)}) > ")
         if line is None:
             self._leave()
         elif line:
@@ -260,9 +306,9 @@ class _Session:
             else:
                 await command(self, actor, rest.strip())
         except BadMove as bad:
-            self.say(f"{console_words(bad.message)}\nType moves to list the legal moves, or help.")
+            self.say(f"{bad.message}\nType moves to list the legal moves, or help.")
         except UserError as refused:
-            self.say(console_words(refused.message))
+            self.say(refused.message)
 
     async def _apply_deadlines(self) -> None:
         """Reminders and timeouts due by now (the console has no background scheduler); they
@@ -326,8 +372,20 @@ class _Session:
         self.say(standings_text(await self.service.standings(PLACE), self.name))
 
     async def resign(self, actor: Actor, rest: str) -> None:
-        """``resign``: the player to move gives up the game and the match."""
-        await self._show_report(await self.service.resign(PLACE, actor))
+        """``resign``: the player to move gives up the game and the match, once they confirm."""
+        record = await self.service.player_game(PLACE, actor)
+        white = record.side_of(actor.user_id) == "white"
+        opponent = self.name(record.black_id if white else record.white_id)
+        sure = self.confirm(
+            f"{actor.display_name}, resign? You lose this game and the rest of the match goes "
+            f"to {opponent}."
+        )
+        if sure is None:
+            self._leave()
+        elif sure:
+            await self._show_report(await self.service.resign(PLACE, actor))
+        else:
+            self.say("Not resigned; the game goes on.")
 
     async def stop(self, actor: Actor, rest: str) -> None:
         """``stop``: offer to end the game as it stands; the opponent answers at the prompt."""
@@ -349,12 +407,24 @@ class _Session:
         self.say(RULES)
 
     async def help(self, actor: Actor, rest: str) -> None:
-        """``help``: the commands and the move notation."""
-        self.say(HELP)
+        """``help``: the commands and the move notation, with examples for the player to move."""
+        assert self.view is not None
+        side = self.view.game.side_of(actor.user_id) or "white"
+        self.say(help_text(side, self.view.match.ruleset))
 
     async def quit(self, actor: Actor, rest: str) -> None:
-        """``quit``: leave without finishing."""
-        self._leave()
+        """``quit``: leave without finishing; a game that is not kept is lost, so ask first."""
+        if not self.temporary:
+            self.say("The game is saved in the database; play again with the same --db to resume.")
+            self._leave()
+            return
+        sure = self.confirm(
+            "This game is not saved anywhere (no --db was given): quitting loses it. Quit anyway?"
+        )
+        if sure is False:
+            self.say("Not quitting; the game goes on.")
+        else:
+            self._leave()
 
 
 COMMANDS: dict[str, Command] = {
@@ -371,10 +441,27 @@ COMMANDS: dict[str, Command] = {
 }
 
 
+_SLASH_COMMAND = re.compile(r"/jarmo (\w+)")
+_AUTOCOMPLETE_ASIDE = re.compile(r"\s*\([^()]*\bautocomplete\b[^()]*\)", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_DISCORD_ONLY = re.compile(r"/jarmo|\bautocomplete\b", re.IGNORECASE)
+
+
 def console_words(text: str) -> str:
-    """The service names Discord's slash commands; here the same command is a typed word."""
+    """The service's wording for Discord made right for the console: a slash command that the
+    console also has becomes its typed word ('/jarmo resign' -> 'resign'), an aside about
+    autocomplete goes, and any other sentence about a slash command or autocomplete (which the
+    console does not have) is left out."""
 
     def typed(found: re.Match[str]) -> str:
         return f"'{found[1]}'" if found[1] in COMMANDS else found[0]
 
-    return re.sub(r"/jarmo (\w+)", typed, text)
+    text = _SLASH_COMMAND.sub(typed, _AUTOCOMPLETE_ASIDE.sub("", text))
+    return "\n".join(_without_discord(line) for line in text.split("\n"))
+
+
+def _without_discord(line: str) -> str:
+    if not _DISCORD_ONLY.search(line):
+        return line
+    sentences = _SENTENCE_END.split(line)
+    return " ".join(s for s in sentences if not _DISCORD_ONLY.search(s))

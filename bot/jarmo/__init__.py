@@ -16,7 +16,7 @@ from .position import (
     Termination,
     other_side,
 )
-from .rulesets import DEFAULT_RULESET, RULESETS, Ruleset, get_ruleset
+from .rulesets import DEFAULT_RULESET, RULESETS, Ruleset, get_ruleset, side_name
 
 __all__ = [
     "DEFAULT_LAYOUT",
@@ -48,4 +48,5 @@ __all__ = [
     "parse_action",
     "parse_point",
     "register_layout",
+    "side_name",
 ]

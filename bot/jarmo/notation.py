@@ -11,7 +11,7 @@ from .errors import NotationError
 
 EXPECTED_ACTION = (
     "expected a step such as A1-C2 (from point, to point), a redeploy such as @B1, "
-    "or in ludos a step with a place such as D4-C5@B1. Points are a letter A–E and a digit 1–5."
+    "or in ludos a step with a place such as D3-C5@B1. Points are a letter A–E and a digit 1–5."
 )
 EXPECTED_POINT = "expected a point such as B1: a letter A–E and a digit 1–5."
 

@@ -20,6 +20,7 @@ from .board import (
     shuffle_forbidden,
 )
 from .errors import IllegalMove
+from .rulesets import side_name
 
 if TYPE_CHECKING:
     from .game import Game
@@ -48,7 +49,8 @@ def _check_step(game: Game, side: int, p: int, q: int, text: str) -> None:
     if owner != side + 1:
         raise IllegalMove(
             IllegalMove.NOT_YOUR_PIECE,
-            f"The piece on {name_p} is {SIDE_NAMES[owner - 1]}'s, not yours.",
+            f"The piece on {name_p} is {side_name(SIDE_NAMES[owner - 1], game._rules.name)}'s, "
+            "not yours.",
             text,
         )
     if IN_ENEMY_CAMP[side][p]:

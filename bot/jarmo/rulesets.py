@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .position import Side
+
 
 @dataclass(frozen=True)
 class Ruleset:
@@ -15,12 +17,14 @@ class Ruleset:
     no_shuffling: bool  # classic/jasir: X, back, X, back forbids X
     repetition_ends: bool  # ludos: both sides shuffling ends the game
     camp_tiebreak: bool  # ludos: equal points → more pieces in the enemy camp wins
+    # What players read for white and black: the Ludos rulebook calls its sides Green and Blue.
+    side_names: tuple[str, str] = ("White", "Black")
 
 
 RULESETS: dict[str, Ruleset] = {
     "classic": Ruleset("classic", False, False, True, False, False),
     "jasir": Ruleset("jasir", True, False, True, False, False),
-    "ludos": Ruleset("ludos", False, True, False, True, True),
+    "ludos": Ruleset("ludos", False, True, False, True, True, ("Green", "Blue")),
 }
 DEFAULT_RULESET = "classic"
 
@@ -32,3 +36,11 @@ def get_ruleset(name: str) -> Ruleset:
     except KeyError:
         known = ", ".join(RULESETS)
         raise ValueError(f"unknown ruleset {name!r}; choose one of {known}") from None
+
+
+def side_name(side: Side, ruleset: str) -> str:
+    """What players read for ``side`` in ``ruleset``: 'White' / 'Black', in ludos 'Green' /
+    'Blue'. An unknown ruleset (an old record, say) gets the classic names."""
+    known = RULESETS.get(ruleset)
+    names = known.side_names if known else Ruleset.side_names
+    return names[0] if side == "white" else names[1]

@@ -50,6 +50,7 @@ class BoardView:
     black_name: str
     image: bytes
     clock: ClockView | None = None  # the player to move's time (issue 9); None without a limit
+    computer_id: int | None = None  # the computer opponent's user id, when one is attached
 
     @property
     def turn_user_id(self) -> int | None:
@@ -57,6 +58,13 @@ class BoardView:
         if not self.game.is_active or self.game.game.over:
             return None
         return self.game.player_id(self.game.game.turn)
+
+    @property
+    def human_to_move(self) -> int | None:
+        """The player to move when that is a person, to address with "your move"; ``None``
+        once the game has ended or while the computer thinks."""
+        turn = self.turn_user_id
+        return None if turn == self.computer_id else turn
 
     def name_of(self, side: Side) -> str:
         """The display name of the player who has ``side``."""

@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from bot import store as st
 from bot.jarmo import Game, IllegalMove, NotationError, get_layout, get_ruleset, parse_point
 from bot.jarmo.match import MATCH_LENGTHS
+from bot.jarmo.rulesets import side_name
 from bot.service import errors
 from bot.service._clock_cases import ClockCases
 from bot.service._scoring import points_by_player, scoreboard
@@ -706,7 +707,8 @@ class JarmoService(ClockCases):
         if needs_turn and record.game.turn != side:
             other = await self.display_name(place.guild_id, record.player_id(record.game.turn))
             raise errors.NotYourTurn(
-                f"It is {other}'s turn ({record.game.turn}). Wait for their move."
+                f"It is {other}'s turn ({side_name(record.game.turn, record.game.ruleset)}). "
+                "Wait for their move."
             )
         return record
 
@@ -717,7 +719,8 @@ class JarmoService(ClockCases):
         black = await self.display_name(record.guild_id, record.black_id)
         image = await render_view(record.game, perspective=perspective, players=(white, black))
         clock = clock_view(record, match, self._clock())
-        return BoardView(record, match, white, black, image, clock=clock)
+        computer_id = self.computer.user_id if self.computer else None
+        return BoardView(record, match, white, black, image, clock=clock, computer_id=computer_id)
 
 
 def _other(side: str | None) -> str:

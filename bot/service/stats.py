@@ -164,8 +164,14 @@ async def match_shifts(store: Store, match: MatchRecord) -> tuple[RatingShift, .
     for change in await store.match_rating_changes(match.id):
         first.setdefault(change.user_id, change.before.rating)
         last[change.user_id] = change.after.rating
-    return tuple(
-        RatingShift(user, match.ruleset, first[user], last[user])
-        for user in match.player_ids
-        if user in first
-    )
+    shifts = []
+    for user in match.player_ids:
+        if user in first:
+            games = await _rated_games(store, match.guild_id, user, match.ruleset)
+            shifts.append(RatingShift(user, match.ruleset, first[user], last[user], games))
+    return tuple(shifts)
+
+
+async def _rated_games(store: Store, guild_id: int, user_id: int, ruleset: str) -> int:
+    ratings = await store.player_ratings(guild_id, user_id)
+    return next((r.games for r in ratings if r.ruleset == ruleset), 0)

@@ -20,6 +20,7 @@ class RatingShift:
     ruleset: str
     before: float
     after: float
+    games: int  # the player's rated games in the ruleset so far (a rating is provisional early)
 
     @property
     def delta(self) -> int:

@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from datetime import datetime
 
+from bot.jarmo import side_name
+from bot.service.rating_text import PROVISIONAL_NOTE, is_provisional, rating_label
 from bot.service.stats_models import (
     HistoryLine,
     HistoryPage,
     LeaderboardPage,
     LeaderboardRow,
     PlayerProfile,
-    shown,
 )
 from bot.service.text import ending_reason
 from bot.store import ActionRecord, GameResultRecord, RatingRecord, Streak, Tally
@@ -56,15 +57,18 @@ def leaderboard_text(page: LeaderboardPage, name: Namer) -> str:
     elif all(row.user_id != page.viewer_id for row in page.rows):
         lines += ["", f"You have no {page.ruleset} rating yet: finish a game to get one."]
     lines += ["", f"Page {page.page + 1} of {page.pages} · {_plural(page.total, 'rated player')}"]
+    shown_rows = [*page.rows, *([page.viewer_row] if page.viewer_row else [])]
+    if any(is_provisional(row.rating.games) for row in shown_rows):
+        lines.append(f"_{PROVISIONAL_NOTE}_")
     return "\n".join(lines)
 
 
 def _leaderboard_line(row: LeaderboardRow, name: Namer) -> str:
     r = row.rating
     return (
-        f"`#{row.rank}` {name(row.user_id)} **{shown(r.skill.rating)}** · "
+        f"`#{row.rank}` {name(row.user_id)} **{rating_label(r.skill.rating, r.games)}** · "
         f"{_plural(r.games, 'game')} · {wdl(r)} · {_plural(r.match_wins, 'match win')} · "
-        f"{r.points} pts"
+        f"{_plural(r.points, 'pt')}"
     )
 
 
@@ -77,14 +81,16 @@ def profile_text(profile: PlayerProfile, name: Namer) -> str:
     stats = profile.stats
     lines = ["**Ratings**"]
     lines += [
-        f"{r.rating.ruleset}: **{shown(r.rating.skill.rating)}** (#{r.rank} of {r.players}) · "
-        f"{_plural(r.rating.games, 'rated game')} · {wdl(r.rating)}"
+        f"{r.rating.ruleset}: **{rating_label(r.rating.skill.rating, r.rating.games)}** "
+        f"(#{r.rank} of {r.players}) · {_plural(r.rating.games, 'rated game')} · {wdl(r.rating)}"
         for r in profile.ratings
     ] or ["No rating yet: only games between two members are rated."]
+    if any(is_provisional(r.rating.games) for r in profile.ratings):
+        lines.append(f"_{PROVISIONAL_NOTE}_")
     lines += [
         "",
-        f"**As White**: {_side_line(stats.as_white)}",
-        f"**As Black**: {_side_line(stats.as_black)}",
+        f"**As White** (Green in ludos): {_side_line(stats.as_white)}",
+        f"**As Black** (Blue in ludos): {_side_line(stats.as_black)}",
         f"**Matches**: {stats.matches} played · {stats.match_wins} won · {stats.match_losses} lost",
         f"**Average**: {profile.average_points:.1f} points per game",
         f"**Streak**: {streak_text(stats.streak)}",
@@ -164,12 +170,13 @@ def game_text(
     game: GameResultRecord, actions: Iterable[ActionRecord], *, white_name: str, black_name: str
 ) -> str:
     """The move list: a header with players and result, then one numbered move per line."""
-    names = {game.white_id: ("White", white_name), game.black_id: ("Black", black_name)}
+    white, black = side_name("white", game.ruleset), side_name("black", game.ruleset)
+    names = {game.white_id: (white, white_name), game.black_id: (black, black_name)}
     header = [
         f"Jarmo game {game.id} · {game.ruleset} rules, {game.layout} board · "
         f"game {game.index + 1} of its match",
-        f"White: {white_name}",
-        f"Black: {black_name}",
+        f"{white}: {white_name}",
+        f"{black}: {black_name}",
         f"Ended: {game.finished_at.strftime('%Y-%m-%d %H:%M UTC')}",
         f"Result: {_result_sentence(game, white_name, black_name)}",
         "",

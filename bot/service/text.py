@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.jarmo import Termination
+from bot.jarmo import Termination, side_name
 from bot.service.models import BoardView, ChallengeView, GameSummary, Report, Standings
 from bot.service.offers import PauseOffer
 from bot.service.rating_text import rating_lines
@@ -44,13 +44,15 @@ def game_title(view: BoardView) -> str:
 
 def position_line(view: BoardView, name: Namer, *, when: When | None = None) -> str:
     """Points, whose turn it is, and their time (see :func:`clock_line`)."""
-    game = view.game.game
+    game, ruleset = view.game.game, view.match.ruleset
     points = game.points()
-    score = f"White {view.white_name} {points['white']} – {points['black']} {view.black_name} Black"
+    white = f"{side_name('white', ruleset)} {view.white_name} {points['white']}"
+    black = f"{points['black']} {view.black_name} {side_name('black', ruleset)}"
+    score = f"{white} – {black}"
     turn = view.turn_user_id
     if turn is None:
         return score
-    line = f"{score}\nTurn {game.ply + 1}: {name(turn)} to move ({game.turn})."
+    line = f"{score}\nTurn {game.ply + 1}: {name(turn)} to move ({side_name(game.turn, ruleset)})."
     clock = clock_line(view, name, when=when)
     return f"{line}\n{clock}" if clock else line
 
@@ -99,15 +101,17 @@ def standings_text(standings: Standings, name: Namer) -> str:
         f"Match of {match.game_count} game{'s' if match.game_count > 1 else ''} · "
         f"{match.ruleset} / {match.layout}"
     ]
+    white_side, black_side = side_name("white", match.ruleset), side_name("black", match.ruleset)
     for line in standings.games:
-        white, black = name(line.white_id), name(line.black_id)
+        white = f"{name(line.white_id)} ({white_side})"
+        black = f"{name(line.black_id)} ({black_side})"
         if line.points_by_player is None:
-            lines.append(f"Game {line.index + 1}: {white} (White) v {black} (Black) — in play")
+            lines.append(f"Game {line.index + 1}: {white} v {black} — in play")
         else:
             pts = line.points_by_player
             lines.append(
-                f"Game {line.index + 1}: {white} (White) {pts[line.white_id]} – "
-                f"{pts[line.black_id]} {black} (Black){_status_note(line.status)}"
+                f"Game {line.index + 1}: {white} {pts[line.white_id]} – "
+                f"{pts[line.black_id]} {black}{_status_note(line.status)}"
             )
     lines.append(f"Total: {name(a)} {standings.totals[a]} – {standings.totals[b]} {name(b)}")
     lines.append(_match_state(standings, name))
@@ -164,8 +168,9 @@ def report_text(
         parts.extend(rating_lines(report.standings.rating_changes, name))
     if report.next_board:
         nb = report.next_board
+        white = side_name("white", nb.match.ruleset)
         parts.append(
-            f"Next: game {nb.game.index + 1} — {name(nb.game.white_id)} has White now; "
+            f"Next: game {nb.game.index + 1} — {name(nb.game.white_id)} has {white} now; "
             f"{name(nb.game.white_id)} to move."
         )
     return "\n".join(parts)
@@ -177,11 +182,10 @@ def challenge_text(view: ChallengeView, name: Namer, *, expires: str) -> str:
     opts = record.options
     games = f"a match of {opts.game_count} games" if opts.game_count > 1 else "a game"
     challenger = name(record.challenger_id)
-    side = {
-        "white": f"{challenger} plays White first",
-        "black": f"{challenger} plays Black first",
-        "random": "sides drawn at random",
-    }[opts.side]
+    if opts.side == "random":
+        side = "sides drawn at random"
+    else:
+        side = f"{challenger} plays {side_name(opts.side, opts.ruleset)} first"
     if opts.time_per_move_seconds is not None:
         side += f"; {duration_text(opts.time_per_move_seconds)} per move"
     return (

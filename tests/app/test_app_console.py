@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import random
+import re
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 
@@ -10,6 +12,7 @@ import pytest
 
 from bot.config import BotConfig
 from bot.console import PLACE, board_diagram, play_console, run_console
+from bot.console._session import console_words
 from bot.jarmo import Game
 from bot.service import JarmoService, ServiceConfig
 from bot.store import SqliteStore, open_store
@@ -73,6 +76,7 @@ async def test_a_scripted_game_to_a_resignation(store: SqliteStore, tmp_path: Pa
             "hello",  # not a move either
             "",
             "resign",  # White gives up
+            "y",  # and confirms
         ]
     )
     result = await play(service_on(store), console, out)
@@ -87,8 +91,9 @@ async def test_a_scripted_game_to_a_resignation(store: SqliteStore, tmp_path: Pa
     assert text.count("wins the match") == 1  # the final table says it; the report does not
     assert "**" not in text
     assert console.prompts[:2] == ["Player 1 name [Player 1]: ", "Player 2 name [Player 2]: "]
-    sides = [prompt.rsplit("(", 1)[1] for prompt in console.prompts[2:]]
+    sides = [prompt.rsplit("(", 1)[1] for prompt in console.prompts[2:-1]]
     assert sides == ["White) > "] + ["Black) > "] * 3 + ["White) > "] * 4
+    assert console.prompts[-1].startswith("Ann, resign? You lose this game and the rest")
 
     assert result is not None and result.over  # type: ignore[attr-defined]
     match = await store.latest_match(PLACE.channel_id)
@@ -177,7 +182,7 @@ async def test_an_unfinished_game_is_resumed(tmp_path: Path) -> None:
     db = tmp_path / "kept.sqlite3"
     async with open_store(db) as store:
         await play(service_on(store), Console(["Ann", "Bob", "A1-C2"]), tmp_path / "b")
-    console = Console(["A5-C4", "resign"])
+    console = Console(["A5-C4", "resign", "y"])
     async with open_store(db) as store:
         result = await play(service_on(store), console, tmp_path / "b")
         match = await store.latest_match(PLACE.channel_id)
@@ -193,7 +198,7 @@ async def test_run_console_leaves_no_database_behind(
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     monkeypatch.setattr("tempfile.tempdir", str(scratch))
-    console = Console(["Ann", "Bob", "resign"])
+    console = Console(["Ann", "Bob", "resign", "y"])
     config = BotConfig(boards_dir=tmp_path / "pictures")
     result = await run_console(config, input_fn=console.read, output_fn=console.write)
     assert result is not None
@@ -226,3 +231,85 @@ def test_board_diagram_marks_a_capturing_piece() -> None:
     text = board_diagram(game.position())
     assert "B*" in text
     assert "White lost 1" in text and "last action A5xB3" in text
+
+
+async def test_resigning_asks_first_and_no_keeps_playing(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    console = Console(["Ann", "Bob", "resign", "n", "A1-C2", "resign", ""])
+    assert await play(service_on(store), console, tmp_path / "boards") is None
+    resign_questions = [p for p in console.prompts if "resign? You lose this game" in p]
+    assert resign_questions == [
+        "Ann, resign? You lose this game and the rest of the match goes to Bob. [y/N] ",
+        "Bob, resign? You lose this game and the rest of the match goes to Ann. [y/N] ",
+    ]
+    assert console.text.count("Not resigned; the game goes on.") == 2
+    match = await store.latest_match(PLACE.channel_id)
+    assert match is not None and match.state == "running"
+
+
+async def test_quitting_a_game_held_only_in_memory_asks_first(tmp_path: Path) -> None:
+    console = Console(["Ann", "Bob", "quit", "no", "A1-C2", "quit", "y"])
+    config = BotConfig(boards_dir=tmp_path / "pictures")
+    await run_console(config, input_fn=console.read, output_fn=console.write)
+    question = "not saved anywhere (no --db was given): quitting loses it. Quit anyway? [y/N] "
+    assert [p for p in console.prompts if "Quit anyway" in p] == [f"This game is {question}"] * 2
+    assert "Not quitting; the game goes on." in console.text
+    assert "A1-C2" in console.text and console.shown[-1] == "Goodbye."
+
+
+async def test_quitting_a_kept_game_says_how_to_resume(tmp_path: Path) -> None:
+    db = tmp_path / "kept.sqlite3"
+    console = Console(["Ann", "Bob", "quit"])
+    await run_console(
+        BotConfig(), db=db, out_dir=tmp_path / "out", input_fn=console.read, output_fn=console.write
+    )
+    assert not any("Quit anyway" in p for p in console.prompts)
+    assert "play again with the same --db to resume" in console.text
+
+
+async def test_console_messages_never_mention_autocomplete(store: SqliteStore, tmp_path: Path):
+    console = Console(["Ann", "Bob", "A1-B2", "A1-A2", "@B1", "help", "quit"])
+    await play(service_on(store), console, tmp_path / "boards")
+    text = console.text
+    assert "No line joins A1 and B2" in text and "Your move was not played" in text
+    assert "autocomplete" not in text.lower() and "/jarmo" not in text
+
+
+def service_messages() -> list[str]:
+    """Every literal text in the service and the rules engine that names a slash command or
+    autocomplete: what the console may be handed to show."""
+    bot = Path(__file__).resolve().parents[2] / "bot"
+    texts = [
+        node.value
+        for path in [*(bot / "service").glob("*.py"), *(bot / "jarmo").glob("*.py")]
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
+    return [text for text in texts if re.search(r"/jarmo \w|autocomplete \w", text)]
+
+
+def test_console_words_leave_no_slash_command_or_autocomplete() -> None:
+    messages = service_messages()
+    assert any("autocomplete lists the legal ones" in m for m in messages)
+    assert any("/jarmo challenge" in m for m in messages)
+    for message in messages:
+        shown = console_words(message)
+        assert "/jarmo" not in shown and "autocomplete" not in shown.lower(), message
+    assert console_words("Use /jarmo resign to give up.") == "Use 'resign' to give up."
+    assert (
+        console_words("Your move was not played; try another (autocomplete lists the legal ones).")
+        == "Your move was not played; try another."
+    )
+
+
+async def test_help_gives_examples_from_the_player_to_moves_camp(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    console = Console(["Ann", "Bob", "A1-C2", "help", "quit"])
+    await play(service_on(store), console, tmp_path / "boards", ruleset="ludos")
+    (help_block,) = [block for block in console.shown if block.startswith("Type a move, or")]
+    assert "Moves (Blue)" in help_block  # Bob, the second to move, has Black: Blue in ludos
+    assert "@B5" in help_block and "D3-C1@B5" in help_block and "moves [A5]" in help_block
+    assert "B1" not in help_block
+    assert "Bob (Blue) > " in console.prompts and "Ann (Green) > " in console.prompts

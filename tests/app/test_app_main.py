@@ -183,7 +183,7 @@ def test_log_level_is_checked_and_case_insensitive() -> None:
 def test_play_from_stdin_needs_no_token(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("Ann\nBob\nA1-C2\nresign\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("Ann\nBob\nA1-C2\nresign\ny\n"))
     out = tmp_path / "pictures"
     status = main(["play", "--out", str(out), "--ruleset", "ludos", "--games", "2"])
     assert status == 0

@@ -16,13 +16,14 @@ from pathlib import Path
 from fake_discord import Answer, Channel, FakeDiscord, Message, User
 from PIL import Image
 
-from bot.jarmo import Game
+from bot.jarmo import Game, side_name
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SCORE = re.compile(
-    r"White (?P<white_name>.+?) (?P<white>\d+) – (?P<black>\d+) (?P<black_name>.+?) Black"
+    r"(?:White|Green) (?P<white_name>.+?) (?P<white>\d+) – (?P<black>\d+) (?P<black_name>.+?) "
+    r"(?:Black|Blue)"
 )
-TURN = re.compile(r"Turn (?P<ply>\d+): <@(?P<user>\d+)> to move \((?P<side>white|black)\)\.")
+TURN = re.compile(r"Turn (?P<ply>\d+): <@(?P<user>\d+)> to move \((?P<side>[A-Z][a-z]+)\)\.")
 ENDING = re.compile(r"<@(?P<winner>\d+)> wins game (?P<index>\d+), (?P<white>\d+)–(?P<black>\d+) ")
 DRAWN = re.compile(r"Game (?P<index>\d+) is drawn, (?P<white>\d+)–(?P<black>\d+) ")
 
@@ -88,7 +89,7 @@ def check_position(text: str, game: Game, white: User, black: User) -> None:
     assert turn, f"no turn line in {text!r}"
     mover = white if game.turn == "white" else black
     assert int(turn["ply"]) == game.ply + 1
-    assert (int(turn["user"]), turn["side"]) == (mover.id, game.turn)
+    assert (int(turn["user"]), turn["side"]) == (mover.id, side_name(game.turn, game.ruleset))
 
 
 def check_private(answer: Answer, *fragments: str) -> None:

@@ -26,6 +26,7 @@ def test_playing_the_computer(fake: FakeDiscord, bot):
         played = fake.slash(world.ann, here, "jarmo move", move=move)
         answer = played.wait_answer()
         assert f"played **{move}**" in answer.embeds[0]["description"]
+        assert not answer.message.content  # the computer is to move: no "your move" to it
         game.play(move)
         reply = played.wait_followups(1)[0]
         check_board_embed(reply)
@@ -78,6 +79,7 @@ def test_the_start_is_answered_at_once_when_the_computer_opens(fake: FakeDiscord
     )
     answer = start.wait_answer()  # the fake fails the test if this took 3 s or more
     check_board_embed(answer.message)
+    assert not answer.message.content  # the bot never writes "your move" to itself
     opening = start.wait_followups(1)[0]  # hard thinks about 2 s for its first move
     assert opening.embeds[0]["description"].startswith(f"{world.bot.mention} played **")
     assert opening.pinged == {world.cat.id}

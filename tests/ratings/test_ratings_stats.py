@@ -39,7 +39,7 @@ async def test_profile_by_side_streak_head_to_head_and_chart(service):
     assert profile.trend[0] == pytest.approx(1000.0)
     assert profile.chart is not None and profile.chart.startswith(b"\x89PNG")
     text = profile_text(profile, lambda uid: f"<{uid}>")
-    assert "**As White**: 2 games · 0W 1D 1L" in text
+    assert "**As White** (Green in ludos): 2 games · 0W 1D 1L" in text
     assert "**Against <202>**: 3 games · 2W 1D 0L" in text
     assert "computer do not change ratings" in text
     own = await service.stats.profile(GUILD, ANN.user_id, viewer_id=ANN.user_id)

@@ -93,10 +93,11 @@ async def test_standings_and_the_final_report_show_the_rating_change(service, st
     shifts = {s.user_id: s.delta for s in standings.rating_changes}
     assert shifts[ANN.user_id] > 0 > shifts[BOB.user_id]
     text = standings_text(standings, lambda uid: {101: "Ann", 202: "Bob"}[uid])
-    last = text.splitlines()[-1]
+    *_, last, note = text.splitlines()
     assert last.startswith("Ratings (classic): ")
-    assert f"Ann {round((await rating(store, ANN)).skill.rating)} (+" in last
+    assert f"Ann {round((await rating(store, ANN)).skill.rating)}? (+" in last  # provisional
     assert "Bob" in last and "(−" in last
+    assert note.startswith("? marks a provisional rating")
     assert "Ratings (classic)" in report_text(report, str)
 
 

@@ -1,0 +1,78 @@
+"""/jarmo rules: the whole rule set in brief, the bot's own move limit, and a true picture key."""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest import mock
+
+import discord
+
+from bot.client import JarmoBot
+from bot.cogs import JarmoCommands
+from bot.cogs.commands import rules_embed
+from bot.config import BotConfig
+
+DESCRIPTION_LIMIT, FIELD_LIMIT, EMBED_LIMIT = 4096, 1024, 6000
+
+
+def whole_text(embed: discord.Embed) -> str:
+    return "\n".join([embed.description or ""] + [f"{f.name}\n{f.value}" for f in embed.fields])
+
+
+async def answer_to_rules(config: BotConfig) -> dict[str, Any]:
+    """What /jarmo rules sends, for a bot run with ``config``."""
+    interaction = mock.create_autospec(discord.Interaction, instance=True)
+    interaction.response = mock.create_autospec(discord.InteractionResponse, instance=True)
+    interaction.client = mock.create_autospec(JarmoBot, instance=True)
+    interaction.client.config = config
+    group = JarmoCommands()
+    (rules,) = [command for command in group.commands if command.name == "rules"]
+    await rules.callback(group, interaction)  # type: ignore[arg-type]
+    interaction.response.send_message.assert_awaited_once()
+    return interaction.response.send_message.await_args.kwargs
+
+
+async def test_rules_give_the_configured_move_limit() -> None:
+    sent = await answer_to_rules(BotConfig(max_plies=137))
+    text = whole_text(sent["embed"])
+    assert "after 137 moves" in text and "200" not in text
+    assert sent["ephemeral"] is True
+    assert sent["embed"].image.url == "attachment://start.png"
+
+
+def test_rules_cover_what_players_need() -> None:
+    text = whole_text(rules_embed(200)).lower()
+    assert "ply" not in text and "plies" not in text
+    for rule in (
+        "stepping back onto it",  # a piece in the enemy camp can still be captured
+        "equal points is a draw",
+        "sum of each player's points",  # how a match is decided
+        "resigning or losing on time forfeits the rest of the match",
+        "each mark is used once",
+        "repetition",
+        "outside that piece's own camp",  # how an archer becomes a guard
+        "at once as part of the step that recovered it",
+        "later as a whole turn",
+        "green",
+        "blue",
+    ):
+        assert rule in text, rule
+
+
+def test_rules_fit_well_inside_discords_embed_limits() -> None:
+    embed = rules_embed(1000)
+    assert "after 1000 moves" in (embed.description or "")
+    assert len(embed.description or "") < DESCRIPTION_LIMIT // 2
+    assert all(len(f.value) <= FIELD_LIMIT for f in embed.fields) and len(embed.fields) >= 3
+    assert len(embed) < EMBED_LIMIT // 2
+
+
+def test_rules_examples_are_real_lines_into_the_enemy_camp() -> None:
+    text = whole_text(rules_embed(200))
+    assert "D3-C5@B1" in text and "D4-C5" not in text
+
+
+def test_the_picture_key_names_every_mark_the_renderer_draws() -> None:
+    (key,) = [f.value for f in rules_embed(200).fields if f.name == "The picture"]
+    for mark in ("marked", "guard", "last move", "captured", "placed", "camps"):
+        assert mark in key.lower(), mark

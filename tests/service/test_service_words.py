@@ -1,0 +1,108 @@
+"""What players read: one naming of the sides per ruleset (ludos says Green and Blue, as its
+pictures do), real example moves, singular counts, and no "your move" to the computer."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from service_helpers import ANN, BOB, HERE, start_match
+
+from bot.cogs.replies import report_message
+from bot.cogs.stats import export_caption
+from bot.console import board_diagram
+from bot.jarmo import RULESETS, SIDES, Game, get_layout, side_name
+from bot.jarmo.notation import EXPECTED_ACTION
+from bot.render._theme import theme_for
+from bot.service import Actor, BadMove, ChallengeRequest, NotYourTurn, Report
+from bot.service.computer import ComputerOpponent, think_in_thread
+from bot.service.text import challenge_text, position_line, report_text, standings_text
+
+ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
+NAMES = {ANN.user_id: "Ann", BOB.user_id: "Bob", ROBOT.user_id: "Jarmo Bot"}
+
+
+def name(user_id: int) -> str:
+    return NAMES[user_id]
+
+
+def test_each_ruleset_names_its_sides_as_its_pictures_do() -> None:
+    names = {ruleset: tuple(side_name(side, ruleset) for side in SIDES) for ruleset in RULESETS}
+    assert names == {
+        "classic": ("White", "Black"),
+        "jasir": ("White", "Black"),
+        "ludos": ("Green", "Blue"),
+    }
+    for ruleset, shown in names.items():
+        assert shown == tuple(theme_for(ruleset).side_names[side] for side in SIDES)
+
+
+async def test_ludos_texts_say_green_and_blue(service) -> None:
+    view = await service.challenge(HERE, ANN, ChallengeRequest(BOB, ruleset="ludos", side="white"))
+    assert "Ann plays Green first" in challenge_text(view, name, expires="soon")
+    board = await service.accept_challenge(BOB, view.challenge.id)
+    line = position_line(board, name)
+    assert line.startswith("Green Ann 5 – 5 Bob Blue") and "Ann to move (Green)" in line
+    with pytest.raises(NotYourTurn, match=r"Ann's turn \(Green\)"):
+        await service.move(HERE, BOB, "A5-C4")
+    with pytest.raises(BadMove, match="The piece on A5 is Blue's, not yours"):
+        await service.move(HERE, ANN, "A5-C4")
+    standings = standings_text(await service.standings(HERE), name)
+    assert "Ann (Green) v Bob (Blue) — in play" in standings
+    for text in (line, standings):
+        assert "White" not in text and "Black" not in text
+
+
+async def test_the_next_ludos_game_names_green(service) -> None:
+    await start_match(service, games=2, ruleset="ludos")
+    offer = await service.offer_stop(HERE, ANN)
+    report = await service.accept_stop(HERE, BOB, offer)
+    assert "Bob has Green now; Bob to move." in report_text(report, name)
+
+
+async def test_classic_texts_keep_white_and_black(service) -> None:
+    board = await start_match(service)
+    assert position_line(board, name).startswith("White Ann 5 – 5 Bob Black")
+    assert "Ann to move (White)" in position_line(board, name)
+
+
+async def test_a_ludos_move_list_and_its_caption(service) -> None:
+    await start_match(service, ruleset="ludos")
+    await service.move(HERE, ANN, "A1-C2")
+    await service.resign(HERE, BOB)
+    (line,) = (await service.stats.history(HERE.guild_id, ANN.user_id)).lines
+    export = await service.stats.export_game(HERE.guild_id, line.game.id)
+    assert "Green: Ann\nBlue: Bob\n" in export.text
+    assert "  1. Green (Ann): A1-C2" in export.text
+    caption = export_caption(export)
+    assert "Ann (Green) v Bob (Blue), 1 move." in caption
+
+
+def test_the_console_diagram_of_ludos_says_green_and_blue() -> None:
+    game = Game.new(ruleset="ludos")
+    text = board_diagram(game.position())
+    assert "Green camp" in text and "Blue camp" in text and "Green lost 0" in text
+    assert text.splitlines()[5].split()[1:6] == ["G"] * 5
+
+
+def test_the_parsers_example_is_a_real_line_into_the_enemy_camp() -> None:
+    (example,) = re.findall(r"[A-E][1-5]-[A-E][1-5]@[A-E][1-5]", EXPECTED_ACTION)
+    assert example == "D3-C5@B1"
+    step = tuple(sorted(example[:5].split("-")))
+    for layout in ("bow", "knight"):  # the layouts players can choose
+        assert step in {tuple(sorted(line)) for line in get_layout(layout).lines}, layout
+
+
+async def test_your_move_is_never_addressed_to_the_computer(service) -> None:
+    computer = ComputerOpponent(service, ROBOT, think_in_thread)
+    request = ChallengeRequest(ROBOT, side="black", level="easy")
+    board = await computer.start(HERE, ANN, request)  # the computer has White
+    assert report_message(Report(ANN.user_id, None, board))["content"] is None
+    first = await computer.reply(HERE)
+    assert first is not None
+    message = report_message(first)
+    assert message["content"] == f"<@{ANN.user_id}>, your move."
+    assert [user.id for user in message["allowed_mentions"].users] == [ANN.user_id]
+    moves = await service.move_suggestions(HERE, ANN.user_id, "")
+    answered = report_message(await service.move(HERE, ANN, moves[0]))
+    assert answered["content"] is None and answered["allowed_mentions"].users == []
