@@ -20,6 +20,7 @@ from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot import package_version
 from bot._ratings_cli import add_ratings_parser, run_ratings
 from bot.config import LOG_LEVELS, BotConfig, ConfigError, load_config
 from bot.jarmo import LAYOUTS, RULESETS
@@ -86,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Jarmo for Discord: the old Tatar battle game as a Discord bot."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     _add_shared(parser, default=None)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser(
