@@ -23,6 +23,7 @@ from typing import Any
 from bot import package_version
 from bot._ratings_cli import add_ratings_parser, run_ratings
 from bot.config import LOG_LEVELS, BotConfig, ConfigError, load_config
+from bot.health import add_health_parser, run_health
 from bot.jarmo import LAYOUTS, RULESETS
 from bot.jarmo.match import MATCH_LENGTHS
 from bot.store import StoreError
@@ -71,6 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _play(config, args)
     if command == "ratings":
         return run_ratings(config, args)
+    if command == "health":
+        return run_health(config)
     if config.token is None:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return EXIT_CONFIG
@@ -113,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play against the computer (easy, medium or hard; default medium)",
     )
     add_ratings_parser(commands, shared)  # ratings --check / --rebuild (issue 6)
+    add_health_parser(commands, shared)  # Docker's HEALTHCHECK
     return parser
 
 

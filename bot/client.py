@@ -17,6 +17,7 @@ from discord import app_commands
 from bot.cogs import DYNAMIC_ITEMS, JarmoCommands
 from bot.cogs.clock import deadline_message
 from bot.cogs.replies import mention, only_pinging, report_failure, report_message
+from bot.health import Heartbeat
 from bot.jarmo import Game
 from bot.render import render_board
 from bot.service import Actor, ChallengeView, JarmoService
@@ -61,6 +62,8 @@ class JarmoBot(discord.Client):
         self._thinker: ProcessThinker | None = None
         self._deadlines: asyncio.Task[None] | None = None
         self._catch_up: asyncio.Task[None] | None = None
+        self._heartbeat = Heartbeat.of_client(self, config.database)
+        self._beating: asyncio.Task[None] | None = None  # for `jarmo-bot health`
 
     @property
     def service(self) -> JarmoService:
@@ -98,6 +101,7 @@ class JarmoBot(discord.Client):
         for ruleset in ("classic", "ludos"):
             await asyncio.to_thread(render_board, Game.new(ruleset=ruleset))
         self._sweeper = asyncio.create_task(self._sweep_expired_challenges())
+        self._beating = asyncio.create_task(self._heartbeat.run())
         self._catch_up = asyncio.create_task(self._computer_catches_up())
         self._deadlines = asyncio.create_task(
             self._watch_deadlines(DeadlineScheduler(self._service))
@@ -109,7 +113,7 @@ class JarmoBot(discord.Client):
             log.info("commands synced to development guild %s", self.config.dev_guild_id)
 
     async def close(self) -> None:
-        for task in (self._sweeper, self._deadlines, self._catch_up):
+        for task in (self._sweeper, self._deadlines, self._catch_up, self._beating):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -123,6 +127,7 @@ class JarmoBot(discord.Client):
             log.info("database closed")
 
     async def on_ready(self) -> None:
+        self._heartbeat.beat()
         log.info(
             "connected as %s (id %s) to %d servers",
             self.user,
