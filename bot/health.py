@@ -24,7 +24,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from bot.config import BotConfig
 
@@ -147,7 +146,7 @@ def _heartbeat_verdict(path: Path, now: float, max_age: float) -> Health | None:
 
 def _database_problem(database: Path) -> str | None:
     """Why the database does not open read-only, or None when it does."""
-    uri = f"file:{quote(str(database))}?mode=ro"
+    uri = f"{database.absolute().as_uri()}?mode=ro"
     try:
         with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=DB_TIMEOUT_SECONDS)) as db:
             db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
