@@ -37,16 +37,18 @@ Layout = Literal["bow", "knight"]
 
 RULES_SUMMARY = """**Jarmo in a nutshell**
 • Each side has five archers on its home row (White row 1, Black row 5). White moves first.
-• A piece moves along a line to the point at its other end — every line is a knight's jump.
+• A piece moves along a line to the point at its other end. The lines are our reconstruction
+  (the old board's diagram was not found): each is a knight's jump, as every published move is.
 • Land on an enemy piece to capture it. A piece reaching the enemy home row stays there for good.
 • The game ends when one side has all its remaining pieces in the enemy row (or none left), when the
-  player to move is stuck, or after 200 actions.
+  player to move is stuck, or at the move limit (200 moves in all, unless the server changed it).
 • Score: 2 points per piece in the enemy row, 1 per other piece on the board. Most points wins.
 • **classic**: a capturing piece gets a mark; with a marked piece in the enemy row you may spend a
   turn bringing a lost piece back to your home row (`/jarmo redeploy`). No endless back-and-forth.
 • **jasir**: classic, but every step must go forward.
-• **ludos**: capturing turns an archer into a guard; a guard reaching the enemy row wins back a lost
-  piece, which you may place at once (`/jarmo move C3-D5@B1`) or later (`/jarmo redeploy`).
+• **ludos** (White is shown as Green, Black as Blue): capturing turns an archer into a guard; a
+  guard reaching the enemy row wins back a lost piece, which you may place at once
+  (`/jarmo move C3-D5@B1`) or later (`/jarmo redeploy`).
 Moves are written `A1-C2`; `a1 c2` works too. Autocomplete lists your legal moves."""
 
 
