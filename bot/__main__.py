@@ -21,9 +21,11 @@ from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot import package_version
 from bot._doctor_cli import add_doctor_parser, run_doctor
 from bot._ratings_cli import add_ratings_parser, run_ratings
 from bot.config import LOG_LEVELS, BotConfig, ConfigError, load_config
+from bot.health import add_health_parser, run_health
 from bot.jarmo import LAYOUTS, RULESETS
 from bot.jarmo.match import MATCH_LENGTHS
 from bot.store import (
@@ -80,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_ratings(config, args)
     if command == "doctor":
         return run_doctor(config, args)
+    if command == "health":
+        return run_health(config)
     if config.token is None:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return EXIT_CONFIG
@@ -96,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Jarmo for Discord: the old Tatar battle game as a Discord bot."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     _add_shared(parser, default=None)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser(
@@ -122,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_ratings_parser(commands, shared)  # ratings --check / --rebuild (issue 6)
     add_doctor_parser(commands, shared)  # damaged games (issue 14)
+    add_health_parser(commands, shared)  # Docker's HEALTHCHECK
     return parser
 
 

@@ -24,6 +24,7 @@ from bot.cogs.replies import (
     report_failure,
     report_message,
 )
+from bot.health import Heartbeat
 from bot.jarmo import Game
 from bot.render import render_board
 from bot.service import Actor, ChallengeView, JarmoService
@@ -86,6 +87,7 @@ class JarmoBot(discord.Client):
         self._computer: ComputerOpponent | None = None
         self._thinker: ProcessThinker | None = None
         self._jobs: list[asyncio.Task[None]] = []
+        self._heartbeat = Heartbeat.of_client(self, config.database)
 
     @property
     def service(self) -> JarmoService:
@@ -128,6 +130,7 @@ class JarmoBot(discord.Client):
             self._start_job("reminders and timeouts", scheduler.run_due_now, scheduler.wait),
             self._start_job("announcements", delivery.deliver_due, delivery.wait),
             self._start_job("the computer's pending moves", self._computer_catches_up, None),
+            asyncio.create_task(self._heartbeat.run(), name="jarmo-job: heartbeat"),
         ]
         if self.config.dev_guild_id:
             guild = discord.Object(self.config.dev_guild_id)
@@ -186,6 +189,7 @@ class JarmoBot(discord.Client):
                 log.exception("the database did not close cleanly")
 
     async def on_ready(self) -> None:
+        self._heartbeat.beat()
         log.info(
             "connected as %s (id %s) to %d servers",
             self.user,

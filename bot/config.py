@@ -240,7 +240,8 @@ SCHEMA: dict[str, dict[str, _Key]] = {
         "challenge_expiry_seconds": _Key("challenge_expiry_seconds", _integer(*EXPIRY_RANGE)),
         "default_ruleset": _Key("default_ruleset", _choice(tuple(RULESETS))),
         "default_layout": _Key("default_layout", _choice(tuple(LAYOUTS))),
-        "max_plies": _Key("max_plies", _integer(*MAX_PLIES_RANGE)),
+        "max_moves": _Key("max_plies", _integer(*MAX_PLIES_RANGE)),
+        "max_plies": _Key("max_plies", _integer(*MAX_PLIES_RANGE)),  # the older name
         "time_per_move": _Key("time_per_move_seconds", _time_per_move),
     },
     "logging": {"level": _Key("log_level", _choice(LOG_LEVELS, upper=True))},
@@ -251,6 +252,7 @@ SCHEMA: dict[str, dict[str, _Key]] = {
 
 def _parse(data: Mapping[str, object], source: str) -> dict[str, Any]:
     values: dict[str, Any] = {}
+    set_by: dict[str, str] = {}  # field -> the key that set it (a field may have two names)
     for section, table in data.items():
         keys = SCHEMA.get(section)
         if keys is None:
@@ -264,6 +266,10 @@ def _parse(data: Mapping[str, object], source: str) -> dict[str, Any]:
             dotted = f"{section}.{name}"
             if key is None:
                 raise ConfigError(source, _unknown_key(section, name), key=dotted)
+            if key.field in set_by:
+                problem = f"{set_by[key.field]} already sets this; keep only one of the two"
+                raise ConfigError(source, problem, key=dotted)
+            set_by[key.field] = dotted
             try:
                 values[key.field] = key.read(value)
             except _Invalid as bad:

@@ -41,8 +41,9 @@ Layout = Literal["bow", "knight"]
 
 RULES_SUMMARY = """\
 **Board and pieces**
-• 25 points joined by lines; every line joins two points a knight's jump apart. A piece moves \
-along a line to the point at its other end, one action per turn.
+• 25 points joined by lines; every line joins two points a knight's jump apart (the lines are \
+our reconstruction: the old board's diagram was not found). A piece moves along a line to the \
+point at its other end, one action per turn.
 • Each side starts with five archers in its camp, its home row: White row 1, Black row 5. \
 White moves first.
 • Step onto an enemy piece to capture it (never compulsory). A piece that reaches the enemy camp \

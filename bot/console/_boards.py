@@ -12,8 +12,8 @@ LATEST = "latest.png"
 
 
 def picture_name(view: BoardView) -> str:
-    """``game1-ply003.png``: the game's number in the match and the actions played so far."""
-    return f"game{view.game.index + 1}-ply{view.game.game.ply:03d}.png"
+    """``game1-move003.png``: the game's number in the match and the moves played so far."""
+    return f"game{view.game.index + 1}-move{view.game.game.ply:03d}.png"
 
 
 class BoardFolder:

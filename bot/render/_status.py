@@ -1,4 +1,5 @@
-"""The header (ruleset, ply, turn or result) and the two player bars (name, points, captures)."""
+"""The header (ruleset, move number, turn or result) and the two player bars (name, points,
+captures)."""
 
 from __future__ import annotations
 
@@ -71,7 +72,8 @@ def _header(image: Image.Image, position: Position, theme: Theme) -> None:
     parts = [position.ruleset.capitalize()]
     if position.layout != "bow":
         parts.append(f"{position.layout} lines")
-    parts.append(f"ply {position.ply}")
+    # Players count moves: "move 21" is the position after the 21st move of the game.
+    parts.append(f"move {position.ply}" if position.ply else "start")
     if position.outcome is not None:
         parts.append(_ENDINGS.get(position.outcome.termination, ""))
     regular = _fonts.font(16)

@@ -105,10 +105,10 @@ async def test_a_scripted_game_to_a_resignation(store: SqliteStore, tmp_path: Pa
     assert names == {1: "Ann", 2: "Bob"}
 
     pictures = sorted(p.name for p in out.iterdir())
-    assert pictures == ["game1-ply000.png", "game1-ply001.png", "game1-ply002.png", "latest.png"]
+    assert pictures == ["game1-move000.png", "game1-move001.png", "game1-move002.png", "latest.png"]
     for picture in out.iterdir():
         assert picture.read_bytes().startswith(PNG)
-    assert (out / "latest.png").read_bytes() == (out / "game1-ply002.png").read_bytes()
+    assert (out / "latest.png").read_bytes() == (out / "game1-move002.png").read_bytes()
 
 
 async def test_whole_match_playing_the_first_suggestion(store: SqliteStore, tmp_path: Path) -> None:
@@ -133,8 +133,8 @@ async def test_whole_match_playing_the_first_suggestion(store: SqliteStore, tmp_
     assert "the move limit was reached" in console.text
     assert "Match of 2 games" in console.shown[-1]
     for game in (1, 2):
-        assert (out / f"game{game}-ply010.png").read_bytes().startswith(PNG)
-    assert not (out / "game3-ply000.png").exists()
+        assert (out / f"game{game}-move010.png").read_bytes().startswith(PNG)
+    assert not (out / "game3-move000.png").exists()
 
 
 async def test_the_other_player_answers_a_stop_offer(store: SqliteStore, tmp_path: Path) -> None:
