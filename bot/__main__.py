@@ -60,6 +60,11 @@ To run Jarmo in your Discord server:
          {INVITE_URL}
      No privileged gateway intents are needed.
   4. Start the bot again: {PROG} run
+     On its first start it publishes the /jarmo slash commands by itself (and again whenever
+     they change). Global commands can take up to an hour to show in Discord; to see them at
+     once in a test server, set dev_guild_id under [discord] in config.toml to that server's
+     id. `{PROG} sync` publishes them by hand.
+  5. In a channel of your server, type /jarmo challenge and pick someone (or the bot itself).
 
 To try the game here at the terminal, without Discord or a token: {PROG} play"""
 
@@ -194,7 +199,9 @@ def _connect(config: BotConfig, entry: str) -> int:
 
 def _startup_failure(exc: Exception, config: BotConfig) -> int:
     """One line for a failure we can explain; the full traceback in the log otherwise."""
-    message = _discord_problem(exc) or _database_problem(exc, config.database)
+    message = _discord_problem(exc, config.token_source) or _database_problem(
+        exc, config.database
+    )
     if message is None:
         log.exception("the bot stopped because of an unexpected error")
         return EXIT_FAILED
@@ -203,25 +210,25 @@ def _startup_failure(exc: Exception, config: BotConfig) -> int:
     return _fail(message, EXIT_CONFIG if unusable else EXIT_FAILED)
 
 
-def _discord_problem(exc: BaseException) -> str | None:
+def _discord_problem(exc: BaseException, token_source: str) -> str | None:
     # discord.py sometimes raises a follow-on error while handling the real one (an unreachable
     # gateway surfaces as an AttributeError): look down the chain of causes too.
     while exc is not None:
-        message = _known_discord_problem(exc)
+        message = _known_discord_problem(exc, token_source)
         if message is not None:
             return message
         exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
     return None
 
 
-def _known_discord_problem(exc: BaseException) -> str | None:
+def _known_discord_problem(exc: BaseException, token_source: str) -> str | None:
     import aiohttp
     import discord
 
     if isinstance(exc, discord.LoginFailure):
         return (
-            "Discord rejected the token. Reset it (Developer Portal -> Bot -> Reset Token) "
-            "and set DISCORD_TOKEN again."
+            f"Discord rejected the token from {token_source}. Reset it (Developer Portal -> "
+            f"Bot -> Reset Token) and put the new one in {token_source}."
         )
     if isinstance(exc, discord.PrivilegedIntentsRequired):
         return "Discord refused the gateway intents the bot asked for."

@@ -17,6 +17,7 @@ from discord import app_commands
 from bot.cogs import DYNAMIC_ITEMS, JarmoCommands
 from bot.cogs.clock import deadline_message
 from bot.cogs.guards import allow_only_servers
+from bot.cogs.publishing import publish_if_changed
 from bot.cogs.replies import (
     mention,
     only_pinging,
@@ -132,11 +133,21 @@ class JarmoBot(discord.Client):
             self._start_job("the computer's pending moves", self._computer_catches_up, None),
             asyncio.create_task(self._heartbeat.run(), name="jarmo-job: heartbeat"),
         ]
-        if self.config.dev_guild_id:
-            guild = discord.Object(self.config.dev_guild_id)
+        await self._publish_commands()
+
+    async def _publish_commands(self) -> None:
+        """Publish the slash commands when they changed (to the development guild if one is
+        set): a fresh install has its commands without a separate ``jarmo-bot sync``."""
+        assert self._store is not None and self.application_id is not None
+        guild = discord.Object(self.config.dev_guild_id) if self.config.dev_guild_id else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-            log.info("commands synced to development guild %s", self.config.dev_guild_id)
+        try:
+            await publish_if_changed(
+                self.tree, self._store, application_id=self.application_id, guild=guild
+            )
+        except discord.HTTPException as exc:  # the commands published before still work
+            log.warning("could not publish the slash commands: %s", exc)
 
     def _start_job(
         self,

@@ -56,6 +56,8 @@ class BotConfig:
     log_level: str = "INFO"
     boards_dir: Path = Path("jarmo-boards")
     api_base_url: str | None = None  # tests only: a loopback fake of Discord's API
+    # Where the token came from, for messages about it: "DISCORD_TOKEN" or "<file>: discord.token".
+    token_source: str = f"the environment variable {TOKEN_ENV}"
 
     def service_config(self) -> ServiceConfig:
         """The knobs of :class:`bot.service.JarmoService`."""
@@ -98,7 +100,11 @@ def load_config(
     for name in ("database", "boards_dir"):
         if name in values:
             values[name] = _absolute(values[name], base)
-    values.update(_from_env(env))
+    if "token" in values:
+        values["token_source"] = f"discord.token in {source}"
+    values.update(_from_env(env))  # the environment's token, if any, wins
+    if env.get(TOKEN_ENV, "").strip():
+        values["token_source"] = f"the environment variable {TOKEN_ENV}"
     values.setdefault("database", _absolute(BotConfig.database, base))
     values.setdefault("boards_dir", _absolute(BotConfig.boards_dir, base))
     return BotConfig(**values)

@@ -79,6 +79,15 @@ class Store(Protocol):
         """Store (replace) the guild's settings."""
         ...
 
+    async def get_state(self, key: str) -> str | None:
+        """A value of the bot's own bookkeeping (e.g. the hash of the published commands), or
+        ``None`` when never set."""
+        ...
+
+    async def set_state(self, key: str, value: str) -> None:
+        """Set (replace) a value of the bot's own bookkeeping."""
+        ...
+
     # -- challenges ----------------------------------------------------------------------------
 
     async def create_challenge(self, new: NewChallenge, *, now: datetime) -> ChallengeRecord:

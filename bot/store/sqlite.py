@@ -163,6 +163,23 @@ class SqliteStore:
             )
         )
 
+    async def get_state(self, key: str) -> str | None:
+        """A value of the bot's own bookkeeping, or ``None`` when never set."""
+        rows = await self._read.execute_fetchall(
+            "SELECT value FROM bot_state WHERE key = ?", (key,)
+        )
+        return next(iter(rows))[0] if rows else None
+
+    async def set_state(self, key: str, value: str) -> None:
+        """Set (replace) a value of the bot's own bookkeeping."""
+        await self._writer.run(
+            lambda db: db.execute(
+                "INSERT INTO bot_state (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+        )
+
     # -- challenges ----------------------------------------------------------------------------
 
     async def create_challenge(self, new: NewChallenge, *, now: datetime) -> ChallengeRecord:
