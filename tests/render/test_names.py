@@ -6,6 +6,8 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from render_helpers import position, rgb
 
 from bot.render import _arabic, _bidi, _emoji, _fonts, render_position
@@ -121,3 +123,17 @@ def test_every_bundled_font_is_named_in_a_licence():
     licences = " ".join(p.read_text() for p in fonts.glob("LICENSE*.txt"))
     for path in [*fonts.glob("*.ttf"), *fonts.glob("*.otf")]:
         assert path.name in licences, path.name
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=24))
+def test_any_text_becomes_drawable_runs(text):
+    shown = _fonts.clean(text)
+    face = _fonts.font(22, bold=True)
+    drawn = "".join(run for _, run in _fonts._runs(shown))
+    assert len(drawn) <= len(shown)  # joined forms and stand-ins only ever merge characters
+    for slot, run in _fonts._runs(shown):
+        assert all(c == " " or _fonts.covers(slot, c) for c in run), (slot, run)
+    cut = _fonts.fit(shown, face, 120)
+    assert _fonts.length(cut, face) <= 120
+    _fonts._text_layers(cut, face, "ls")
