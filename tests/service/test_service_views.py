@@ -8,7 +8,7 @@ import pytest
 from service_helpers import ANN, BOB, CAT, HERE, start_match
 
 from bot.jarmo import Termination
-from bot.render import ResultBanner, render_position
+from bot.render import ResultBanner, render_position, render_replay
 from bot.service import ChallengeRequest
 from bot.service._views import result_banner
 
@@ -51,6 +51,16 @@ async def test_a_game_lost_on_time_shows_it(service, clock):
     board = event.report.board
     points = board.game.game.points()
     assert board.image == drawn(board, ResultBanner("timeout", "black", points))
+
+
+async def test_an_exported_replay_ends_on_the_result(service, store):
+    await start_match(service)
+    await service.move(HERE, ANN, "A1-C2")
+    report = await service.resign(HERE, BOB)
+    record = await store.get_game(report.board.game.id)
+    export = await service.stats.export_game(HERE.guild_id, record.id)
+    banner = ResultBanner("resigned", "white", record.game.points())
+    assert export.gif == render_replay(record.game, players=("Ann", "Bob"), result=banner)
 
 
 def stored(status, winner=None, termination=None, points=None):
