@@ -14,10 +14,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.jarmo import Game, Position  # noqa: E402
-from bot.render import render_board  # noqa: E402
+from bot.render import ResultBanner, render_board  # noqa: E402
 
 OUT = ROOT / "docs" / "images"
 PLAYERS = ("Aigül", "Timur Ğäliev")
+WORLD = ("李小龙 🐉 Дмитрий ❤️", "مرحبا 🇫🇷 Ἀλέξανδρος")  # CJK, emoji, Cyrillic; Arabic, Greek
 
 
 def first_game(ruleset: str, wanted: Callable[[Game, Position], bool], limit: int = 120) -> Game:
@@ -52,10 +53,23 @@ def main() -> None:
     }
     for name, game in samples.items():
         perspective = "black" if name == "finished.png" else "white"
-        data = render_board(game, perspective=perspective, players=PLAYERS)
-        (OUT / name).write_bytes(data)
-        print(f"{name}: ply {game.ply}, {perspective}, {len(data) / 1024:.1f} KB")
+        save(name, render_board(game, perspective=perspective, players=PLAYERS), game)
+    stopped = {
+        "finished-resigned.png": ("classic", "resigned"),
+        "finished-timeout.png": ("ludos", "timeout"),
+    }
+    for name, (ruleset, reason) in stopped.items():
+        game = first_game(ruleset, lambda g, p: not g.over and g.ply >= 20 and bool(p.last))
+        banner = ResultBanner(reason, "white" if game.turn == "black" else "black", game.points())
+        save(name, render_board(game, players=PLAYERS, result=banner), game)
+    game = first_game("classic", lambda g, p: not g.over and g.ply >= 12 and bool(p.last))
+    save("names.png", render_board(game, players=WORLD), game)
 
+
+def save(name: str, data: bytes, game: Game) -> None:
+    """Write one sample and say what it is."""
+    (OUT / name).write_bytes(data)
+    print(f"{name}: ply {game.ply}, {len(data) / 1024:.1f} KB")
 
 if __name__ == "__main__":
     main()

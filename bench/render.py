@@ -67,6 +67,21 @@ def stages(game: Game, repeat: int) -> None:
               f" {size / 1024:8.1f}KB{chosen}")
 
 
+MIXED = ("李小龙 the 🐉 dragon", "مرحبا بالعالم 🇫🇷")  # CJK, emoji, Arabic, a flag sequence
+
+
+def names(game: Game, repeat: int) -> None:
+    """Names in other scripts and with emoji: drawn before (cached), and seen for the first time."""
+    seconds, size = timed(lambda: render_board(game, players=MIXED), repeat)
+    print(f"{'PNG classic ply 24, CJK/Arabic/emoji names':44} {seconds * 1000:8.2f}ms"
+          f" {size / 1024:8.1f}KB")
+    fresh = iter(range(10**9))
+    seconds, _ = timed(
+        lambda: render_board(game, players=tuple(f"{n} {next(fresh)}" for n in MIXED)), repeat
+    )
+    print(f"{'  the same with names never seen before':44} {seconds * 1000:8.2f}ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=300, help="renders per PNG measurement")
@@ -82,6 +97,7 @@ def main() -> None:
             print(f"{'PNG ' + ruleset + ' ply 24, ' + perspective:44} {seconds * 1000:8.2f}ms"
                   f" {size / 1024:8.1f}KB  8 ms, 100 KB")
     stages(played("classic", 24), args.repeat)
+    names(played("classic", 24), args.repeat)
     for ruleset in ("classic", "ludos"):
         game = played(ruleset, 60)
         seconds, size = timed(lambda g=game: render_replay(g), args.replays)

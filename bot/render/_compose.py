@@ -7,12 +7,19 @@ from PIL import Image
 from bot.jarmo.position import Position
 from bot.render import _pieces
 from bot.render._board import background
+from bot.render._result import ResultBanner
 from bot.render._status import draw_status
 from bot.render._theme import Perspective, point_center, theme_for
 
 
-def compose(position: Position, perspective: Perspective, players: tuple[str, str]) -> Image.Image:
-    """The RGB image of ``position``; a fresh image the caller owns."""
+def compose(
+    position: Position,
+    perspective: Perspective,
+    players: tuple[str, str],
+    result: ResultBanner | None = None,
+) -> Image.Image:
+    """The RGB image of ``position`` (ended as ``result`` says, if given); a fresh image the
+    caller owns."""
     theme = theme_for(position.ruleset)
     image = background(theme, position.lines, perspective).copy()
     last = position.last
@@ -37,7 +44,7 @@ def compose(position: Position, perspective: Perspective, players: tuple[str, st
             _badge(image, _pieces.badge(theme.capture, "x"), last.target, perspective, corner)
         if last.placed:
             _badge(image, _pieces.badge(theme.placed, "+"), last.placed, perspective, (1, -1))
-    draw_status(image, position, theme, perspective, players)
+    draw_status(image, position, theme, perspective, players, result)
     return image
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from bot.jarmo.position import Position
 from bot.render._compose import compose
 from bot.render._encode import quantize
+from bot.render._result import ResultBanner
 from bot.render._theme import Perspective, theme_for
 
 DEFAULT_FRAME_MS = 900
@@ -19,8 +20,10 @@ def replay_gif(
     perspective: Perspective,
     players: tuple[str, str],
     frame_ms: int = DEFAULT_FRAME_MS,
+    result: ResultBanner | None = None,
 ) -> bytes:
-    """GIF bytes showing ``positions`` in order, the last one held longer.
+    """GIF bytes showing ``positions`` in order, the last one held longer (and ended as
+    ``result`` says, if given).
 
     Raises ``ValueError`` if there is no position or ``frame_ms`` is not positive.
     """
@@ -31,7 +34,11 @@ def replay_gif(
     theme = theme_for(positions[0].ruleset)
     # One shared palette for every frame: the GIF writer then only stores the changed area
     # of each frame, and never has to build a palette per frame.
-    frames = [quantize(compose(p, perspective, players), theme) for p in positions]
+    last = len(positions) - 1
+    frames = [
+        quantize(compose(p, perspective, players, result if i == last else None), theme)
+        for i, p in enumerate(positions)
+    ]
     durations = [frame_ms] * (len(frames) - 1) + [frame_ms * LAST_FRAME_HOLD]
     buffer = io.BytesIO()
     frames[0].save(

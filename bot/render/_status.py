@@ -7,8 +7,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.jarmo.position import Position, Side, Termination, other_side
+from bot.jarmo.position import Position, Side, other_side
 from bot.render import _fonts, _pieces
+from bot.render._result import ResultBanner, headline, loser_tag, reason_text
 from bot.render._theme import (
     BAR_H,
     BOARD_H,
@@ -20,12 +21,7 @@ from bot.render._theme import (
     Theme,
 )
 
-_ENDINGS = {
-    Termination.CAMP: "all pieces in camp",
-    Termination.REPETITION: "repetition",
-    Termination.PLY_LIMIT: "move limit reached",
-    Termination.NO_MOVES: "no legal move",
-}
+_LIT_TAGS = ("TO MOVE", "WINNER")  # drawn in the accent colour, with the bar outlined
 _PAD = 16
 _ICON_X = _PAD + 26
 _NAME_X = _ICON_X + 32
@@ -40,42 +36,49 @@ def draw_status(
     theme: Theme,
     perspective: Perspective,
     players: tuple[str, str],
+    result: ResultBanner | None = None,
 ) -> None:
-    """Draw the header and both player bars onto ``image`` (a private copy)."""
-    _header(image, position, theme)
+    """Draw the header and both player bars onto ``image`` (a private copy).
+
+    ``result`` is how the game ended; without one, a position that is over on the board shows
+    its own outcome and any other shows whose turn it is.
+    """
+    if result is None and position.outcome is not None:
+        result = ResultBanner.from_outcome(position.outcome)
+    _header(image, position, theme, result)
     names = dict(zip(("white", "black"), players, strict=True))
     far, near = other_side(perspective), perspective
-    _bar(image, HEADER_H, far, names[far], position, theme)
-    _bar(image, BOARD_TOP + BOARD_H, near, names[near], position, theme)
+    _bar(image, HEADER_H, far, names[far], position, theme, result)
+    _bar(image, BOARD_TOP + BOARD_H, near, names[near], position, theme, result)
 
 
-def result_text(position: Position, theme: Theme) -> str:
-    """``"White wins 7–4"`` / ``"Draw 5–5"`` for a finished game, else ``"White to move"``."""
-    outcome = position.outcome
-    if outcome is None:
+def result_text(position: Position, theme: Theme, result: ResultBanner | None = None) -> str:
+    """``"White wins 7–4"`` / ``"Draw 5–5"`` / ``"Aborted"`` for an ended game (``result``, or
+    the position's own outcome), else ``"White to move"``."""
+    if result is None and position.outcome is not None:
+        result = ResultBanner.from_outcome(position.outcome)
+    if result is None:
         return f"{theme.side_names[position.turn]} to move"
-    if outcome.winner is None:
-        return f"Draw {outcome.points['white']}–{outcome.points['black']}"
-    loser = other_side(outcome.winner)
-    return (
-        f"{theme.side_names[outcome.winner]} wins "
-        f"{outcome.points[outcome.winner]}–{outcome.points[loser]}"
-    )
+    return headline(result, theme.side_names)
 
 
-def _header(image: Image.Image, position: Position, theme: Theme) -> None:
+def _header(
+    image: Image.Image, position: Position, theme: Theme, result: ResultBanner | None
+) -> None:
     middle = HEADER_H // 2
-    right = result_text(position, theme)
+    right = result_text(position, theme, result)
     bold = _fonts.font(20, bold=True)
-    colour = theme.active if position.outcome is None else theme.frame_text
+    colour = theme.active if result is None else theme.frame_text
     _fonts.draw_text(image, (WIDTH - _PAD, middle), right, bold, colour, anchor="rm")
-    parts = [position.ruleset.capitalize()]
+    parts = []
+    if result is not None:  # first, so a cut for room takes the ply rather than the reason
+        why = reason_text(result, theme.side_names)
+        parts.append(why[:1].upper() + why[1:])
+    parts.append(position.ruleset.capitalize())
     if position.layout != "bow":
         parts.append(f"{position.layout} lines")
     # Players count moves: "move 21" is the position after the 21st move of the game.
     parts.append(f"move {position.ply}" if position.ply else "start")
-    if position.outcome is not None:
-        parts.append(_ENDINGS.get(position.outcome.termination, ""))
     regular = _fonts.font(16)
     room = WIDTH - 3 * _PAD - _fonts.length(right, bold)
     left = _fonts.fit(" · ".join(p for p in parts if p), regular, room)
@@ -83,10 +86,16 @@ def _header(image: Image.Image, position: Position, theme: Theme) -> None:
 
 
 def _bar(
-    image: Image.Image, top: int, side: Side, name: str, position: Position, theme: Theme
+    image: Image.Image,
+    top: int,
+    side: Side,
+    name: str,
+    position: Position,
+    theme: Theme,
+    result: ResultBanner | None,
 ) -> None:
-    tag = _tag_for(position, side)
-    if tag in ("TO MOVE", "WINNER"):
+    tag = _tag_for(position, side, result)
+    if tag in _LIT_TAGS:
         frame = _active_frame(theme)
         image.paste(frame, (_PAD // 2, top + 5), frame)
     icon = _pieces.piece(theme, side, "archer", 15, on_dark=True)
@@ -111,13 +120,14 @@ def _bar(
     _tallies(image, top + 58, side, position, theme)
 
 
-def _tag_for(position: Position, side: Side) -> str:
-    outcome = position.outcome
-    if outcome is None:
+def _tag_for(position: Position, side: Side, result: ResultBanner | None) -> str:
+    if result is None:
         return "TO MOVE" if position.turn == side else ""
-    if outcome.winner is None:
+    if result.reason == "aborted":
+        return ""
+    if result.winner is None:
         return "DRAW"
-    return "WINNER" if outcome.winner == side else ""
+    return "WINNER" if result.winner == side else loser_tag(result)
 
 
 def _tallies(
@@ -157,10 +167,10 @@ def _active_frame(theme: Theme) -> Image.Image:
 
 @lru_cache(maxsize=16)
 def _tag(text: str, theme: Theme) -> Image.Image:
-    """A small filled pill with ``text``: TO MOVE / WINNER in the accent colour, DRAW muted."""
+    """A small filled pill with ``text``: TO MOVE / WINNER in the accent colour, others muted."""
     face = _fonts.font(13, bold=True)
     w, h, s = round(_fonts.length(text, face)) + 18, 24, SUPERSAMPLE
-    colour = theme.frame_muted if text == "DRAW" else theme.active
+    colour = theme.active if text in _LIT_TAGS else theme.frame_muted
     big = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))
     ImageDraw.Draw(big).rounded_rectangle(
         (0, 0, w * s - 1, h * s - 1), radius=h * s // 2, fill=(*colour, 255)

@@ -21,7 +21,7 @@ from bot.jarmo.rulesets import side_name
 from bot.service import errors
 from bot.service._clock_cases import ClockCases
 from bot.service._scoring import points_by_player, scoreboard
-from bot.service._views import render_view
+from bot.service._views import render_view, result_banner
 from bot.service.models import (
     Actor,
     BoardView,
@@ -717,7 +717,12 @@ class JarmoService(ClockCases):
     ) -> BoardView:
         white = await self.display_name(record.guild_id, record.white_id)
         black = await self.display_name(record.guild_id, record.black_id)
-        image = await render_view(record.game, perspective=perspective, players=(white, black))
+        image = await render_view(
+            record.game,
+            perspective=perspective,
+            players=(white, black),
+            result=result_banner(record),
+        )
         clock = clock_view(record, match, self._clock())
         computer_id = self.computer.user_id if self.computer else None
         return BoardView(record, match, white, black, image, clock=clock, computer_id=computer_id)

@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from bot.render import render_rating_chart, render_replay
+from bot.service._views import result_banner
 from bot.service.errors import UserError
 from bot.service.stats_models import (
     GameExport,
@@ -147,7 +148,9 @@ class PlayerStats:
         white = await self._names(guild_id, result.white_id)
         black = await self._names(guild_id, result.black_id)
         text = game_text(result, actions, white_name=white, black_name=black)
-        gif = await asyncio.to_thread(render_replay, record.game, players=(white, black))
+        gif = await asyncio.to_thread(
+            render_replay, record.game, players=(white, black), result=result_banner(result)
+        )
         return GameExport(result, white, black, text, gif)
 
 

@@ -104,7 +104,7 @@ def test_ludos_sides_are_green_and_blue():
 def test_black_pieces_carry_a_ring_white_ones_do_not():
     # The ring is the cue that does not depend on telling colours apart.
     image = rgb(render_position(position("A1:w E5:b", ruleset="ludos")))
-    ring = (0, -round(PIECE_R * 0.58) + 2)
+    ring = (0, -round(PIECE_R * 0.58) + 1)  # on the ring, not its anti-aliased inner edge
     assert close(at(image, "E5", offset=ring), LUDOS.piece_ring["black"], 40)
     assert close(at(image, "A1", offset=ring), LUDOS.piece_fill["white"])
 
@@ -268,8 +268,7 @@ def test_long_names_are_cut_with_an_ellipsis():
     assert _fonts.fit("Ann", face, 200) == "Ann"
 
 
-def test_missing_glyphs_become_question_marks():
-    assert _fonts.clean("李 Ann") == "? Ann"
+def test_names_lose_control_characters_and_extra_spaces():
     assert _fonts.clean("Ann\u200b\x07") == "Ann"
     assert _fonts.clean("Émile  Zola") == "Émile Zola"
 

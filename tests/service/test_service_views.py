@@ -1,0 +1,83 @@
+"""The final board of an ended game shows how it ended, not whose move it would be."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from service_helpers import ANN, BOB, CAT, HERE, start_match
+
+from bot.jarmo import Termination
+from bot.render import ResultBanner, render_position, render_replay
+from bot.service import ChallengeRequest
+from bot.service._views import result_banner
+
+
+def drawn(view, result=None) -> bytes:
+    """What the renderer makes of ``view``'s position with ``result`` (white's perspective)."""
+    players = (view.white_name, view.black_name)
+    return render_position(view.game.game.position(), players=players, result=result)
+
+
+async def test_a_resigned_game_shows_who_resigned(service):
+    await start_match(service)
+    await service.move(HERE, ANN, "A1-C2")
+    report = await service.resign(HERE, BOB)
+    points = report.board.game.game.points()
+    assert report.board.image == drawn(report.board, ResultBanner("resigned", "white", points))
+    assert report.board.image != drawn(report.board)  # not "Black to move"
+
+
+@pytest.mark.parametrize(("end", "banner"), [
+    ("stop", ResultBanner("stopped", None, {"white": 5, "black": 5})),
+    ("abort", ResultBanner("aborted", None, {"white": 5, "black": 5})),
+])
+async def test_stopped_and_aborted_games_say_so(service, end, banner):
+    await start_match(service, games=2)
+    if end == "stop":
+        report = await service.accept_stop(HERE, BOB, await service.offer_stop(HERE, ANN))
+    else:
+        report = await service.abort(HERE, CAT, can_manage=True)
+    assert report.board.image == drawn(report.board, banner)
+    assert report.next_board is None or report.next_board.image == drawn(report.next_board)
+
+
+async def test_a_game_lost_on_time_shows_it(service, clock):
+    request = ChallengeRequest(BOB, side="white", time_per_move="1h")
+    challenge = await service.challenge(HERE, ANN, request)
+    await service.accept_challenge(BOB, challenge.challenge.id)
+    (running,) = await service.running_clocks()
+    event = await service.time_out(running, now=running.deadline_at)
+    board = event.report.board
+    points = board.game.game.points()
+    assert board.image == drawn(board, ResultBanner("timeout", "black", points))
+
+
+async def test_an_exported_replay_ends_on_the_result(service, store):
+    await start_match(service)
+    await service.move(HERE, ANN, "A1-C2")
+    report = await service.resign(HERE, BOB)
+    record = await store.get_game(report.board.game.id)
+    export = await service.stats.export_game(HERE.guild_id, record.id)
+    banner = ResultBanner("resigned", "white", record.game.points())
+    assert export.gif == render_replay(record.game, players=("Ann", "Bob"), result=banner)
+
+
+def stored(status, winner=None, termination=None, points=None):
+    return SimpleNamespace(status=status, winner=winner, termination=termination, points=points)
+
+
+POINTS = {"white": 7, "black": 4}
+
+
+@pytest.mark.parametrize(("record", "banner"), [
+    (stored("active"), None),
+    (stored("finished", "white", "camp", POINTS), ResultBanner(Termination.CAMP, "white", POINTS)),
+    (stored("resigned", "black", "resigned", POINTS), ResultBanner("resigned", "black", POINTS)),
+    (stored("timeout", "white", "timeout", POINTS), ResultBanner("timeout", "white", POINTS)),
+    (stored("stopped", None, "stopped", POINTS), ResultBanner("stopped", None, POINTS)),
+    (stored("aborted", None, "aborted", POINTS), ResultBanner("aborted", None, POINTS)),
+    (stored("finished", "white", None, POINTS), None),  # no reason kept: the board's own shows
+])
+def test_result_banner_from_stored_fields(record, banner):
+    assert result_banner(record) == banner
