@@ -210,3 +210,39 @@ def test_play_rejects_an_unknown_ruleset(capsys: pytest.CaptureFixture) -> None:
         main(["play", "--ruleset", "chess"])
     assert exited.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_the_no_token_guide_says_the_commands_appear_by_themselves(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "publishes the /jarmo slash commands by itself" in err
+    assert "dev_guild_id" in err and "jarmo-bot sync" in err
+
+
+@pytest.mark.parametrize("in_file", [True, False], ids=["config file", "environment"])
+def test_a_rejected_token_names_where_it_came_from(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture,
+    in_file: bool,
+) -> None:
+    import discord
+
+    fake = FakeClient(discord.LoginFailure("Improper token has been passed."))
+    monkeypatch.setitem(sys.modules, "bot.client", fake)
+    config = tmp_path / "bot.toml"
+    config.write_text(f'[discord]\ntoken = "{SECRET}"\n' if in_file else "")
+    if in_file:
+        monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    else:
+        monkeypatch.setenv("DISCORD_TOKEN", SECRET)
+    assert main(["--config", str(config), "run"]) == 1
+    err = capsys.readouterr().err
+    if in_file:
+        assert f"discord.token in {config}" in err and "DISCORD_TOKEN" not in err
+    else:
+        assert "the environment variable DISCORD_TOKEN" in err
+    assert SECRET not in err
+    assert not (tmp_path / "data").exists()  # a failed start leaves no folder behind

@@ -56,14 +56,17 @@ def test_emoji_keep_their_colours():
     assert len(greens) > 20
 
 
-@pytest.mark.parametrize(("name", "shown"), [
-    ("ᚠᚢᚦ Rune", "… Rune"),  # runes: in no bundled font
-    ("Ann ᚠᚢᚦ Bob", "Ann … Bob"),
-    ("ᚠᚢᚦ", ""),  # nothing left to show: the bar shows the side's name instead
-    ("नमस्ते", ""),
-    ("👍🏽 ok", "👍 ok"),  # skin tones are left out of the bundled emoji font
-    ("\U000f0000Ann\ue000", "Ann"),  # private-use characters could fake an emoji stand-in
-])
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("ᚠᚢᚦ Rune", "… Rune"),  # runes: in no bundled font
+        ("Ann ᚠᚢᚦ Bob", "Ann … Bob"),
+        ("ᚠᚢᚦ", ""),  # nothing left to show: the bar shows the side's name instead
+        ("नमस्ते", ""),
+        ("👍🏽 ok", "👍 ok"),  # skin tones are left out of the bundled emoji font
+        ("\U000f0000Ann\ue000", "Ann"),  # private-use characters could fake an emoji stand-in
+    ],
+)
 def test_what_no_font_has_is_dropped_and_marked(name, shown):
     assert _fonts.clean(name) == shown
 
@@ -84,13 +87,16 @@ def test_a_text_symbol_becomes_an_emoji_when_asked():
     assert _fonts._runs(_fonts.clean("⭐")) == (("emoji", "⭐"),)  # an emoji by default
 
 
-@pytest.mark.parametrize(("logical", "joined"), [
-    ("بيت", "\ufe91\ufef4\ufe96"),  # beh initial, yeh medial, teh final
-    ("دار", "\ufea9\ufe8d\ufead"),  # dal and alef never join forwards: all stand alone
-    ("لا", "\ufefb"),  # lam-alef is one ligature
-    ("سلام", "\ufeb3\ufefc\ufee1"),  # seen initial, lam-alef final, meem isolated
-    ("Ann", "Ann"),
-])
+@pytest.mark.parametrize(
+    ("logical", "joined"),
+    [
+        ("بيت", "\ufe91\ufef4\ufe96"),  # beh initial, yeh medial, teh final
+        ("دار", "\ufea9\ufe8d\ufead"),  # dal and alef never join forwards: all stand alone
+        ("لا", "\ufefb"),  # lam-alef is one ligature
+        ("سلام", "\ufeb3\ufefc\ufee1"),  # seen initial, lam-alef final, meem isolated
+        ("Ann", "Ann"),
+    ],
+)
 def test_arabic_letters_take_their_joined_forms(logical, joined):
     assert _arabic.shape(logical, lambda c: True) == joined
 
@@ -99,14 +105,17 @@ def test_a_form_the_font_lacks_keeps_the_plain_letter():
     assert _arabic.shape("بيت", lambda c: c == "\ufe91") == "\ufe91يت"
 
 
-@pytest.mark.parametrize(("logical", "shown"), [
-    ("abc", "abc"),
-    ("שלום", "םולש"),
-    ("שלום 123", "123 םולש"),  # digits read left to right inside right-to-left text
-    ("Ann שלום עולם!", "Ann םלוע םולש!"),
-    ("שלום Ann 2", "Ann 2 םולש"),  # a number after a Latin word goes with it
-    ("(שלום)", "(םולש)"),  # brackets are mirrored
-])
+@pytest.mark.parametrize(
+    ("logical", "shown"),
+    [
+        ("abc", "abc"),
+        ("שלום", "םולש"),
+        ("שלום 123", "123 םולש"),  # digits read left to right inside right-to-left text
+        ("Ann שלום עולם!", "Ann םלוע םולש!"),
+        ("שלום Ann 2", "Ann 2 םולש"),  # a number after a Latin word goes with it
+        ("(שלום)", "(םולש)"),  # brackets are mirrored
+    ],
+)
 def test_right_to_left_text_is_put_in_display_order(logical, shown):
     order = _bidi.visual_order(logical)
     assert "".join(_bidi.mirrored(logical[i]) if rtl else logical[i] for i, rtl in order) == shown

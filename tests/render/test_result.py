@@ -20,18 +20,34 @@ POINTS = {"white": 7, "black": 4}
 PIECES = "A1:w C2:wm D3:w B5:b C4:b"
 
 
-@pytest.mark.parametrize(("banner", "headline", "why"), [
-    (ResultBanner("resigned", "white", POINTS), "White wins 7–4", "Black resigned"),
-    (ResultBanner("timeout", "black", POINTS), "Black wins 4–7", "White lost on time"),
-    (ResultBanner("stopped", "white", POINTS), "White wins 7–4",
-     "stopped by agreement, scored as it stood"),
-    (ResultBanner("stopped", None, {"white": 5, "black": 5}), "Draw 5–5",
-     "stopped by agreement, scored as it stood"),
-    (ResultBanner("aborted", None, POINTS), "Aborted", "aborted by a moderator, nothing counts"),
-    (ResultBanner(Termination.CAMP, "white", POINTS), "White wins 7–4", "all pieces in camp"),
-    (ResultBanner(Termination.PLY_LIMIT, None, {"white": 3, "black": 3}), "Draw 3–3",
-     "move limit reached"),
-])
+@pytest.mark.parametrize(
+    ("banner", "headline", "why"),
+    [
+        (ResultBanner("resigned", "white", POINTS), "White wins 7–4", "Black resigned"),
+        (ResultBanner("timeout", "black", POINTS), "Black wins 4–7", "White lost on time"),
+        (
+            ResultBanner("stopped", "white", POINTS),
+            "White wins 7–4",
+            "stopped by agreement, scored as it stood",
+        ),
+        (
+            ResultBanner("stopped", None, {"white": 5, "black": 5}),
+            "Draw 5–5",
+            "stopped by agreement, scored as it stood",
+        ),
+        (
+            ResultBanner("aborted", None, POINTS),
+            "Aborted",
+            "aborted by a moderator, nothing counts",
+        ),
+        (ResultBanner(Termination.CAMP, "white", POINTS), "White wins 7–4", "all pieces in camp"),
+        (
+            ResultBanner(Termination.PLY_LIMIT, None, {"white": 3, "black": 3}),
+            "Draw 3–3",
+            "move limit reached",
+        ),
+    ],
+)
 def test_the_result_is_worded_from_the_banner(banner, headline, why):
     assert result_text(position(PIECES, turn="black"), CLASSIC, banner) == headline
     assert reason_text(banner, NAMES) == why
@@ -57,12 +73,15 @@ def outlined(image: Image.Image, top: int) -> bool:
     return close(image.getpixel((9, top + BAR_H // 2)), CLASSIC.active, 30)
 
 
-@pytest.mark.parametrize(("banner", "near_lit", "far_lit"), [
-    (ResultBanner("resigned", "white", POINTS), True, False),  # White is near (perspective)
-    (ResultBanner("timeout", "black", POINTS), False, True),
-    (ResultBanner("aborted", None, POINTS), False, False),  # nobody won: nothing lit
-    (ResultBanner("stopped", None, POINTS), False, False),
-])
+@pytest.mark.parametrize(
+    ("banner", "near_lit", "far_lit"),
+    [
+        (ResultBanner("resigned", "white", POINTS), True, False),  # White is near (perspective)
+        (ResultBanner("timeout", "black", POINTS), False, True),
+        (ResultBanner("aborted", None, POINTS), False, False),  # nobody won: nothing lit
+        (ResultBanner("stopped", None, POINTS), False, False),
+    ],
+)
 def test_the_winners_bar_is_outlined_and_nobody_elses(banner, near_lit, far_lit):
     image = rgb(render_position(position(PIECES, turn="black"), result=banner))
     assert outlined(image, BOARD_TOP + BOARD_H) == near_lit
@@ -81,7 +100,8 @@ def test_without_a_banner_a_finished_position_shows_its_own_outcome():
     outcome = Outcome(Termination.CAMP, POINTS, "white")
     pos = position(PIECES, outcome=outcome)
     assert render_position(pos) == render_position(
-        pos, result=ResultBanner(Termination.CAMP, "white", POINTS))
+        pos, result=ResultBanner(Termination.CAMP, "white", POINTS)
+    )
 
 
 def test_the_last_frame_of_a_replay_shows_the_result():
@@ -96,12 +116,15 @@ def test_the_last_frame_of_a_replay_shows_the_result():
         assert same == (frame < ended.n_frames - 1), frame
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("forfeited", "white", POINTS), "unknown reason"),
-    (("resigned", None, POINTS), "has a winner"),
-    (("stopped", "red", POINTS), "winner"),
-    (("stopped", None, {"white": 3}), "both sides"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("forfeited", "white", POINTS), "unknown reason"),
+        (("resigned", None, POINTS), "has a winner"),
+        (("stopped", "red", POINTS), "winner"),
+        (("stopped", None, {"white": 3}), "both sides"),
+    ],
+)
 def test_a_banner_refuses_what_cannot_be(args, message):
     with pytest.raises(ValueError, match=message):
         ResultBanner(*args)

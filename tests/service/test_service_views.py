@@ -28,10 +28,13 @@ async def test_a_resigned_game_shows_who_resigned(service):
     assert report.board.image != drawn(report.board)  # not "Black to move"
 
 
-@pytest.mark.parametrize(("end", "banner"), [
-    ("stop", ResultBanner("stopped", None, {"white": 5, "black": 5})),
-    ("abort", ResultBanner("aborted", None, {"white": 5, "black": 5})),
-])
+@pytest.mark.parametrize(
+    ("end", "banner"),
+    [
+        ("stop", ResultBanner("stopped", None, {"white": 5, "black": 5})),
+        ("abort", ResultBanner("aborted", None, {"white": 5, "black": 5})),
+    ],
+)
 async def test_stopped_and_aborted_games_say_so(service, end, banner):
     await start_match(service, games=2)
     if end == "stop":
@@ -70,14 +73,23 @@ def stored(status, winner=None, termination=None, points=None):
 POINTS = {"white": 7, "black": 4}
 
 
-@pytest.mark.parametrize(("record", "banner"), [
-    (stored("active"), None),
-    (stored("finished", "white", "camp", POINTS), ResultBanner(Termination.CAMP, "white", POINTS)),
-    (stored("resigned", "black", "resigned", POINTS), ResultBanner("resigned", "black", POINTS)),
-    (stored("timeout", "white", "timeout", POINTS), ResultBanner("timeout", "white", POINTS)),
-    (stored("stopped", None, "stopped", POINTS), ResultBanner("stopped", None, POINTS)),
-    (stored("aborted", None, "aborted", POINTS), ResultBanner("aborted", None, POINTS)),
-    (stored("finished", "white", None, POINTS), None),  # no reason kept: the board's own shows
-])
+@pytest.mark.parametrize(
+    ("record", "banner"),
+    [
+        (stored("active"), None),
+        (
+            stored("finished", "white", "camp", POINTS),
+            ResultBanner(Termination.CAMP, "white", POINTS),
+        ),
+        (
+            stored("resigned", "black", "resigned", POINTS),
+            ResultBanner("resigned", "black", POINTS),
+        ),
+        (stored("timeout", "white", "timeout", POINTS), ResultBanner("timeout", "white", POINTS)),
+        (stored("stopped", None, "stopped", POINTS), ResultBanner("stopped", None, POINTS)),
+        (stored("aborted", None, "aborted", POINTS), ResultBanner("aborted", None, POINTS)),
+        (stored("finished", "white", None, POINTS), None),  # no reason kept: the board's own shows
+    ],
+)
 def test_result_banner_from_stored_fields(record, banner):
     assert result_banner(record) == banner
