@@ -199,9 +199,7 @@ def _connect(config: BotConfig, entry: str) -> int:
 
 def _startup_failure(exc: Exception, config: BotConfig) -> int:
     """One line for a failure we can explain; the full traceback in the log otherwise."""
-    message = _discord_problem(exc, config.token_source) or _database_problem(
-        exc, config.database
-    )
+    message = _discord_problem(exc, config.token_source) or _database_problem(exc, config.database)
     if message is None:
         log.exception("the bot stopped because of an unexpected error")
         return EXIT_FAILED

@@ -8,15 +8,13 @@ bot must be stopped first (one process per database file).
 from __future__ import annotations
 
 import argparse
-import asyncio
-import sqlite3
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot._ratings_cli import run_on_database
 from bot.config import BotConfig
-from bot.store import DamagedGame, StoreError, open_store
+from bot.store import DamagedGame, open_store
 
 EXIT_OK, EXIT_DAMAGED, EXIT_FAILED = 0, 1, 1
 
@@ -40,14 +38,7 @@ def add_doctor_parser(commands: Any, shared: argparse.ArgumentParser) -> None:
 def run_doctor(config: BotConfig, args: argparse.Namespace) -> int:
     """Run ``doctor``; returns the exit status (1 while damaged games remain)."""
     path = args.db or config.database
-    if not Path(path).exists():
-        print(f"jarmo-bot: no database at {path}", file=sys.stderr)
-        return EXIT_FAILED
-    try:
-        return asyncio.run(_run(path, quarantine=args.quarantine))
-    except (sqlite3.Error, StoreError) as exc:
-        print(f"jarmo-bot: cannot use the database {path}: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+    return run_on_database(path, lambda: _run(path, quarantine=args.quarantine))
 
 
 async def _run(path: Path, *, quarantine: bool) -> int:

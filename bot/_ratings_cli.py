@@ -11,11 +11,12 @@ import argparse
 import asyncio
 import sqlite3
 import sys
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.config import BotConfig
-from bot.store import StoreError, open_store
+from bot.store import DatabaseUnusable, StoreError, open_store
 
 if TYPE_CHECKING:
     from bot.service.ratings import RatingCheck
@@ -44,13 +45,22 @@ def add_ratings_parser(commands: Any, shared: argparse.ArgumentParser) -> None:
 def run_ratings(config: BotConfig, args: argparse.Namespace) -> int:
     """Run ``ratings --check`` or ``--rebuild``; returns the exit status."""
     path = args.db or config.database
+    return run_on_database(path, lambda: _run(path, args.guild, rebuild=args.rebuild))
+
+
+def run_on_database(path: Path, work: Callable[[], Coroutine[Any, Any, int]]) -> int:
+    """Run an operator command's ``work`` on an existing database; its exit status, or a
+    one-line message and a failure status when the database is missing or cannot be used."""
     if not Path(path).exists():
         print(f"jarmo-bot: no database at {path}", file=sys.stderr)
         return EXIT_FAILED
     try:
-        return asyncio.run(_run(path, args.guild, rebuild=args.rebuild))
+        return asyncio.run(work())
     except (sqlite3.Error, StoreError) as exc:
-        print(f"jarmo-bot: cannot use the database {path}: {exc}", file=sys.stderr)
+        if isinstance(exc, DatabaseUnusable):  # its message names the file already
+            print(f"jarmo-bot: {exc}", file=sys.stderr)
+        else:
+            print(f"jarmo-bot: cannot use the database {path}: {exc}", file=sys.stderr)
         return EXIT_FAILED
 
 
