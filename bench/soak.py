@@ -19,6 +19,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -49,8 +50,9 @@ def stop_burners(burners: list[multiprocessing.Process]) -> None:
         burner.join(5)
 
 
-def run_once(paths: list[str], timeout: float) -> tuple[int, list[str], float, int]:
-    """One pytest run: (tests passed, ids of those that failed or errored, seconds, status)."""
+def run_once(paths: list[str], timeout: float, keep: Path) -> tuple[int, list[str], float, int]:
+    """One pytest run: (tests passed, ids of those that failed or errored, seconds, status).
+    The output of a run that did not pass is written to ``keep``."""
     began = time.monotonic()
     command = [sys.executable, "-m", "pytest", *paths, "-q", "-p", "no:cacheprovider", "-rA"]
     try:
@@ -63,7 +65,9 @@ def run_once(paths: list[str], timeout: float) -> tuple[int, list[str], float, i
     passed = sum(1 for kind, _ in outcomes if kind == "PASSED")
     failed = [test for kind, test in outcomes if kind != "PASSED"]
     if done.returncode != 0 and not failed:
-        failed = [f"(pytest exited with status {done.returncode}: {done.stdout[-300:]!r})"]
+        failed = [f"(pytest exited with status {done.returncode})"]
+    if done.returncode != 0:
+        keep.write_text(done.stdout + done.stderr)
     return passed, failed, time.monotonic() - began, done.returncode
 
 
@@ -82,11 +86,12 @@ def main() -> int:
     total_passed, total_failed, bad_runs = 0, Counter[str](), 0
     try:
         for run in range(1, args.runs + 1):
-            passed, failed, seconds, status = run_once(args.paths, args.timeout)
+            keep = Path(tempfile.gettempdir()) / f"jarmo-soak-run-{os.getpid()}-{run}.log"
+            passed, failed, seconds, status = run_once(args.paths, args.timeout, keep)
             total_passed += passed
             total_failed.update(failed)
             bad_runs += status != 0
-            note = f" — {', '.join(failed)}" if failed else ""
+            note = f" — {', '.join(failed)} (output: {keep})" if status != 0 else ""
             print(
                 f"run {run}: {passed} passed, {len(failed)} failed in {seconds:.0f} s{note}",
                 flush=True,
