@@ -17,6 +17,7 @@ import argparse
 import multiprocessing
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -79,6 +80,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per run at most")
     args = parser.parse_args()
 
+    # SIGTERM (a timeout, say) ends the soak through the `finally` below: no burner left over.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     cores = os.cpu_count() or 1
     burners = start_burners(cores) if args.busy else []
     load = f"{len(burners)} CPU burner(s) on {cores} core(s)" if burners else "no extra load"
