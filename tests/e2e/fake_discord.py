@@ -483,6 +483,34 @@ class FakeDiscord:
         interaction.source = current
         return self.send(interaction) if send else interaction
 
+    def from_outside(self, interaction: Interaction, guild_id: int | None = None) -> Interaction:
+        """Make an interaction not yet sent come from outside the bot's server, as a user-installed
+        app would send it: from a DM with the bot (``guild_id`` None) or from a server the bot
+        is not in (a ``guild_id`` the gateway never announced). Returns it, to pass to ``send``."""
+        assert interaction.sent_at is None, "the interaction was already sent"
+        user, payload = interaction.user, interaction.payload
+        for key in ("guild", "guild_id", "member", "app_permissions", "guild_locale"):
+            payload.pop(key, None)
+        if guild_id is None:
+            place = Channel(self.ids(), "dm", 0, 0)
+            channel = {"id": str(place.id), "type": 1, "flags": 0, "last_message_id": None}
+            channel["recipients"] = [user.payload()]
+            payload.update(user=user.payload(), context=1)
+        else:
+            assert guild_id != self.world.guild_id, "that is the bot's own server"
+            place = Channel(self.ids(), "elsewhere", 0, guild_id)
+            channel = place.payload()
+            member = self.world.member(user) | {"permissions": str(self.world.permissions(user))}
+            payload.update(guild={"id": str(guild_id), "locale": "en-US", "features": []})
+            payload.update(guild_id=str(guild_id), member=member, context=0)
+            payload["app_permissions"] = str(MEMBER_PERMISSIONS)
+        payload.update(channel=channel, channel_id=str(place.id))
+        payload["authorizing_integration_owners"] = {"1": str(user.id)}  # a user install
+        payload["data"].pop("guild_id", None)
+        interaction.channel = place
+        interaction.label += " (from a DM)" if guild_id is None else f" (from guild {guild_id})"
+        return interaction
+
     def send(self, *interactions: Interaction) -> Interaction:
         """Dispatch INTERACTION_CREATE for each, back to back on the gateway (so several reach
         the bot at the same instant); returns the first."""
