@@ -169,6 +169,9 @@ class JarmoBot(discord.Client):
                         return
                     await pause()
                 except Exception:
+                    if self.is_closed():  # the store went away under a job slow to stop
+                        log.debug("%s stopped while shutting down", name, exc_info=True)
+                        return
                     delay = backoff.failed()
                     log.exception("%s failed; trying again in %.0f s", name, delay)
                     await asyncio.sleep(delay)
