@@ -75,6 +75,9 @@ class AnnouncementDelivery:
         except (st.CorruptGame, st.NotFound) as exc:
             await self._settle(entry, "dropped", now, f"cannot rebuild it: {exc}")
             return None
+        except Exception as exc:  # one entry's fault must not hold up the others
+            await self._failed(entry, now, exc)
+            return None
         try:
             await self._post(delivery)
         except Undeliverable as exc:
@@ -82,16 +85,22 @@ class AnnouncementDelivery:
             await self._settle(entry, "dropped", now, str(exc))
             return None
         except Exception as exc:
-            if entry.attempts >= MAX_ATTEMPTS:
-                log.error("gave up announcement %s after %d attempts", entry.key, entry.attempts)
-                await self._settle(entry, "dropped", now, repr(exc))
-            else:
-                log.warning("could not post announcement %s (%r); will retry", entry.key, exc)
-                retry = now + timedelta(seconds=delay_after(entry.attempts))
-                await self._settle(entry, "retry", now, repr(exc), retry)
+            await self._failed(entry, now, exc)
             return None
         await self._settle(entry, "sent", now)
         return delivery
+
+    async def _failed(self, entry: st.OutboxEntry, now: datetime, exc: Exception) -> None:
+        """Try ``entry`` again later, waiting longer each time; give up after MAX_ATTEMPTS."""
+        if entry.attempts >= MAX_ATTEMPTS:
+            log.error(
+                "gave up announcement %s after %d attempts: %r", entry.key, entry.attempts, exc
+            )
+            await self._settle(entry, "dropped", now, repr(exc))
+        else:
+            log.warning("could not deliver announcement %s (%r); will retry", entry.key, exc)
+            retry = now + timedelta(seconds=delay_after(entry.attempts))
+            await self._settle(entry, "retry", now, repr(exc), retry)
 
     async def _settle(
         self,

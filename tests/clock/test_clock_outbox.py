@@ -6,12 +6,13 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from clock_helpers import ANN, HERE, Bot, FakeClock, start_match
+from clock_helpers import ANN, ELSEWHERE, HERE, Bot, FakeClock, start_match
 
 from bot.jarmo import Game
 from bot.service.computer import ComputerOpponent
 from bot.service.delivery import MAX_ATTEMPTS, AnnouncementDelivery, Delivery, Undeliverable
 from bot.service.models import Actor, ChallengeRequest
+from bot.store import OutboxEntry
 
 COMPUTER = Actor(999, "Jarmo", is_bot=True)
 
@@ -140,3 +141,26 @@ async def test_an_undeliverable_announcement_is_dropped_at_once(bot: Bot, clock:
 
 async def first_legal_move(data: dict[str, object], level: str, seed: int) -> str:
     return Game.from_dict(data).legal_moves()[0]
+
+
+async def test_an_entry_that_cannot_be_rebuilt_does_not_hold_up_the_others(
+    bot: Bot, clock: FakeClock
+) -> None:
+    await start_match(bot.service, "1h", place=HERE)
+    await start_match(bot.service, "1h", place=ELSEWHERE)
+    clock.advance(3_600)
+    assert len(await bot.scheduler.run_due(clock.now)) == 2
+    posts = Posts()
+    delivery = AnnouncementDelivery(bot.service, posts)
+    real_rebuild = delivery.rebuild
+
+    async def rebuild_failing_first(entry: OutboxEntry) -> Delivery:
+        if entry.channel_id == HERE.channel_id:
+            raise RuntimeError("a bug in rebuilding this one")
+        return await real_rebuild(entry)
+
+    delivery.rebuild = rebuild_failing_first  # type: ignore[method-assign]
+    await delivery.deliver_due()
+    assert [d.entry.channel_id for d in posts.posted] == [ELSEWHERE.channel_id]
+    upcoming = await bot.store.next_announcement_at()
+    assert upcoming is not None and upcoming > clock.now  # the faulty one waits, then retries
