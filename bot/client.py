@@ -182,7 +182,8 @@ class JarmoBot(discord.Client):
 
     async def close(self) -> None:
         """Stop the background jobs, the connection, the computer and the database, within
-        ``SHUTDOWN_SECONDS`` whatever the jobs are doing; never raises for a job's failure."""
+        ``JOB_STOP_SECONDS + STORE_CLOSE_SECONDS`` (plus the gateway's close) whatever the jobs
+        are doing; never raises for a job's failure."""
         jobs, self._jobs = self._jobs, []
         for job in jobs:
             job.cancel()

@@ -31,6 +31,7 @@ from bot.service import (
 from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.service.deadlines import DeadlineScheduler
 from bot.service.delivery import AnnouncementDelivery, Delivery
+from bot.service.errors import as_user_error
 from bot.service.text import (
     game_title,
     position_line,
@@ -38,6 +39,7 @@ from bot.service.text import (
     report_text,
     standings_text,
 )
+from bot.store import StoreError
 
 PLACE = Place(guild_id=0, channel_id=0)
 PLAYER_IDS = (1, 2)
@@ -307,8 +309,11 @@ class _Session:
                 await command(self, actor, rest.strip())
         except BadMove as bad:
             self.say(f"{bad.message}\nType moves to list the legal moves, or help.")
-        except UserError as refused:
-            self.say(refused.message)
+        except (UserError, StoreError) as refused:
+            known = as_user_error(refused)  # a damaged game or a busy database, say
+            if known is None:
+                raise
+            self.say(known.message)
 
     async def _apply_deadlines(self) -> None:
         """Reminders and timeouts due by now (the console has no background scheduler); they

@@ -41,13 +41,13 @@ from bot.service.stats import PlayerStats, match_shifts
 from bot.service.timecontrol import clock_view
 
 log = logging.getLogger(__name__)
-SUGGESTION_LIMIT = 25
+SUGGESTION_LIMIT = 25  # Discord shows at most 25 autocomplete choices
 COMPUTER_LEVELS = ("easy", "medium", "hard")
 END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 DEFAULT_COMPUTER_LEVEL = "medium"
 # How long the caller that played the computer's move has to post it before the delivery loop
 # may: well past a slow Discord answer, short enough after a lost post.
-ANNOUNCEMENT_HOLD_SECONDS = 60.0  # Discord shows at most 25 autocomplete choices
+ANNOUNCEMENT_HOLD_SECONDS = 60.0
 
 
 def utc_now() -> datetime:

@@ -9,7 +9,7 @@ changes nothing.
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import aiosqlite
 
@@ -74,12 +74,11 @@ def mark_reminders(
     expected_version: int,
     deadline_at: str,
     count: int,
-    announce: Announcement | None = None,
-    now: datetime | None = None,
+    announce: tuple[Announcement, datetime] | None = None,
 ) -> bool:
     """Raise the game's reminder count to ``count`` if it is lower and the game is still active
     at ``expected_version`` with ``deadline_at``; whether this call changed it. ``announce``
-    is written only if it did."""
+    (with the time it is written at) is written only if it did."""
     cursor = db.execute(
         "UPDATE games SET reminders_sent = ? WHERE id = ? AND status = 'active' AND version = ?"
         " AND deadline_at = ? AND reminders_sent < ?",
@@ -87,7 +86,7 @@ def mark_reminders(
     )
     claimed = cursor.rowcount == 1
     if claimed and announce is not None:
-        add_announcement(db, game_id, announce, now or datetime.now(UTC))
+        add_announcement(db, game_id, *announce)
     return claimed
 
 
@@ -147,9 +146,12 @@ class ClockStore:
         """See ``Store.mark_reminders_sent``."""
         if count < 1:
             raise ValueError(f"count must be positive, not {count}")
+        if announce is not None and now is None:
+            raise ValueError("an announcement needs the time it is written at (now)")
         at = to_text(deadline_at)
+        written = (announce, now) if announce is not None and now is not None else None
         return await self._writer.run(
-            lambda db: mark_reminders(db, game_id, expected_version, at, count, announce, now)
+            lambda db: mark_reminders(db, game_id, expected_version, at, count, written)
         )
 
     async def pause_clock(

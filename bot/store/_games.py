@@ -13,7 +13,7 @@ from bot.store import _rows
 from bot.store._replay import Mismatch, StoredGame, read_snapshot, verify
 from bot.store._rows import GAME_COLUMNS
 from bot.store.errors import CorruptGame
-from bot.store.records import GameRecord
+from bot.store.records import DamagedGame, GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -56,17 +56,18 @@ class GameLoader:
 
     async def load_sound(
         self, condition: str, params: tuple[object, ...]
-    ) -> tuple[list[GameRecord], list[CorruptGame]]:
+    ) -> tuple[list[GameRecord], list[DamagedGame]]:
         """Like :meth:`load_where`, but a damaged game is set aside instead of stopping the
         rest: the games that load, and what is wrong with the others."""
         rows = await self._db.execute_fetchall(f"{_SELECT_GAMES} WHERE {condition}", params)
         sound: list[GameRecord] = []
-        damaged: list[CorruptGame] = []
+        damaged: list[DamagedGame] = []
         for row in rows:
             try:
                 sound.append(await self._load(row))
             except CorruptGame as exc:
-                damaged.append(exc)
+                where = (row["guild_id"], row["channel_id"], row["status"])
+                damaged.append(DamagedGame(exc.game_id, *where, exc.reason))
         return sound, damaged
 
     def report_damaged(self, game_id: int, reason: str) -> CorruptGame:

@@ -88,7 +88,10 @@ class OutboxStore:
         """See ``Store.settle_announcement``."""
         at = to_text(now)
         if outcome == "retry":
-            sql = "UPDATE outbox SET lease_until = ?, last_error = ? WHERE key = ?"
+            sql = (
+                "UPDATE outbox SET lease_until = ?, last_error = ?"
+                " WHERE key = ? AND status = 'pending'"
+            )
             params: tuple[object, ...] = (to_text(retry_at or now), error, key)
         else:
             sql = (

@@ -36,7 +36,11 @@ def quarantine(db: sqlite3.Connection, game_id: int, reason: str, now: datetime)
     fresh = _fresh_game(db, row["match_id"])
     sets: dict[str, object] = {"version": 0, "snapshot": dump(fresh)}
     sets |= {column: at for column in _REQUIRED_TIMES if not _is_time(row[column])}
-    sets |= {column: None for column in _OPTIONAL_TIMES if not _is_time(row[column], None)}
+    sets |= {
+        column: None
+        for column in _OPTIONAL_TIMES
+        if row[column] is not None and not _is_time(row[column])
+    }
     status = row["status"]
     if status == "active":
         points = fresh.points()
@@ -73,9 +77,8 @@ def _fresh_game(db: sqlite3.Connection, match_id: int) -> Game:
         return Game.new()
 
 
-def _is_time(value: object, allowed: object = "not allowed") -> bool:
-    if value == allowed:
-        return True
+def _is_time(value: object) -> bool:
+    """Whether ``value`` reads as a time the loader accepts (ISO 8601 with a zone)."""
     try:
         moment = datetime.fromisoformat(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):

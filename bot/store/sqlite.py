@@ -97,7 +97,11 @@ class SqliteStore:
             lock.release()
             raise
         store = cls(writer, reader, lock)
-        await store._outbox.release_leases()  # see OutboxStore.release_leases
+        try:
+            await store._outbox.release_leases()  # see OutboxStore.release_leases
+        except BaseException:
+            await store.close()
+            raise
         return store
 
     async def close(self) -> None:
@@ -337,14 +341,7 @@ class SqliteStore:
     async def damaged_games(self) -> list[DamagedGame]:
         """Every game whose stored record cannot be loaded, active ones first."""
         _, damaged = await self._loader.load_sound("1 ORDER BY g.status <> 'active', g.id", ())
-        found = []
-        for error in damaged:
-            rows = await self._read.execute_fetchall(
-                "SELECT guild_id, channel_id, status FROM games WHERE id = ?", (error.game_id,)
-            )
-            guild_id, channel_id, status = next(iter(rows))
-            found.append(DamagedGame(error.game_id, guild_id, channel_id, status, error.reason))
-        return found
+        return damaged
 
     async def quarantine_game(self, game_id: int, *, reason: str, now: datetime) -> str:
         """Set a damaged game aside; see ``Store.quarantine_game``."""
