@@ -9,14 +9,14 @@ left, and numbers and Latin words inside it still read left to right.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 _STRONG_R = ("R", "AL")
 _NEUTRAL = ("B", "S", "WS", "ON")
 _MIRRORED = dict(zip("()[]{}<>«»‹›", ")(][}{><»«›‹", strict=True))
 
 
-def needs_reordering(text: str) -> bool:
+def needs_reordering(text: Iterable[str]) -> bool:
     """Whether ``text`` holds any right-to-left character (else it is drawn as it is)."""
     return any(unicodedata.bidirectional(c) in ("R", "AL", "AN") for c in text)
 

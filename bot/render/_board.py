@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.jarmo.position import Side
 from bot.render import _fonts
 from bot.render._theme import (
     BOARD_H,
@@ -36,7 +37,9 @@ DOT_R = 6
 
 
 @lru_cache(maxsize=16)
-def background(theme: Theme, lines: tuple[tuple[str, str], ...], perspective: Perspective):
+def background(
+    theme: Theme, lines: tuple[tuple[str, str], ...], perspective: Perspective
+) -> Image.Image:
     """The cached background image (RGB, ``WIDTH`` x ``HEIGHT``); never draw on it in place."""
     image = Image.new("RGB", (WIDTH, HEIGHT), theme.frame)
     image.paste(_board(theme, lines, perspective), (0, BOARD_TOP))
@@ -44,7 +47,9 @@ def background(theme: Theme, lines: tuple[tuple[str, str], ...], perspective: Pe
     return image
 
 
-def _board(theme: Theme, lines: tuple[tuple[str, str], ...], perspective: Perspective):
+def _board(
+    theme: Theme, lines: tuple[tuple[str, str], ...], perspective: Perspective
+) -> Image.Image:
     """The board panel without labels. Black's view is White's turned half round, so both
     sides get exactly the same pixels, whatever rounding Pillow does when drawing."""
     big = Image.new("RGB", (WIDTH * _SCALE, BOARD_H * _SCALE), theme.frame)
@@ -84,7 +89,8 @@ def _panel(draw: ImageDraw.ImageDraw, theme: Theme) -> None:
 
 def _camps(draw: ImageDraw.ImageDraw, theme: Theme) -> None:
     # A tinted band behind each camp row makes the goal rows obvious at a glance.
-    for side, row in (("white", "1"), ("black", "5")):
+    camp_rows: tuple[tuple[Side, str], ...] = (("white", "1"), ("black", "5"))
+    for side, row in camp_rows:
         x, y = (v / _SCALE for v in _big("C" + row))
         box = (x - CAMP_HALF_W, y - CAMP_HALF_H, x + CAMP_HALF_W, y + CAMP_HALF_H)
         draw.rounded_rectangle(

@@ -15,7 +15,15 @@ from functools import lru_cache
 
 from PIL import Image
 
-from bot.jarmo.position import LastAction, Outcome, Piece, Position, Termination
+from bot.jarmo.position import (
+    LastAction,
+    Outcome,
+    Piece,
+    PieceKind,
+    Position,
+    Side,
+    Termination,
+)
 from bot.render import _pieces
 from bot.render._compose import compose
 from bot.render._theme import COLUMNS, LUDOS, RGB, ROWS, Theme
@@ -38,40 +46,38 @@ def _all_knight_lines() -> tuple[tuple[str, str], ...]:
 
 def _calibration_positions(theme: Theme) -> list[Position]:
     """Made-up positions that between them show every sprite, mark, tag and kind of text."""
-    kinds = ("archer", "guard") if theme is LUDOS else ("archer", "marked")
+    kinds: tuple[PieceKind, PieceKind] = (
+        ("archer", "guard") if theme is LUDOS else ("archer", "marked")
+    )
     ruleset = "ludos" if theme is LUDOS else "classic"
+    rows_of: tuple[tuple[Side, str], ...] = (("white", "12"), ("black", "45"))
     pieces = tuple(
         Piece(col + row, side, kinds[i % 2])
-        for side, rows in (("white", "12"), ("black", "45"))
+        for side, rows in rows_of
         for i, (col, row) in enumerate((c, r) for r in rows for c in COLUMNS)
     )
-    base = dict(
-        ruleset=ruleset,
-        layout="bow",
-        lines=_all_knight_lines(),
-        pieces=pieces,
-        captured={"white": 3, "black": 2},
-        reserve={"white": 1, "black": 2},
-        points={"white": 12, "black": 10},
-    )
+
+    def position(turn: Side, ply: int, outcome: Outcome | None, last: LastAction | None) -> Position:
+        return Position(
+            ruleset=ruleset,
+            layout="bow",
+            lines=_all_knight_lines(),
+            turn=turn,
+            ply=ply,
+            pieces=pieces,
+            captured={"white": 3, "black": 2},
+            reserve={"white": 1, "black": 2},
+            points={"white": 12, "black": 10},
+            last=last,
+            outcome=outcome,
+        )
+
     finished = Outcome(Termination.CAMP, {"white": 7, "black": 4}, "white")
     drawn = Outcome(Termination.PLY_LIMIT, {"white": 5, "black": 5}, None)
     return [
-        Position(
-            turn="white",
-            ply=12,
-            outcome=None,
-            **base,
-            last=LastAction("C1xD3@B1", "C1", "D3", True, "B1"),
-        ),
-        Position(
-            turn="black",
-            ply=35,
-            outcome=finished,
-            **base,
-            last=LastAction("B3-C5", "B3", "C5", False, None),
-        ),
-        Position(turn="white", ply=200, outcome=drawn, **base, last=None),
+        position("white", 12, None, LastAction("C1xD3@B1", "C1", "D3", True, "B1")),
+        position("black", 35, finished, LastAction("B3-C5", "B3", "C5", False, None)),
+        position("white", 200, drawn, None),
     ]
 
 
@@ -116,7 +122,9 @@ def palette(theme: Theme) -> Image.Image:
     )
     image = Image.new("P", (1, 1))
     fitted = [v for colour in keys for v in colour]
-    fitted += shades.getpalette()[: 3 * (COLOURS - len(keys))]
+    shade_palette = shades.getpalette()
+    assert shade_palette is not None, "quantize() always returns a palette image"
+    fitted += shade_palette[: 3 * (COLOURS - len(keys))]
     image.putpalette(fitted + _spread())
     image.load()  # settle the palette now: threads will only ever read this image
     return image

@@ -240,10 +240,17 @@ def _text_layers(text: str, face: ImageFont.FreeTypeFont, anchor: str) -> Layers
 
 def _plain_layers(text: str, face: ImageFont.FreeTypeFont, anchor: str) -> Layers:
     with _LOCK:
-        left, top, right, bottom = face.getbbox(text, anchor=anchor)
+        left, top, right, bottom = _pixel_box(face, text, anchor)
         mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
         ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
     return mask, None, (left, top)
+
+
+def _pixel_box(face: ImageFont.FreeTypeFont, text: str, anchor: str) -> tuple[int, int, int, int]:
+    """``face.getbbox`` in whole pixels: Pillow types it as float for stroked text, but without
+    a stroke every edge is a whole pixel, so rounding changes nothing."""
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    return round(left), round(top), round(right), round(bottom)
 
 
 def _mixed_layers(
@@ -283,7 +290,7 @@ def _mixed_layers(
 
 @lru_cache(maxsize=8)
 def _baseline_shift_cached(face: ImageFont.FreeTypeFont, vertical: str) -> int:
-    return face.getbbox("x", anchor="l" + vertical)[1] - face.getbbox("x", anchor="ls")[1]
+    return _pixel_box(face, "x", "l" + vertical)[1] - _pixel_box(face, "x", "ls")[1]
 
 
 def _baseline_shift(face: ImageFont.FreeTypeFont, vertical: str) -> int:
@@ -297,7 +304,7 @@ def _emoji_sprite(char: str, size: int) -> tuple[Image.Image, tuple[int, int], f
     the baseline, and the advance."""
     face = _emoji_face()
     with _LOCK:
-        left, top, right, bottom = face.getbbox(char, anchor="ls")
+        left, top, right, bottom = _pixel_box(face, char, "ls")
         big = Image.new("RGBA", (max(right - left, 1), max(bottom - top, 1)), (0, 0, 0, 0))
         ImageDraw.Draw(big).text((-left, -top), char, font=face, anchor="ls", embedded_color=True)
         advance = face.getlength(char)

@@ -51,7 +51,7 @@ class ResultBanner:
         """The banner from stored fields: ``reason`` is a ``Termination`` value or one of
         ``OFF_BOARD_ENDS``. Raises ``ValueError`` for anything else."""
         ending = reason if reason in OFF_BOARD_ENDS else Termination(reason)
-        return cls(ending, winner, dict(points))  # type: ignore[arg-type]
+        return cls(ending, winner, dict(points))
 
 
 def headline(result: ResultBanner, side_names: dict[Side, str]) -> str:

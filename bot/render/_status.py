@@ -135,8 +135,8 @@ def _tallies(
 ) -> None:
     """Side name, then enemy pieces this side has captured and (ludos) its reserve, as icons."""
     small = _fonts.font(15)
-    x = _NAME_X
-    groups = [(theme.side_names[side], None, 0)]
+    x: float = _NAME_X
+    groups: list[tuple[str, Side | None, int]] = [(theme.side_names[side], None, 0)]
     enemy = other_side(side)
     if position.captured[enemy]:
         groups.append(("captured", enemy, position.captured[enemy]))
