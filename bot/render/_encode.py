@@ -57,7 +57,9 @@ def _calibration_positions(theme: Theme) -> list[Position]:
         for i, (col, row) in enumerate((c, r) for r in rows for c in COLUMNS)
     )
 
-    def position(turn: Side, ply: int, outcome: Outcome | None, last: LastAction | None) -> Position:
+    def position(
+        turn: Side, ply: int, outcome: Outcome | None, last: LastAction | None
+    ) -> Position:
         return Position(
             ruleset=ruleset,
             layout="bow",
