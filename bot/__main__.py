@@ -211,11 +211,12 @@ def _startup_failure(exc: Exception, config: BotConfig) -> int:
 def _discord_problem(exc: BaseException, token_source: str) -> str | None:
     # discord.py sometimes raises a follow-on error while handling the real one (an unreachable
     # gateway surfaces as an AttributeError): look down the chain of causes too.
-    while exc is not None:
-        message = _known_discord_problem(exc, token_source)
+    link: BaseException | None = exc
+    while link is not None:
+        message = _known_discord_problem(link, token_source)
         if message is not None:
             return message
-        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+        link = link.__cause__ or link.__context__
     return None
 
 

@@ -6,7 +6,7 @@ Black, G and B for ludos's Green and Blue.
 
 from __future__ import annotations
 
-from bot.jarmo import SIDES, Piece, Position, side_name
+from bot.jarmo import SIDES, Piece, Position, Side, side_name
 
 COLUMNS = "ABCDE"
 ROWS = range(5, 0, -1)
@@ -40,7 +40,7 @@ def board_diagram(position: Position) -> str:
     return "\n".join(lines)
 
 
-def _counts(position: Position, names: dict[str, str]) -> str:
+def _counts(position: Position, names: dict[Side, str]) -> str:
     parts = []
     for side in SIDES:
         lost = position.captured.get(side, 0)

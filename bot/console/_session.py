@@ -322,10 +322,9 @@ class _Session:
         await self.announcements.deliver_due()
 
     async def _show_delivery(self, delivery: Delivery) -> None:
-        event, report = (
-            delivery.event,
-            delivery.report or (delivery.event and delivery.event.report),
-        )
+        event, report = delivery.event, delivery.report
+        if report is None and event is not None:
+            report = event.report
         if report is not None:
             await self._show_report(report)
         elif event is not None:
