@@ -62,11 +62,7 @@ def _type_ignores(path: pathlib.Path) -> list[tuple[int, str]]:
         for token in tokenize.generate_tokens(io.StringIO(path.read_text()).readline)
         if token.type == tokenize.COMMENT
     ]
-    return [
-        (token.start[0], token.string)
-        for token in comments
-        if TYPE_IGNORE.match(token.string)
-    ]
+    return [(token.start[0], token.string) for token in comments if TYPE_IGNORE.match(token.string)]
 
 
 def _is_justified(comment: str) -> bool:

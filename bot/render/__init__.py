@@ -7,19 +7,15 @@ player's ratings) and returns image bytes. They are safe to call from several th
 from bot.render._api import render_board, render_position, render_replay
 from bot.render._chart import render_rating_chart
 from bot.render._result import OFF_BOARD_ENDS, OffBoardEnd, ResultBanner
-from bot.render._theme import HEIGHT, WIDTH, Perspective, point_center, theme_for
+from bot.render._theme import Perspective
 
 __all__ = [
-    "HEIGHT",
     "OFF_BOARD_ENDS",
-    "WIDTH",
     "OffBoardEnd",
     "Perspective",
     "ResultBanner",
-    "point_center",
     "render_board",
     "render_position",
     "render_rating_chart",
     "render_replay",
-    "theme_for",
 ]

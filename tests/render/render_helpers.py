@@ -8,7 +8,7 @@ import random
 from PIL import Image
 
 from bot.jarmo import Game, LastAction, Outcome, Piece, Position, get_layout
-from bot.render import point_center
+from bot.render._theme import point_center
 
 KINDS = {"": "archer", "m": "marked", "g": "guard"}
 

@@ -10,19 +10,18 @@ from PIL import Image, ImageChops
 from render_helpers import at, close, place, position, random_game, rgb, step
 
 from bot.jarmo import Game, Outcome, Termination
-from bot.render import (
+from bot.render import _fonts, _pieces, _status, render_board, render_position, render_replay
+from bot.render._theme import (
+    BAR_H,
+    BOARD_H,
+    BOARD_TOP,
+    HEADER_H,
     HEIGHT,
+    PIECE_R,
     WIDTH,
-    _fonts,
-    _pieces,
-    _status,
     point_center,
-    render_board,
-    render_position,
-    render_replay,
     theme_for,
 )
-from bot.render._theme import BAR_H, BOARD_H, BOARD_TOP, HEADER_H, PIECE_R
 
 CLASSIC, LUDOS = theme_for("classic"), theme_for("ludos")
 MIDGAME = "A1:w C2:wm D3:w E1:w B5:b C5:bm D4:b B3:b"
