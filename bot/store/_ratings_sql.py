@@ -108,13 +108,12 @@ def replace_ratings(
     ended while the tables were being recomputed), and ``ValueError`` for a row of another guild.
     """
     scope = (guild_id, guild_id)
-    found = db.execute(f"SELECT count(*) FROM games WHERE rated = 1 AND {_IN_SCOPE}", scope)
-    found = found.fetchone()[0]
+    counted = db.execute(f"SELECT count(*) FROM games WHERE rated = 1 AND {_IN_SCOPE}", scope)
+    found = int(counted.fetchone()[0])
     if found != expected_games:
         raise StaleRatings(guild_id, None, None, expected_games, found)
-    if guild_id is not None and any(
-        row.guild_id != guild_id for row in (*tables.ratings, *tables.history)
-    ):
+    guilds = {row.guild_id for row in tables.ratings} | {row.guild_id for row in tables.history}
+    if guild_id is not None and guilds - {guild_id}:
         raise ValueError(f"the tables hold rows of servers other than {guild_id}")
     db.execute(f"DELETE FROM rating_history WHERE {_IN_SCOPE}", scope)
     db.execute(f"DELETE FROM ratings WHERE {_IN_SCOPE}", scope)
