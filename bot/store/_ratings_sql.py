@@ -53,13 +53,14 @@ def apply_ratings(
     for change in update.changes:
         _check_current(db, ended.guild_id, update.ruleset, change)
         side = ended.side_of(change.user_id)
+        assert side is not None  # check_update: both changes are the game's players
         won, lost = ended.winner == side, ended.winner not in (side, None)
         after = change.after
         db.execute(
             _UPSERT_RATING,
             (
                 ended.guild_id, update.ruleset, change.user_id, after.mu, after.sigma,
-                after.rating, won, ended.winner is None, lost, ended.points[side], at,  # type: ignore[index]
+                after.rating, won, ended.winner is None, lost, ended.points[side], at,
             ),
         )  # fmt: skip
         before = change.before
