@@ -60,6 +60,19 @@ class JarmoService:
         self.computer_turns = ComputerTurns(self.unit)
         self.announcements = AnnouncementCases(self.unit)
 
+    def with_computer(self, computer: Actor) -> JarmoService:
+        """A service like this one (same store, settings, clock and random source) that plays
+        ``computer`` as the computer opponent."""
+        unit = self.unit
+        return JarmoService(
+            unit.store,
+            config=unit.config,
+            clock=unit.clock,
+            rng=unit.rng,
+            computer=computer,
+            unrated_players=unit.ratings.unrated_players,
+        )
+
     @property
     def config(self) -> ServiceConfig:
         """The settings the service runs with."""
