@@ -40,17 +40,17 @@ async def play_a_season(service, seed=1):
         else:
             await play_resign(service, white, black, ruleset=ruleset, place=place)
     await start(service, ANN, BOB, games=2, place=HERE)  # a match with a stop then a resignation
-    offer = await service.offer_stop(HERE, ANN)
-    await service.accept_stop(HERE, BOB, offer)
-    await service.resign(HERE, ANN)
+    offer = await service.play.offer_stop(HERE, ANN)
+    await service.play.accept_stop(HERE, BOB, offer)
+    await service.play.resign(HERE, ANN)
     await start(service, CAT, DAN, place=THERE)
-    await service.abort(THERE, ANN, can_manage=True)
+    await service.play.abort(THERE, ANN, can_manage=True)
 
 
 async def test_recomputing_gives_exactly_the_stored_ratings(service, store):
     await play_a_season(service)
     fresh = await recompute_ratings(store)
-    stored = await store.rating_tables()
+    stored = await store.ratings.tables()
     assert fresh.games == 14 and len(stored.history) == 28
     key = lambda r: (r.guild_id, r.ruleset, r.user_id)  # noqa: E731
     assert [(key(r), r.skill, r.games, r.wins, r.draws, r.losses, r.points, r.match_wins,
@@ -88,7 +88,7 @@ async def test_games_from_before_ratings_are_rated_by_a_rebuild(service, store, 
     assert not (await check_ratings(store)).ok
     rebuilt = await rebuild_ratings(store)
     assert rebuilt.games == 2
-    assert (await store.player_ratings(GUILD, ANN.user_id))[0].wins == 2
+    assert (await store.ratings.player_ratings(GUILD, ANN.user_id))[0].wins == 2
     await play_draw(service, BOB, CAT)  # live updates go on from the rebuilt values
     assert (await check_ratings(store)).ok
 
