@@ -217,7 +217,7 @@ async def test_a_move_racing_the_deadline_exactly_one_applies(
             clock.set(running.deadline_at - timedelta(milliseconds=1))
             move = (await bot.service.play.board(HERE)).game.game.legal_moves()[0]
             jobs = {
-                "move": functools.partial(bot.service.move, HERE, ANN, move),
+                "move": functools.partial(bot.service.play.move, HERE, ANN, move),
                 "timeout": functools.partial(bot.scheduler.run_due, running.deadline_at),
             }
             lock = bot.service.unit.locks(HERE.channel_id)

@@ -70,7 +70,7 @@ async def test_reminder_claims_are_guarded(tmp_path: Path) -> None:
         _, game = await timed_game(store, 600)
         deadline = game.clock.deadline_at
         assert deadline is not None
-        claim = store.mark_reminders_sent
+        claim = store.clocks.mark_reminders_sent
         assert not await claim(game.id, expected_version=1, deadline_at=deadline, count=1)
         other = deadline + timedelta(seconds=1)
         assert not await claim(game.id, expected_version=0, deadline_at=other, count=1)
