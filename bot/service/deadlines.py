@@ -2,8 +2,8 @@
 them through the service, in time order, once.
 
 Once-only comes from the database, not from this object: a reminder is claimed by a write
-guarded by the game's version, deadline and reminder count (``Store.mark_reminders_sent``), and
-a timeout is an ``end_game`` guarded by the game's version. A scheduler that restarts, or a
+guarded by the game's version, deadline and reminder count (``ClockStore.mark_reminders_sent``), and
+a timeout is a ``GameStore.end`` guarded by the game's version. A scheduler that restarts, or a
 second one over the same file, re-reads the clocks and finds nothing left to do. Messages are
 the caller's business: ``run_due`` returns what happened, and the front end announces it.
 """

@@ -153,7 +153,7 @@ class _Tally:
 
 
 def replay_ratings(games: Iterable[RatedGameRecord]) -> RatingTables:
-    """The rating tables that rating ``games`` in this order produces (what ``end_game`` would
+    """The rating tables that rating ``games`` in this order produces (what ``GameStore.end`` would
     have stored), ratings sorted by server, ruleset and user, history in game order."""
     tallies: dict[tuple[int, str, int], _Tally] = {}
     history: list[RatingHistoryRecord] = []

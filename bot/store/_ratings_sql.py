@@ -42,7 +42,7 @@ def apply_ratings(
     db: sqlite3.Connection, ended: GameRecord, match: MatchRecord, update: RatingUpdate, at: str
 ) -> None:
     """Store both players' new ratings and their history rows. The caller marks the game
-    ``rated`` in the same transaction (``end_game`` does so in the update that ends it).
+    ``rated`` in the same transaction (``SqliteGames.end`` does so in the update that ends it).
 
     Raises ``StaleRatings`` if a player's stored rating is not the ``before`` the update was
     computed from (another rated game or a rebuild got there first); ``ValueError`` for an

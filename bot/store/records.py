@@ -118,7 +118,7 @@ class MatchRecord:
 class GameRecord:
     """A stored game with its live engine object.
 
-    ``game`` has been checked against the stored action list (see ``Store.get_game``). It is a
+    ``game`` has been checked against the stored action list (see ``GameStore.get``). It is a
     fresh object for each load, so the caller may play on it and hand it back to the store.
     """
 
@@ -171,7 +171,7 @@ class ActionRecord:
 
 @dataclass(frozen=True, slots=True)
 class GameEnd:
-    """Everything ``Store.end_game`` changed: the ended game, its match, and the next game."""
+    """Everything ``GameStore.end`` changed: the ended game, its match, and the next game."""
 
     game: GameRecord
     match: MatchRecord
