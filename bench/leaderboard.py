@@ -112,7 +112,7 @@ async def median_ms(work: Callable[[], Awaitable[object]], runs: int) -> float:
 async def measure(path: Path, runs: int) -> None:
     async with open_store(path) as store:
         stats = await _stats(store)
-        size = await store.leaderboard_size(GUILD, "classic")
+        size = await store.ratings.leaderboard_size(GUILD, "classic")
         last_page = (size - 1) // 10
         other = 5000
         cases: list[tuple[str, Callable[[], Awaitable[object]]]] = [
@@ -120,11 +120,11 @@ async def measure(path: Path, runs: int) -> None:
              lambda: stats.leaderboard(GUILD, "classic", page=0, viewer_id=other)),
             (f"leaderboard deep page ({last_page + 1} of {last_page + 1})",
              lambda: stats.leaderboard(GUILD, "classic", page=last_page, viewer_id=other)),
-            ("player rank (store)", lambda: store.player_rank(GUILD, "classic", other)),
+            ("player rank (store)", lambda: store.ratings.player_rank(GUILD, "classic", other)),
             ("stats: store reads, typical player",
-             lambda: store.player_stats(GUILD, other)),
+             lambda: store.results.player_stats(GUILD, other)),
             ("stats: store reads, the regular (10k games)",
-             lambda: store.player_stats(GUILD, REGULAR)),
+             lambda: store.results.player_stats(GUILD, REGULAR)),
             ("/jarmo stats answer incl. chart, typical player",
              lambda: stats.profile(GUILD, other, viewer_id=REGULAR)),
             ("/jarmo stats answer incl. chart, the regular",
@@ -142,7 +142,7 @@ async def _stats(store: SqliteStore) -> PlayerStats:
     async def names(guild_id: int, user_id: int) -> str:
         return f"Player {user_id}"
 
-    return PlayerStats(store, names)
+    return PlayerStats(store.ratings, store.results, store.games, names)
 
 
 def main() -> None:

@@ -30,18 +30,19 @@ async def one_run(channels: int, moves: int, in_flight: int, seed: int) -> list[
             players = {}
             for c, place in enumerate(places):
                 a, b = Actor(10 * c + 1, f"A{c}"), Actor(10 * c + 2, f"B{c}")
-                view = await service.challenge(place, a, ChallengeRequest(b, games=6, side="white"))
-                await service.accept_challenge(b, view.challenge.id)
+                request = ChallengeRequest(b, games=6, side="white")
+                view = await service.challenges.post(place, a, request)
+                await service.challenges.accept(b, view.challenge.id)
                 players[place] = {a.user_id: a, b.user_id: b}
             latencies: list[float] = []
             turn_order = [place for _ in range(max(1, moves // channels)) for place in places]
 
             async def play(place: Place) -> None:
-                record = await store.active_game(place.channel_id)
+                record = await store.games.active(place.channel_id)
                 mover = players[place][record.player_id(record.game.turn)]
                 move = rng.choice(record.game.legal_moves())
                 start = time.perf_counter()
-                report = await service.move(place, mover, move)
+                report = await service.play.move(place, mover, move)
                 report_message(report)
                 latencies.append(time.perf_counter() - start)
 

@@ -5,7 +5,7 @@ Run: ``.venv/bin/python bench/store.py [--finished N] [--runs R] [--moves M] [--
 * writes: 8 tasks record random moves concurrently, each to its own game (a new match is
   started in the task's channel whenever its game ends). Prints committed moves per second
   (wall time, including move generation and match set-up) and the latency of each
-  ``record_move`` / ``end_game`` call, waiting for the writer included (median, p99, max).
+  ``games.record_move`` / ``games.end`` call, waiting for the writer included (median, p99, max).
 * loads: ``active_game(channel)`` of 500 active games of 1-199 plies, first load in a freshly
   opened store (the action list is replayed) and again (the snapshot is trusted); and the first
   ``get_game`` of 500 finished games.
@@ -33,7 +33,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.jarmo import Game
-from bot.store import ChallengeOptions, GameRecord, NewChallenge, SqliteStore, open_store
+from bot.store import (
+    ChallengeOptions,
+    FinalMove,
+    GameEnding,
+    GameRecord,
+    MatchOver,
+    NewChallenge,
+    SqliteStore,
+    open_store,
+)
 
 T0 = datetime(2025, 3, 1, tzinfo=UTC)
 GUILD, WHITE, BLACK = 1, 101, 202
@@ -127,9 +136,9 @@ def summary(samples_ms: list[float]) -> str:
 async def start(store: SqliteStore, channel: int) -> GameRecord:
     """A fresh one-game match in ``channel``."""
     new = NewChallenge(GUILD, channel, WHITE, BLACK, ChallengeOptions(), T0 + timedelta(hours=1))
-    posted = await store.create_challenge(new, now=T0)
+    posted = await store.challenges.create(new, now=T0)
     fresh = Game.new(ruleset="classic", layout="bow", max_plies=200)
-    _, record = await store.accept_challenge(
+    _, record = await store.challenges.accept(
         posted.id, first_white_id=WHITE, first_game=fresh, now=T0
     )
     return record
@@ -148,16 +157,16 @@ async def writer(
         if game.over:
             outcome = game.outcome()
             assert outcome is not None
-            await store.end_game(
-                record.id, expected_version=record.version, status="finished",
-                winner=outcome.winner, points=outcome.points,
-                termination=outcome.termination.value, game=game, move=(mover, move),
-                match_state="finished", match_winner_id=None, now=T0,
+            ending = GameEnding(
+                status="finished", winner=outcome.winner, points=outcome.points,
+                termination=outcome.termination.value, game=game, then=MatchOver("finished"),
+                final_move=FinalMove(mover, move),
             )  # fmt: skip
+            await store.games.end(record.id, ending, expected_version=record.version, now=T0)
             latencies.append((time.perf_counter() - began) * 1000)
             record = await start(store, channel)
         else:
-            record = await store.record_move(
+            record = await store.games.record_move(
                 record.id, expected_version=record.version, player_id=mover, move=move,
                 game=game, now=T0,
             )  # fmt: skip
@@ -193,12 +202,12 @@ async def load_run(path: Path, finished: int, seed: int) -> dict[str, list[float
 
     async with open_store(path) as store:
         for channel in channels:  # first load in this process: replayed
-            await timed("cold", store.active_game(channel))
+            await timed("cold", store.games.active(channel))
         for _ in range(4):
             for channel in channels:  # checked already: snapshot trusted
-                await timed("warm", store.active_game(channel))
+                await timed("warm", store.games.active(channel))
         for game_id in finished_ids:
-            await timed("finished", store.get_game(game_id))
+            await timed("finished", store.games.get(game_id))
     return times
 
 

@@ -43,7 +43,7 @@ def run_doctor(config: BotConfig, args: argparse.Namespace) -> int:
 
 async def _run(path: Path, *, quarantine: bool) -> int:
     async with open_store(path) as store:
-        damaged = await store.damaged_games()
+        damaged = await store.quarantine.damaged_games()
         if not damaged:
             print("ok: every stored game loads")
             return EXIT_OK
@@ -55,7 +55,7 @@ async def _run(path: Path, *, quarantine: bool) -> int:
             return EXIT_DAMAGED
         now = datetime.now(UTC)
         for game in damaged:
-            status = await store.quarantine_game(game.game_id, reason=game.reason, now=now)
+            status = await store.quarantine.set_aside(game.game_id, reason=game.reason, now=now)
             print(f"quarantined game {game.game_id} (now {status})")
         return EXIT_OK
 

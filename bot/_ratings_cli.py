@@ -70,13 +70,13 @@ async def _run(path: Path, guild_id: int | None, *, rebuild: bool) -> int:
 
     async with open_store(path) as store:
         if rebuild:
-            done = await rebuild_ratings(store, guild_id)
+            done = await rebuild_ratings(store.ratings, guild_id)
             print(
                 f"rebuilt {len(done.tables.ratings)} ratings from {done.games} rated games"
                 f" ({len(done.tables.history)} history rows)"
             )
             return EXIT_OK
-        return _report(await check_ratings(store, guild_id))
+        return _report(await check_ratings(store.ratings, guild_id))
 
 
 def _report(check: RatingCheck) -> int:

@@ -113,12 +113,14 @@ class JarmoBot(discord.Client):
             _, url, _ = await self.http.get_bot_gateway()
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         self._store = await SqliteStore.open(self.config.database)
-        self._service = JarmoService(self._store, config=self.config.service_config())
         assert self.user is not None  # setup_hook runs after login
-        self._thinker = ProcessThinker()
-        self._computer = ComputerOpponent(
-            self._service, Actor(self.user.id, self.user.display_name, is_bot=True), self._thinker
+        self._service = JarmoService(
+            self._store,
+            config=self.config.service_config(),
+            computer=Actor(self.user.id, self.user.display_name, is_bot=True),
         )
+        self._thinker = ProcessThinker()
+        self._computer = ComputerOpponent(self._service, self._thinker)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         # The first render of each theme builds its palette and background (~0.5 s): do it now,
         # not inside a player's first interaction.
@@ -144,7 +146,7 @@ class JarmoBot(discord.Client):
             self.tree.copy_global_to(guild=guild)
         try:
             await publish_if_changed(
-                self.tree, self._store, application_id=self.application_id, guild=guild
+                self.tree, self._store.state, application_id=self.application_id, guild=guild
             )
         except discord.HTTPException as exc:  # the commands published before still work
             log.warning("could not publish the slash commands: %s", exc)
@@ -214,7 +216,7 @@ class JarmoBot(discord.Client):
 
     async def expire_challenges_once(self) -> list[ChallengeView]:
         """Mark overdue challenges expired and say so on their messages."""
-        expired = await self.service.expire_challenges()
+        expired = await self.service.challenges.expire_overdue()
         for view in expired:
             record = view.challenge
             if record.message_id is None:
@@ -233,7 +235,7 @@ class JarmoBot(discord.Client):
 
     async def _computer_catches_up(self) -> None:
         """Games left waiting for the computer's move when the bot stopped get it now."""
-        for place in await self.service.places_awaiting_computer():
+        for place in await self.service.computer_turns.awaiting():
             try:
                 report = await self.computer.reply(place)
                 if report is not None:

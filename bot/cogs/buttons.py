@@ -59,8 +59,8 @@ class ChallengeButton(
     async def _answer(self, interaction: discord.Interaction) -> None:
         service, actor = service_of(interaction), actor_of(interaction)
         if self.answer == "accept":
-            board = await service.accept_challenge(actor, self.challenge_id)
-            view = await service.challenge_view(self.challenge_id)
+            board = await service.challenges.accept(actor, self.challenge_id)
+            view = await service.challenges.view(self.challenge_id)
             await interaction.response.edit_message(
                 content=f"{challenge_text(view, mention, expires='—')}\n**Accepted.** Game on!",
                 view=None,
@@ -70,10 +70,10 @@ class ChallengeButton(
             await interaction.followup.send(**report_message(Report(actor.user_id, None, board)))
             return
         if self.answer == "decline":
-            view = await service.decline_challenge(actor, self.challenge_id)
+            view = await service.challenges.decline(actor, self.challenge_id)
             note = f"**Declined** by {view.challenged_name}."
         else:
-            view = await service.cancel_challenge(actor, self.challenge_id)
+            view = await service.challenges.cancel(actor, self.challenge_id)
             note = f"**Withdrawn** by {view.challenger_name}."
         await interaction.response.edit_message(
             content=f"{challenge_text(view, mention, expires='—')}\n{note}",
@@ -118,7 +118,7 @@ class ResignButton(
         try:
             if interaction.user.id != self.user_id:
                 raise NotAllowed("This button is not for you. Use /jarmo resign yourself.")
-            report = await service_of(interaction).resign(
+            report = await service_of(interaction).play.resign(
                 place_of(interaction), actor_of(interaction), game_id=self.game_id
             )
             await interaction.response.edit_message(content="You resigned.", view=None)
@@ -160,7 +160,7 @@ class StopButton(
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         try:
-            report = await service_of(interaction).accept_stop(
+            report = await service_of(interaction).play.accept_stop(
                 place_of(interaction), actor_of(interaction), self.offer
             )
             await interaction.response.edit_message(view=None)

@@ -47,7 +47,7 @@ class PauseButton(
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         try:
-            view = await service_of(interaction).accept_pause(
+            view = await service_of(interaction).clocks.accept_pause(
                 place_of(interaction), actor_of(interaction), self.offer
             )
             await interaction.response.edit_message(view=None)
@@ -60,7 +60,8 @@ class PauseButton(
 
 async def pause(interaction: discord.Interaction) -> None:
     """Offer to stop the clock of this game; your opponent accepts with a button."""
-    offer = await service_of(interaction).offer_pause(place_of(interaction), actor_of(interaction))
+    clocks = service_of(interaction).clocks
+    offer = await clocks.offer_pause(place_of(interaction), actor_of(interaction))
     view = discord.ui.View(timeout=None)
     view.add_item(PauseButton(offer))
     await interaction.response.send_message(
@@ -70,7 +71,7 @@ async def pause(interaction: discord.Interaction) -> None:
 
 async def resume(interaction: discord.Interaction) -> None:
     """Restart the paused clock with the time that was left (either player)."""
-    view = await service_of(interaction).resume(place_of(interaction), actor_of(interaction))
+    view = await service_of(interaction).clocks.resume(place_of(interaction), actor_of(interaction))
     text = position_line(view, mention, when=relative_time)
     embed, file = board_embed(view, f"{mention(interaction.user.id)} restarted the clock.\n{text}")
     turn = view.turn_user_id

@@ -169,7 +169,7 @@ class JarmoCommands(app_commands.Group):
             await interaction.response.send_message(**report_message(started))
             await computer_answers(interaction, started)
             return
-        view = await service.challenge(place_of(interaction), actor_of(interaction), request)
+        view = await service.challenges.post(place_of(interaction), actor_of(interaction), request)
         record = view.challenge
 
         text = challenge_text(view, mention, expires=f"<t:{int(record.expires_at.timestamp())}:R>")
@@ -177,7 +177,7 @@ class JarmoCommands(app_commands.Group):
             text, view=challenge_buttons(record.id), allowed_mentions=only_pinging(opponent.id)
         )
         if sent.message_id is not None:  # Discord returns it with the callback's answer
-            await service.attach_challenge_message(record.id, sent.message_id)
+            await service.challenges.attach_message(record.id, sent.message_id)
 
     @challenge.autocomplete("time_per_move")
     async def _time_per_move_choices(
@@ -191,7 +191,7 @@ class JarmoCommands(app_commands.Group):
         self, interaction: discord.Interaction, move: app_commands.Range[str, 1, 20]
     ) -> None:
         """Make a move in this channel's game."""
-        report = await service_of(interaction).move(
+        report = await service_of(interaction).play.move(
             place_of(interaction), actor_of(interaction), move
         )
         await interaction.response.send_message(**report_message(report))
@@ -201,7 +201,7 @@ class JarmoCommands(app_commands.Group):
     async def _move_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        moves = await service_of(interaction).move_suggestions(
+        moves = await service_of(interaction).play.move_suggestions(
             place_of(interaction), interaction.user.id, current
         )
         return [app_commands.Choice(name=m, value=m) for m in moves]
@@ -214,7 +214,7 @@ class JarmoCommands(app_commands.Group):
         self, interaction: discord.Interaction, point: app_commands.Range[str, 1, 5]
     ) -> None:
         """Bring a lost piece back to your camp (classic/jasir) or place a reserve piece (ludos)."""
-        report = await service_of(interaction).redeploy(
+        report = await service_of(interaction).play.redeploy(
             place_of(interaction), actor_of(interaction), point
         )
         await interaction.response.send_message(**report_message(report))
@@ -224,7 +224,7 @@ class JarmoCommands(app_commands.Group):
     async def _point_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        points = await service_of(interaction).redeploy_suggestions(
+        points = await service_of(interaction).play.redeploy_suggestions(
             place_of(interaction), interaction.user.id, current
         )
         return [app_commands.Choice(name=p, value=p) for p in points]
@@ -233,7 +233,7 @@ class JarmoCommands(app_commands.Group):
     @app_commands.describe(private="Only you see the answer (shown from your side if you play)")
     async def board(self, interaction: discord.Interaction, private: bool = False) -> None:
         """Show the current position of this channel's game."""
-        view = await service_of(interaction).board(
+        view = await service_of(interaction).play.board(
             place_of(interaction), viewer_id=interaction.user.id if private else None
         )
         embed, file = board_embed(view, position_line(view, mention, when=relative_time))
@@ -255,7 +255,7 @@ class JarmoCommands(app_commands.Group):
     @app_commands.command()
     async def resign(self, interaction: discord.Interaction) -> None:
         """Resign: you lose this game and forfeit the rest of the match."""
-        record = await service_of(interaction).player_game(
+        record = await service_of(interaction).play.player_game(
             place_of(interaction), actor_of(interaction)
         )
         await interaction.response.send_message(
@@ -267,7 +267,7 @@ class JarmoCommands(app_commands.Group):
     @app_commands.command()
     async def stop(self, interaction: discord.Interaction) -> None:
         """Offer to end this game now, scored as it stands; your opponent accepts with a button."""
-        offer = await service_of(interaction).offer_stop(
+        offer = await service_of(interaction).play.offer_stop(
             place_of(interaction), actor_of(interaction)
         )
         await interaction.response.send_message(
@@ -280,7 +280,7 @@ class JarmoCommands(app_commands.Group):
     @app_commands.command()
     async def standings(self, interaction: discord.Interaction) -> None:
         """Show the standing of this channel's current (or last) match."""
-        standings = await service_of(interaction).standings(place_of(interaction))
+        standings = await service_of(interaction).standings.current(place_of(interaction))
         embed = discord.Embed(
             title="Match standings",
             colour=EMBED_COLOUR,
@@ -304,7 +304,7 @@ class JarmoCommands(app_commands.Group):
     async def abort(self, interaction: discord.Interaction) -> None:
         """End this channel's stuck game and match; nothing counts (Manage Channels only)."""
         can_manage = bool(interaction.permissions.manage_channels)
-        report = await service_of(interaction).abort(
+        report = await service_of(interaction).play.abort(
             place_of(interaction), actor_of(interaction), can_manage=can_manage
         )
         if isinstance(report, DamagedGameAborted):

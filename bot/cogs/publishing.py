@@ -22,8 +22,8 @@ log = logging.getLogger(__name__)
 class StateStore(Protocol):
     """Where the hash of the last published payload is kept."""
 
-    async def get_state(self, key: str) -> str | None: ...
-    async def set_state(self, key: str, value: str) -> None: ...
+    async def get(self, key: str) -> str | None: ...
+    async def set(self, key: str, value: str) -> None: ...
 
 
 def payload_hash(payload: list[dict[str, Any]]) -> str:
@@ -46,13 +46,13 @@ async def publish_if_changed(
     scope = f"guild {guild.id}" if guild is not None else "global"
     key = f"published_commands:{application_id}:{scope}"
     wanted = payload_hash(payload)
-    if await store.get_state(key) == wanted:
+    if await store.get(key) == wanted:
         listed = await tree.fetch_commands(guild=guild)
         if sorted(c.name for c in listed) == sorted(c.name for c in commands):
             log.info("slash commands (%s) are up to date", scope)
             return False
         log.info("Discord does not list the published commands (%s): publishing again", scope)
     await tree.sync(guild=guild)
-    await store.set_state(key, wanted)
+    await store.set(key, wanted)
     log.info("published %d slash command(s) (%s)", len(payload), scope)
     return True

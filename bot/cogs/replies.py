@@ -74,10 +74,10 @@ async def post_announced(
         await send(**report_message(report))
     except Exception as exc:
         if report.announcement is not None:
-            await service.announce_later(report.announcement, repr(exc))
+            await service.announcements.post_later(report.announcement, repr(exc))
         raise
     if report.announcement is not None:
-        await service.announced(report.announcement)
+        await service.announcements.posted(report.announcement)
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:

@@ -137,10 +137,12 @@ async def play_console(
     standings, or ``None`` when the players left first (``quit``, end of input). Raises
     ``OSError`` when the pictures cannot be written.
     """
+    if vs_computer is not None:
+        service = service.with_computer(COMPUTER)
     session = _Session(service, _Terminal(input_fn, output_fn), BoardFolder(Path(out_dir)))
     session.temporary = temporary
     if vs_computer is not None:
-        session.computer = ComputerOpponent(service, COMPUTER, think_in_thread)
+        session.computer = ComputerOpponent(service, think_in_thread)
         session.level = vs_computer
     return await session.play(ruleset=ruleset, layout=layout, games=games)
 
@@ -206,7 +208,7 @@ class _Session:
 
     async def _resume(self) -> bool:
         try:
-            view = await self.service.board(PLACE)
+            view = await self.service.play.board(PLACE)
         except NoGameHere:
             return False
         record = view.game
@@ -228,8 +230,8 @@ class _Session:
         request = ChallengeRequest(
             opponent=two, games=games, ruleset=ruleset, layout=layout, side="random"
         )
-        challenge = await self.service.challenge(PLACE, one, request)
-        await self._show_start(await self.service.accept_challenge(two, challenge.challenge.id))
+        challenge = await self.service.challenges.post(PLACE, one, request)
+        await self._show_start(await self.service.challenges.accept(two, challenge.challenge.id))
         return True
 
     async def _start_vs_computer(self, ruleset: str | None, layout: str | None, games: int) -> bool:
@@ -284,7 +286,7 @@ class _Session:
         assert self.view is not None
         turn = self.view.turn_user_id
         if turn is None:  # a game ended with no next one: only after an odd resume
-            self.result = await self.service.standings(PLACE)
+            self.result = await self.service.standings.current(PLACE)
             self.say(standings_text(self.result, self.name))
             return
         if self.computer is not None and turn == COMPUTER.user_id:
@@ -304,7 +306,7 @@ class _Session:
         command = COMMANDS.get(word.lower())
         try:
             if command is None:
-                await self._show_report(await self.service.move(PLACE, actor, line))
+                await self._show_report(await self.service.play.move(PLACE, actor, line))
             else:
                 await command(self, actor, rest.strip())
         except BadMove as bad:
@@ -344,7 +346,7 @@ class _Session:
             self.result = final
             self.say(f"\n{standings_text(final, self.name)}")
         if report.announcement is not None:  # the computer's move, shown: settle it
-            await self.service.announced(report.announcement)
+            await self.service.announcements.posted(report.announcement)
 
     async def _show_board(self, view: BoardView) -> None:
         await self.folder.save(view)
@@ -358,13 +360,13 @@ class _Session:
 
     async def board(self, actor: Actor, rest: str) -> None:
         """``board``: the current position again."""
-        self.view = await self.service.board(PLACE)
+        self.view = await self.service.play.board(PLACE)
         await self._show_board(self.view)
         self.say(position_line(self.view, self.name))
 
     async def moves(self, actor: Actor, rest: str) -> None:
         """``moves [start]``: the legal moves of the player to move."""
-        found = await self.service.move_suggestions(PLACE, actor.user_id, rest, limit=None)
+        found = await self.service.play.move_suggestions(PLACE, actor.user_id, rest, limit=None)
         if not found:
             self.say(f"No legal move starts with {rest}." if rest else "No legal moves.")
             return
@@ -373,11 +375,11 @@ class _Session:
 
     async def standings(self, actor: Actor, rest: str) -> None:
         """``standings``: the match table."""
-        self.say(standings_text(await self.service.standings(PLACE), self.name))
+        self.say(standings_text(await self.service.standings.current(PLACE), self.name))
 
     async def resign(self, actor: Actor, rest: str) -> None:
         """``resign``: the player to move gives up the game and the match, once they confirm."""
-        record = await self.service.player_game(PLACE, actor)
+        record = await self.service.play.player_game(PLACE, actor)
         white = record.side_of(actor.user_id) == "white"
         opponent = self.name(record.black_id if white else record.white_id)
         sure = self.confirm(
@@ -387,13 +389,13 @@ class _Session:
         if sure is None:
             self._leave()
         elif sure:
-            await self._show_report(await self.service.resign(PLACE, actor))
+            await self._show_report(await self.service.play.resign(PLACE, actor))
         else:
             self.say("Not resigned; the game goes on.")
 
     async def stop(self, actor: Actor, rest: str) -> None:
         """``stop``: offer to end the game as it stands; the opponent answers at the prompt."""
-        offer = await self.service.offer_stop(PLACE, actor)
+        offer = await self.service.play.offer_stop(PLACE, actor)
         other = Actor(offer.answer_by, self.name(offer.answer_by))
         answer = self.term.ask(
             f"{other.display_name}, {actor.display_name} offers to stop this game here, "
@@ -402,7 +404,7 @@ class _Session:
         if answer is None:
             self._leave()
         elif answer.lower() in ("y", "yes"):
-            await self._show_report(await self.service.accept_stop(PLACE, other, offer))
+            await self._show_report(await self.service.play.accept_stop(PLACE, other, offer))
         else:
             self.say(f"{other.display_name} said no; the game goes on.")
 

@@ -27,8 +27,9 @@ from bot.service.models import (
     Standings,
 )
 from bot.service.offers import Offer, PauseOffer, StopOffer
-from bot.service.service import JarmoService, utc_now
+from bot.service.service import JarmoService
 from bot.service.timecontrol import ClockView
+from bot.service.unit import UnitOfWork, utc_now
 
 __all__ = [
     "Actor",
@@ -57,6 +58,7 @@ __all__ = [
     "Standings",
     "StopOffer",
     "TimeUp",
+    "UnitOfWork",
     "UserError",
     "utc_now",
 ]

@@ -36,7 +36,7 @@ def result_banner(game: StoredEnd) -> ResultBanner | None:
 async def render_view(
     game: Game,
     *,
-    perspective: str,
+    perspective: Side,
     players: tuple[str, str],
     result: ResultBanner | None = None,
 ) -> bytes:
@@ -45,4 +45,4 @@ async def render_view(
     position = game.position()
     return await asyncio.to_thread(
         render_position, position, perspective=perspective, players=players, result=result
-    )  # type: ignore[arg-type]
+    )

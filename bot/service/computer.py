@@ -8,13 +8,15 @@ import multiprocessing
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.ai import choose_move_from_dict
 from bot.service import errors
 from bot.service.models import Actor, BoardView, ChallengeRequest, Place, Report
-from bot.service.service import JarmoService
 from bot.store import GameRecord
+
+if TYPE_CHECKING:
+    from bot.service.service import JarmoService
 
 #: ``(game.to_dict(), level, seed) -> canonical move``
 Thinker = Callable[[dict[str, Any], str, int], Awaitable[str]]
@@ -46,34 +48,36 @@ class ProcessThinker:
 
 
 class ComputerOpponent:
-    """The computer as a player: starts games against a human and replies to their moves."""
+    """The computer as a player: starts games against a human and replies to their moves. The
+    service must have been built with the computer's identity (``JarmoService(computer=...)``)."""
 
-    def __init__(self, service: JarmoService, actor: Actor, think: Thinker) -> None:
+    def __init__(self, service: JarmoService, think: Thinker) -> None:
+        if service.unit.computer is None:
+            raise ValueError("the service was built without a computer opponent")
         self.service = service
-        self.actor = actor
+        self.actor = service.unit.computer
         self._think = think
-        service.computer = actor
-        service.ratings.unrated_players.add(actor.user_id)  # the computer's games are not rated
 
     async def start(self, place: Place, human: Actor, request: ChallengeRequest) -> BoardView:
         """A game (or match) against the computer starts at once: it always accepts. Returns the
         start position without thinking, so a front end can show it at once; when the computer
         has White, call :meth:`reply` next for its first move."""
-        view = await self.service.challenge(place, human, replace(request, opponent=self.actor))
-        return await self.service.accept_challenge(self.actor, view.challenge.id)
+        challenges = self.service.challenges
+        view = await challenges.post(place, human, replace(request, opponent=self.actor))
+        return await challenges.accept(self.actor, view.challenge.id)
 
     async def reply(self, place: Place) -> Report | None:
         """If it is the computer's turn in the channel's game, think and play; else ``None``.
 
         The search runs without the channel lock (it can take seconds); the move is then played
         through the normal, version-checked path, so a resignation or abort meanwhile wins."""
-        turn = await self.service.computer_to_move(place)
+        turn = await self.service.computer_turns.to_move(place)
         if turn is None:
             return None
         game, level = turn
         move = await self._think(game.to_dict(), level, game.ply)
         try:
-            return await self.service.move(place, self.actor, move)
+            return await self.service.play.move(place, self.actor, move)
         except (errors.NotYourTurn, errors.NoGameHere, errors.GameChanged, errors.BadMove):
             return None  # the game moved on while the computer was thinking
 
@@ -84,8 +88,8 @@ class ComputerOpponent:
 
     async def check_hint(self, place: Place, human: Actor) -> GameRecord:
         """The game a hint would be for; refuses between humans and off the human's turn."""
-        record = await self.service.player_game(place, human)
-        if not self.service.is_computer(
+        record = await self.service.play.player_game(place, human)
+        if not self.service.unit.is_computer(
             record.black_id if record.white_id == human.user_id else record.white_id
         ):
             raise errors.NotAllowed(

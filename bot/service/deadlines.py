@@ -2,8 +2,8 @@
 them through the service, in time order, once.
 
 Once-only comes from the database, not from this object: a reminder is claimed by a write
-guarded by the game's version, deadline and reminder count (``Store.mark_reminders_sent``), and
-a timeout is an ``end_game`` guarded by the game's version. A scheduler that restarts, or a
+guarded by the game's version, deadline and reminder count (``ClockStore.mark_reminders_sent``), and
+a timeout is a ``GameStore.end`` guarded by the game's version. A scheduler that restarts, or a
 second one over the same file, re-reads the clocks and finds nothing left to do. Messages are
 the caller's business: ``run_due`` returns what happened, and the front end announces it.
 """
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MAX_SLEEP_SECONDS = 30.0  # look again at least this often, whatever the next deadline
+DeadlineKind = Literal["reminder", "timeout"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +38,7 @@ class DeadlineEvent:
     timeout and holds the final board, the result and the match standings.
     """
 
-    kind: Literal["reminder", "timeout"]
+    kind: DeadlineKind
     due_at: datetime
     game_id: int
     guild_id: int
@@ -89,7 +90,8 @@ class DeadlineScheduler:
     """Applies due reminders and timeouts; tells its caller how long it may sleep."""
 
     def __init__(self, service: JarmoService) -> None:
-        self._service = service
+        self._cases = service.clocks
+        self._unit = service.unit
         # A damaged game waits for a moderator's abort; its clock is left alone until then.
         self._damaged: set[int] = set()
         self._failing: ItemBackoff[int] = ItemBackoff()  # game id -> retry after a failure
@@ -101,7 +103,7 @@ class DeadlineScheduler:
         A game whose clock cannot be applied never stops the others: a damaged one is left
         out from then on, and one that fails otherwise is tried again later, waiting longer
         after each failure."""
-        self._service.deadlines_changed.clear()  # a change from here on wakes the next wait
+        self._unit.signals.deadlines_changed.clear()  # a change from here on wakes the next wait
         clocks = await self._clocks()
         due = sorted(
             (
@@ -121,18 +123,18 @@ class DeadlineScheduler:
 
     async def run_due_now(self) -> list[DeadlineEvent]:
         """:meth:`run_due` at the service's current time."""
-        return await self.run_due(self._service.now())
+        return await self.run_due(self._unit.now())
 
     async def _clocks(self) -> list[RunningClock]:
-        clocks = await self._service.running_clocks()
+        clocks = await self._cases.running()
         return [clock for clock in clocks if clock.game_id not in self._damaged]
 
     async def _apply(self, clock: RunningClock, now: datetime) -> DeadlineEvent | None:
         try:
             if clock.deadline_at <= now:
-                event = await self._service.time_out(clock, now=now)
+                event = await self._cases.time_out(clock, now=now)
             else:
-                event = await self._service.remind(clock, now=now)
+                event = await self._cases.remind(clock, now=now)
         except CorruptGame:  # logged once by the store; the other games go on
             self._damaged.add(clock.game_id)
             return None
@@ -162,7 +164,7 @@ class DeadlineScheduler:
         upcoming = await self.next_due()
         delay = limit
         if upcoming is not None:
-            seconds = (upcoming - self._service.now()).total_seconds()
+            seconds = (upcoming - self._unit.now()).total_seconds()
             delay = min(max(seconds, 0.0), limit)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._service.deadlines_changed.wait(), delay)
+            await asyncio.wait_for(self._unit.signals.deadlines_changed.wait(), delay)

@@ -53,15 +53,17 @@ class AnnouncementDelivery:
     """Takes deliverable announcements from the store, posts them, and settles them."""
 
     def __init__(self, service: JarmoService, post: Poster) -> None:
-        self._service = service
-        self._store = service.store
+        self._unit = service.unit
+        self._outbox = service.unit.store.outbox
+        self._games = service.unit.store.games
+        self._standings = service.standings
         self._post = post
 
     async def deliver_due(self) -> list[Delivery]:
         """One pass over what can be delivered now; returns what was posted."""
-        self._service.announcements_changed.clear()  # a change from here on wakes the wait
-        now = self._service.now()
-        entries = await self._store.claim_announcements(now=now, lease_seconds=LEASE_SECONDS)
+        self._unit.signals.announcements_changed.clear()  # a change from here on wakes the wait
+        now = self._unit.now()
+        entries = await self._outbox.claim(now=now, lease_seconds=LEASE_SECONDS)
         posted = []
         for entry in entries:
             delivery = await self._deliver(entry, now)
@@ -110,9 +112,7 @@ class AnnouncementDelivery:
         error: str | None = None,
         retry_at: datetime | None = None,
     ) -> None:
-        await self._store.settle_announcement(
-            entry.key, outcome, now=now, error=error, retry_at=retry_at
-        )
+        await self._outbox.settle(entry.key, outcome, now=now, error=error, retry_at=retry_at)
 
     async def rebuild(self, entry: st.OutboxEntry) -> Delivery:
         """The message data of ``entry``, from the store as it is now. Raises ``NotFound``
@@ -121,13 +121,13 @@ class AnnouncementDelivery:
         if entry.kind == "reminder":
             return Delivery(entry, event=event_from_payload(entry))
         if entry.kind == "timeout":
-            record = await self._store.get_game(entry.game_id)
-            match = await self._store.get_match(record.match_id)
-            report = await self._service.ended_report(
+            record = await self._games.get(entry.game_id)
+            match = await self._games.match(record.match_id)
+            report = await self._standings.ended_report(
                 record, match, actor_id=int(payload["user_id"]), move=None
             )
             return Delivery(entry, event=event_from_payload(entry, report))
-        report = await self._service.report_at(
+        report = await self._standings.report_at(
             entry.game_id,
             int(payload["version"]),
             actor_id=int(payload["actor_id"]),
@@ -138,9 +138,9 @@ class AnnouncementDelivery:
     async def wait(self, *, limit: float = MAX_WAIT_SECONDS) -> None:
         """Sleep until an announcement can be taken, a new one is written, or ``limit``
         seconds pass."""
-        upcoming = await self._store.next_announcement_at()
+        upcoming = await self._outbox.next_due()
         delay = limit
         if upcoming is not None:
-            delay = min(max((upcoming - self._service.now()).total_seconds(), 0.0), limit)
+            delay = min(max((upcoming - self._unit.now()).total_seconds(), 0.0), limit)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._service.announcements_changed.wait(), delay)
+            await asyncio.wait_for(self._unit.signals.announcements_changed.wait(), delay)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.jarmo import Outcome, Side
+from bot.jarmo import Outcome
 from bot.service.stats_models import RatingShift
 from bot.service.timecontrol import ClockView
 from bot.store import ChallengeRecord, GameRecord, MatchRecord
@@ -66,10 +66,6 @@ class BoardView:
         turn = self.turn_user_id
         return None if turn == self.computer_id else turn
 
-    def name_of(self, side: Side) -> str:
-        """The display name of the player who has ``side``."""
-        return self.white_name if side == "white" else self.black_name
-
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
@@ -120,7 +116,7 @@ class Report:
     standings: Standings | None = None  # set when a game ended
     next_board: BoardView | None = None  # the next game of the match, sides swapped
     # The outbox key of this report when the store keeps it for delivery (the computer's
-    # moves): whoever posts it settles it with ``JarmoService.announced``.
+    # moves): whoever posts it settles it with ``AnnouncementCases.posted``.
     announcement: str | None = None
 
 

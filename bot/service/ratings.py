@@ -7,7 +7,7 @@ ruleset. What players see and what the leaderboard sorts by is the library's con
 ``ordinal`` (``mu - 3 sigma``), scaled so that a newcomer shows 1000: it rises as results come in
 *and* as the system grows sure of a player, which rewards coming back to play.
 
-The service computes an update from the stored ratings and hands it to ``Store.end_game``,
+The service computes an update from the stored ratings and hands it to ``GameStore.end``,
 which writes it in the game end's own transaction and refuses it if the ratings changed
 meanwhile. Replaying the rated games in order with the same functions therefore reproduces the
 stored tables exactly (``check_ratings``); ``rebuild_ratings`` rewrites them if they ever drift.
@@ -31,12 +31,12 @@ from bot.store import (
     RatingChange,
     RatingHistoryRecord,
     RatingRecord,
+    RatingStore,
     RatingTables,
     RatingUpdate,
     Side,
     Skill,
     StaleRatings,
-    Store,
 )
 from bot.store.rating_records import COUNTED_STATUSES
 
@@ -61,7 +61,8 @@ def new_skill() -> Skill:
 
 def rate_game(white: Skill, black: Skill, winner: Side | None) -> tuple[Skill, Skill]:
     """Both players' ratings after a game (``winner`` ``None`` for a draw)."""
-    ranks = {"white": [1, 2], "black": [2, 1], None: [1, 1]}[winner]  # lower rank = better
+    ranks: list[float] = {"white": [1.0, 2.0], "black": [2.0, 1.0], None: [1.0, 1.0]}[winner]
+    # (a lower rank is better)
     teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in (white, black)]
     (new_white,), (new_black,) = MODEL.rate(teams, ranks=ranks)
     return skill_of(new_white), skill_of(new_black)
@@ -71,13 +72,12 @@ class Ratings:
     """Decides which games are rated and computes their updates.
 
     A game is rated when it ended with a result (not aborted) and neither player is in
-    ``unrated_players``: the bot adds its own user id there, so games against the computer
-    change no rating. A caller that wants some other game unrated passes no update to
-    ``Store.end_game``.
+    ``unrated_players``: the service puts the computer's user id there, so games against the
+    computer change no rating.
     """
 
     def __init__(self, *, unrated_players: Iterable[int] = ()) -> None:
-        self.unrated_players: set[int] = set(unrated_players)
+        self.unrated_players = frozenset(unrated_players)
         self._locks: dict[int, asyncio.Lock] = {}
 
     def is_rated(self, record: GameRecord, status: str) -> bool:
@@ -96,7 +96,7 @@ class Ratings:
 
     async def plan(
         self,
-        store: Store,
+        store: RatingStore,
         record: GameRecord,
         match: MatchRecord,
         *,
@@ -119,7 +119,9 @@ class Ratings:
         )
 
 
-async def _current(store: Store, guild_id: int, ruleset: str, user_id: int) -> tuple[int, Skill]:
+async def _current(
+    store: RatingStore, guild_id: int, ruleset: str, user_id: int
+) -> tuple[int, Skill]:
     for stored in await store.player_ratings(guild_id, user_id):
         if stored.ruleset == ruleset:
             return stored.games, stored.skill
@@ -151,12 +153,12 @@ class _Tally:
 
 
 def replay_ratings(games: Iterable[RatedGameRecord]) -> RatingTables:
-    """The rating tables that rating ``games`` in this order produces (what ``end_game`` would
+    """The rating tables that rating ``games`` in this order produces (what ``GameStore.end`` would
     have stored), ratings sorted by server, ruleset and user, history in game order."""
     tallies: dict[tuple[int, str, int], _Tally] = {}
     history: list[RatingHistoryRecord] = []
     for game in games:
-        sides = {"white": game.white_id, "black": game.black_id}
+        sides: dict[Side, int] = {"white": game.white_id, "black": game.black_id}
         entries = {
             side: tallies.setdefault(
                 (game.guild_id, game.ruleset, user),
@@ -165,8 +167,8 @@ def replay_ratings(games: Iterable[RatedGameRecord]) -> RatingTables:
             for side, user in sides.items()
         }
         befores = {side: entry.skill for side, entry in entries.items()}
-        afters = dict(zip(("white", "black"), rate_game(befores["white"], befores["black"],
-                                                         game.winner), strict=True))  # fmt: skip
+        white_after, black_after = rate_game(befores["white"], befores["black"], game.winner)
+        afters: dict[Side, Skill] = {"white": white_after, "black": black_after}
         for side, entry in entries.items():
             history.append(
                 RatingHistoryRecord(
@@ -174,7 +176,7 @@ def replay_ratings(games: Iterable[RatedGameRecord]) -> RatingTables:
                     afters[side], game.finished_at,
                 )
             )  # fmt: skip
-            _count(entry, game, side, afters[side])  # type: ignore[arg-type]
+            _count(entry, game, side, afters[side])
         if game.match_winner_id is not None:
             tallies[(game.guild_id, game.ruleset, game.match_winner_id)].match_wins += 1
     ratings = [tallies[key].record() for key in sorted(tallies)]
@@ -202,7 +204,7 @@ class Recomputation:
     games: int
 
 
-async def recompute_ratings(store: Store, guild_id: int | None = None) -> Recomputation:
+async def recompute_ratings(store: RatingStore, guild_id: int | None = None) -> Recomputation:
     """Every rating of the server (all servers for ``None``) recomputed from the stored results
     of its rated games; nothing is written."""
     games = await store.rated_games(guild_id)
@@ -224,11 +226,11 @@ class RatingCheck:
 
 
 async def check_ratings(
-    store: Store, guild_id: int | None = None, *, show: int = 10
+    store: RatingStore, guild_id: int | None = None, *, show: int = 10
 ) -> RatingCheck:
     """Recompute every rating and compare it, field by field, with what is stored."""
     fresh = await recompute_ratings(store, guild_id)
-    stored = await store.rating_tables(guild_id)
+    stored = await store.tables(guild_id)
     differences = _differences(fresh.tables, stored, show)
     return RatingCheck(fresh.games, len(fresh.tables.ratings), differences)
 
@@ -261,13 +263,13 @@ def _history_by_key(tables: RatingTables) -> dict[Any, RatingHistoryRecord]:
     return {(h.game_id, h.user_id): h for h in tables.history}
 
 
-async def rebuild_ratings(store: Store, guild_id: int | None = None) -> Recomputation:
+async def rebuild_ratings(store: RatingStore, guild_id: int | None = None) -> Recomputation:
     """Recompute every rating of the server (all for ``None``) and store the result in place
     of the current tables. A game that ends meanwhile makes it start over (a few times)."""
     for attempt in range(1, REBUILD_ATTEMPTS + 1):
         fresh = await recompute_ratings(store, guild_id)
         try:
-            await store.replace_ratings(fresh.tables, guild_id=guild_id, expected_games=fresh.games)
+            await store.replace(fresh.tables, guild_id=guild_id, expected_games=fresh.games)
         except StaleRatings:
             if attempt == REBUILD_ATTEMPTS:
                 raise

@@ -20,7 +20,7 @@ from bot.service.stats_models import (
     RulesetRating,
 )
 from bot.service.stats_text import game_text
-from bot.store import MatchRecord, RankedRating, Store
+from bot.store import GameStore, MatchRecord, RankedRating, RatingStore, ResultStore
 
 PAGE_SIZE = 10
 TREND_GAMES = 30  # rating changes drawn in the chart
@@ -35,10 +35,15 @@ class NoStats(UserError):
 
 
 class PlayerStats:
-    """Leaderboards, profiles, history and game exports on top of a ``Store``."""
+    """Leaderboards, profiles, history and game exports on top of the store's ratings,
+    results and games."""
 
-    def __init__(self, store: Store, names: Names) -> None:
-        self._store = store
+    def __init__(
+        self, ratings: RatingStore, results: ResultStore, games: GameStore, names: Names
+    ) -> None:
+        self._ratings = ratings
+        self._results = results
+        self._games = games
         self._names = names
 
     async def leaderboard(
@@ -47,7 +52,7 @@ class PlayerStats:
         """A page of the server's players ranked by rating in ``ruleset`` (rating desc, games
         desc, user id), with the viewer's own row when it is not on the page. A page beyond the
         last shows the last one. Raises ``NoStats`` when nobody has a rating yet."""
-        total = await self._store.leaderboard_size(guild_id, ruleset)
+        total = await self._ratings.leaderboard_size(guild_id, ruleset)
         if total == 0:
             raise NoStats(
                 f"Nobody on this server has a {ruleset} rating yet. Finish a {ruleset} game "
@@ -55,13 +60,13 @@ class PlayerStats:
             )
         pages = -(-total // PAGE_SIZE)
         page = min(max(page, 0), pages - 1)
-        ranked = await self._store.leaderboard(
+        ranked = await self._ratings.leaderboard(
             guild_id, ruleset, offset=page * PAGE_SIZE, limit=PAGE_SIZE
         )
         rows = [await self._row(entry) for entry in ranked]
         viewer_row = None
         if all(row.user_id != viewer_id for row in rows):
-            mine = await self._store.player_rank(guild_id, ruleset, viewer_id)
+            mine = await self._ratings.player_rank(guild_id, ruleset, viewer_id)
             viewer_row = await self._row(mine) if mine else None
         return LeaderboardPage(guild_id, ruleset, page, pages, total, rows, viewer_id, viewer_row)
 
@@ -77,8 +82,8 @@ class PlayerStats:
         most played one), results as White and as Black, matches, streak, and their record
         against the viewer. Raises ``NoStats`` for a player without a finished game."""
         name = await self._names(guild_id, user_id)
-        stats = await self._store.player_stats(guild_id, user_id)
-        ratings = await self._store.player_ratings(guild_id, user_id)
+        stats = await self._results.player_stats(guild_id, user_id)
+        ratings = await self._ratings.player_ratings(guild_id, user_id)
         if stats.overall.games == 0 and not ratings:
             raise NoStats(
                 f"{name} has not finished a game on this server yet, so there are no stats to "
@@ -86,8 +91,8 @@ class PlayerStats:
             )
         ranked = []
         for rating in ratings:
-            place = await self._store.player_rank(guild_id, rating.ruleset, user_id)
-            players = await self._store.leaderboard_size(guild_id, rating.ruleset)
+            place = await self._ratings.player_rank(guild_id, rating.ruleset, user_id)
+            players = await self._ratings.leaderboard_size(guild_id, rating.ruleset)
             ranked.append(RulesetRating(place.rank if place else players, players, rating))
         chosen = _trend_ruleset(ruleset, [r.ruleset for r in ratings])
         trend = await self._trend(guild_id, user_id, chosen) if chosen else []
@@ -97,13 +102,13 @@ class PlayerStats:
             chart = await asyncio.to_thread(render_rating_chart, trend, title=title)
         against = None
         if viewer_id != user_id:
-            against = await self._store.head_to_head(guild_id, user_id, viewer_id)
+            against = await self._results.head_to_head(guild_id, user_id, viewer_id)
         return PlayerProfile(
             guild_id, user_id, name, stats, ranked, chosen, trend, chart, viewer_id, against
         )
 
     async def _trend(self, guild_id: int, user_id: int, ruleset: str) -> list[float]:
-        changes = await self._store.rating_history(guild_id, user_id, ruleset, limit=TREND_GAMES)
+        changes = await self._ratings.history(guild_id, user_id, ruleset, limit=TREND_GAMES)
         if not changes:
             return []
         return [changes[0].before.rating, *(change.after.rating for change in changes)]
@@ -114,7 +119,9 @@ class PlayerStats:
         """The player's latest ended games (against ``opponent_id`` only, if given), newest
         first. Raises ``NoStats`` when there are none."""
         name = await self._names(guild_id, user_id)
-        games = await self._store.recent_games(guild_id, user_id, opponent_id, limit=HISTORY_GAMES)
+        games = await self._results.recent_games(
+            guild_id, user_id, opponent_id, limit=HISTORY_GAMES
+        )
         if not games:
             against = ""
             if opponent_id is not None:
@@ -137,14 +144,14 @@ class PlayerStats:
     async def export_game(self, guild_id: int, game_id: int) -> GameExport:
         """A finished game's move list (one move per line, with ply and player) and its replay
         GIF. Raises ``NoStats`` for a game that is not a finished game of this server."""
-        result = await self._store.game_result(game_id)
+        result = await self._results.game_result(game_id)
         if result is None or result.guild_id != guild_id:
             raise NoStats(
                 "That game is not in this server's history (it may still be in play). "
                 "Pick one from /jarmo history."
             )
-        record = await self._store.get_game(game_id)
-        actions = await self._store.game_actions(game_id)
+        record = await self._games.get(game_id)
+        actions = await self._games.actions(game_id)
         white = await self._names(guild_id, result.white_id)
         black = await self._names(guild_id, result.black_id)
         text = game_text(result, actions, white_name=white, black_name=black)
@@ -160,21 +167,21 @@ def _trend_ruleset(wanted: str | None, played: list[str]) -> str | None:
     return played[0] if played else None
 
 
-async def match_shifts(store: Store, match: MatchRecord) -> tuple[RatingShift, ...]:
+async def match_shifts(ratings: RatingStore, match: MatchRecord) -> tuple[RatingShift, ...]:
     """Each player's rating change over the match's rated games (none for an unrated match)."""
     first: dict[int, float] = {}
     last: dict[int, float] = {}
-    for change in await store.match_rating_changes(match.id):
+    for change in await ratings.match_changes(match.id):
         first.setdefault(change.user_id, change.before.rating)
         last[change.user_id] = change.after.rating
     shifts = []
     for user in match.player_ids:
         if user in first:
-            games = await _rated_games(store, match.guild_id, user, match.ruleset)
+            games = await _rated_games(ratings, match.guild_id, user, match.ruleset)
             shifts.append(RatingShift(user, match.ruleset, first[user], last[user], games))
     return tuple(shifts)
 
 
-async def _rated_games(store: Store, guild_id: int, user_id: int, ruleset: str) -> int:
-    ratings = await store.player_ratings(guild_id, user_id)
-    return next((r.games for r in ratings if r.ruleset == ruleset), 0)
+async def _rated_games(ratings: RatingStore, guild_id: int, user_id: int, ruleset: str) -> int:
+    rows = await ratings.player_ratings(guild_id, user_id)
+    return next((r.games for r in rows if r.ruleset == ruleset), 0)

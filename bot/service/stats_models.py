@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.store import GameResultRecord, PlayerStatsRecord, RatingRecord, Result, Tally
+from bot.store import GameResultRecord, PlayerStatsRecord, RatingRecord, Result, Side, Tally
 
 
 def shown(rating: float) -> int:
@@ -97,7 +97,7 @@ class HistoryLine:
     def points(self) -> tuple[int, int]:
         """(the player's points, the opponent's)."""
         side = self.game.side_of(self.user_id) or "white"
-        other = "black" if side == "white" else "white"
+        other: Side = "black" if side == "white" else "white"
         return self.game.points[side], self.game.points[other]
 
 

@@ -15,7 +15,6 @@ from bot.store import GameClock, GameRecord, MatchRecord, RunningClock
 MIN_TIME_PER_MOVE = 60  # seconds: 1 minute
 MAX_TIME_PER_MOVE = 14 * 86_400  # 14 days
 NO_LIMIT = "none"
-PRESETS = ("5m", "1h", "1d", "3d", NO_LIMIT)  # what the challenge command offers first
 SUGGESTIONS = ("5m", "30m", "1h", "2h", "12h", "1d", "3d", "7d", NO_LIMIT)
 UNITS = {"d": 86_400, "h": 3_600, "m": 60}
 REMINDER_AT = 0.5  # of the period left: the first reminder

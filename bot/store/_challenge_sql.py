@@ -1,13 +1,30 @@
-"""The SQL of challenge and match writes, as plain functions run inside the writer's transaction."""
+"""Challenges on SQLite: the SQL of challenge and match writes, as plain functions run inside the
+writer's transaction, and :class:`SqliteChallenges`, the challenge role built on them."""
 
 from __future__ import annotations
 
 import sqlite3
+from datetime import datetime
 
+import aiosqlite
+
+from bot.jarmo import Game
 from bot.store import _rows
-from bot.store._rows import CHALLENGE_COLUMNS, MATCH_COLUMNS
+from bot.store._game_sql import insert_game
+from bot.store._games import GameLoader, dump
+from bot.store._rows import CHALLENGE_COLUMNS, MATCH_COLUMNS, only_row, to_text
+from bot.store._writer import Writer
 from bot.store.errors import ChallengeClosed, ChannelBusy, NotFound
-from bot.store.records import MATCH_LENGTHS, ChallengeRecord, MatchRecord, NewChallenge
+from bot.store.records import (
+    MATCH_LENGTHS,
+    ChallengeRecord,
+    ClosedChallengeStatus,
+    GameRecord,
+    MatchRecord,
+    NewChallenge,
+)
+
+_CLOSED_STATUSES = ("declined", "cancelled", "expired")
 
 
 def check_new_challenge(new: NewChallenge) -> None:
@@ -110,3 +127,101 @@ def insert_match(
         ),
     ).fetchone()  # fmt: skip
     return _rows.match(row)
+
+
+class SqliteChallenges:
+    """The SQLite :class:`~bot.store.interface.ChallengeStore`. Accepting hands the new game's
+    snapshot to the loader as trusted, so loading it needs no replay."""
+
+    def __init__(self, writer: Writer, reader: aiosqlite.Connection, loader: GameLoader) -> None:
+        self._writer = writer
+        self._read = reader
+        self._loader = loader
+
+    async def create(self, new: NewChallenge, *, now: datetime) -> ChallengeRecord:
+        """Store a pending challenge (expiring an overdue one in the channel first).
+
+        Raises ``ChannelBusy`` if the channel has a pending challenge or an active game.
+        """
+        check_new_challenge(new)
+        at = to_text(now)
+
+        def work(db: sqlite3.Connection) -> ChallengeRecord:
+            expire_overdue(db, at, new.channel_id)  # makes way for the new one
+            ensure_channel_free(db, new.channel_id)
+            return insert_challenge(db, new, at)
+
+        return await self._writer.run(work)
+
+    async def get(self, challenge_id: int) -> ChallengeRecord:
+        """The challenge with this id. Raises ``NotFound``."""
+        rows = await self._read.execute_fetchall(
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
+        )
+        return _rows.challenge(only_row(rows, "challenge", challenge_id))
+
+    async def pending(self, channel_id: int, *, now: datetime) -> ChallengeRecord | None:
+        """The channel's pending challenge that is not overdue at ``now``, if any."""
+        rows = await self._read.execute_fetchall(
+            f"SELECT {CHALLENGE_COLUMNS} FROM challenges"
+            " WHERE channel_id = ? AND status = 'pending' AND expires_at > ?",
+            (channel_id, to_text(now)),
+        )
+        for row in rows:
+            return _rows.challenge(row)
+        return None
+
+    async def attach_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message that shows the challenge. Raises ``NotFound``."""
+        cursor = await self._writer.run(
+            lambda db: db.execute(
+                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+            )
+        )
+        if cursor.rowcount != 1:
+            raise NotFound("challenge", challenge_id)
+
+    async def close(
+        self, challenge_id: int, status: ClosedChallengeStatus, *, now: datetime
+    ) -> ChallengeRecord:
+        """Move a pending challenge to ``status``; see ``ChallengeStore.close``."""
+        if status not in _CLOSED_STATUSES:
+            raise ValueError(f"cannot close a challenge as {status!r}")
+        at = to_text(now)
+
+        def work(db: sqlite3.Connection) -> ChallengeRecord:
+            current = pending_for_update(db, challenge_id)
+            final = "expired" if current.is_overdue(now) else status
+            return set_status(db, challenge_id, final, at)
+
+        closed = await self._writer.run(work)
+        if closed.status != status:  # it was overdue: stored as expired, reported as closed
+            raise ChallengeClosed(challenge_id, closed.status)
+        return closed
+
+    async def expire_overdue(self, *, now: datetime) -> list[ChallengeRecord]:
+        """Mark every pending challenge that is overdue at ``now`` expired; return them."""
+        at = to_text(now)
+        return await self._writer.run(lambda db: expire_overdue(db, at))
+
+    async def accept(
+        self, challenge_id: int, *, first_white_id: int, first_game: Game, now: datetime
+    ) -> tuple[MatchRecord, GameRecord]:
+        """Accept a pending challenge: mark it accepted, create its match and game 0, at once;
+        see ``ChallengeStore.accept``."""
+        snapshot, at = dump(first_game), to_text(now)
+
+        def work(db: sqlite3.Connection) -> tuple[MatchRecord, GameRecord] | None:
+            challenge = pending_for_update(db, challenge_id)
+            if challenge.is_overdue(now):
+                set_status(db, challenge_id, "expired", at)
+                return None  # committed as expired; reported below
+            set_status(db, challenge_id, "accepted", at)
+            match = insert_match(db, challenge, first_white_id, at)
+            return match, insert_game(db, match, 0, first_game, snapshot, at)
+
+        accepted = await self._writer.run(work)
+        if accepted is None:
+            raise ChallengeClosed(challenge_id, "expired")
+        self._loader.trust(accepted[1].id, 0, snapshot)
+        return accepted

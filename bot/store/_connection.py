@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from os import PathLike
+from pathlib import Path
 from typing import TypeVar
 
 import aiosqlite
@@ -97,7 +98,7 @@ def optimize(db: sqlite3.Connection) -> None:
 
 async def connect_reader(path: str | PathLike[str]) -> aiosqlite.Connection:
     """The connection for reads (a reader never waits for the writer in WAL mode)."""
-    db = await aiosqlite.connect(path, isolation_level=None)
+    db = await aiosqlite.connect(Path(path), isolation_level=None)
     try:
         db.row_factory = aiosqlite.Row
         await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")

@@ -1,5 +1,5 @@
-"""The correspondence clock's SQL (issue 9): restarting it after a move, pausing and resuming it,
-marking reminders sent, and listing the running clocks for the deadline scheduler.
+"""The correspondence clock on SQLite (issue 9): restarting it after a move, pausing and
+resuming it, marking reminders sent, and listing the running clocks for the deadline scheduler.
 
 Every write is guarded like a move: it applies only to the active game at the version (and, for
 reminders, the deadline) the caller saw, so a reminder or a pause that lost a race to a move
@@ -91,7 +91,7 @@ def mark_reminders(
 
 
 def _clock_row(db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
-    row = db.execute(_CLOCK_OF_GAME, (game_id,)).fetchone()
+    row: sqlite3.Row | None = db.execute(_CLOCK_OF_GAME, (game_id,)).fetchone()
     if row is None:
         raise NotFound("game", game_id)
     return row
@@ -107,16 +107,16 @@ def _running_clock(row: sqlite3.Row) -> RunningClock:
     )  # fmt: skip
 
 
-class ClockStore:
-    """The store's clock methods (``SqliteStore`` delegates to these)."""
+class SqliteClocks:
+    """The SQLite :class:`~bot.store.interface.ClockStore`."""
 
     def __init__(self, writer: Writer, reader: aiosqlite.Connection, loader: GameLoader) -> None:
         self._writer = writer
         self._read = reader
         self._loader = loader
 
-    async def running_clocks(self) -> list[RunningClock]:
-        """See ``Store.running_clocks``: a game whose deadline cannot be read is damaged, and
+    async def running(self) -> list[RunningClock]:
+        """See ``ClockStore.running``: a game whose deadline cannot be read is damaged, and
         left out (logged once) rather than stopping every other clock."""
         rows = await self._read.execute_fetchall(
             "SELECT g.id, g.match_id, g.guild_id, g.channel_id, g.version, g.deadline_at,"
@@ -143,7 +143,7 @@ class ClockStore:
         announce: Announcement | None = None,
         now: datetime | None = None,
     ) -> bool:
-        """See ``Store.mark_reminders_sent``."""
+        """See ``ClockStore.mark_reminders_sent``."""
         if count < 1:
             raise ValueError(f"count must be positive, not {count}")
         if announce is not None and now is None:
@@ -154,18 +154,14 @@ class ClockStore:
             lambda db: mark_reminders(db, game_id, expected_version, at, count, written)
         )
 
-    async def pause_clock(
-        self, game_id: int, *, expected_version: int, now: datetime
-    ) -> GameRecord:
-        """See ``Store.pause_clock``."""
+    async def pause(self, game_id: int, *, expected_version: int, now: datetime) -> GameRecord:
+        """See ``ClockStore.pause``."""
         to_text(now)  # a naive datetime raises ValueError before anything is written
         await self._writer.run(lambda db: pause(db, game_id, expected_version, now))
         return await self._reload(game_id)
 
-    async def resume_clock(
-        self, game_id: int, *, expected_version: int, now: datetime
-    ) -> GameRecord:
-        """See ``Store.resume_clock``."""
+    async def resume(self, game_id: int, *, expected_version: int, now: datetime) -> GameRecord:
+        """See ``ClockStore.resume``."""
         to_text(now)
         await self._writer.run(lambda db: resume(db, game_id, expected_version, now))
         return await self._reload(game_id)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
+from typing import NoReturn
 
 from bot.jarmo import Game
 from bot.store import _rows
@@ -45,7 +47,7 @@ def insert_game(
 
 
 def update_game(
-    db: sqlite3.Connection, game_id: int, expected_version: int, sets: dict[str, object]
+    db: sqlite3.Connection, game_id: int, expected_version: int, sets: Mapping[str, object]
 ) -> sqlite3.Row:
     """Apply ``sets`` (constant column names) if the game is still active at
     ``expected_version``, and return the new row: the optimistic-concurrency check.
@@ -53,7 +55,7 @@ def update_game(
     Raises ``NotFound``, ``GameNotActive`` or ``StaleGame``.
     """
     assignments = ", ".join(f"{column} = ?" for column in sets)
-    row = db.execute(
+    row: sqlite3.Row | None = db.execute(
         f"UPDATE games SET {assignments} WHERE id = ? AND version = ? AND status = 'active'"
         f" RETURNING {GAME_COLUMNS}",
         (*sets.values(), game_id, expected_version),
@@ -63,7 +65,7 @@ def update_game(
     return row
 
 
-def _raise_stale(db: sqlite3.Connection, game_id: int, expected_version: int) -> None:
+def _raise_stale(db: sqlite3.Connection, game_id: int, expected_version: int) -> NoReturn:
     row = db.execute("SELECT version, status FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         raise NotFound("game", game_id)

@@ -63,15 +63,17 @@ def _entry(row: sqlite3.Row) -> OutboxEntry:
     )
 
 
-class OutboxStore:
-    """The store's outbox methods (``SqliteStore`` delegates to these)."""
+class SqliteOutbox:
+    """The SQLite :class:`~bot.store.interface.OutboxStore`."""
 
     def __init__(self, writer: Writer, reader: aiosqlite.Connection) -> None:
         self._writer = writer
         self._read = reader
 
-    async def claim(self, *, now: datetime, lease_seconds: float, limit: int) -> list[OutboxEntry]:
-        """See ``Store.claim_announcements``."""
+    async def claim(
+        self, *, now: datetime, lease_seconds: float, limit: int = 20
+    ) -> list[OutboxEntry]:
+        """See ``OutboxStore.claim``."""
         at, until = to_text(now), to_text(now + timedelta(seconds=lease_seconds))
         rows = await self._writer.run(lambda db: _claim(db, at, until, limit))
         return sorted((_entry(row) for row in rows), key=lambda entry: entry.id)
@@ -85,7 +87,7 @@ class OutboxStore:
         error: str | None = None,
         retry_at: datetime | None = None,
     ) -> None:
-        """See ``Store.settle_announcement``."""
+        """See ``OutboxStore.settle``."""
         at = to_text(now)
         if outcome == "retry":
             sql = (
@@ -106,7 +108,7 @@ class OutboxStore:
             raise NotFound("announcement", key)
 
     async def next_due(self) -> datetime | None:
-        """See ``Store.next_announcement_at``."""
+        """See ``OutboxStore.next_due``."""
         # '' (no lease: deliverable now) sorts before every time text.
         rows = await self._read.execute_fetchall(
             "SELECT MIN(COALESCE(lease_until, '')) FROM outbox WHERE status = 'pending'"
@@ -117,8 +119,9 @@ class OutboxStore:
         return DELIVERABLE_NOW if earliest == "" else from_text(earliest)
 
     async def release_leases(self) -> None:
-        """Make every pending announcement deliverable now (at start: this process holds the
-        database alone, so a lease still held belongs to a process that has died)."""
+        """Make every pending announcement deliverable now. Only for a backend one process
+        holds alone (SQLite, at start): a lease still held then belongs to a process that has
+        died. Not part of the protocol: a shared database lets leases run out instead."""
         await self._writer.run(
             lambda db: db.execute(
                 "UPDATE outbox SET lease_until = NULL WHERE status = 'pending'"

@@ -1,4 +1,4 @@
-"""Setting a damaged game aside: its raw record is copied, byte for byte, to
+"""Damaged games on SQLite. Setting one aside: its raw record is copied, byte for byte, to
 ``quarantined_games``, and the game is reset to an empty one that loads again. An active game is
 aborted with its match (nothing counts); an ended game keeps its recorded result."""
 
@@ -9,13 +9,32 @@ import sqlite3
 from datetime import datetime
 
 from bot.jarmo import Game
-from bot.store._games import dump
+from bot.store._games import GameLoader, dump
 from bot.store._rows import to_text
+from bot.store._writer import Writer
 from bot.store.errors import NotFound
+from bot.store.records import DamagedGame
 
 # Columns the loader parses as times: a damaged one is replaced so the game loads again.
 _REQUIRED_TIMES = ("started_at", "last_activity")
 _OPTIONAL_TIMES = ("finished_at", "deadline_at", "paused_at")
+
+
+class SqliteQuarantine:
+    """The SQLite :class:`~bot.store.interface.QuarantineStore`."""
+
+    def __init__(self, writer: Writer, loader: GameLoader) -> None:
+        self._writer = writer
+        self._loader = loader
+
+    async def damaged_games(self) -> list[DamagedGame]:
+        """Every game whose stored record cannot be loaded, active ones first."""
+        _, damaged = await self._loader.load_sound("1 ORDER BY g.status <> 'active', g.id", ())
+        return damaged
+
+    async def set_aside(self, game_id: int, *, reason: str, now: datetime) -> str:
+        """Set a damaged game aside; see ``QuarantineStore.set_aside``."""
+        return await self._writer.run(lambda db: quarantine(db, game_id, reason, now))
 
 
 def quarantine(db: sqlite3.Connection, game_id: int, reason: str, now: datetime) -> str:
@@ -79,9 +98,11 @@ def _fresh_game(db: sqlite3.Connection, match_id: int) -> Game:
 
 def _is_time(value: object) -> bool:
     """Whether ``value`` reads as a time the loader accepts (ISO 8601 with a zone)."""
+    if not isinstance(value, str):
+        return False
     try:
-        moment = datetime.fromisoformat(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+        moment = datetime.fromisoformat(value)
+    except ValueError:
         return False
     return moment.utcoffset() is not None
 

@@ -42,7 +42,7 @@ def apply_ratings(
     db: sqlite3.Connection, ended: GameRecord, match: MatchRecord, update: RatingUpdate, at: str
 ) -> None:
     """Store both players' new ratings and their history rows. The caller marks the game
-    ``rated`` in the same transaction (``end_game`` does so in the update that ends it).
+    ``rated`` in the same transaction (``SqliteGames.end`` does so in the update that ends it).
 
     Raises ``StaleRatings`` if a player's stored rating is not the ``before`` the update was
     computed from (another rated game or a rebuild got there first); ``ValueError`` for an
@@ -53,13 +53,14 @@ def apply_ratings(
     for change in update.changes:
         _check_current(db, ended.guild_id, update.ruleset, change)
         side = ended.side_of(change.user_id)
+        assert side is not None  # check_update: both changes are the game's players
         won, lost = ended.winner == side, ended.winner not in (side, None)
         after = change.after
         db.execute(
             _UPSERT_RATING,
             (
                 ended.guild_id, update.ruleset, change.user_id, after.mu, after.sigma,
-                after.rating, won, ended.winner is None, lost, ended.points[side], at,  # type: ignore[index]
+                after.rating, won, ended.winner is None, lost, ended.points[side], at,
             ),
         )  # fmt: skip
         before = change.before
@@ -108,13 +109,12 @@ def replace_ratings(
     ended while the tables were being recomputed), and ``ValueError`` for a row of another guild.
     """
     scope = (guild_id, guild_id)
-    found = db.execute(f"SELECT count(*) FROM games WHERE rated = 1 AND {_IN_SCOPE}", scope)
-    found = found.fetchone()[0]
+    counted = db.execute(f"SELECT count(*) FROM games WHERE rated = 1 AND {_IN_SCOPE}", scope)
+    found = int(counted.fetchone()[0])
     if found != expected_games:
         raise StaleRatings(guild_id, None, None, expected_games, found)
-    if guild_id is not None and any(
-        row.guild_id != guild_id for row in (*tables.ratings, *tables.history)
-    ):
+    guilds = {row.guild_id for row in tables.ratings} | {row.guild_id for row in tables.history}
+    if guild_id is not None and guilds - {guild_id}:
         raise ValueError(f"the tables hold rows of servers other than {guild_id}")
     db.execute(f"DELETE FROM rating_history WHERE {_IN_SCOPE}", scope)
     db.execute(f"DELETE FROM ratings WHERE {_IN_SCOPE}", scope)

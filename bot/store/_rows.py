@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.store.clocks import GameClock
+from bot.store.errors import NotFound
 from bot.store.records import (
     ActionRecord,
     ChallengeOptions,
     ChallengeRecord,
     GameRecord,
-    GuildSettings,
     MatchRecord,
     PlayerRecord,
 )
@@ -36,8 +37,14 @@ GAME_COLUMNS = (
     " finished_at, deadline_at, reminders_sent, time_left_seconds, paused_at"
 )
 PLAYER_COLUMNS = "guild_id, user_id, display_name"
-SETTINGS_COLUMNS = "guild_id, default_ruleset, default_layout, challenge_expiry_seconds"
 ACTION_COLUMNS = "game_id, ply, player_id, move, played_at"
+
+
+def only_row(rows: Iterable[sqlite3.Row], kind: str, key: object) -> sqlite3.Row:
+    """The first of ``rows``; raises ``NotFound(kind, key)`` when there is none."""
+    for row in rows:
+        return row
+    raise NotFound(kind, key)
 
 
 def to_text(moment: datetime) -> str:
@@ -137,11 +144,6 @@ def game(row: sqlite3.Row, live: Game) -> GameRecord:
 def player(row: sqlite3.Row) -> PlayerRecord:
     """A player row (``PLAYER_COLUMNS``) as a record."""
     return PlayerRecord(**{key: row[key] for key in row.keys()})  # noqa: SIM118 - Row is no dict
-
-
-def settings(row: sqlite3.Row) -> GuildSettings:
-    """A settings row (``SETTINGS_COLUMNS``) as a record."""
-    return GuildSettings(**{key: row[key] for key in row.keys()})  # noqa: SIM118 - Row is no dict
 
 
 def action(row: sqlite3.Row) -> ActionRecord:

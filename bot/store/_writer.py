@@ -71,7 +71,8 @@ class Writer:
                 await _settle(job[1])
                 _ = job[1].cancelled() or job[1].exception()  # mark as retrieved
             raise
-        return job[1].result()
+        result: T = job[1].result()
+        return result
 
     async def _run_queued(self) -> None:
         batch, self._queued = self._queued, []

@@ -1,4 +1,5 @@
-"""What the service may ask of the store. The service depends on this Protocol, not on SQLite.
+"""What the service may ask of the store, by role. The service depends on these protocols, not on
+SQLite; every backend implements each role directly.
 
 Conventions for every method:
 
@@ -13,6 +14,9 @@ Conventions for every method:
 * Arguments that contradict each other or the data (a ``game`` whose history does not match
   ``move``, a first-white player who is not in the challenge, ...) raise ``ValueError``: these are
   bugs in the caller, not situations users can cause.
+* Writes that must happen once, whichever process tries (a move, a reminder, a timeout, an
+  announcement), are guarded by the data itself (a version, a deadline, a lease), never by a lock
+  in one process's memory.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 from bot.store.clocks import RunningClock
+from bot.store.endings import GameEnding
 from bot.store.outbox import Announcement, OutboxEntry, Settlement
 from bot.store.rating_records import (
     GameResultRecord,
@@ -30,7 +35,6 @@ from bot.store.rating_records import (
     RatingHistoryRecord,
     RatingRecord,
     RatingTables,
-    RatingUpdate,
     Tally,
 )
 from bot.store.records import (
@@ -38,59 +42,46 @@ from bot.store.records import (
     ChallengeRecord,
     ClosedChallengeStatus,
     DamagedGame,
-    EndedGameStatus,
-    EndedMatchState,
     GameEnd,
     GameRecord,
-    GuildSettings,
     MatchRecord,
     NewChallenge,
     PlayerRecord,
-    Side,
 )
 
 if TYPE_CHECKING:
     from bot.jarmo import Game
 
 
-class Store(Protocol):
-    """Persistence for challenges, matches, games, players and guild settings."""
+class PlayerStore(Protocol):
+    """The names players are shown by, per server."""
 
-    async def close(self) -> None:
-        """Finish pending work and release the database."""
-        ...
-
-    # -- players and settings ------------------------------------------------------------------
-
-    async def upsert_player(self, guild_id: int, user_id: int, display_name: str) -> None:
+    async def upsert(self, guild_id: int, user_id: int, display_name: str) -> None:
         """Create the player if new, and remember ``display_name`` as the name to show."""
         ...
 
-    async def get_player(self, guild_id: int, user_id: int) -> PlayerRecord:
+    async def get(self, guild_id: int, user_id: int) -> PlayerRecord:
         """The player's name record in this guild. Raises ``NotFound`` for a player never
         upserted there."""
         ...
 
-    async def get_settings(self, guild_id: int) -> GuildSettings:
-        """The guild's settings, or the defaults when none are stored."""
+
+class BotStateStore(Protocol):
+    """The bot's own bookkeeping (e.g. the hash of the published commands)."""
+
+    async def get(self, key: str) -> str | None:
+        """The value under ``key``, or ``None`` when never set."""
         ...
 
-    async def set_settings(self, settings: GuildSettings) -> None:
-        """Store (replace) the guild's settings."""
+    async def set(self, key: str, value: str) -> None:
+        """Set (replace) the value under ``key``."""
         ...
 
-    async def get_state(self, key: str) -> str | None:
-        """A value of the bot's own bookkeeping (e.g. the hash of the published commands), or
-        ``None`` when never set."""
-        ...
 
-    async def set_state(self, key: str, value: str) -> None:
-        """Set (replace) a value of the bot's own bookkeeping."""
-        ...
+class ChallengeStore(Protocol):
+    """Challenges, and accepting one (which starts its match)."""
 
-    # -- challenges ----------------------------------------------------------------------------
-
-    async def create_challenge(self, new: NewChallenge, *, now: datetime) -> ChallengeRecord:
+    async def create(self, new: NewChallenge, *, now: datetime) -> ChallengeRecord:
         """Store a pending challenge.
 
         A pending challenge in the channel that is overdue at ``now`` is marked expired first.
@@ -98,19 +89,19 @@ class Store(Protocol):
         """
         ...
 
-    async def get_challenge(self, challenge_id: int) -> ChallengeRecord:
+    async def get(self, challenge_id: int) -> ChallengeRecord:
         """The challenge with this id. Raises ``NotFound``."""
         ...
 
-    async def pending_challenge(self, channel_id: int, *, now: datetime) -> ChallengeRecord | None:
+    async def pending(self, channel_id: int, *, now: datetime) -> ChallengeRecord | None:
         """The channel's pending challenge that is not overdue at ``now``, if any."""
         ...
 
-    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        """Remember the Discord message that shows the challenge. Raises ``NotFound``."""
+    async def attach_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message that shows the challenge. Raises ``NotFound``."""
         ...
 
-    async def close_challenge(
+    async def close(
         self, challenge_id: int, status: ClosedChallengeStatus, *, now: datetime
     ) -> ChallengeRecord:
         """Move a pending challenge to ``status`` and return it.
@@ -121,13 +112,11 @@ class Store(Protocol):
         """
         ...
 
-    async def expire_challenges(self, *, now: datetime) -> list[ChallengeRecord]:
+    async def expire_overdue(self, *, now: datetime) -> list[ChallengeRecord]:
         """Mark every pending challenge that is overdue at ``now`` expired; return them."""
         ...
 
-    # -- matches and games ---------------------------------------------------------------------
-
-    async def accept_challenge(
+    async def accept(
         self, challenge_id: int, *, first_white_id: int, first_game: Game, now: datetime
     ) -> tuple[MatchRecord, GameRecord]:
         """Accept a pending challenge: in one transaction, mark it accepted, create its match
@@ -136,11 +125,15 @@ class Store(Protocol):
         ``first_game`` is the fresh engine game (no moves yet). Raises ``NotFound``;
         ``ChallengeClosed`` if it is not pending, or ``ChallengeClosed("expired")`` if it is
         overdue at ``now`` (it is then stored as expired); ``ChannelBusy`` if the channel has an
-        active game.
+        active game. In a match with a time limit, game 0's clock starts at ``now``.
         """
         ...
 
-    async def get_match(self, match_id: int) -> MatchRecord:
+
+class GameStore(Protocol):
+    """Matches and games: reading them, recording moves and endings (version-checked)."""
+
+    async def match(self, match_id: int) -> MatchRecord:
         """The match with this id. Raises ``NotFound``."""
         ...
 
@@ -153,34 +146,22 @@ class Store(Protocol):
         ``CorruptGame`` if one of them fails its check."""
         ...
 
-    async def active_game(self, channel_id: int) -> GameRecord | None:
+    async def active(self, channel_id: int) -> GameRecord | None:
         """The channel's active game, if any (checked; may raise ``CorruptGame``)."""
         ...
 
-    async def get_game(self, game_id: int) -> GameRecord:
+    async def get(self, game_id: int) -> GameRecord:
         """The game with this id (checked). Raises ``NotFound`` or ``CorruptGame``."""
         ...
 
-    async def game_actions(self, game_id: int) -> list[ActionRecord]:
+    async def actions(self, game_id: int) -> list[ActionRecord]:
         """The game's actions in ply order, with who played them and when. Raises ``NotFound``."""
         ...
 
-    async def idle_games(self, *, before: datetime) -> list[GameRecord]:
+    async def idle(self, *, before: datetime) -> list[GameRecord]:
         """Active games whose last activity is earlier than ``before``, oldest first. A damaged
         game (one that fails its check) is left out and logged once: background work over
         many games must not stop at one."""
-        ...
-
-    async def damaged_games(self) -> list[DamagedGame]:
-        """Every game whose stored record cannot be loaded, active ones first."""
-        ...
-
-    async def quarantine_game(self, game_id: int, *, reason: str, now: datetime) -> str:
-        """Set a damaged game aside, in one transaction: its raw row and actions are kept, as
-        they were, in the quarantine; the game is reset to an empty one that loads. An active
-        game ends as aborted with termination ``"damaged"`` (its match is aborted; nothing
-        counts) and its pending announcements are dropped; an ended game keeps its result.
-        Returns the game's status afterwards. Raises ``NotFound``."""
         ...
 
     async def record_move(
@@ -195,58 +176,76 @@ class Store(Protocol):
         announce: Announcement | None = None,
     ) -> GameRecord:
         """Append ``move`` (canonical, already played on ``game``) and store ``game`` as the new
-        snapshot; the version becomes ``expected_version + 1``.
+        snapshot; the version becomes ``expected_version + 1``. In a match with a time limit the
+        player to move gets a full period from ``now`` (and no reminders sent yet).
 
-        Use this for moves that do not end the game; a final move goes through ``end_game``.
+        Use this for moves that do not end the game; a final move goes through :meth:`end`.
         Raises ``NotFound``; ``StaleGame`` if the stored version is not ``expected_version``;
         ``GameNotActive`` (a ``StaleGame``) if the game has ended. The returned record holds
         ``game`` itself. ``announce`` is written to the outbox in the same transaction.
         """
         ...
 
-    async def end_game(
+    async def end(
+        self, game_id: int, ending: GameEnding, *, expected_version: int, now: datetime
+    ) -> GameEnd:
+        """Record ``ending`` in one transaction (see :class:`~bot.store.endings.GameEnding`).
+
+        Players are not touched: results are read from the stored games. Raises ``NotFound``,
+        ``StaleGame`` / ``GameNotActive`` as :meth:`record_move` does; ``StaleRatings`` if a
+        stored rating is not the ``before`` of the ending's ratings (nothing is written:
+        compute again from the ratings now stored); ``ValueError`` for an ending that does not
+        fit the game (a final move the game has not played, a mover who does not play in it,
+        ratings for other players or another ruleset, an aborted game rated).
+        """
+        ...
+
+
+class ClockStore(Protocol):
+    """The correspondence clock's deadlines (issue 9)."""
+
+    async def running(self) -> list[RunningClock]:
+        """Every active game whose clock runs (timed and not paused), earliest deadline first.
+        A game whose deadline cannot be read is left out (and logged once)."""
+        ...
+
+    async def mark_reminders_sent(
         self,
         game_id: int,
         *,
         expected_version: int,
-        status: EndedGameStatus,
-        winner: Side | None,
-        points: dict[Side, int],
-        termination: str,
-        game: Game,
-        move: tuple[int, str] | None = None,
-        next_game: Game | None = None,
-        match_state: EndedMatchState | None = None,
-        match_winner_id: int | None = None,
-        ratings: RatingUpdate | None = None,
-        now: datetime,
+        deadline_at: datetime,
+        count: int,
         announce: Announcement | None = None,
-    ) -> GameEnd:
-        """Record everything that happens when a game ends, in one transaction.
+        now: datetime | None = None,
+    ) -> bool:
+        """Raise the game's reminder count to ``count``, only if the game is still active at
+        ``expected_version`` with this ``deadline_at`` and fewer reminders were sent: returns
+        whether this call did it (so each reminder is claimed once). If it did, ``announce``
+        (written at ``now``) goes to the outbox in the same transaction. Raises
+        ``ValueError`` for a ``count`` below 1, or an ``announce`` without ``now``."""
+        ...
 
-        * ``move=(player_id, move)``: the final move, appended first (``game`` has played it).
-        * The game gets ``status`` and its result (``winner`` side or ``None`` for a draw,
-          ``points``, ``termination`` text), and ``game`` as its snapshot.
-        * Exactly one of ``next_game`` (a fresh engine game: game ``index + 1`` is created
-          active, sides swapped) and ``match_state`` (the match ends with ``match_winner_id``)
-          must be given.
-        * ``ratings`` (computed by the caller from the ratings it read) marks the game rated and
-          stores both players' new ratings in the match's ruleset, their rating history, and
-          their rated results (and the match win, if the match ends with a winner). ``None``:
-          the game is not rated (aborted, or against the computer).
-        * Players are not touched: results are read from the stored games (``player_stats``).
-        * ``announce`` is written to the outbox in the same transaction.
+    async def pause(self, game_id: int, *, expected_version: int, now: datetime) -> GameRecord:
+        """Stop the running clock, storing the time left at ``now``; the version is unchanged.
 
-        Raises ``NotFound``, ``StaleGame`` / ``GameNotActive`` as ``record_move`` does;
-        ``StaleRatings`` if a stored rating is not the ``before`` of ``ratings`` (nothing is
-        written: compute again from the ratings now stored); ``ValueError`` for ratings that do
-        not fit the game (other players or ruleset, an aborted game).
+        Raises ``NotFound``, ``StaleGame`` / ``GameNotActive`` as ``record_move`` does, and
+        ``ValueError`` if the game's clock is not running.
         """
         ...
 
-    # -- ratings, leaderboards, statistics and history (issue 6) ---------------------------------
-    # The store keeps ratings; the service computes them (bot.service.ratings). Results count
-    # games that ended as finished, resigned, timeout or stopped; aborted games never count.
+    async def resume(self, game_id: int, *, expected_version: int, now: datetime) -> GameRecord:
+        """Restart a paused clock: the deadline becomes ``now`` + the time that was left.
+
+        Raises ``NotFound``, ``StaleGame`` / ``GameNotActive``, or ``ValueError`` if the game is
+        not paused.
+        """
+        ...
+
+
+class RatingStore(Protocol):
+    """Ratings and leaderboards. The store keeps ratings; the service computes them
+    (``bot.service.ratings``)."""
 
     async def leaderboard(
         self, guild_id: int, ruleset: str, *, offset: int, limit: int
@@ -267,15 +266,37 @@ class Store(Protocol):
         """The player's ratings on the server, one per ruleset played, most games first."""
         ...
 
-    async def rating_history(
+    async def history(
         self, guild_id: int, user_id: int, ruleset: str, *, limit: int
     ) -> list[RatingHistoryRecord]:
         """The player's latest ``limit`` rating changes in the ruleset, oldest first."""
         ...
 
-    async def match_rating_changes(self, match_id: int) -> list[RatingHistoryRecord]:
+    async def match_changes(self, match_id: int) -> list[RatingHistoryRecord]:
         """The rating changes made by the match's games, in the order they were made."""
         ...
+
+    async def rated_games(self, guild_id: int | None = None) -> list[RatedGameRecord]:
+        """Every rated game of the server (all servers for ``None``) in the order its ratings
+        were applied: by end time, then by commit order."""
+        ...
+
+    async def tables(self, guild_id: int | None = None) -> RatingTables:
+        """Every stored rating and rating-history row of the server (all for ``None``)."""
+        ...
+
+    async def replace(
+        self, tables: RatingTables, *, guild_id: int | None = None, expected_games: int
+    ) -> None:
+        """Replace all ratings and rating history of the server (all for ``None``) with
+        ``tables``, in one transaction. Raises ``StaleRatings`` unless the server still has
+        ``expected_games`` rated games (one ended meanwhile: recompute and try again)."""
+        ...
+
+
+class ResultStore(Protocol):
+    """Players' results and game history. Results count games that ended as finished,
+    resigned, timeout or stopped; aborted games never count."""
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStatsRecord:
         """The player's results on the server (every ruleset, rated or not) as White and as
@@ -297,81 +318,21 @@ class Store(Protocol):
         """The game as history shows it, or ``None`` if it is unknown or has no result."""
         ...
 
-    async def rated_games(self, guild_id: int | None = None) -> list[RatedGameRecord]:
-        """Every rated game of the server (all servers for ``None``) in the order its ratings
-        were applied: by end time, then by commit order."""
-        ...
 
-    async def rating_tables(self, guild_id: int | None = None) -> RatingTables:
-        """Every stored rating and rating-history row of the server (all for ``None``)."""
-        ...
+class OutboxStore(Protocol):
+    """The announcement outbox (issue 14). What a front end must post about a change nobody's
+    interaction waits for is written with the change (``announce=``); the delivery loop takes
+    it with a lease, posts it, and settles it. Whatever was not settled is delivered later."""
 
-    async def replace_ratings(
-        self, tables: RatingTables, *, guild_id: int | None = None, expected_games: int
-    ) -> None:
-        """Replace all ratings and rating history of the server (all for ``None``) with
-        ``tables``, in one transaction. Raises ``StaleRatings`` unless the server still has
-        ``expected_games`` rated games (one ended meanwhile: recompute and try again)."""
-        ...
-
-    # -- correspondence clock (issue 9) --------------------------------------------------------
-    # In a match with a time limit, game creation and ``record_move`` give the player to move a
-    # deadline of ``now`` + the limit (and reset the reminder count) in the same transaction.
-
-    async def running_clocks(self) -> list[RunningClock]:
-        """Every active game whose clock runs (timed and not paused), earliest deadline first."""
-        ...
-
-    async def mark_reminders_sent(
-        self,
-        game_id: int,
-        *,
-        expected_version: int,
-        deadline_at: datetime,
-        count: int,
-        announce: Announcement | None = None,
-        now: datetime | None = None,
-    ) -> bool:
-        """Raise the game's reminder count to ``count``, only if the game is still active at
-        ``expected_version`` with this ``deadline_at`` and fewer reminders were sent: returns
-        whether this call did it (so each reminder is claimed once). If it did, ``announce``
-        (written at ``now``) goes to the outbox in the same transaction. Raises
-        ``ValueError`` for a ``count`` below 1."""
-        ...
-
-    async def pause_clock(
-        self, game_id: int, *, expected_version: int, now: datetime
-    ) -> GameRecord:
-        """Stop the running clock, storing the time left at ``now``; the version is unchanged.
-
-        Raises ``NotFound``, ``StaleGame`` / ``GameNotActive`` as ``record_move`` does, and
-        ``ValueError`` if the game's clock is not running.
-        """
-        ...
-
-    async def resume_clock(
-        self, game_id: int, *, expected_version: int, now: datetime
-    ) -> GameRecord:
-        """Restart a paused clock: the deadline becomes ``now`` + the time that was left.
-
-        Raises ``NotFound``, ``StaleGame`` / ``GameNotActive``, or ``ValueError`` if the game is
-        not paused.
-        """
-        ...
-
-    # -- announcement outbox (issue 14) --------------------------------------------------------
-    # What a front end must post about a change nobody's interaction waits for is written with
-    # the change (``announce=``). The delivery loop takes it with a lease, posts it, and settles
-    # it; after a restart, whatever was not settled is delivered then.
-
-    async def claim_announcements(
+    async def claim(
         self, *, now: datetime, lease_seconds: float, limit: int = 20
     ) -> list[OutboxEntry]:
         """Take up to ``limit`` pending announcements whose lease is free at ``now``, oldest
-        first, leasing them until ``now + lease_seconds`` (their attempt count goes up)."""
+        first, leasing them until ``now + lease_seconds`` (their attempt count goes up). Two
+        callers never take the same announcement under the same lease."""
         ...
 
-    async def settle_announcement(
+    async def settle(
         self,
         key: str,
         outcome: Settlement,
@@ -381,11 +342,54 @@ class Store(Protocol):
         retry_at: datetime | None = None,
     ) -> None:
         """``"sent"`` or ``"dropped"`` (given up, with ``error``) ends the announcement;
-        ``"retry"`` leases it until ``retry_at`` (default ``now``: at once). Raises
-        ``NotFound`` for an unknown key."""
+        ``"retry"`` leases it until ``retry_at`` (default ``now``: at once). Only a pending
+        announcement changes. Raises ``NotFound`` for an unknown key."""
         ...
 
-    async def next_announcement_at(self) -> datetime | None:
+    async def next_due(self) -> datetime | None:
         """When the earliest pending announcement may be taken (a time in the past when one
         may be taken now), or ``None`` when none is pending."""
+        ...
+
+
+class QuarantineStore(Protocol):
+    """Damaged games, for the operator (``jarmo-bot doctor``) and moderators' aborts."""
+
+    async def damaged_games(self) -> list[DamagedGame]:
+        """Every game whose stored record cannot be loaded, active ones first."""
+        ...
+
+    async def set_aside(self, game_id: int, *, reason: str, now: datetime) -> str:
+        """Set a damaged game aside, in one transaction: its raw record and actions are kept,
+        as they were, in the quarantine; the game is reset to an empty one that loads. An active
+        game ends as aborted with termination ``"damaged"`` (its match is aborted; nothing
+        counts) and its pending announcements are dropped; an ended game keeps its result.
+        Returns the game's status afterwards. Raises ``NotFound``."""
+        ...
+
+
+class Store(Protocol):
+    """One backend: a store for each role, over one database."""
+
+    @property
+    def players(self) -> PlayerStore: ...
+    @property
+    def state(self) -> BotStateStore: ...
+    @property
+    def challenges(self) -> ChallengeStore: ...
+    @property
+    def games(self) -> GameStore: ...
+    @property
+    def clocks(self) -> ClockStore: ...
+    @property
+    def ratings(self) -> RatingStore: ...
+    @property
+    def results(self) -> ResultStore: ...
+    @property
+    def outbox(self) -> OutboxStore: ...
+    @property
+    def quarantine(self) -> QuarantineStore: ...
+
+    async def close(self) -> None:
+        """Finish pending work and release the database. Closing twice is fine."""
         ...

@@ -38,7 +38,7 @@ class RatingChange:
 
 @dataclass(frozen=True, slots=True)
 class RatingUpdate:
-    """What ``Store.end_game`` writes for a rated game: both players' changes in ``ruleset``."""
+    """What ``GameStore.end`` writes for a rated game: both players' changes in ``ruleset``."""
 
     ruleset: str
     changes: tuple[RatingChange, RatingChange]

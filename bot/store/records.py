@@ -24,7 +24,6 @@ MATCH_LENGTHS: tuple[int, ...] = (1, 2, 4, 6)
 DEFAULT_RULESET = "classic"
 DEFAULT_LAYOUT = "bow"
 DEFAULT_MAX_PLIES = 200
-DEFAULT_CHALLENGE_EXPIRY_SECONDS = 600
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +118,7 @@ class MatchRecord:
 class GameRecord:
     """A stored game with its live engine object.
 
-    ``game`` has been checked against the stored action list (see ``Store.get_game``). It is a
+    ``game`` has been checked against the stored action list (see ``GameStore.get``). It is a
     fresh object for each load, so the caller may play on it and hand it back to the store.
     """
 
@@ -172,7 +171,7 @@ class ActionRecord:
 
 @dataclass(frozen=True, slots=True)
 class GameEnd:
-    """Everything ``Store.end_game`` changed: the ended game, its match, and the next game."""
+    """Everything ``GameStore.end`` changed: the ended game, its match, and the next game."""
 
     game: GameRecord
     match: MatchRecord
@@ -182,21 +181,11 @@ class GameEnd:
 @dataclass(frozen=True, slots=True)
 class PlayerRecord:
     """A player known in one guild: the name to show. Statistics and ratings come from
-    ``Store.player_stats`` and ``Store.player_ratings``."""
+    ``ResultStore.player_stats`` and ``RatingStore.player_ratings``."""
 
     guild_id: int
     user_id: int
     display_name: str | None  # last name seen; None only in rows from before schema 4
-
-
-@dataclass(frozen=True, slots=True)
-class GuildSettings:
-    """Per-guild defaults; ``Store.get_settings`` returns these values when none are stored."""
-
-    guild_id: int
-    default_ruleset: str = DEFAULT_RULESET
-    default_layout: str = DEFAULT_LAYOUT
-    challenge_expiry_seconds: int = DEFAULT_CHALLENGE_EXPIRY_SECONDS
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,12 +96,12 @@ async def test_a_scripted_game_to_a_resignation(store: SqliteStore, tmp_path: Pa
     assert console.prompts[-1].startswith("Ann, resign? You lose this game and the rest")
 
     assert result is not None and result.over  # type: ignore[attr-defined]
-    match = await store.latest_match(PLACE.channel_id)
+    match = await store.games.latest_match(PLACE.channel_id)
     assert match is not None and match.state == "forfeited"
-    (game,) = await store.match_games(match.id)
-    assert [a.move for a in await store.game_actions(game.id)] == ["A1-C2", "A5-C4"]
+    (game,) = await store.games.match_games(match.id)
+    assert [a.move for a in await store.games.actions(game.id)] == ["A1-C2", "A5-C4"]
     assert match.winner_id == game.black_id
-    names = {p.user_id: p.display_name for p in [await store.get_player(0, i) for i in (1, 2)]}
+    names = {p.user_id: p.display_name for p in [await store.players.get(0, i) for i in (1, 2)]}
     assert names == {1: "Ann", 2: "Bob"}
 
     pictures = sorted(p.name for p in out.iterdir())
@@ -157,14 +157,14 @@ async def test_end_of_input_leaves_cleanly(store: SqliteStore, tmp_path: Path) -
 async def test_end_of_input_while_asking_names(store: SqliteStore, tmp_path: Path) -> None:
     console = Console(["Ann"])
     assert await play(service_on(store), console, tmp_path / "boards") is None
-    assert await store.latest_match(PLACE.channel_id) is None
+    assert await store.games.latest_match(PLACE.channel_id) is None
 
 
 async def test_names_default_and_must_differ(store: SqliteStore, tmp_path: Path) -> None:
     console = Console(["", "player 1", "  Bob   Jr  ", "quit"])
     await play(service_on(store), console, tmp_path / "boards")
     assert "Player 1 is already called Player 1; choose another name." in console.text
-    assert {(await store.get_player(0, i)).display_name for i in (1, 2)} == {"Player 1", "Bob Jr"}
+    assert {(await store.players.get(0, i)).display_name for i in (1, 2)} == {"Player 1", "Bob Jr"}
 
 
 async def test_help_rules_and_board(store: SqliteStore, tmp_path: Path) -> None:
@@ -185,9 +185,9 @@ async def test_an_unfinished_game_is_resumed(tmp_path: Path) -> None:
     console = Console(["A5-C4", "resign", "y"])
     async with open_store(db) as store:
         result = await play(service_on(store), console, tmp_path / "b")
-        match = await store.latest_match(PLACE.channel_id)
+        match = await store.games.latest_match(PLACE.channel_id)
         assert match is not None
-        (game,) = await store.match_games(match.id)
+        (game,) = await store.games.match_games(match.id)
     assert "Resuming the unfinished game" in console.text
     assert result is not None and game.game.ply == 2
 
@@ -244,7 +244,7 @@ async def test_resigning_asks_first_and_no_keeps_playing(
         "Bob, resign? You lose this game and the rest of the match goes to Ann. [y/N] ",
     ]
     assert console.text.count("Not resigned; the game goes on.") == 2
-    match = await store.latest_match(PLACE.channel_id)
+    match = await store.games.latest_match(PLACE.channel_id)
     assert match is not None and match.state == "running"
 
 

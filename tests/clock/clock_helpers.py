@@ -1,10 +1,11 @@
-"""Shared pieces of the clock tests: players, a place, a clock the test moves, and openers."""
+"""Shared pieces of the clock tests: players, a place, a bot over a database file, and openers."""
 
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+from fakes import FakeClock
 
 from bot.jarmo import Game
 from bot.service import Actor, BoardView, ChallengeRequest, JarmoService, Place, Report
@@ -19,34 +20,18 @@ CAT = Actor(303, "Cat")
 HERE = Place(guild_id=1, channel_id=10)
 ELSEWHERE = Place(guild_id=1, channel_id=11)
 PLAYERS = {ANN.user_id: ANN, BOB.user_id: BOB}
+COMPUTER = Actor(999, "Jarmo", is_bot=True)
 HOUR = 3_600
 DAY = 86_400
 
 
-class FakeClock:
-    """A UTC clock that only moves when the test says so."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> datetime:
-        self.now += timedelta(seconds=seconds)
-        return self.now
-
-    def set(self, moment: datetime) -> datetime:
-        self.now = moment
-        return moment
-
-
 class Bot:
-    """A service and its deadline scheduler over one database file, as a running bot has."""
+    """A service (playing ``COMPUTER`` as the computer opponent) and its deadline scheduler
+    over one database file, as a running bot has."""
 
     def __init__(self, store: SqliteStore, clock: FakeClock) -> None:
         self.store = store
-        self.service = JarmoService(store, clock=clock, rng=random.Random(0))
+        self.service = JarmoService(store, clock=clock, rng=random.Random(0), computer=COMPUTER)
         self.scheduler = DeadlineScheduler(self.service)
 
     @classmethod
@@ -75,17 +60,17 @@ async def start_match(
 ) -> BoardView:
     """Ann (White in game 1) challenges Bob with this time limit, and Bob accepts."""
     request = ChallengeRequest(BOB, games=games, side="white", time_per_move=time_per_move)
-    view = await service.challenge(place, ANN, request)
-    return await service.accept_challenge(BOB, view.challenge.id)
+    view = await service.challenges.post(place, ANN, request)
+    return await service.challenges.accept(BOB, view.challenge.id)
 
 
 async def play_one(service: JarmoService, place: Place = HERE) -> Report:
     """The player to move plays their first legal move (one that does not end the game)."""
-    view = await service.board(place)
+    view = await service.play.board(place)
     mover = PLAYERS[view.turn_user_id or 0]
     for move in view.game.game.legal_moves():
         trial = Game.from_dict(view.game.game.to_dict())
         trial.play(move)
         if not trial.over:
-            return await service.move(place, mover, move)
+            return await service.play.move(place, mover, move)
     raise AssertionError("every legal move ends the game")

@@ -6,12 +6,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from clock_helpers import Bot, FakeClock
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
+from clock_helpers import Bot
+from fakes import FakeClock
 
 
 @pytest.fixture

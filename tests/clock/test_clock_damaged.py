@@ -11,15 +11,15 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from clock_helpers import ANN, BOB, ELSEWHERE, HERE, Bot, FakeClock, play_one, start_match
+from clock_helpers import ANN, BOB, COMPUTER, ELSEWHERE, HERE, Bot, play_one, start_match
+from fakes import FakeClock
 
 from bot.service import Place
 from bot.service.computer import ComputerOpponent
 from bot.service.errors import GameDamaged, NotAllowed
-from bot.service.models import Actor, ChallengeRequest, DamagedGameAborted
+from bot.service.models import ChallengeRequest, DamagedGameAborted
 
 THIRD = Place(guild_id=1, channel_id=12)
-COMPUTER = Actor(999, "Jarmo", is_bot=True)
 
 
 def damage(
@@ -45,16 +45,16 @@ async def test_every_command_in_a_damaged_channel_answers_privately(
     await start_match(bot.service, None)
     damage(db_path, HERE.channel_id)
     for attempt in (
-        lambda: bot.service.board(HERE),
+        lambda: bot.service.play.board(HERE),
         lambda: play_one(bot.service),
-        lambda: bot.service.resign(HERE, ANN),
-        lambda: bot.service.offer_stop(HERE, BOB),
-        lambda: bot.service.redeploy(HERE, ANN, "B1"),
+        lambda: bot.service.play.resign(HERE, ANN),
+        lambda: bot.service.play.offer_stop(HERE, BOB),
+        lambda: bot.service.play.redeploy(HERE, ANN, "B1"),
     ):
         with pytest.raises(GameDamaged) as refused:
             await attempt()
         assert "/jarmo abort" in refused.value.message
-    assert await bot.service.move_suggestions(HERE, ANN.user_id, "") == []
+    assert await bot.service.play.move_suggestions(HERE, ANN.user_id, "") == []
 
 
 async def test_a_moderator_aborts_a_damaged_game_and_the_record_is_kept(
@@ -65,10 +65,10 @@ async def test_a_moderator_aborts_a_damaged_game_and_the_record_is_kept(
     game_id = damage(db_path, HERE.channel_id)
     before = raw_game(db_path, game_id)
     with pytest.raises(NotAllowed):
-        await bot.service.abort(HERE, ANN, can_manage=False)
+        await bot.service.play.abort(HERE, ANN, can_manage=False)
     assert raw_game(db_path, game_id) == before  # a refusal changes nothing
 
-    aborted = await bot.service.abort(HERE, ANN, can_manage=True)
+    aborted = await bot.service.play.abort(HERE, ANN, can_manage=True)
     assert aborted == DamagedGameAborted(game_id, ANN.user_id)
     with closing(sqlite3.connect(db_path)) as db:
         kept, actions = db.execute(
@@ -83,9 +83,9 @@ async def test_a_moderator_aborts_a_damaged_game_and_the_record_is_kept(
     assert len(json.loads(actions)) == 1
     assert state == ("aborted", "damaged", 0, "aborted")
     # The channel works again: its standings show, and a new match can start.
-    assert (await bot.service.standings(HERE)).over
+    assert (await bot.service.standings.current(HERE)).over
     await start_match(bot.service, None)
-    assert (await bot.service.board(HERE)).game.version == 0
+    assert (await bot.service.play.board(HERE)).game.version == 0
 
 
 async def test_the_scheduler_skips_a_damaged_game_and_does_not_spin(
@@ -110,17 +110,17 @@ async def test_the_scheduler_skips_a_damaged_game_and_does_not_spin(
 
 
 async def test_the_computer_catches_up_in_every_healthy_game(bot: Bot, db_path: Path) -> None:
-    computer = ComputerOpponent(bot.service, COMPUTER, think=first_legal_move)
+    computer = ComputerOpponent(bot.service, think=first_legal_move)
     for place in (HERE, ELSEWHERE, THIRD):
         request = ChallengeRequest(COMPUTER, side="white")
         await computer.start(place, ANN, request)
-        await bot.service.move(
-            place, ANN, (await bot.service.board(place)).game.game.legal_moves()[0]
+        await bot.service.play.move(
+            place, ANN, (await bot.service.play.board(place)).game.game.legal_moves()[0]
         )
     damage(db_path, ELSEWHERE.channel_id)
-    waiting = await bot.service.places_awaiting_computer()
+    waiting = await bot.service.computer_turns.awaiting()
     assert sorted(p.channel_id for p in waiting) == [HERE.channel_id, THIRD.channel_id]
-    assert await bot.service.computer_to_move(ELSEWHERE) is None
+    assert await bot.service.computer_turns.to_move(ELSEWHERE) is None
 
 
 async def first_legal_move(data: dict[str, object], level: str, seed: int) -> str:

@@ -7,7 +7,8 @@ import random
 from datetime import timedelta
 
 import pytest
-from clock_helpers import ANN, BOB, DAY, HERE, HOUR, Bot, FakeClock, play_one, start_match
+from clock_helpers import ANN, BOB, DAY, HERE, HOUR, Bot, play_one, start_match
+from fakes import FakeClock
 
 from bot.cogs.replies import relative_time, report_message
 from bot.service import ChallengeRequest, ChallengeUnavailable, JarmoService, ServiceConfig
@@ -20,7 +21,7 @@ async def test_the_deadline_starts_with_the_game(bot: Bot, clock: FakeClock) -> 
     assert view.game.clock.deadline_at == clock.now + timedelta(days=1)
     assert view.game.clock.reminders_sent == 0
     assert view.clock is not None and view.clock.time_left == timedelta(days=1)
-    stored = await bot.store.active_game(HERE.channel_id)
+    stored = await bot.store.games.active(HERE.channel_id)
     assert stored is not None and stored.clock.deadline_at == clock.now + timedelta(days=1)
 
 
@@ -28,7 +29,7 @@ async def test_no_limit_means_no_clock(bot: Bot) -> None:
     view = await start_match(bot.service, "none")
     assert view.match.time_per_move_seconds is None
     assert view.game.clock.deadline_at is None and view.clock is None
-    assert await bot.service.running_clocks() == []
+    assert await bot.service.clocks.running() == []
     assert "per move" not in position_line(view, str)
 
 
@@ -40,7 +41,7 @@ async def test_every_move_restarts_the_clock(bot: Bot, clock: FakeClock) -> None
         assert report.board.game.clock.deadline_at == clock.now + timedelta(hours=2)
         assert report.board.clock is not None
         assert report.board.clock.time_left == timedelta(hours=2)
-    (running,) = await bot.service.running_clocks()
+    (running,) = await bot.service.clocks.running()
     assert running.deadline_at == clock.now + timedelta(hours=2)
     assert running.version == 3
 
@@ -50,7 +51,7 @@ async def test_a_move_resets_the_reminders(bot: Bot, clock: FakeClock) -> None:
     clock.advance(HOUR * 0.6)
     assert [e.kind for e in await bot.scheduler.run_due(clock.now)] == ["reminder"]
     await play_one(bot.service)
-    (running,) = await bot.service.running_clocks()
+    (running,) = await bot.service.clocks.running()
     assert running.reminders_sent == 0
     clock.advance(HOUR * 0.5)
     assert [e.kind for e in await bot.scheduler.run_due(clock.now)] == ["reminder"]
@@ -60,15 +61,15 @@ async def test_the_next_game_of_a_match_gets_a_fresh_deadline(bot: Bot, clock: F
     await start_match(bot.service, "1h", games=2)
     await play_one(bot.service)
     clock.advance(1_000)
-    offer = await bot.service.offer_stop(HERE, ANN)
+    offer = await bot.service.play.offer_stop(HERE, ANN)
     clock.advance(1_000)
-    report = await bot.service.accept_stop(HERE, BOB, offer)
+    report = await bot.service.play.accept_stop(HERE, BOB, offer)
     assert report.next_board is not None
     following = report.next_board.game
     assert following.index == 1
     assert following.clock.deadline_at == clock.now + timedelta(hours=1)
     assert report.board.clock is None  # the ended game shows no clock
-    assert bot.service.deadlines_changed.is_set()
+    assert bot.service.unit.signals.deadlines_changed.is_set()
 
 
 async def test_the_configured_default_applies(tmp_path, clock: FakeClock) -> None:
@@ -79,7 +80,7 @@ async def test_the_configured_default_applies(tmp_path, clock: FakeClock) -> Non
         service = JarmoService(store, config=config, clock=clock, rng=random.Random(0))
         view = await start_match(service, None)
         assert view.match.time_per_move_seconds == 3 * DAY
-        await service.abort(HERE, ANN, can_manage=True)
+        await service.play.abort(HERE, ANN, can_manage=True)
         view = await start_match(service, "none")  # the challenger may turn it off
         assert view.match.time_per_move_seconds is None
 
@@ -87,18 +88,18 @@ async def test_the_configured_default_applies(tmp_path, clock: FakeClock) -> Non
 @pytest.mark.parametrize("text", ["15d", "30s", "soon", "0m"])
 async def test_a_bad_time_limit_is_refused_and_changes_nothing(bot: Bot, text: str) -> None:
     with pytest.raises(ChallengeUnavailable, match="1 minute to 14 days"):
-        await bot.service.challenge(HERE, ANN, ChallengeRequest(BOB, time_per_move=text))
-    assert await bot.store.pending_challenge(HERE.channel_id, now=bot.service.now()) is None
+        await bot.service.challenges.post(HERE, ANN, ChallengeRequest(BOB, time_per_move=text))
+    assert await bot.store.challenges.pending(HERE.channel_id, now=bot.service.now()) is None
 
 
 async def test_the_board_and_the_move_reply_show_the_time_left(bot: Bot, clock: FakeClock) -> None:
-    challenge = await bot.service.challenge(
+    challenge = await bot.service.challenges.post(
         HERE, ANN, ChallengeRequest(BOB, side="white", time_per_move="1d")
     )
     assert "1 day per move" in challenge_text(challenge, str, expires="soon")
-    await bot.service.accept_challenge(BOB, challenge.challenge.id)
+    await bot.service.challenges.accept(BOB, challenge.challenge.id)
     clock.advance(HOUR)
-    view = await bot.service.board(HERE)
+    view = await bot.service.play.board(HERE)
     deadline = clock.now + timedelta(hours=23)
     stamp = f"<t:{int(deadline.timestamp())}:R>"
     assert relative_time(deadline) == stamp

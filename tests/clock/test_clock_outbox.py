@@ -6,15 +6,14 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from clock_helpers import ANN, ELSEWHERE, HERE, Bot, FakeClock, start_match
+from clock_helpers import ANN, COMPUTER, ELSEWHERE, HERE, Bot, start_match
+from fakes import FakeClock
 
 from bot.jarmo import Game
 from bot.service.computer import ComputerOpponent
 from bot.service.delivery import MAX_ATTEMPTS, AnnouncementDelivery, Delivery, Undeliverable
-from bot.service.models import Actor, ChallengeRequest
+from bot.service.models import ChallengeRequest
 from bot.store import OutboxEntry
-
-COMPUTER = Actor(999, "Jarmo", is_bot=True)
 
 
 class Posts:
@@ -76,7 +75,7 @@ async def test_the_computers_move_is_held_for_its_caller_and_delivered_if_it_nev
     db_path: Path, clock: FakeClock
 ) -> None:
     bot = await Bot.open(db_path, clock)
-    computer = ComputerOpponent(bot.service, COMPUTER, think=first_legal_move)
+    computer = ComputerOpponent(bot.service, think=first_legal_move)
     await computer.start(HERE, ANN, ChallengeRequest(COMPUTER, side="black"))
     reply = await computer.reply(HERE)  # the computer has White: its first move
     assert reply is not None and reply.announcement is not None
@@ -87,7 +86,7 @@ async def test_the_computers_move_is_held_for_its_caller_and_delivered_if_it_nev
 
     bot = await Bot.open(db_path, clock)
     try:
-        ComputerOpponent(bot.service, COMPUTER, think=first_legal_move)
+        ComputerOpponent(bot.service, think=first_legal_move)
         delivery = AnnouncementDelivery(bot.service, posts)
         await delivery.deliver_due()
         (posted,) = posts.posted
@@ -101,11 +100,11 @@ async def test_the_computers_move_is_held_for_its_caller_and_delivered_if_it_nev
 
 
 async def test_a_posted_computer_move_is_not_delivered_again(bot: Bot, clock: FakeClock) -> None:
-    computer = ComputerOpponent(bot.service, COMPUTER, think=first_legal_move)
+    computer = ComputerOpponent(bot.service, think=first_legal_move)
     await computer.start(HERE, ANN, ChallengeRequest(COMPUTER, side="black"))
     reply = await computer.reply(HERE)
     assert reply is not None and reply.announcement is not None
-    await bot.service.announced(reply.announcement)
+    await bot.service.announcements.posted(reply.announcement)
     clock.advance(3_600)  # long past the hold
     posts = Posts()
     await AnnouncementDelivery(bot.service, posts).deliver_due()
@@ -119,12 +118,12 @@ async def test_a_failed_post_is_retried_later_then_given_up(bot: Bot, clock: Fak
     failing = Posts(ConnectionError("Discord is down"))
     delivery = AnnouncementDelivery(bot.service, failing)
     await delivery.deliver_due()
-    upcoming = await bot.store.next_announcement_at()
+    upcoming = await bot.store.outbox.next_due()
     assert upcoming is not None and upcoming > clock.now  # waits before trying again
     for _ in range(MAX_ATTEMPTS):
         clock.advance(3_600)
         await delivery.deliver_due()
-    assert await bot.store.next_announcement_at() is None  # given up, not retried forever
+    assert await bot.store.outbox.next_due() is None  # given up, not retried forever
     working = Posts()
     clock.advance(timedelta(days=1).total_seconds())
     await AnnouncementDelivery(bot.service, working).deliver_due()
@@ -136,7 +135,7 @@ async def test_an_undeliverable_announcement_is_dropped_at_once(bot: Bot, clock:
     clock.advance(3_600)
     await bot.scheduler.run_due(clock.now)
     await AnnouncementDelivery(bot.service, Posts(Undeliverable("channel deleted"))).deliver_due()
-    assert await bot.store.next_announcement_at() is None
+    assert await bot.store.outbox.next_due() is None
 
 
 async def first_legal_move(data: dict[str, object], level: str, seed: int) -> str:
@@ -162,5 +161,5 @@ async def test_an_entry_that_cannot_be_rebuilt_does_not_hold_up_the_others(
     delivery.rebuild = rebuild_failing_first  # type: ignore[method-assign]
     await delivery.deliver_due()
     assert [d.entry.channel_id for d in posts.posted] == [ELSEWHERE.channel_id]
-    upcoming = await bot.store.next_announcement_at()
+    upcoming = await bot.store.outbox.next_due()
     assert upcoming is not None and upcoming > clock.now  # the faulty one waits, then retries

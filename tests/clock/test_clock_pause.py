@@ -7,7 +7,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from clock_helpers import ANN, BOB, CAT, HERE, HOUR, Bot, FakeClock, play_one, start_match
+from clock_helpers import ANN, BOB, CAT, HERE, HOUR, Bot, play_one, start_match
+from fakes import FakeClock
 
 from bot.service import (
     ClockUnavailable,
@@ -23,23 +24,23 @@ from bot.service.text import position_line
 
 async def paused_after(bot: Bot, clock: FakeClock, seconds: float) -> None:
     clock.advance(seconds)
-    offer = await bot.service.offer_pause(HERE, ANN)
-    await bot.service.accept_pause(HERE, BOB, offer)
+    offer = await bot.service.clocks.offer_pause(HERE, ANN)
+    await bot.service.clocks.accept_pause(HERE, BOB, offer)
 
 
 async def test_only_the_opponent_accepts_the_pause(bot: Bot, clock: FakeClock) -> None:
     await start_match(bot.service, "1h")
-    offer = await bot.service.offer_pause(HERE, ANN)
+    offer = await bot.service.clocks.offer_pause(HERE, ANN)
     assert offer == PauseOffer(offer.game_id, 0, ANN.user_id, BOB.user_id)
     with pytest.raises(NotAllowed, match="offered to"):
-        await bot.service.accept_pause(HERE, ANN, offer)
+        await bot.service.clocks.accept_pause(HERE, ANN, offer)
     with pytest.raises(NotAllowed):
-        await bot.service.accept_pause(HERE, CAT, offer)
+        await bot.service.clocks.accept_pause(HERE, CAT, offer)
     with pytest.raises(NotAPlayer):
-        await bot.service.offer_pause(HERE, CAT)
-    game = await bot.store.active_game(HERE.channel_id)
+        await bot.service.clocks.offer_pause(HERE, CAT)
+    game = await bot.store.games.active(HERE.channel_id)
     assert game is not None and not game.clock.paused  # refusals changed nothing
-    view = await bot.service.accept_pause(HERE, BOB, offer)
+    view = await bot.service.clocks.accept_pause(HERE, BOB, offer)
     assert view.game.clock.paused and view.clock is not None and view.clock.paused
 
 
@@ -48,11 +49,11 @@ async def test_the_pause_keeps_the_time_left_and_stops_everything(
 ) -> None:
     await start_match(bot.service, "1h")
     await paused_after(bot, clock, 1_000)
-    game = await bot.store.active_game(HERE.channel_id)
+    game = await bot.store.games.active(HERE.channel_id)
     assert game is not None
     assert game.clock.time_left_seconds == 2_600 and game.clock.deadline_at is None
     assert game.clock.paused_at == clock.now
-    assert await bot.service.running_clocks() == []
+    assert await bot.service.clocks.running() == []
 
     clock.advance(10 * 86_400)  # days later: no reminder, no timeout
     assert await bot.scheduler.run_due(clock.now) == []
@@ -60,12 +61,12 @@ async def test_the_pause_keeps_the_time_left_and_stops_everything(
     with pytest.raises(GamePaused, match="/jarmo resume"):
         await play_one(bot.service)
     with pytest.raises(ClockUnavailable, match="already paused"):
-        await bot.service.offer_pause(HERE, BOB)
-    view = await bot.service.board(HERE)
+        await bot.service.clocks.offer_pause(HERE, BOB)
+    view = await bot.service.play.board(HERE)
     assert view.clock is not None and view.clock.time_left == timedelta(seconds=2_600)
     assert "Clock paused: Ann has 43 minutes left" in position_line(view, lambda uid: "Ann")
 
-    view = await bot.service.resume(HERE, BOB)  # either player may resume
+    view = await bot.service.clocks.resume(HERE, BOB)  # either player may resume
     assert view.game.clock.deadline_at == clock.now + timedelta(seconds=2_600)
     assert view.game.clock.time_left_seconds is None and view.game.clock.paused_at is None
     report = await play_one(bot.service)
@@ -76,7 +77,7 @@ async def test_reminders_keep_their_place_across_a_pause(bot: Bot, clock: FakeCl
     await start_match(bot.service, "1h")
     await paused_after(bot, clock, 600)  # 50 minutes left
     clock.advance(HOUR)
-    await bot.service.resume(HERE, ANN)
+    await bot.service.clocks.resume(HERE, ANN)
     assert await bot.scheduler.run_due(clock.now + timedelta(minutes=19)) == []
     (event,) = await bot.scheduler.run_due(clock.now + timedelta(minutes=20))  # 30 min left
     assert event.kind == "reminder"
@@ -93,7 +94,7 @@ async def test_a_pause_survives_a_restart(db_path: Path, clock: FakeClock) -> No
     bot = await Bot.open(db_path, clock)
     try:
         assert await bot.scheduler.run_due(clock.now) == []
-        view = await bot.service.resume(HERE, ANN)
+        view = await bot.service.clocks.resume(HERE, ANN)
         assert view.game.clock.deadline_at == clock.now + timedelta(hours=23)
     finally:
         await bot.close()
@@ -101,32 +102,32 @@ async def test_a_pause_survives_a_restart(db_path: Path, clock: FakeClock) -> No
 
 async def test_a_pause_offer_lapses_with_the_next_move(bot: Bot, clock: FakeClock) -> None:
     await start_match(bot.service, "1h")
-    offer = await bot.service.offer_pause(HERE, BOB)
+    offer = await bot.service.clocks.offer_pause(HERE, BOB)
     await play_one(bot.service)
     with pytest.raises(GameChanged, match="/jarmo pause"):
-        await bot.service.accept_pause(HERE, ANN, offer)
-    game = await bot.store.active_game(HERE.channel_id)
+        await bot.service.clocks.accept_pause(HERE, ANN, offer)
+    game = await bot.store.games.active(HERE.channel_id)
     assert game is not None and game.clock.running
 
 
 async def test_pause_and_resume_refusals(bot: Bot, clock: FakeClock) -> None:
     await start_match(bot.service, "none")
     with pytest.raises(ClockUnavailable, match="no time limit"):
-        await bot.service.offer_pause(HERE, ANN)
+        await bot.service.clocks.offer_pause(HERE, ANN)
     with pytest.raises(ClockUnavailable, match="not paused"):
-        await bot.service.resume(HERE, ANN)
-    await bot.service.abort(HERE, ANN, can_manage=True)
+        await bot.service.clocks.resume(HERE, ANN)
+    await bot.service.play.abort(HERE, ANN, can_manage=True)
     await start_match(bot.service, "5m")
-    offer = await bot.service.offer_pause(HERE, ANN)
+    offer = await bot.service.clocks.offer_pause(HERE, ANN)
     clock.advance(300)
     with pytest.raises(TimeUp):
-        await bot.service.accept_pause(HERE, BOB, offer)
+        await bot.service.clocks.accept_pause(HERE, BOB, offer)
     with pytest.raises(ClockUnavailable, match="not paused"):
-        await bot.service.resume(HERE, BOB)
+        await bot.service.clocks.resume(HERE, BOB)
 
 
 async def test_resigning_while_paused_still_works(bot: Bot, clock: FakeClock) -> None:
     await start_match(bot.service, "1h")
     await paused_after(bot, clock, 60)
-    report = await bot.service.resign(HERE, BOB)
+    report = await bot.service.play.resign(HERE, BOB)
     assert report.ended is not None and report.ended.winner_id == ANN.user_id

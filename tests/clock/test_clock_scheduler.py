@@ -9,18 +9,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from clock_helpers import (
-    ANN,
-    BOB,
-    DAY,
-    ELSEWHERE,
-    HERE,
-    HOUR,
-    Bot,
-    FakeClock,
-    play_one,
-    start_match,
-)
+from clock_helpers import ANN, BOB, DAY, ELSEWHERE, HERE, HOUR, Bot, play_one, start_match
+from fakes import FakeClock
 
 from bot.cogs.clock import deadline_message
 from bot.service import NoGameHere, TimeUp
@@ -49,7 +39,7 @@ async def test_one_day_gets_reminders_at_half_and_ten_percent(bot: Bot, clock: F
     for minute in range(0, 24 * 60, 6):  # a pass every 6 minutes, like a scheduler would
         sent += await bot.scheduler.run_due(start + timedelta(minutes=minute))
     assert [(e.kind, e.due_at) for e in sent] == [("reminder", at) for at in times]
-    (running,) = await bot.service.running_clocks()
+    (running,) = await bot.service.clocks.running()
     assert running.reminders_sent == 2
 
 
@@ -94,11 +84,11 @@ async def test_the_player_to_move_loses_on_time(bot: Bot, clock: FakeClock) -> N
     assert "Bob ran out of time." in text and "time ran out" in text
     assert "Ann wins the match (by forfeit)!" in text
     assert deadline_message(events[0])["embeds"][0].image.url == "attachment://board.png"
-    ann = await bot.store.player_stats(1, ANN.user_id)
-    bob = await bot.store.player_stats(1, BOB.user_id)
+    ann = await bot.store.results.player_stats(1, ANN.user_id)
+    bob = await bot.store.results.player_stats(1, BOB.user_id)
     assert (ann.overall.games, ann.overall.wins, ann.match_wins) == (1, 1, 1)
     assert (bob.overall.games, bob.overall.losses, bob.match_wins) == (1, 1, 0)
-    assert await bot.store.active_game(HERE.channel_id) is None
+    assert await bot.store.games.active(HERE.channel_id) is None
     assert await bot.scheduler.run_due(start + timedelta(days=30)) == []
     assert await bot.scheduler.next_due() is None
 
@@ -121,8 +111,8 @@ async def test_a_timeout_is_applied_once_across_restarts(db_path: Path, clock: F
 
     check = await Bot.open(db_path, clock)
     try:
-        ann = (await check.store.player_stats(1, ANN.user_id)).overall
-        bob = await check.store.player_stats(1, BOB.user_id)
+        ann = (await check.store.results.player_stats(1, ANN.user_id)).overall
+        bob = await check.store.results.player_stats(1, BOB.user_id)
         assert (ann.games, ann.losses, bob.overall.games, bob.overall.wins) == (1, 1, 1, 1)
         assert bob.match_wins == 1
     finally:
@@ -179,32 +169,34 @@ async def test_a_game_finished_just_before_its_deadline_is_not_timed_out(
 ) -> None:
     start = clock.now
     await start_match(bot.service, "1h")
-    (stale,) = await bot.service.running_clocks()  # what a scheduler read a moment earlier
+    (stale,) = await bot.service.clocks.running()  # what a scheduler read a moment earlier
     clock.advance(HOUR - 1)
-    report = await bot.service.resign(HERE, ANN)
+    report = await bot.service.play.resign(HERE, ANN)
     assert report.ended is not None and report.ended.status == "resigned"
     assert await bot.scheduler.run_due(start + timedelta(hours=2)) == []
-    assert await bot.service.time_out(stale, now=start + timedelta(hours=2)) is None
+    assert await bot.service.clocks.time_out(stale, now=start + timedelta(hours=2)) is None
     game = report.board.game
-    assert (await bot.store.get_game(game.id)).status == "resigned"
+    assert (await bot.store.games.get(game.id)).status == "resigned"
 
 
 async def test_a_move_just_before_the_deadline_beats_a_stale_timeout(
     bot: Bot, clock: FakeClock
 ) -> None:
     await start_match(bot.service, "5m")
-    (stale,) = await bot.service.running_clocks()
+    (stale,) = await bot.service.clocks.running()
     clock.advance(299)
     await play_one(bot.service)
-    assert await bot.service.time_out(stale, now=stale.deadline_at) is None
-    assert await bot.service.remind(stale, now=stale.deadline_at - timedelta(seconds=1)) is None
-    game = await bot.store.active_game(HERE.channel_id)
+    assert await bot.service.clocks.time_out(stale, now=stale.deadline_at) is None
+    assert (
+        await bot.service.clocks.remind(stale, now=stale.deadline_at - timedelta(seconds=1)) is None
+    )
+    game = await bot.store.games.active(HERE.channel_id)
     assert game is not None and game.version == 1
 
 
 async def test_a_timeout_first_refuses_the_racing_move(bot: Bot, clock: FakeClock) -> None:
     await start_match(bot.service, "5m")
-    (running,) = await bot.service.running_clocks()
+    (running,) = await bot.service.clocks.running()
     clock.set(running.deadline_at - timedelta(seconds=1))
     (event,) = await bot.scheduler.run_due(running.deadline_at)
     assert event.kind == "timeout"
@@ -221,14 +213,14 @@ async def test_a_move_racing_the_deadline_exactly_one_applies(
         bot = await Bot.open(db_path.with_name(f"race-{move_first}.sqlite3"), clock)
         try:
             await start_match(bot.service, "5m")
-            (running,) = await bot.service.running_clocks()
+            (running,) = await bot.service.clocks.running()
             clock.set(running.deadline_at - timedelta(milliseconds=1))
-            move = (await bot.service.board(HERE)).game.game.legal_moves()[0]
+            move = (await bot.service.play.board(HERE)).game.game.legal_moves()[0]
             jobs = {
-                "move": functools.partial(bot.service.move, HERE, ANN, move),
+                "move": functools.partial(bot.service.play.move, HERE, ANN, move),
                 "timeout": functools.partial(bot.scheduler.run_due, running.deadline_at),
             }
-            lock = bot.service.channel_lock(HERE.channel_id)
+            lock = bot.service.unit.locks(HERE.channel_id)
             async with lock:
                 tasks = {}
                 for name in ("move", "timeout") if move_first else ("timeout", "move"):
@@ -238,7 +230,7 @@ async def test_a_move_racing_the_deadline_exactly_one_applies(
             moved = tasks["move"].exception() is None
             timed_out = bool(tasks["timeout"].result())
             assert moved != timed_out
-            game = await bot.store.get_game(running.game_id)
+            game = await bot.store.games.get(running.game_id)
             assert (game.status, game.version) == (("active", 1) if moved else ("timeout", 0))
             outcomes.append(moved)
         finally:
@@ -266,11 +258,11 @@ async def test_a_move_after_the_deadline_is_refused_and_wakes_the_scheduler(
 ) -> None:
     await start_match(bot.service, "5m")
     clock.advance(300)
-    bot.service.deadlines_changed.clear()
+    bot.service.unit.signals.deadlines_changed.clear()
     with pytest.raises(TimeUp, match="lost on time"):
         await play_one(bot.service)
-    assert bot.service.deadlines_changed.is_set()
-    game = await bot.store.active_game(HERE.channel_id)
+    assert bot.service.unit.signals.deadlines_changed.is_set()
+    game = await bot.store.games.active(HERE.channel_id)
     assert game is not None and game.version == 0  # nothing changed
     assert [e.kind for e in await bot.scheduler.run_due(clock.now)] == ["timeout"]
 
@@ -286,6 +278,6 @@ async def test_the_scheduler_wakes_when_a_move_sets_a_deadline(bot: Bot, clock: 
 
 async def test_the_scheduler_does_not_wait_for_a_due_event(bot: Bot, clock: FakeClock) -> None:
     await start_match(bot.service, "1h")
-    bot.service.deadlines_changed.clear()
+    bot.service.unit.signals.deadlines_changed.clear()
     clock.advance(DAY)
     await asyncio.wait_for(bot.scheduler.wait(limit=30), 1)

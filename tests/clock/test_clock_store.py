@@ -12,7 +12,9 @@ import pytest
 from bot.jarmo import Game
 from bot.store import (
     ChallengeOptions,
+    GameEnding,
     GameNotActive,
+    MatchOver,
     NewChallenge,
     SqliteStore,
     StaleGame,
@@ -25,11 +27,11 @@ ALICE, BOB = 101, 202
 
 async def timed_game(store: SqliteStore, seconds: int | None, channel: int = 10):
     options = ChallengeOptions(time_per_move_seconds=seconds)
-    posted = await store.create_challenge(
+    posted = await store.challenges.create(
         NewChallenge(1, channel, ALICE, BOB, options, T0 + timedelta(minutes=5)), now=T0
     )
     assert posted.options.time_per_move_seconds == seconds
-    return await store.accept_challenge(
+    return await store.challenges.accept(
         posted.id, first_white_id=ALICE, first_game=Game.new(), now=T0
     )
 
@@ -39,7 +41,7 @@ async def test_the_limit_goes_from_challenge_to_match_to_game(tmp_path: Path) ->
         match, game = await timed_game(store, 600)
         assert match.time_per_move_seconds == 600
         assert game.clock.deadline_at == T0 + timedelta(minutes=10)
-        (running,) = await store.running_clocks()
+        (running,) = await store.clocks.running()
         assert (running.game_id, running.version, running.time_per_move_seconds) == (
             game.id, 0, 600,
         )  # fmt: skip
@@ -47,20 +49,20 @@ async def test_the_limit_goes_from_challenge_to_match_to_game(tmp_path: Path) ->
         played = Game.from_dict(game.game.to_dict())
         move = played.play(played.legal_moves()[0])
         later = T0 + timedelta(minutes=3)
-        moved = await store.record_move(
+        moved = await store.games.record_move(
             game.id, expected_version=0, player_id=ALICE, move=move, game=played, now=later
         )
         assert moved.clock.deadline_at == later + timedelta(minutes=10)
-        assert (await store.get_game(game.id)).clock == moved.clock
+        assert (await store.games.get(game.id)).clock == moved.clock
 
 
 async def test_untimed_games_have_no_clock(tmp_path: Path) -> None:
     async with open_store(tmp_path / "db") as store:
         match, game = await timed_game(store, None)
         assert match.time_per_move_seconds is None and not game.clock.running
-        assert await store.running_clocks() == []
+        assert await store.clocks.running() == []
         with pytest.raises(ValueError, match="no running clock"):
-            await store.pause_clock(game.id, expected_version=0, now=T0)
+            await store.clocks.pause(game.id, expected_version=0, now=T0)
 
 
 async def test_reminder_claims_are_guarded(tmp_path: Path) -> None:
@@ -68,7 +70,7 @@ async def test_reminder_claims_are_guarded(tmp_path: Path) -> None:
         _, game = await timed_game(store, 600)
         deadline = game.clock.deadline_at
         assert deadline is not None
-        claim = store.mark_reminders_sent
+        claim = store.clocks.mark_reminders_sent
         assert not await claim(game.id, expected_version=1, deadline_at=deadline, count=1)
         other = deadline + timedelta(seconds=1)
         assert not await claim(game.id, expected_version=0, deadline_at=other, count=1)
@@ -76,41 +78,51 @@ async def test_reminder_claims_are_guarded(tmp_path: Path) -> None:
         assert not await claim(game.id, expected_version=0, deadline_at=deadline, count=1)
         with pytest.raises(ValueError):
             await claim(game.id, expected_version=0, deadline_at=deadline, count=0)
-        assert (await store.get_game(game.id)).clock.reminders_sent == 1
+        assert (await store.games.get(game.id)).clock.reminders_sent == 1
 
 
 async def test_pause_and_resume_are_guarded_by_the_version(tmp_path: Path) -> None:
     async with open_store(tmp_path / "db") as store:
         _, game = await timed_game(store, 600)
         with pytest.raises(StaleGame):
-            await store.pause_clock(game.id, expected_version=3, now=T0)
-        paused = await store.pause_clock(game.id, expected_version=0, now=T0 + timedelta(minutes=4))
+            await store.clocks.pause(game.id, expected_version=3, now=T0)
+        paused = await store.clocks.pause(
+            game.id, expected_version=0, now=T0 + timedelta(minutes=4)
+        )
         assert paused.clock.time_left_seconds == 360 and paused.version == 0
-        assert await store.running_clocks() == []
+        assert await store.clocks.running() == []
         with pytest.raises(ValueError, match="no running clock"):
-            await store.pause_clock(game.id, expected_version=0, now=T0)
-        resumed = await store.resume_clock(game.id, expected_version=0, now=T0)
+            await store.clocks.pause(game.id, expected_version=0, now=T0)
+        resumed = await store.clocks.resume(game.id, expected_version=0, now=T0)
         assert resumed.clock.deadline_at == T0 + timedelta(minutes=6)
         with pytest.raises(ValueError, match="not paused"):
-            await store.resume_clock(game.id, expected_version=0, now=T0)
+            await store.clocks.resume(game.id, expected_version=0, now=T0)
         with pytest.raises(ValueError, match="timezone-aware"):
-            await store.pause_clock(game.id, expected_version=0, now=datetime(2025, 1, 1))
+            await store.clocks.pause(game.id, expected_version=0, now=datetime(2025, 1, 1))
 
 
 async def test_an_ended_game_refuses_clock_writes(tmp_path: Path) -> None:
     async with open_store(tmp_path / "db") as store:
         _, game = await timed_game(store, 600)
-        await store.end_game(
-            game.id, expected_version=0, status="timeout", winner="black",
-            points={"white": 5, "black": 5}, termination="timeout", game=game.game,
-            match_state="forfeited", match_winner_id=BOB, now=T0,
-        )  # fmt: skip
-        assert await store.running_clocks() == []
+        await store.games.end(
+            game.id,
+            GameEnding(
+                status="timeout",
+                winner="black",
+                points={"white": 5, "black": 5},
+                termination="timeout",
+                game=game.game,
+                then=MatchOver("forfeited", BOB),
+            ),
+            expected_version=0,
+            now=T0,
+        )
+        assert await store.clocks.running() == []
         with pytest.raises(GameNotActive):
-            await store.pause_clock(game.id, expected_version=0, now=T0)
+            await store.clocks.pause(game.id, expected_version=0, now=T0)
         deadline = game.clock.deadline_at
         assert deadline is not None
-        assert not await store.mark_reminders_sent(
+        assert not await store.clocks.mark_reminders_sent(
             game.id, expected_version=0, deadline_at=deadline, count=1
         )
 

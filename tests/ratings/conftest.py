@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from ratings_helpers import FakeClock
+from fakes import FakeClock
+from ratings_helpers import T0
 
 from bot.service import JarmoService, ServiceConfig
 from bot.store import open_store
@@ -13,7 +14,8 @@ from bot.store import open_store
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    """A clock that moves a second on every reading, so every game ends at its own moment."""
+    return FakeClock(T0, tick_seconds=1)
 
 
 @pytest.fixture

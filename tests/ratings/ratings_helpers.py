@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from bot.service import Actor, ChallengeRequest, JarmoService, Place, Report
 from bot.store import RatingRecord, Skill
@@ -16,25 +16,14 @@ THERE = Place(guild_id=GUILD, channel_id=11)
 T0 = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 
 
-class FakeClock:
-    """A clock that moves a second on every reading, so every game ends at its own moment."""
-
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
-
-
 async def start(
     service: JarmoService, white: Actor = ANN, black: Actor = BOB, *, games: int = 1,
     ruleset: str = "classic", place: Place = HERE,
 ) -> None:  # fmt: skip
     """``white`` challenges ``black`` (``white`` has White in game 1) and it is accepted."""
     request = ChallengeRequest(black, games=games, ruleset=ruleset, side="white")
-    view = await service.challenge(place, white, request)
-    await service.accept_challenge(black, view.challenge.id)
+    view = await service.challenges.post(place, white, request)
+    await service.challenges.accept(black, view.challenge.id)
 
 
 async def play_resign(
@@ -43,7 +32,7 @@ async def play_resign(
 ) -> Report:  # fmt: skip
     """A one-game match that ``loser`` (White) resigns."""
     await start(service, loser, winner, ruleset=ruleset, place=place)
-    return await service.resign(place, loser)
+    return await service.play.resign(place, loser)
 
 
 async def play_draw(
@@ -52,8 +41,8 @@ async def play_draw(
 ) -> Report:  # fmt: skip
     """A one-game match stopped by agreement at the start: level on the board, so a draw."""
     await start(service, white, black, ruleset=ruleset, place=place)
-    offer = await service.offer_stop(place, white)
-    return await service.accept_stop(place, black, offer)
+    offer = await service.play.offer_stop(place, white)
+    return await service.play.accept_stop(place, black, offer)
 
 
 def rating_row(user_id: int, rating: float, games: int, *, guild: int = GUILD) -> RatingRecord:

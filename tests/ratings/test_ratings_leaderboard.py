@@ -11,7 +11,7 @@ from bot.store import RatingTables
 
 
 async def seed(store, rows):
-    await store.replace_ratings(RatingTables(rows, []), expected_games=0)
+    await store.ratings.replace(RatingTables(rows, []), expected_games=0)
 
 
 async def test_order_is_rating_then_games_then_user_id(store):
@@ -25,13 +25,15 @@ async def test_order_is_rating_then_games_then_user_id(store):
             rating_row(9, 1300.0, 2, guild=GUILD + 1),  # another server: not here
         ],
     )
-    ranked = await store.leaderboard(GUILD, "classic", offset=0, limit=10)
+    ranked = await store.ratings.leaderboard(GUILD, "classic", offset=0, limit=10)
     assert [(r.rank, r.rating.user_id) for r in ranked] == [(1, 4), (2, 3), (3, 2), (4, 5)]
     for expected in ranked:
-        assert await store.player_rank(GUILD, "classic", expected.rating.user_id) == expected
-    assert await store.player_rank(GUILD, "classic", 9) is None
-    assert await store.player_rank(GUILD, "ludos", 4) is None
-    assert await store.leaderboard_size(GUILD, "classic") == 4
+        assert (
+            await store.ratings.player_rank(GUILD, "classic", expected.rating.user_id) == expected
+        )
+    assert await store.ratings.player_rank(GUILD, "classic", 9) is None
+    assert await store.ratings.player_rank(GUILD, "ludos", 4) is None
+    assert await store.ratings.leaderboard_size(GUILD, "classic") == 4
 
 
 async def test_pages_and_the_viewers_row_off_the_page(service, store):
@@ -61,4 +63,4 @@ async def test_an_empty_server_gets_a_friendly_message(service):
 
 async def test_negative_offsets_are_refused(store):
     with pytest.raises(ValueError):
-        await store.leaderboard(GUILD, "classic", offset=-1, limit=10)
+        await store.ratings.leaderboard(GUILD, "classic", offset=-1, limit=10)

@@ -6,14 +6,15 @@ import asyncio
 import random
 import sqlite3
 
+from fakes import FakeClock
 from ratings_helpers import (
     ANN,
     BOB,
     CAT,
     GUILD,
     HERE,
+    T0,
     THERE,
-    FakeClock,
     play_draw,
     play_resign,
     start,
@@ -40,17 +41,17 @@ async def play_a_season(service, seed=1):
         else:
             await play_resign(service, white, black, ruleset=ruleset, place=place)
     await start(service, ANN, BOB, games=2, place=HERE)  # a match with a stop then a resignation
-    offer = await service.offer_stop(HERE, ANN)
-    await service.accept_stop(HERE, BOB, offer)
-    await service.resign(HERE, ANN)
+    offer = await service.play.offer_stop(HERE, ANN)
+    await service.play.accept_stop(HERE, BOB, offer)
+    await service.play.resign(HERE, ANN)
     await start(service, CAT, DAN, place=THERE)
-    await service.abort(THERE, ANN, can_manage=True)
+    await service.play.abort(THERE, ANN, can_manage=True)
 
 
 async def test_recomputing_gives_exactly_the_stored_ratings(service, store):
     await play_a_season(service)
-    fresh = await recompute_ratings(store)
-    stored = await store.rating_tables()
+    fresh = await recompute_ratings(store.ratings)
+    stored = await store.ratings.tables()
     assert fresh.games == 14 and len(stored.history) == 28
     key = lambda r: (r.guild_id, r.ruleset, r.user_id)  # noqa: E731
     assert [(key(r), r.skill, r.games, r.wins, r.draws, r.losses, r.points, r.match_wins,
@@ -61,9 +62,9 @@ async def test_recomputing_gives_exactly_the_stored_ratings(service, store):
     assert sorted(fresh.tables.history, key=lambda h: (h.game_id, h.user_id)) == sorted(
         stored.history, key=lambda h: (h.game_id, h.user_id)
     )
-    check = await check_ratings(store)
+    check = await check_ratings(store.ratings)
     assert check.ok, check.differences
-    assert (await check_ratings(store, GUILD)).ok
+    assert (await check_ratings(store.ratings, GUILD)).ok
 
 
 async def test_a_tampered_rating_is_found_and_a_rebuild_restores_it(service, store, db_path):
@@ -71,12 +72,12 @@ async def test_a_tampered_rating_is_found_and_a_rebuild_restores_it(service, sto
     with sqlite3.connect(db_path) as db:
         db.execute("UPDATE ratings SET mu = mu + 1 WHERE user_id = ?", (ANN.user_id,))
         db.execute("DELETE FROM rating_history WHERE id = 1")
-    check = await check_ratings(store)
+    check = await check_ratings(store.ratings)
     assert not check.ok
     assert any(line.startswith("rating ") for line in check.differences)
     assert any(line.startswith("history ") for line in check.differences)
-    await rebuild_ratings(store)
-    assert (await check_ratings(store)).ok
+    await rebuild_ratings(store.ratings)
+    assert (await check_ratings(store.ratings)).ok
 
 
 async def test_games_from_before_ratings_are_rated_by_a_rebuild(service, store, db_path):
@@ -85,12 +86,12 @@ async def test_games_from_before_ratings_are_rated_by_a_rebuild(service, store, 
     with sqlite3.connect(db_path) as db:  # what a database migrated to 0003 looks like
         db.execute("DELETE FROM rating_history")
         db.execute("DELETE FROM ratings")
-    assert not (await check_ratings(store)).ok
-    rebuilt = await rebuild_ratings(store)
+    assert not (await check_ratings(store.ratings)).ok
+    rebuilt = await rebuild_ratings(store.ratings)
     assert rebuilt.games == 2
-    assert (await store.player_ratings(GUILD, ANN.user_id))[0].wins == 2
+    assert (await store.ratings.player_ratings(GUILD, ANN.user_id))[0].wins == 2
     await play_draw(service, BOB, CAT)  # live updates go on from the rebuilt values
-    assert (await check_ratings(store)).ok
+    assert (await check_ratings(store.ratings)).ok
 
 
 def test_the_command_line_checks_and_rebuilds(tmp_path, capsys):
@@ -98,7 +99,7 @@ def test_the_command_line_checks_and_rebuilds(tmp_path, capsys):
 
     async def season() -> None:
         async with open_store(db_path) as store:
-            await play_a_season(JarmoService(store, clock=FakeClock()), seed=3)
+            await play_a_season(JarmoService(store, clock=FakeClock(T0, tick_seconds=1)), seed=3)
 
     asyncio.run(season())
     assert main(["ratings", "--check", "--db", str(db_path)]) == 0

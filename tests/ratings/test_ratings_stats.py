@@ -14,7 +14,7 @@ from bot.service.stats_text import game_text, history_option, history_text, prof
 
 
 async def test_a_player_without_games_gets_a_friendly_message(service):
-    await service.display_name(GUILD, CAT.user_id)
+    await service.unit.names(GUILD, CAT.user_id)
     with pytest.raises(NoStats, match="has not finished a game on this server yet"):
         await service.stats.profile(GUILD, CAT.user_id, viewer_id=ANN.user_id)
     with pytest.raises(NoStats, match="no finished games"):
@@ -49,7 +49,7 @@ async def test_profile_by_side_streak_head_to_head_and_chart(service):
 async def test_streaks_count_equal_results_newest_first(service, store):
     for _ in range(3):
         await play_resign(service, winner=BOB, loser=ANN)
-    stats = await store.player_stats(GUILD, BOB.user_id)
+    stats = await store.results.player_stats(GUILD, BOB.user_id)
     assert (stats.streak.result, stats.streak.length) == ("win", 3)
 
 
@@ -70,9 +70,9 @@ async def test_history_lists_recent_games_and_filters_by_opponent(service):
 
 async def test_exporting_a_game_gives_its_moves_and_replay(service, store):
     await start(service, ANN, BOB)
-    await service.move(HERE, ANN, "A1-C2")
-    await service.resign(HERE, BOB)
-    game_id = (await store.recent_games(GUILD, ANN.user_id, limit=1))[0].id
+    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.resign(HERE, BOB)
+    game_id = (await store.results.recent_games(GUILD, ANN.user_id, limit=1))[0].id
     export = await service.stats.export_game(GUILD, game_id)
     assert export.text_filename == f"game-{game_id}.txt"
     lines = export.text.splitlines()
@@ -87,7 +87,7 @@ async def test_exporting_a_game_gives_its_moves_and_replay(service, store):
 
 async def test_an_active_game_cannot_be_exported(service, store):
     await start(service, ANN, BOB)
-    record = await store.active_game(HERE.channel_id)
+    record = await store.games.active(HERE.channel_id)
     with pytest.raises(NoStats, match="still be in play"):
         await service.stats.export_game(GUILD, record.id)
 

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 from ratings_helpers import ANN, BOB, CAT, GUILD, HERE, THERE, play_draw, play_resign, start
 
+from bot.service import JarmoService
 from bot.service.ratings import new_skill, rate_game
 from bot.service.text import report_text, standings_text
-from bot.store import Skill
+from bot.store import GameEnding, MatchOver, Skill
 
 
 async def rating(store, user, ruleset="classic"):
-    for row in await store.player_ratings(GUILD, user.user_id):
+    for row in await store.ratings.player_ratings(GUILD, user.user_id):
         if row.ruleset == ruleset:
             return row
     return None
@@ -38,7 +40,7 @@ async def test_a_win_raises_the_winner_and_lowers_the_loser(service, store):
     assert ann.skill.rating > new_skill().rating > bob.skill.rating
     assert (ann.games, ann.wins, ann.losses, ann.match_wins) == (1, 1, 0, 1)
     assert (bob.games, bob.wins, bob.losses, bob.match_wins) == (1, 0, 1, 0)
-    history = await store.rating_history(GUILD, ANN.user_id, "classic", limit=10)
+    history = await store.ratings.history(GUILD, ANN.user_id, "classic", limit=10)
     assert [h.after for h in history] == [ann.skill]
     assert history[0].before == new_skill()
 
@@ -58,38 +60,40 @@ async def test_ratings_are_kept_per_ruleset(service, store):
     assert (await rating(store, ANN, "classic")).wins == 1
     assert (await rating(store, ANN, "ludos")).losses == 1
     assert await rating(store, ANN, "jasir") is None
-    classic = await store.leaderboard(GUILD, "classic", offset=0, limit=10)
-    ludos = await store.leaderboard(GUILD, "ludos", offset=0, limit=10)
+    classic = await store.ratings.leaderboard(GUILD, "classic", offset=0, limit=10)
+    ludos = await store.ratings.leaderboard(GUILD, "ludos", offset=0, limit=10)
     assert [r.rating.user_id for r in classic] == [ANN.user_id, BOB.user_id]
     assert [r.rating.user_id for r in ludos] == [BOB.user_id, ANN.user_id]
 
 
 async def test_an_aborted_game_changes_nothing(service, store):
     await start(service, ANN, BOB)
-    await service.abort(HERE, CAT, can_manage=True)
-    assert await store.player_ratings(GUILD, ANN.user_id) == []
-    assert await store.rated_games() == []
-    assert (await service.standings(HERE)).rating_changes == ()
+    await service.play.abort(HERE, CAT, can_manage=True)
+    assert await store.ratings.player_ratings(GUILD, ANN.user_id) == []
+    assert await store.ratings.rated_games() == []
+    assert (await service.standings.current(HERE)).rating_changes == ()
 
 
 async def test_resigning_counts_as_a_loss_for_the_one_who_resigned(service, store):
     await start(service, ANN, BOB, games=4)  # resigning forfeits the rest of the match
-    await service.resign(HERE, BOB)
+    await service.play.resign(HERE, BOB)
     assert (await rating(store, BOB)).losses == 1
     assert (await rating(store, ANN)).wins == 1
     assert (await rating(store, ANN)).match_wins == 1
 
 
-async def test_games_against_an_unrated_player_change_no_rating(service, store):
-    service.ratings.unrated_players.add(BOB.user_id)  # as the bot does with its own id
+async def test_games_against_an_unrated_player_change_no_rating(store, clock):
+    service = JarmoService(
+        store, clock=clock, rng=random.Random(0), unrated_players=frozenset({BOB.user_id})
+    )
     await play_resign(service, winner=ANN, loser=BOB)
-    assert await store.player_ratings(GUILD, ANN.user_id) == []
-    assert (await store.player_stats(GUILD, ANN.user_id)).overall.wins == 1  # still counted
+    assert await store.ratings.player_ratings(GUILD, ANN.user_id) == []
+    assert (await store.results.player_stats(GUILD, ANN.user_id)).overall.wins == 1  # still counted
 
 
 async def test_standings_and_the_final_report_show_the_rating_change(service, store):
     report = await play_resign(service, winner=ANN, loser=BOB)
-    standings = await service.standings(HERE)
+    standings = await service.standings.current(HERE)
     shifts = {s.user_id: s.delta for s in standings.rating_changes}
     assert shifts[ANN.user_id] > 0 > shifts[BOB.user_id]
     text = standings_text(standings, lambda uid: {101: "Ann", 202: "Bob"}[uid])
@@ -103,18 +107,18 @@ async def test_standings_and_the_final_report_show_the_rating_change(service, st
 
 async def test_the_standings_of_a_running_match_show_no_rating_change(service):
     await start(service, ANN, BOB, games=2)
-    offer = await service.offer_stop(HERE, ANN)
-    await service.accept_stop(HERE, BOB, offer)  # game 1 rated, the match goes on
-    assert (await service.standings(HERE)).rating_changes == ()
+    offer = await service.play.offer_stop(HERE, ANN)
+    await service.play.accept_stop(HERE, BOB, offer)  # game 1 rated, the match goes on
+    assert (await service.standings.current(HERE)).rating_changes == ()
 
 
 async def test_two_games_of_one_player_ending_at_once_are_both_rated(service, store):
     await start(service, ANN, BOB, place=HERE)
     await start(service, ANN, CAT, place=THERE)
-    await asyncio.gather(service.resign(HERE, ANN), service.resign(THERE, ANN))
+    await asyncio.gather(service.play.resign(HERE, ANN), service.play.resign(THERE, ANN))
     ann = await rating(store, ANN)
     assert (ann.games, ann.losses) == (2, 2)
-    history = await store.rating_history(GUILD, ANN.user_id, "classic", limit=10)
+    history = await store.ratings.history(GUILD, ANN.user_id, "classic", limit=10)
     assert history[1].before == history[0].after  # the second started from the first
 
 
@@ -123,13 +127,22 @@ async def test_the_store_refuses_ratings_for_an_aborted_game(service, store, sta
     from bot.service.ratings import Ratings
 
     await start(service, ANN, BOB)
-    record = await store.active_game(HERE.channel_id)
-    match = await store.get_match(record.match_id)
-    update = await Ratings().plan(store, record, match, status="finished", winner="white")
+    record = await store.games.active(HERE.channel_id)
+    match = await store.games.match(record.match_id)
+    update = await Ratings().plan(store.ratings, record, match, status="finished", winner="white")
     with pytest.raises(ValueError, match="cannot be rated"):
-        await store.end_game(
-            record.id, expected_version=0, status=status, winner=None,
-            points=record.game.points(), termination="aborted", game=record.game,
-            match_state="aborted", ratings=update, now=record.started_at,
-        )  # fmt: skip
-    assert (await store.active_game(HERE.channel_id)).id == record.id  # nothing was written
+        await store.games.end(
+            record.id,
+            GameEnding(
+                status=status,
+                winner=None,
+                points=record.game.points(),
+                termination="aborted",
+                game=record.game,
+                then=MatchOver("aborted"),
+                ratings=update,
+            ),
+            expected_version=0,
+            now=record.started_at,
+        )
+    assert (await store.games.active(HERE.channel_id)).id == record.id  # nothing was written

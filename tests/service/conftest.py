@@ -5,15 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from service_helpers import FakeClock
 
 from bot.service import JarmoService, ServiceConfig
 from bot.store import open_store
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
 
 
 @pytest.fixture

@@ -1,8 +1,6 @@
-"""Shared pieces of the service tests: players, a place, a controllable clock, a match opener."""
+"""Shared pieces of the service tests: players, a place, a match opener."""
 
 from __future__ import annotations
-
-from datetime import UTC, datetime, timedelta
 
 from bot.service import Actor, ChallengeRequest, JarmoService, Place
 
@@ -10,19 +8,6 @@ ANN = Actor(101, "Ann")
 BOB = Actor(202, "Bob")
 CAT = Actor(303, "Cat")
 HERE = Place(guild_id=1, channel_id=10)
-
-
-class FakeClock:
-    """A clock that only moves when the test says so."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 async def start_match(
@@ -35,5 +20,5 @@ async def start_match(
 ):
     """Ann challenges Bob (Ann White in game 1 by default) and Bob accepts."""
     request = ChallengeRequest(BOB, games=games, ruleset=ruleset, side=side)
-    view = await service.challenge(place, ANN, request)
-    return await service.accept_challenge(BOB, view.challenge.id)
+    view = await service.challenges.post(place, ANN, request)
+    return await service.challenges.accept(BOB, view.challenge.id)

@@ -7,24 +7,37 @@ import asyncio
 import pytest
 from service_helpers import ANN, BOB, HERE
 
-from bot.service import Actor, ChallengeRequest, ChallengeUnavailable, NotAllowed, NotYourTurn
+from bot.service import (
+    Actor,
+    ChallengeRequest,
+    ChallengeUnavailable,
+    JarmoService,
+    NotAllowed,
+    NotYourTurn,
+)
 from bot.service.computer import ComputerOpponent, think_in_thread
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
 
 
 @pytest.fixture
-def computer(service) -> ComputerOpponent:
-    return ComputerOpponent(service, ROBOT, think_in_thread)
+def service(service: JarmoService) -> JarmoService:
+    """The service of conftest.py, playing ROBOT as the computer opponent."""
+    return service.with_computer(ROBOT)
+
+
+@pytest.fixture
+def computer(service: JarmoService) -> ComputerOpponent:
+    return ComputerOpponent(service, think_in_thread)
 
 
 async def test_computer_accepts_at_once_and_answers_each_move(service, computer, store):
     board = await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
     assert await computer.reply(HERE) is None and board.turn_user_id == ANN.user_id
-    await service.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, "A1-C2")
     reply = await computer.reply(HERE)
     assert reply is not None and reply.actor_id == ROBOT.user_id
-    record = await store.active_game(HERE.channel_id)
+    record = await store.games.active(HERE.channel_id)
     assert record.version == 2 and record.game.turn == "white"
     assert await computer.reply(HERE) is None  # not its turn
 
@@ -40,8 +53,8 @@ async def test_computer_with_white_moves_first(service, computer):
 async def test_a_whole_game_against_the_computer(service, computer):
     await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
     while True:
-        moves = await service.move_suggestions(HERE, ANN.user_id, "")
-        report = await service.move(HERE, ANN, moves[-1])
+        moves = await service.play.move_suggestions(HERE, ANN.user_id, "")
+        report = await service.play.move(HERE, ANN, moves[-1])
         if report.ended:
             break
         report = await computer.reply(HERE)
@@ -52,7 +65,7 @@ async def test_a_whole_game_against_the_computer(service, computer):
 
 async def test_other_bots_and_bad_levels_are_refused(service, computer):
     with pytest.raises(ChallengeUnavailable, match="bot"):
-        await service.challenge(HERE, ANN, ChallengeRequest(Actor(5, "Other", is_bot=True)))
+        await service.challenges.post(HERE, ANN, ChallengeRequest(Actor(5, "Other", is_bot=True)))
     with pytest.raises(ChallengeUnavailable, match="easy, medium or hard"):
         await computer.start(HERE, ANN, ChallengeRequest(ROBOT, level="genius"))
 
@@ -65,29 +78,29 @@ async def test_resigning_while_the_computer_thinks_wins(service, store):
         await release.wait()
         return "A5-C4"
 
-    computer = ComputerOpponent(service, ROBOT, slow_think)
+    computer = ComputerOpponent(service, slow_think)
     await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white"))
-    await service.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, "A1-C2")
     thinking = asyncio.create_task(computer.reply(HERE))
     await started.wait()
-    await service.resign(HERE, ANN)
+    await service.play.resign(HERE, ANN)
     release.set()
     assert await thinking is None
-    assert await store.active_game(HERE.channel_id) is None
+    assert await store.games.active(HERE.channel_id) is None
 
 
 async def test_hints_only_against_the_computer_and_on_your_turn(service, computer):
     await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
     hint = await computer.hint(HERE, ANN)
-    assert hint in await service.move_suggestions(HERE, ANN.user_id, "", limit=None)
-    await service.move(HERE, ANN, "A1-C2")
+    assert hint in await service.play.move_suggestions(HERE, ANN.user_id, "", limit=None)
+    await service.play.move(HERE, ANN, "A1-C2")
     with pytest.raises(NotYourTurn):
         await computer.hint(HERE, ANN)
 
 
 async def test_no_hints_between_humans(service, computer):
-    view = await service.challenge(HERE, ANN, ChallengeRequest(BOB, side="white"))
-    await service.accept_challenge(BOB, view.challenge.id)
+    view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, side="white"))
+    await service.challenges.accept(BOB, view.challenge.id)
     with pytest.raises(NotAllowed, match=r"computer\. To play it, use /jarmo challenge"):
         await computer.hint(HERE, ANN)
 
@@ -103,18 +116,18 @@ async def test_a_pending_computer_turn_is_found_after_a_restart(service, store):
     async def never(data, level, seed):
         raise AssertionError("not asked to think here")
 
-    first = ComputerOpponent(service, ROBOT, never)
+    first = ComputerOpponent(service, never)
     await first.start(HERE, ANN, ChallengeRequest(ROBOT, side="white"))
-    await service.move(HERE, ANN, "A1-C2")  # the bot "stops" before the computer answers
-    assert await service.places_awaiting_computer() == [HERE]
-    restarted = ComputerOpponent(service, ROBOT, think_in_thread)
+    await service.play.move(HERE, ANN, "A1-C2")  # the bot "stops" before the computer answers
+    assert await service.computer_turns.awaiting() == [HERE]
+    restarted = ComputerOpponent(service, think_in_thread)
     assert (await restarted.reply(HERE)).actor_id == ROBOT.user_id
-    assert await service.places_awaiting_computer() == []
+    assert await service.computer_turns.awaiting() == []
 
 
 async def test_games_against_the_computer_are_not_rated(service, computer, store):
     await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
-    await service.move(HERE, ANN, "A1-C2")
-    await service.resign(HERE, ANN)
-    assert await store.player_ratings(HERE.guild_id, ANN.user_id) == []
-    assert (await store.player_stats(HERE.guild_id, ANN.user_id)).as_white.losses == 1
+    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.resign(HERE, ANN)
+    assert await store.ratings.player_ratings(HERE.guild_id, ANN.user_id) == []
+    assert (await store.results.player_stats(HERE.guild_id, ANN.user_id)).as_white.losses == 1

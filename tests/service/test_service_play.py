@@ -24,7 +24,7 @@ from bot.service.text import report_text, standings_text
 
 
 async def stored_state(store, place=HERE):
-    record = await store.active_game(place.channel_id)
+    record = await store.games.active(place.channel_id)
     return None if record is None else (record.version, record.game.to_dict())
 
 
@@ -38,57 +38,59 @@ async def test_challenge_accept_starts_game_with_requested_sides(service):
 
 async def test_challenge_refusals(service):
     with pytest.raises(ChallengeUnavailable, match="yourself"):
-        await service.challenge(HERE, ANN, ChallengeRequest(ANN))
+        await service.challenges.post(HERE, ANN, ChallengeRequest(ANN))
     from bot.service import Actor
 
     with pytest.raises(ChallengeUnavailable, match="bot"):
-        await service.challenge(HERE, ANN, ChallengeRequest(Actor(9, "Robo", is_bot=True)))
+        await service.challenges.post(HERE, ANN, ChallengeRequest(Actor(9, "Robo", is_bot=True)))
     with pytest.raises(ChallengeUnavailable, match="1, 2, 4 or 6"):
-        await service.challenge(HERE, ANN, ChallengeRequest(BOB, games=3))
+        await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, games=3))
     with pytest.raises(ChallengeUnavailable, match="ruleset"):
-        await service.challenge(HERE, ANN, ChallengeRequest(BOB, ruleset="chess"))
+        await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, ruleset="chess"))
 
 
 async def test_one_challenge_or_game_per_channel(service):
-    view = await service.challenge(HERE, ANN, ChallengeRequest(BOB))
+    view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB))
     with pytest.raises(ChannelBusy, match="pending challenge"):
-        await service.challenge(HERE, CAT, ChallengeRequest(BOB))
-    await service.accept_challenge(BOB, view.challenge.id)
+        await service.challenges.post(HERE, CAT, ChallengeRequest(BOB))
+    await service.challenges.accept(BOB, view.challenge.id)
     with pytest.raises(ChannelBusy, match="game in progress"):
-        await service.challenge(HERE, CAT, ChallengeRequest(ANN))
+        await service.challenges.post(HERE, CAT, ChallengeRequest(ANN))
     other = Place(1, 11)
-    assert (await service.challenge(other, CAT, ChallengeRequest(ANN))).challenge.channel_id == 11
+    assert (
+        await service.challenges.post(other, CAT, ChallengeRequest(ANN))
+    ).challenge.channel_id == 11
 
 
 async def test_only_the_challenged_player_answers_and_only_the_challenger_cancels(service):
-    view = await service.challenge(HERE, ANN, ChallengeRequest(BOB))
+    view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB))
     with pytest.raises(NotAllowed):
-        await service.accept_challenge(CAT, view.challenge.id)
+        await service.challenges.accept(CAT, view.challenge.id)
     with pytest.raises(NotAllowed):
-        await service.accept_challenge(ANN, view.challenge.id)
+        await service.challenges.accept(ANN, view.challenge.id)
     with pytest.raises(NotAllowed):
-        await service.cancel_challenge(BOB, view.challenge.id)
-    declined = await service.decline_challenge(BOB, view.challenge.id)
+        await service.challenges.cancel(BOB, view.challenge.id)
+    declined = await service.challenges.decline(BOB, view.challenge.id)
     assert declined.challenge.status == "declined"
     with pytest.raises(ChallengeUnavailable, match="already declined"):
-        await service.accept_challenge(BOB, view.challenge.id)
+        await service.challenges.accept(BOB, view.challenge.id)
 
 
 async def test_expired_challenge_cannot_be_accepted(service, clock):
-    view = await service.challenge(HERE, ANN, ChallengeRequest(BOB))
+    view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB))
     clock.advance(601)
     with pytest.raises(ChallengeUnavailable, match="expired"):
-        await service.accept_challenge(BOB, view.challenge.id)
+        await service.challenges.accept(BOB, view.challenge.id)
     # the channel is free again
-    await service.challenge(HERE, ANN, ChallengeRequest(BOB))
+    await service.challenges.post(HERE, ANN, ChallengeRequest(BOB))
 
 
 async def test_move_reports_and_persists(service, store):
     await start_match(service)
-    report = await service.move(HERE, ANN, "a1 c2")
+    report = await service.play.move(HERE, ANN, "a1 c2")
     assert report.action == "A1-C2" and report.ended is None
     assert report.board.turn_user_id == BOB.user_id
-    assert (await store.active_game(HERE.channel_id)).game.history == ["A1-C2"]
+    assert (await store.games.active(HERE.channel_id)).game.history == ["A1-C2"]
     text = report_text(report, lambda uid: {101: "@Ann", 202: "@Bob"}[uid])
     assert "@Ann played **A1-C2**" in text and "@Bob to move" in text
 
@@ -107,56 +109,62 @@ async def test_refused_moves_change_nothing(service, store, actor, move, error, 
     await start_match(service)
     before = await stored_state(store)
     with pytest.raises(error, match=words):
-        await service.move(HERE, actor, move)
+        await service.play.move(HERE, actor, move)
     assert await stored_state(store) == before
 
 
 async def test_no_game_here(service):
     with pytest.raises(NoGameHere, match="/jarmo challenge"):
-        await service.move(HERE, ANN, "A1-C2")
+        await service.play.move(HERE, ANN, "A1-C2")
     with pytest.raises(NoGameHere):
-        await service.board(HERE)
+        await service.play.board(HERE)
     with pytest.raises(NoGameHere):
-        await service.standings(HERE)
+        await service.standings.current(HERE)
 
 
 async def test_bad_redeploy_point(service):
     await start_match(service)
     with pytest.raises(BadMove, match="B1"):
-        await service.redeploy(HERE, ANN, "B9")
+        await service.play.redeploy(HERE, ANN, "B9")
     with pytest.raises(BadMove, match="no captured piece"):
-        await service.redeploy(HERE, ANN, "b1")
+        await service.play.redeploy(HERE, ANN, "b1")
 
 
 async def test_concurrent_moves_for_one_channel_apply_once(service, store):
     await start_match(service)
     results = await asyncio.gather(
-        service.move(HERE, ANN, "A1-C2"), service.move(HERE, ANN, "B1-D2"), return_exceptions=True
+        service.play.move(HERE, ANN, "A1-C2"),
+        service.play.move(HERE, ANN, "B1-D2"),
+        return_exceptions=True,
     )
     applied = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, Exception)]
     assert len(applied) == 1 and len(refused) == 1
     assert isinstance(refused[0], NotYourTurn)
-    assert (await store.active_game(HERE.channel_id)).version == 1
+    assert (await store.games.active(HERE.channel_id)).version == 1
 
 
 async def test_autocomplete_offers_only_the_movers_legal_moves(service):
     await start_match(service)
-    moves = await service.move_suggestions(HERE, ANN.user_id, "")
+    moves = await service.play.move_suggestions(HERE, ANN.user_id, "")
     assert moves[:2] == ["A1-B3", "A1-C2"] and len(moves) == 11
-    assert await service.move_suggestions(HERE, ANN.user_id, "b1") == ["B1-A3", "B1-C3", "B1-D2"]
-    assert await service.move_suggestions(HERE, ANN.user_id, "c1 d") == ["C1-D3"]
-    assert await service.move_suggestions(HERE, BOB.user_id, "") == []
-    assert await service.move_suggestions(HERE, CAT.user_id, "") == []
+    assert await service.play.move_suggestions(HERE, ANN.user_id, "b1") == [
+        "B1-A3",
+        "B1-C3",
+        "B1-D2",
+    ]
+    assert await service.play.move_suggestions(HERE, ANN.user_id, "c1 d") == ["C1-D3"]
+    assert await service.play.move_suggestions(HERE, BOB.user_id, "") == []
+    assert await service.play.move_suggestions(HERE, CAT.user_id, "") == []
 
 
 async def play_until_over(service, place=HERE):
     """Both players play their first legal move until the current game ends."""
     while True:
-        view = await service.board(place)
+        view = await service.play.board(place)
         mover = ANN if view.turn_user_id == ANN.user_id else BOB
-        moves = await service.move_suggestions(place, mover.user_id, "")
-        report = await service.move(place, mover, moves[0])
+        moves = await service.play.move_suggestions(place, mover.user_id, "")
+        report = await service.play.move(place, mover, moves[0])
         if report.ended:
             return report
 
@@ -169,60 +177,60 @@ async def test_two_game_match_swaps_sides_and_totals(service, store):
     assert first.standings.games_left == 1 and not first.standings.over
     second = await play_until_over(service)
     assert second.next_board is None and second.standings.over
-    standings = await service.standings(HERE)
+    standings = await service.standings.current(HERE)
     pts = [line.points_by_player for line in standings.games]
     assert standings.totals == {
         uid: pts[0][uid] + pts[1][uid] for uid in (ANN.user_id, BOB.user_id)
     }
     text = standings_text(standings, {101: "Ann", 202: "Bob"}.get)
     assert "Game 2: Bob (White)" in text and "Total: Ann" in text
-    assert await store.active_game(HERE.channel_id) is None
+    assert await store.games.active(HERE.channel_id) is None
 
 
 async def test_resign_forfeits_the_match(service, store):
     await start_match(service, games=4)
-    await service.move(HERE, ANN, "A1-C2")
-    report = await service.resign(HERE, ANN)
+    await service.play.move(HERE, ANN, "A1-C2")
+    report = await service.play.resign(HERE, ANN)
     assert report.ended.status == "resigned" and report.ended.winner_id == BOB.user_id
     assert report.standings.over and report.standings.winner_id == BOB.user_id
     assert report.standings.match.state == "forfeited" and report.next_board is None
-    assert await store.active_game(HERE.channel_id) is None
-    bob = await store.player_stats(1, BOB.user_id)
+    assert await store.games.active(HERE.channel_id) is None
+    bob = await store.results.player_stats(1, BOB.user_id)
     assert (bob.overall.wins, bob.match_wins) == (1, 1)
 
 
 async def test_agreed_stop_scores_the_game_and_continues_the_match(service):
     await start_match(service, games=2)
-    offer = await service.offer_stop(HERE, ANN)
+    offer = await service.play.offer_stop(HERE, ANN)
     assert offer == StopOffer(offer.game_id, 0, ANN.user_id, BOB.user_id)
     with pytest.raises(NotAllowed):
-        await service.accept_stop(HERE, ANN, offer)
-    report = await service.accept_stop(HERE, BOB, offer)
+        await service.play.accept_stop(HERE, ANN, offer)
+    report = await service.play.accept_stop(HERE, BOB, offer)
     assert report.ended.status == "stopped" and report.ended.winner_id is None  # 5 v 5
     assert report.next_board is not None
 
 
 async def test_stale_stop_offer_is_refused(service):
     await start_match(service)
-    offer = await service.offer_stop(HERE, ANN)
-    await service.move(HERE, ANN, "A1-C2")
+    offer = await service.play.offer_stop(HERE, ANN)
+    await service.play.move(HERE, ANN, "A1-C2")
     with pytest.raises(GameChanged, match="offer again"):
-        await service.accept_stop(HERE, BOB, offer)
+        await service.play.accept_stop(HERE, BOB, offer)
 
 
 async def test_abort_needs_permission_and_counts_for_nobody(service, store):
     await start_match(service, games=2)
     with pytest.raises(NotAllowed, match="manage"):
-        await service.abort(HERE, CAT, can_manage=False)
-    report = await service.abort(HERE, CAT, can_manage=True)
+        await service.play.abort(HERE, CAT, can_manage=False)
+    report = await service.play.abort(HERE, CAT, can_manage=True)
     assert report.ended.status == "aborted" and report.standings.match.state == "aborted"
-    assert await store.active_game(HERE.channel_id) is None
-    assert (await store.player_stats(1, ANN.user_id)).overall.games == 0
+    assert await store.games.active(HERE.channel_id) is None
+    assert (await store.results.player_stats(1, ANN.user_id)).overall.games == 0
 
 
 async def test_board_from_the_viewers_side(service):
     await start_match(service)
-    white_view = await service.board(HERE, viewer_id=ANN.user_id)
-    black_view = await service.board(HERE, viewer_id=BOB.user_id)
+    white_view = await service.play.board(HERE, viewer_id=ANN.user_id)
+    black_view = await service.play.board(HERE, viewer_id=BOB.user_id)
     assert white_view.image != black_view.image
-    assert (await service.board(HERE, viewer_id=CAT.user_id)).image == white_view.image
+    assert (await service.play.board(HERE, viewer_id=CAT.user_id)).image == white_view.image

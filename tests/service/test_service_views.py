@@ -21,8 +21,8 @@ def drawn(view, result=None) -> bytes:
 
 async def test_a_resigned_game_shows_who_resigned(service):
     await start_match(service)
-    await service.move(HERE, ANN, "A1-C2")
-    report = await service.resign(HERE, BOB)
+    await service.play.move(HERE, ANN, "A1-C2")
+    report = await service.play.resign(HERE, BOB)
     points = report.board.game.game.points()
     assert report.board.image == drawn(report.board, ResultBanner("resigned", "white", points))
     assert report.board.image != drawn(report.board)  # not "Black to move"
@@ -38,19 +38,19 @@ async def test_a_resigned_game_shows_who_resigned(service):
 async def test_stopped_and_aborted_games_say_so(service, end, banner):
     await start_match(service, games=2)
     if end == "stop":
-        report = await service.accept_stop(HERE, BOB, await service.offer_stop(HERE, ANN))
+        report = await service.play.accept_stop(HERE, BOB, await service.play.offer_stop(HERE, ANN))
     else:
-        report = await service.abort(HERE, CAT, can_manage=True)
+        report = await service.play.abort(HERE, CAT, can_manage=True)
     assert report.board.image == drawn(report.board, banner)
     assert report.next_board is None or report.next_board.image == drawn(report.next_board)
 
 
 async def test_a_game_lost_on_time_shows_it(service, clock):
     request = ChallengeRequest(BOB, side="white", time_per_move="1h")
-    challenge = await service.challenge(HERE, ANN, request)
-    await service.accept_challenge(BOB, challenge.challenge.id)
-    (running,) = await service.running_clocks()
-    event = await service.time_out(running, now=running.deadline_at)
+    challenge = await service.challenges.post(HERE, ANN, request)
+    await service.challenges.accept(BOB, challenge.challenge.id)
+    (running,) = await service.clocks.running()
+    event = await service.clocks.time_out(running, now=running.deadline_at)
     board = event.report.board
     points = board.game.game.points()
     assert board.image == drawn(board, ResultBanner("timeout", "black", points))
@@ -58,9 +58,9 @@ async def test_a_game_lost_on_time_shows_it(service, clock):
 
 async def test_an_exported_replay_ends_on_the_result(service, store):
     await start_match(service)
-    await service.move(HERE, ANN, "A1-C2")
-    report = await service.resign(HERE, BOB)
-    record = await store.get_game(report.board.game.id)
+    await service.play.move(HERE, ANN, "A1-C2")
+    report = await service.play.resign(HERE, BOB)
+    record = await store.games.get(report.board.game.id)
     export = await service.stats.export_game(HERE.guild_id, record.id)
     banner = ResultBanner("resigned", "white", record.game.points())
     assert export.gif == render_replay(record.game, players=("Ann", "Bob"), result=banner)

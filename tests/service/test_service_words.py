@@ -38,16 +38,18 @@ def test_each_ruleset_names_its_sides_as_its_pictures_do() -> None:
 
 
 async def test_ludos_texts_say_green_and_blue(service) -> None:
-    view = await service.challenge(HERE, ANN, ChallengeRequest(BOB, ruleset="ludos", side="white"))
+    view = await service.challenges.post(
+        HERE, ANN, ChallengeRequest(BOB, ruleset="ludos", side="white")
+    )
     assert "Ann plays Green first" in challenge_text(view, name, expires="soon")
-    board = await service.accept_challenge(BOB, view.challenge.id)
+    board = await service.challenges.accept(BOB, view.challenge.id)
     line = position_line(board, name)
     assert line.startswith("Green Ann 5 – 5 Bob Blue") and "Ann to move (Green)" in line
     with pytest.raises(NotYourTurn, match=r"Ann's turn \(Green\)"):
-        await service.move(HERE, BOB, "A5-C4")
+        await service.play.move(HERE, BOB, "A5-C4")
     with pytest.raises(BadMove, match="The piece on A5 is Blue's, not yours"):
-        await service.move(HERE, ANN, "A5-C4")
-    standings = standings_text(await service.standings(HERE), name)
+        await service.play.move(HERE, ANN, "A5-C4")
+    standings = standings_text(await service.standings.current(HERE), name)
     assert "Ann (Green) v Bob (Blue) — in play" in standings
     for text in (line, standings):
         assert "White" not in text and "Black" not in text
@@ -55,8 +57,8 @@ async def test_ludos_texts_say_green_and_blue(service) -> None:
 
 async def test_the_next_ludos_game_names_green(service) -> None:
     await start_match(service, games=2, ruleset="ludos")
-    offer = await service.offer_stop(HERE, ANN)
-    report = await service.accept_stop(HERE, BOB, offer)
+    offer = await service.play.offer_stop(HERE, ANN)
+    report = await service.play.accept_stop(HERE, BOB, offer)
     assert "Bob has Green now; Bob to move." in report_text(report, name)
 
 
@@ -68,8 +70,8 @@ async def test_classic_texts_keep_white_and_black(service) -> None:
 
 async def test_a_ludos_move_list_and_its_caption(service) -> None:
     await start_match(service, ruleset="ludos")
-    await service.move(HERE, ANN, "A1-C2")
-    await service.resign(HERE, BOB)
+    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.resign(HERE, BOB)
     (line,) = (await service.stats.history(HERE.guild_id, ANN.user_id)).lines
     export = await service.stats.export_game(HERE.guild_id, line.game.id)
     assert "Green: Ann\nBlue: Bob\n" in export.text
@@ -94,7 +96,8 @@ def test_the_parsers_example_is_a_real_line_into_the_enemy_camp() -> None:
 
 
 async def test_your_move_is_never_addressed_to_the_computer(service) -> None:
-    computer = ComputerOpponent(service, ROBOT, think_in_thread)
+    service = service.with_computer(ROBOT)
+    computer = ComputerOpponent(service, think_in_thread)
     request = ChallengeRequest(ROBOT, side="black", level="easy")
     board = await computer.start(HERE, ANN, request)  # the computer has White
     assert report_message(Report(ANN.user_id, None, board))["content"] is None
@@ -103,6 +106,6 @@ async def test_your_move_is_never_addressed_to_the_computer(service) -> None:
     message = report_message(first)
     assert message["content"] == f"<@{ANN.user_id}>, your move."
     assert [user.id for user in message["allowed_mentions"].users] == [ANN.user_id]
-    moves = await service.move_suggestions(HERE, ANN.user_id, "")
-    answered = report_message(await service.move(HERE, ANN, moves[0]))
+    moves = await service.play.move_suggestions(HERE, ANN.user_id, "")
+    answered = report_message(await service.play.move(HERE, ANN, moves[0]))
     assert answered["content"] is None and answered["allowed_mentions"].users == []

@@ -17,9 +17,11 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "jarmo.sqlite3"
 
 
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
-    """An open store on a fresh file."""
+@pytest.fixture(params=["sqlite"])
+async def store(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[SqliteStore]:
+    """An open store on a fresh database, once per backend (each test id names its backend):
+    the contract tests written against the protocols run on every backend added here."""
+    assert request.param == "sqlite"
     async with open_store(db_path) as opened:
         yield opened
 
@@ -32,10 +34,10 @@ def start_match(store: SqliteStore) -> StartMatch:
     async def start(
         *, channel: int = CHANNEL, game_count: int = 1, max_plies: int = 200
     ) -> tuple[MatchRecord, GameRecord]:
-        posted = await store.create_challenge(
+        posted = await store.challenges.create(
             challenge(channel=channel, game_count=game_count, max_plies=max_plies), now=T0
         )
-        return await store.accept_challenge(
+        return await store.challenges.accept(
             posted.id, first_white_id=ALICE, first_game=new_game(max_plies), now=T0
         )
 

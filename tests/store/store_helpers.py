@@ -78,7 +78,7 @@ async def play_quiet(
         game = fork(record.game)
         mover = record.player_id(game.turn)
         move = quiet_move(game, rng)
-        record = await store.record_move(
+        record = await store.games.record_move(
             record.id,
             expected_version=record.version,
             player_id=mover,
@@ -107,7 +107,7 @@ async def play_to_end(store: Store, record: GameRecord, rng: random.Random) -> F
         move = random_move(game, rng)
         if game.over:
             return FinalMove(record, game, mover, move)
-        record = await store.record_move(
+        record = await store.games.record_move(
             record.id,
             expected_version=record.version,
             player_id=mover,

@@ -30,7 +30,7 @@ async def race(stores: list[SqliteStore], base: GameRecord, rng: random.Random) 
     async def attempt(i: int) -> GameRecord:
         game = fork(base.game)
         move = quiet_move(game, rng)
-        return await stores[i % len(stores)].record_move(
+        return await stores[i % len(stores)].games.record_move(
             base.id,
             expected_version=base.version,
             player_id=base.player_id(base.game.turn),
@@ -56,13 +56,13 @@ async def test_exactly_one_move_wins_per_version(
     _, record = await start_match()
     rng = random.Random(21)
     for version in range(12):
-        base = await store.get_game(record.id)
+        base = await store.games.get(record.id)
         assert base.version == version
         winner = one_winner(await race([store], base, rng))
-        stored = await store.get_game(record.id)
+        stored = await store.games.get(record.id)
         assert stored.version == version + 1
         assert stored.game == winner.game
-        actions = await store.game_actions(record.id)
+        actions = await store.games.actions(record.id)
         assert [a.move for a in actions] == winner.game.history
 
 
@@ -77,13 +77,13 @@ async def test_exactly_one_wins_across_two_processes_worth_of_connections(
     other = await open_without_process_lock(db_path)
     try:
         for version in range(6):
-            base = await store.get_game(record.id)
+            base = await store.games.get(record.id)
             assert base.version == version
             one_winner(await race([store, other], base, rng))
-        final = await other.get_game(record.id)
+        final = await other.games.get(record.id)
     finally:
         await other.close()
-    assert final == await store.get_game(record.id)
+    assert final == await store.games.get(record.id)
     assert final.version == 6
 
 
@@ -98,7 +98,7 @@ async def test_writers_to_different_games_all_succeed(
             game = fork(record.game)
             mover = record.player_id(game.turn)
             move = quiet_move(game, rng)
-            record = await store.record_move(
+            record = await store.games.record_move(
                 record.id,
                 expected_version=record.version,
                 player_id=mover,
@@ -111,7 +111,7 @@ async def test_writers_to_different_games_all_succeed(
     done = await asyncio.gather(*(play(r, i) for i, r in enumerate(records)))
     for record in done:
         assert record.version == 10
-        assert await store.get_game(record.id) == record
+        assert await store.games.get(record.id) == record
 
 
 async def test_cancelled_writers_leave_a_consistent_store(
@@ -120,11 +120,11 @@ async def test_cancelled_writers_leave_a_consistent_store(
     _, record = await start_match()
     rng = random.Random(23)
     for _ in range(20):
-        base = await store.get_game(record.id)
+        base = await store.games.get(record.id)
         game = fork(base.game)
         move = quiet_move(game, rng)
         write = asyncio.create_task(
-            store.record_move(
+            store.games.record_move(
                 base.id,
                 expected_version=base.version,
                 player_id=base.player_id(base.game.turn),
@@ -139,7 +139,7 @@ async def test_cancelled_writers_leave_a_consistent_store(
             await write  # once the cancelled call is over, its transaction must be settled
         # Whether or not that move made it, the game must load consistently and accept the
         # next move from whatever version it is at.
-        current = await store.get_game(record.id)
+        current = await store.games.get(record.id)
         assert current.version in (base.version, base.version + 1)
         record = await play_quiet(store, current, 1, rng)
         assert record.version == current.version + 1
@@ -151,7 +151,7 @@ async def test_a_cancelled_write_is_settled_before_its_caller_returns(store: Sql
     inside, release = threading.Event(), threading.Event()
 
     def slow(db: sqlite3.Connection) -> None:
-        db.execute("INSERT INTO guild_settings VALUES (9, 'jasir', 'bow', 60)")
+        db.execute("INSERT INTO bot_state VALUES ('cancelled write', 'committed')")
         inside.set()
         assert release.wait(timeout=10)
 
@@ -163,4 +163,4 @@ async def test_a_cancelled_write_is_settled_before_its_caller_returns(store: Sql
     release.set()
     with pytest.raises(asyncio.CancelledError):
         await write
-    assert (await store.get_settings(9)).default_ruleset == "jasir"
+    assert await store.state.get("cancelled write") == "committed"

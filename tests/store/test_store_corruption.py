@@ -114,7 +114,7 @@ async def test_tampering_is_detected_on_the_next_load(
     before = dump(db_path)
 
     async with open_store(db_path) as reopened:
-        loads = (lambda: reopened.get_game(record.id), lambda: reopened.active_game(CHANNEL))
+        loads = (lambda: reopened.games.get(record.id), lambda: reopened.games.active(CHANNEL))
         for first, load in zip((True, False), loads, strict=True):
             with (
                 caplog.at_level(logging.ERROR, logger="bot.store"),
@@ -127,7 +127,7 @@ async def test_tampering_is_detected_on_the_next_load(
             assert (f"game {record.id} is damaged" in caplog.text) is first
             caplog.clear()
         with pytest.raises(CorruptGame):
-            await reopened.match_games(record.match_id)
+            await reopened.games.match_games(record.match_id)
     assert dump(db_path) == before  # reported, not repaired
 
 
@@ -135,11 +135,11 @@ async def test_tampering_is_detected_even_after_this_process_wrote_the_game(
     db_path: Path, store: SqliteStore, start_match: StartMatch
 ) -> None:
     record = await stored_game(store, start_match)
-    assert await store.get_game(record.id) == record
+    assert await store.games.get(record.id) == record
     with sqlite3.connect(db_path) as db:
         db.execute("UPDATE games SET snapshot = ? WHERE id = ?", (other_snapshot(), record.id))
     with pytest.raises(CorruptGame):
-        await store.get_game(record.id)
+        await store.games.get(record.id)
 
 
 async def test_a_game_is_replayed_once_per_process(
@@ -155,18 +155,18 @@ async def test_a_game_is_replayed_once_per_process(
     monkeypatch.setattr(bot.store._games, "verify", counting_verify)
     record = await stored_game(store, start_match, moves=5)
     for _ in range(3):
-        assert await store.get_game(record.id) == record
+        assert await store.games.get(record.id) == record
     assert replays == []  # every version was written by this process
 
     fresh = await open_without_process_lock(db_path)
     try:
         for _ in range(3):
-            assert await fresh.get_game(record.id) == record
+            assert await fresh.games.get(record.id) == record
         assert replays == [5]  # checked once, then trusted
         moved = await play_quiet(fresh, record, 1, random.Random(32))
-        assert await fresh.get_game(record.id) == moved
+        assert await fresh.games.get(record.id) == moved
         assert replays == [5]
-        assert await store.get_game(record.id) == moved  # written by the other store: replayed
+        assert await store.games.get(record.id) == moved  # written by the other store: replayed
         assert replays == [5, 6]
     finally:
         await fresh.close()

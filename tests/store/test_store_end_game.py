@@ -1,10 +1,12 @@
-"""end_game: every way a game can end, in one transaction, and what it does to the stored
+"""GameStore.end: every way a game can end, in one transaction, and what it does to the stored
 games, the players' results read from them, and matches."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from store_helpers import (
@@ -21,7 +23,11 @@ from store_helpers import (
 )
 
 from bot.store import (
+    FinalMove,
+    GameEnding,
     GameNotActive,
+    MatchOver,
+    NextGame,
     NotFound,
     RatingChange,
     RatingUpdate,
@@ -37,7 +43,7 @@ LATER = T0 + timedelta(minutes=3)
 async def stats(store: SqliteStore, user_id: int) -> tuple[int, int, int, int, int, int]:
     """(games, wins, draws, losses, points, match wins) of a player in GUILD, as read from the
     stored games and matches."""
-    found = await store.player_stats(GUILD, user_id)
+    found = await store.results.player_stats(GUILD, user_id)
     both = found.overall
     return (both.games, both.wins, both.draws, both.losses, both.points, found.match_wins)
 
@@ -49,13 +55,20 @@ async def test_a_final_move_finishes_game_and_match(
     final = await play_to_end(store, start, random.Random(11))
     outcome = final.game.outcome()
     assert outcome is not None
-    end = await store.end_game(
-        start.id, expected_version=final.before.version, status="finished",
-        winner=outcome.winner, points=outcome.points, termination=outcome.termination.value,
-        game=final.game, move=(final.mover, final.move), match_state="finished",
-        match_winner_id=outcome.winner and start.player_id(outcome.winner),
+    end = await store.games.end(
+        start.id,
+        GameEnding(
+            status="finished",
+            winner=outcome.winner,
+            points=outcome.points,
+            termination=outcome.termination.value,
+            game=final.game,
+            then=MatchOver("finished", outcome.winner and start.player_id(outcome.winner)),
+            final_move=FinalMove(final.mover, final.move),
+        ),
+        expected_version=final.before.version,
         now=LATER,
-    )  # fmt: skip
+    )
 
     ended = end.game
     assert (ended.status, ended.version) == ("finished", final.before.version + 1)
@@ -63,14 +76,14 @@ async def test_a_final_move_finishes_game_and_match(
         outcome.winner, outcome.points, outcome.termination.value,
     )  # fmt: skip
     assert ended.finished_at == ended.last_activity == LATER
-    assert await store.get_game(start.id) == ended
-    assert await store.active_game(CHANNEL) is None
-    actions = await store.game_actions(start.id)
+    assert await store.games.get(start.id) == ended
+    assert await store.games.active(CHANNEL) is None
+    actions = await store.games.actions(start.id)
     assert [a.move for a in actions] == final.game.history
     assert actions[-1].player_id == final.mover
 
     assert end.next_game is None
-    assert end.match == await store.get_match(match.id)
+    assert end.match == await store.games.match(match.id)
     assert (end.match.state, end.match.finished_at) == ("finished", LATER)
     alice, bob = await stats(store, ALICE), await stats(store, BOB)
     assert alice[0] == bob[0] == 1
@@ -83,10 +96,10 @@ async def test_a_final_move_finishes_game_and_match(
         assert (alice[1:4], bob[1:4]) == ((0, 1, 0), (0, 1, 0))
     for user_id in (ALICE, BOB):  # an unrated game end writes no player rows and no ratings
         with pytest.raises(NotFound):
-            await store.get_player(GUILD, user_id)
-        assert await store.player_ratings(GUILD, user_id) == []
+            await store.players.get(GUILD, user_id)
+        assert await store.ratings.player_ratings(GUILD, user_id) == []
     # The channel is free for a new challenge.
-    await store.create_challenge(challenge(), now=LATER)
+    await store.challenges.create(challenge(), now=LATER)
 
 
 async def test_resigning_forfeits_the_match(store: SqliteStore, start_match: StartMatch) -> None:
@@ -94,17 +107,25 @@ async def test_resigning_forfeits_the_match(store: SqliteStore, start_match: Sta
     record = await play_quiet(store, start, 6, random.Random(12))
     points = record.game.points()
     # BOB (Black in game 0) resigns: White wins the game, and ALICE the match.
-    end = await store.end_game(
-        record.id, expected_version=record.version, status="resigned", winner="white",
-        points=points, termination="resigned", game=record.game, match_state="forfeited",
-        match_winner_id=ALICE, now=LATER,
-    )  # fmt: skip
+    end = await store.games.end(
+        record.id,
+        GameEnding(
+            status="resigned",
+            winner="white",
+            points=points,
+            termination="resigned",
+            game=record.game,
+            then=MatchOver("forfeited", ALICE),
+        ),
+        expected_version=record.version,
+        now=LATER,
+    )
     assert (end.game.status, end.game.winner, end.game.version) == ("resigned", "white", 6)
     assert (end.match.state, end.match.winner_id) == ("forfeited", ALICE)
     assert end.next_game is None
     assert await stats(store, ALICE) == (1, 1, 0, 0, points["white"], 1)
     assert await stats(store, BOB) == (1, 0, 0, 1, points["black"], 0)
-    assert [g.status for g in await store.match_games(match.id)] == ["resigned"]
+    assert [g.status for g in await store.games.match_games(match.id)] == ["resigned"]
 
 
 async def test_a_timeout_is_counted_like_a_resignation(
@@ -112,11 +133,19 @@ async def test_a_timeout_is_counted_like_a_resignation(
 ) -> None:
     _, start = await start_match()
     points = start.game.points()
-    end = await store.end_game(
-        start.id, expected_version=0, status="timeout", winner="black", points=points,
-        termination="timeout", game=start.game, match_state="forfeited", match_winner_id=BOB,
+    end = await store.games.end(
+        start.id,
+        GameEnding(
+            status="timeout",
+            winner="black",
+            points=points,
+            termination="timeout",
+            game=start.game,
+            then=MatchOver("forfeited", BOB),
+        ),
+        expected_version=0,
         now=LATER,
-    )  # fmt: skip
+    )
     assert (end.game.status, end.match.winner_id) == ("timeout", BOB)
     assert await stats(store, BOB) == (1, 1, 0, 0, points["black"], 1)
 
@@ -127,30 +156,47 @@ async def test_the_next_game_swaps_sides(store: SqliteStore, start_match: StartM
     outcome = final.game.outcome()
     assert outcome is not None
     second = new_game()
-    end = await store.end_game(
-        start.id, expected_version=final.before.version, status="finished",
-        winner=outcome.winner, points=outcome.points, termination=outcome.termination.value,
-        game=final.game, move=(final.mover, final.move), next_game=second, now=LATER,
-    )  # fmt: skip
+    end = await store.games.end(
+        start.id,
+        GameEnding(
+            status="finished",
+            winner=outcome.winner,
+            points=outcome.points,
+            termination=outcome.termination.value,
+            game=final.game,
+            then=NextGame(second),
+            final_move=FinalMove(final.mover, final.move),
+        ),
+        expected_version=final.before.version,
+        now=LATER,
+    )
     following = end.next_game
     assert following is not None and following.game is second
     assert (following.index, following.white_id, following.black_id) == (1, BOB, ALICE)
     assert (following.status, following.version, following.started_at) == ("active", 0, LATER)
     assert (end.match.state, end.match.winner_id) == ("running", None)
-    assert await store.active_game(CHANNEL) == following
-    assert [g.index for g in await store.match_games(match.id)] == [0, 1]
+    assert await store.games.active(CHANNEL) == following
+    assert [g.index for g in await store.games.match_games(match.id)] == [0, 1]
     alice_before, bob_before = await stats(store, ALICE), await stats(store, BOB)
     assert alice_before[0] == bob_before[0] == 1
 
     # Game 1 is BOB's to open; end it by agreement as a draw, which finishes the match.
     record = await play_quiet(store, following, 2, random.Random(14))
-    assert [a.player_id for a in await store.game_actions(following.id)] == [BOB, ALICE]
+    assert [a.player_id for a in await store.games.actions(following.id)] == [BOB, ALICE]
     points = record.game.points()
-    end = await store.end_game(
-        following.id, expected_version=2, status="stopped", winner=None, points=points,
-        termination="agreed", game=record.game, match_state="finished", match_winner_id=None,
+    end = await store.games.end(
+        following.id,
+        GameEnding(
+            status="stopped",
+            winner=None,
+            points=points,
+            termination="agreed",
+            game=record.game,
+            then=MatchOver("finished", None),
+        ),
+        expected_version=2,
         now=LATER,
-    )  # fmt: skip
+    )
     assert (end.match.state, end.match.winner_id) == ("finished", None)
     alice, bob = await stats(store, ALICE), await stats(store, BOB)
     assert alice == (2, alice_before[1], alice_before[2] + 1, alice_before[3],
@@ -160,20 +206,28 @@ async def test_the_next_game_swaps_sides(store: SqliteStore, start_match: StartM
 
 
 async def test_aborting_changes_no_stats(store: SqliteStore, start_match: StartMatch) -> None:
-    await store.upsert_player(GUILD, ALICE, "Alice")
+    await store.players.upsert(GUILD, ALICE, "Alice")
     match, start = await start_match(game_count=2)
     record = await play_quiet(store, start, 3, random.Random(15))
-    end = await store.end_game(
-        record.id, expected_version=3, status="aborted", winner=None,
-        points=record.game.points(), termination="aborted", game=record.game,
-        match_state="aborted", now=LATER,
-    )  # fmt: skip
+    end = await store.games.end(
+        record.id,
+        GameEnding(
+            status="aborted",
+            winner=None,
+            points=record.game.points(),
+            termination="aborted",
+            game=record.game,
+            then=MatchOver("aborted"),
+        ),
+        expected_version=3,
+        now=LATER,
+    )
     assert (end.game.status, end.match.state, end.match.winner_id) == ("aborted", "aborted", None)
     assert await stats(store, ALICE) == (0, 0, 0, 0, 0, 0)
     with pytest.raises(NotFound):
-        await store.get_player(GUILD, BOB)  # never named, never created
-    assert await store.active_game(CHANNEL) is None
-    assert (await store.get_match(match.id)).state == "aborted"
+        await store.players.get(GUILD, BOB)  # never named, never created
+    assert await store.games.active(CHANNEL) is None
+    assert (await store.games.match(match.id)).state == "aborted"
 
 
 def first_rating(user_id: int, games_before: int = 0) -> RatingChange:
@@ -185,25 +239,27 @@ async def test_only_accepted_ratings_mark_the_game_rated(
     store: SqliteStore, start_match: StartMatch
 ) -> None:
     match, start = await start_match()
-    args = dict(
-        expected_version=0, status="resigned", winner="white", points=start.game.points(),
-        termination="resigned", game=start.game, match_state="forfeited",
-        match_winner_id=ALICE, now=LATER,
+    ending = GameEnding(
+        status="resigned", winner="white", points=start.game.points(), termination="resigned",
+        game=start.game, then=MatchOver("forfeited", ALICE),
     )  # fmt: skip
     stale = RatingUpdate("classic", (first_rating(ALICE, games_before=1), first_rating(BOB)))
     with pytest.raises(StaleRatings):
-        await store.end_game(start.id, ratings=stale, **args)  # type: ignore[arg-type]
-    assert (await store.get_game(start.id)).is_active
-    assert await store.rated_games() == []
+        stale_ending = replace(ending, ratings=stale)
+        await store.games.end(start.id, stale_ending, expected_version=0, now=LATER)
+    assert (await store.games.get(start.id)).is_active
+    assert await store.ratings.rated_games() == []
 
     rated = RatingUpdate("classic", (first_rating(ALICE), first_rating(BOB)))
-    await store.end_game(start.id, ratings=rated, **args)  # type: ignore[arg-type]
-    assert [(g.id, g.match_winner_id) for g in await store.rated_games()] == [(start.id, ALICE)]
-    result = await store.game_result(start.id)
+    await store.games.end(start.id, replace(ending, ratings=rated), expected_version=0, now=LATER)
+    assert [(g.id, g.match_winner_id) for g in await store.ratings.rated_games()] == [
+        (start.id, ALICE)
+    ]
+    result = await store.results.game_result(start.id)
     assert result is not None and result.rated
-    alice = (await store.player_ratings(GUILD, ALICE))[0]
+    alice = (await store.ratings.player_ratings(GUILD, ALICE))[0]
     assert (alice.games, alice.wins, alice.match_wins) == (1, 1, 1)
-    assert (await store.get_match(match.id)).winner_id == ALICE
+    assert (await store.games.match(match.id)).winner_id == ALICE
 
 
 async def test_a_stale_end_writes_nothing(store: SqliteStore, start_match: StartMatch) -> None:
@@ -211,58 +267,69 @@ async def test_a_stale_end_writes_nothing(store: SqliteStore, start_match: Start
     seen = await play_quiet(store, start, 1, random.Random(16))  # a resign button pressed here
     record = await play_quiet(store, seen, 1, random.Random(16))  # ... then a move got in first
     with pytest.raises(StaleGame):
-        await store.end_game(
-            record.id, expected_version=1, status="resigned", winner="white",
-            points=seen.game.points(), termination="resigned", game=seen.game,
-            match_state="forfeited", match_winner_id=ALICE, now=LATER,
-        )  # fmt: skip
-    assert await store.get_game(record.id) == record
-    assert (await store.get_match(record.match_id)).state == "running"
+        await store.games.end(
+            record.id,
+            GameEnding(
+                status="resigned",
+                winner="white",
+                points=seen.game.points(),
+                termination="resigned",
+                game=seen.game,
+                then=MatchOver("forfeited", ALICE),
+            ),
+            expected_version=1,
+            now=LATER,
+        )
+    assert await store.games.get(record.id) == record
+    assert (await store.games.match(record.match_id)).state == "running"
 
 
 async def test_a_game_ends_only_once(store: SqliteStore, start_match: StartMatch) -> None:
     _, start = await start_match()
-    args = dict(
-        expected_version=0, status="resigned", winner="white", points=start.game.points(),
-        termination="resigned", game=start.game, match_state="forfeited", now=LATER,
+    ending = GameEnding(
+        status="resigned", winner="white", points=start.game.points(), termination="resigned",
+        game=start.game, then=MatchOver("forfeited", ALICE),
     )  # fmt: skip
-    await store.end_game(start.id, match_winner_id=ALICE, **args)  # type: ignore[arg-type]
+    await store.games.end(start.id, ending, expected_version=0, now=LATER)
     with pytest.raises(GameNotActive):
-        await store.end_game(start.id, match_winner_id=ALICE, **args)  # type: ignore[arg-type]
+        await store.games.end(start.id, ending, expected_version=0, now=LATER)
     assert (await stats(store, ALICE))[0] == 1
 
 
 @pytest.mark.parametrize(
     "bad",
     [
-        {"next_game": "fresh", "match_state": "finished"},  # both
-        {},  # neither
-        {"match_state": "aborted", "match_winner_id": ALICE},  # an aborted match has no winner
-        {"match_state": "finished", "match_winner_id": 999},  # not a player: found in the DB
-        {"next_game": "fresh"},  # a 1-game match has no game 1: found in the DB
-        {"match_state": "won"},
-        {"match_state": "finished", "status": "active"},
-        {"match_state": "finished", "winner": "red"},
-        {"match_state": "finished", "points": {"white": 1}},
-        {"match_state": "finished", "move": (ALICE, "A1-C2")},  # game does not have that move
+        {"then": None},  # neither the next game nor the end of the match
+        {"then": ("aborted", ALICE)},  # an aborted match has no winner
+        {"then": ("finished", 999)},  # not a player: found in the DB
+        {"then": "next"},  # a 1-game match has no game 1: found in the DB
+        {"then": ("won", None)},
+        {"status": "active"},
+        {"winner": "red"},
+        {"points": {"white": 1}},
+        {"final_move": FinalMove(ALICE, "A1-C2")},  # game does not have that move
     ],
 )
 async def test_contradictory_arguments_are_refused_and_roll_back(
-    store: SqliteStore, start_match: StartMatch, bad: dict[str, object]
+    store: SqliteStore, start_match: StartMatch, bad: dict[str, Any]
 ) -> None:
     match, start = await start_match()
     record = await play_quiet(store, start, 2, random.Random(17))
-    args: dict[str, object] = dict(
-        expected_version=2, status="finished", winner=None, points=record.game.points(),
-        termination="agreed", game=record.game, now=LATER,
+    fields: dict[str, Any] = dict(
+        status="finished", winner=None, points=record.game.points(), termination="agreed",
+        game=record.game, then=("finished", None),
     )  # fmt: skip
-    args.update(bad)
-    if args.get("next_game") == "fresh":
-        args["next_game"] = new_game()
+    fields.update(bad)
+    then = fields.pop("then")
     with pytest.raises(ValueError):
-        await store.end_game(record.id, **args)  # type: ignore[arg-type]
-    assert await store.get_game(record.id) == record
-    assert await store.get_match(match.id) == match
-    assert [g.id for g in await store.match_games(match.id)] == [record.id]
+        if then == "next":
+            then = NextGame(new_game())
+        elif isinstance(then, tuple):
+            then = MatchOver(*then)
+        ending = GameEnding(then=then, **fields)
+        await store.games.end(record.id, ending, expected_version=2, now=LATER)
+    assert await store.games.get(record.id) == record
+    assert await store.games.match(match.id) == match
+    assert [g.id for g in await store.games.match_games(match.id)] == [record.id]
     with pytest.raises(NotFound):
-        await store.get_player(GUILD, ALICE)
+        await store.players.get(GUILD, ALICE)

@@ -18,7 +18,7 @@ from store_helpers import (
     quiet_move,
 )
 
-from bot.store import GameNotActive, NotFound, SqliteStore, StaleGame
+from bot.store import GameEnding, GameNotActive, MatchOver, NotFound, SqliteStore, StaleGame
 
 
 async def test_a_move_is_appended_and_versioned(
@@ -28,15 +28,15 @@ async def test_a_move_is_appended_and_versioned(
     game = fork(start.game)
     move = quiet_move(game, random.Random(1))
     at = T0 + timedelta(seconds=7)
-    record = await store.record_move(
+    record = await store.games.record_move(
         start.id, expected_version=0, player_id=ALICE, move=move, game=game, now=at
     )
     assert record.version == 1 and record.game is game
     assert record.last_activity == at and record.started_at == T0
     assert record.status == "active"
-    stored = await store.get_game(start.id)
+    stored = await store.games.get(start.id)
     assert stored == record and stored.game is not game  # a fresh object every load
-    [action] = await store.game_actions(start.id)
+    [action] = await store.games.actions(start.id)
     assert (action.game_id, action.ply, action.player_id, action.move) == (start.id, 1, ALICE, move)
     assert action.played_at == at
 
@@ -46,11 +46,11 @@ async def test_players_alternate_and_the_history_is_kept(
 ) -> None:
     _, start = await start_match()
     record = await play_quiet(store, start, 9, random.Random(2))
-    actions = await store.game_actions(start.id)
+    actions = await store.games.actions(start.id)
     assert [a.ply for a in actions] == list(range(1, 10))
     assert [a.player_id for a in actions] == [ALICE, BOB] * 4 + [ALICE]
     assert [a.move for a in actions] == record.game.history
-    assert (await store.active_game(CHANNEL)) == record
+    assert (await store.games.active(CHANNEL)) == record
 
 
 @pytest.mark.parametrize(("seen", "meanwhile"), [(0, 1), (2, 1), (3, 4)])
@@ -64,14 +64,14 @@ async def test_a_stale_version_is_refused_and_nothing_written(
     mover = loaded.player_id(game.turn)
     move = quiet_move(game, random.Random(5))
     with pytest.raises(StaleGame) as caught:
-        await store.record_move(
+        await store.games.record_move(
             start.id, expected_version=seen, player_id=mover, move=move, game=game, now=T0
         )
     assert (caught.value.game_id, caught.value.expected) == (start.id, seen)
     assert caught.value.actual == seen + meanwhile
     assert not isinstance(caught.value, GameNotActive)
-    assert await store.get_game(start.id) == record
-    assert len(await store.game_actions(start.id)) == record.version
+    assert await store.games.get(start.id) == record
+    assert len(await store.games.actions(start.id)) == record.version
 
 
 async def test_moves_on_an_ended_game_are_refused(
@@ -79,14 +79,23 @@ async def test_moves_on_an_ended_game_are_refused(
 ) -> None:
     _, start = await start_match()
     points = start.game.points()
-    await store.end_game(
-        start.id, expected_version=0, status="aborted", winner=None, points=points,
-        termination="aborted", game=start.game, match_state="aborted", now=T0,
-    )  # fmt: skip
+    await store.games.end(
+        start.id,
+        GameEnding(
+            status="aborted",
+            winner=None,
+            points=points,
+            termination="aborted",
+            game=start.game,
+            then=MatchOver("aborted"),
+        ),
+        expected_version=0,
+        now=T0,
+    )
     game = fork(start.game)
     move = quiet_move(game, random.Random(5))
     with pytest.raises(GameNotActive) as caught:
-        await store.record_move(
+        await store.games.record_move(
             start.id, expected_version=0, player_id=ALICE, move=move, game=game, now=T0
         )
     assert caught.value.status == "aborted"
@@ -95,13 +104,13 @@ async def test_moves_on_an_ended_game_are_refused(
 
 async def test_unknown_games_are_not_found(store: SqliteStore) -> None:
     with pytest.raises(NotFound):
-        await store.get_game(77)
+        await store.games.get(77)
     with pytest.raises(NotFound):
-        await store.game_actions(77)
+        await store.games.actions(77)
     with pytest.raises(NotFound):
-        await store.match_games(77)
+        await store.games.match_games(77)
     with pytest.raises(NotFound):
-        await store.get_match(77)
+        await store.games.match(77)
 
 
 async def test_unknown_game_on_write_is_not_found(
@@ -111,7 +120,7 @@ async def test_unknown_game_on_write_is_not_found(
     game = fork(start.game)
     move = quiet_move(game, random.Random(6))
     with pytest.raises(NotFound):
-        await store.record_move(
+        await store.games.record_move(
             77, expected_version=0, player_id=ALICE, move=move, game=game, now=T0
         )
 
@@ -123,11 +132,11 @@ async def test_a_move_by_the_wrong_player_is_refused(
     game = fork(start.game)
     move = quiet_move(game, random.Random(7))
     with pytest.raises(ValueError, match="played by"):
-        await store.record_move(
+        await store.games.record_move(
             start.id, expected_version=0, player_id=BOB, move=move, game=game, now=T0
         )
-    assert (await store.get_game(start.id)).version == 0
-    assert await store.game_actions(start.id) == []
+    assert (await store.games.get(start.id)).version == 0
+    assert await store.games.actions(start.id) == []
 
 
 async def test_a_game_that_does_not_match_the_move_is_refused(
@@ -137,42 +146,42 @@ async def test_a_game_that_does_not_match_the_move_is_refused(
     game = fork(start.game)
     move = quiet_move(game, random.Random(8))
     with pytest.raises(ValueError, match="last action"):
-        await store.record_move(
+        await store.games.record_move(
             start.id, expected_version=0, player_id=ALICE, move="A1-A2", game=game, now=T0
         )
     with pytest.raises(ValueError, match="actions, expected"):
-        await store.record_move(
+        await store.games.record_move(
             start.id, expected_version=0, player_id=ALICE, move=move, game=start.game, now=T0
         )
-    assert (await store.get_game(start.id)).version == 0
+    assert (await store.games.get(start.id)).version == 0
 
 
-async def test_a_final_move_must_go_through_end_game(
+async def test_a_final_move_must_go_through_end(
     store: SqliteStore, start_match: StartMatch
 ) -> None:
     _, start = await start_match()
     final = await play_to_end(store, start, random.Random(9))
-    with pytest.raises(ValueError, match="end_game"):
-        await store.record_move(
+    with pytest.raises(ValueError, match="record it with end"):
+        await store.games.record_move(
             start.id, expected_version=final.before.version, player_id=final.mover,
             move=final.move, game=final.game, now=T0,
         )  # fmt: skip
-    assert await store.get_game(start.id) == final.before
+    assert await store.games.get(start.id) == final.before
 
 
 async def test_active_game_is_per_channel(store: SqliteStore, start_match: StartMatch) -> None:
     _, here = await start_match(channel=1)
     _, there = await start_match(channel=2)
-    assert (await store.active_game(1)) == here
-    assert (await store.active_game(2)) == there
-    assert await store.active_game(3) is None
+    assert (await store.games.active(1)) == here
+    assert (await store.games.active(2)) == there
+    assert await store.games.active(3) is None
 
 
 async def test_latest_match_and_match_games(store: SqliteStore, start_match: StartMatch) -> None:
-    assert await store.latest_match(CHANNEL) is None
+    assert await store.games.latest_match(CHANNEL) is None
     first, game = await start_match(game_count=2)
-    assert await store.latest_match(CHANNEL) == first
-    assert await store.match_games(first.id) == [game]
+    assert await store.games.latest_match(CHANNEL) == first
+    assert await store.games.match_games(first.id) == [game]
 
 
 async def test_idle_games_finds_games_without_recent_activity(
@@ -181,13 +190,22 @@ async def test_idle_games_finds_games_without_recent_activity(
     _, quiet = await start_match(channel=1)
     _, busy = await start_match(channel=2)
     _, ended = await start_match(channel=3)
-    await store.end_game(
-        ended.id, expected_version=0, status="aborted", winner=None, points=ended.game.points(),
-        termination="aborted", game=ended.game, match_state="aborted", now=T0,
-    )  # fmt: skip
+    await store.games.end(
+        ended.id,
+        GameEnding(
+            status="aborted",
+            winner=None,
+            points=ended.game.points(),
+            termination="aborted",
+            game=ended.game,
+            then=MatchOver("aborted"),
+        ),
+        expected_version=0,
+        now=T0,
+    )
     busy = await play_quiet(store, busy, 1, random.Random(10), now=T0 + timedelta(minutes=10))
-    idle = await store.idle_games(before=T0 + timedelta(minutes=5))
+    idle = await store.games.idle(before=T0 + timedelta(minutes=5))
     assert idle == [quiet]
-    assert await store.idle_games(before=T0) == []
-    everyone = await store.idle_games(before=T0 + timedelta(hours=1))
+    assert await store.games.idle(before=T0) == []
+    everyone = await store.games.idle(before=T0 + timedelta(hours=1))
     assert [g.id for g in everyone] == [quiet.id, busy.id]

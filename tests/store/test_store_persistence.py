@@ -14,7 +14,14 @@ from pathlib import Path
 
 from store_helpers import ALICE, BOB, GUILD, T0, StartMatch, challenge, play_quiet, play_to_end
 
-from bot.store import GameRecord, GuildSettings, SqliteStore, open_store
+from bot.store import (
+    FinalMove,
+    GameEnding,
+    GameRecord,
+    NextGame,
+    SqliteStore,
+    open_store,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -22,55 +29,63 @@ REPO = Path(__file__).resolve().parents[2]
 async def test_everything_survives_a_restart(
     db_path: Path, store: SqliteStore, start_match: StartMatch
 ) -> None:
-    await store.upsert_player(GUILD, ALICE, "Alice")
-    await store.upsert_player(GUILD, BOB, "Bob")
-    await store.set_settings(GuildSettings(GUILD, "ludos", "bow", 120))
-    pending = await store.create_challenge(challenge(channel=5), now=T0)
-    await store.set_challenge_message(pending.id, 555)
-    declined = await store.create_challenge(challenge(channel=6), now=T0)
-    declined = await store.close_challenge(declined.id, "declined", now=T0)
+    await store.players.upsert(GUILD, ALICE, "Alice")
+    await store.players.upsert(GUILD, BOB, "Bob")
+    await store.state.set("commands", "abc123")
+    pending = await store.challenges.create(challenge(channel=5), now=T0)
+    await store.challenges.attach_message(pending.id, 555)
+    declined = await store.challenges.create(challenge(channel=6), now=T0)
+    declined = await store.challenges.close(declined.id, "declined", now=T0)
     running, first = await start_match(channel=7, game_count=2)
     final = await play_to_end(store, first, random.Random(41))
     outcome = final.game.outcome()
     assert outcome is not None
-    end = await store.end_game(
-        first.id, expected_version=final.before.version, status="finished",
-        winner=outcome.winner, points=outcome.points, termination=outcome.termination.value,
-        game=final.game, move=(final.mover, final.move),
-        next_game=type(final.game).new(ruleset="classic", layout="bow", max_plies=200), now=T0,
-    )  # fmt: skip
+    end = await store.games.end(
+        first.id,
+        GameEnding(
+            status="finished",
+            winner=outcome.winner,
+            points=outcome.points,
+            termination=outcome.termination.value,
+            game=final.game,
+            then=NextGame(type(final.game).new(ruleset="classic", layout="bow", max_plies=200)),
+            final_move=FinalMove(final.mover, final.move),
+        ),
+        expected_version=final.before.version,
+        now=T0,
+    )
     assert end.next_game is not None
     second = await play_quiet(store, end.next_game, 5, random.Random(42))
     before = (
-        await store.get_player(GUILD, ALICE),
-        await store.get_player(GUILD, BOB),
-        await store.player_stats(GUILD, BOB),
-        await store.get_settings(GUILD),
-        await store.get_challenge(pending.id),
-        await store.get_challenge(declined.id),
-        await store.get_match(running.id),
-        await store.match_games(running.id),
-        await store.game_actions(first.id),
-        await store.game_actions(second.id),
+        await store.players.get(GUILD, ALICE),
+        await store.players.get(GUILD, BOB),
+        await store.results.player_stats(GUILD, BOB),
+        await store.state.get("commands"),
+        await store.challenges.get(pending.id),
+        await store.challenges.get(declined.id),
+        await store.games.match(running.id),
+        await store.games.match_games(running.id),
+        await store.games.actions(first.id),
+        await store.games.actions(second.id),
     )
     await store.close()
 
     async with open_store(db_path) as reopened:
         after = (
-            await reopened.get_player(GUILD, ALICE),
-            await reopened.get_player(GUILD, BOB),
-            await reopened.player_stats(GUILD, BOB),
-            await reopened.get_settings(GUILD),
-            await reopened.get_challenge(pending.id),
-            await reopened.get_challenge(declined.id),
-            await reopened.get_match(running.id),
-            await reopened.match_games(running.id),
-            await reopened.game_actions(first.id),
-            await reopened.game_actions(second.id),
+            await reopened.players.get(GUILD, ALICE),
+            await reopened.players.get(GUILD, BOB),
+            await reopened.results.player_stats(GUILD, BOB),
+            await reopened.state.get("commands"),
+            await reopened.challenges.get(pending.id),
+            await reopened.challenges.get(declined.id),
+            await reopened.games.match(running.id),
+            await reopened.games.match_games(running.id),
+            await reopened.games.actions(first.id),
+            await reopened.games.actions(second.id),
         )
         assert after == before
-        assert await reopened.active_game(7) == second
-        assert await reopened.pending_challenge(5, now=T0) == before[4]
+        assert await reopened.games.active(7) == second
+        assert await reopened.challenges.pending(5, now=T0) == before[4]
         # ... and the game goes on where it stopped.
         moved = await play_quiet(reopened, second, 1, random.Random(43))
         assert moved.version == 6
@@ -82,7 +97,7 @@ CHILD = """
 import asyncio, itertools, random, sys
 from datetime import UTC, datetime, timedelta
 from bot.jarmo import Game
-from bot.store import ChallengeOptions, NewChallenge, open_store
+from bot.store import ChallengeOptions, FinalMove, GameEnding, MatchOver, NewChallenge, open_store
 
 async def main(path, seed):
     now = datetime(2025, 3, 1, tzinfo=UTC)
@@ -90,9 +105,9 @@ async def main(path, seed):
     async with open_store(path) as store:
         for channel in itertools.count(1):
             new = NewChallenge(1, channel, 101, 202, ChallengeOptions(), now + timedelta(hours=1))
-            posted = await store.create_challenge(new, now=now)
+            posted = await store.challenges.create(new, now=now)
             fresh = Game.new(ruleset="classic", layout="bow", max_plies=200)
-            _, record = await store.accept_challenge(
+            _, record = await store.challenges.accept(
                 posted.id, first_white_id=101, first_game=fresh, now=now)
             print("game", record.id, 0, flush=True)
             while True:
@@ -101,14 +116,16 @@ async def main(path, seed):
                 move = game.play(rng.choice(game.legal_moves()))
                 if game.over:
                     o = game.outcome()
-                    end = await store.end_game(
-                        record.id, expected_version=record.version, status="finished",
-                        winner=o.winner, points=o.points, termination=o.termination.value,
-                        game=game, move=(mover, move), match_state="finished",
-                        match_winner_id=o.winner and record.player_id(o.winner), now=now)
+                    ending = GameEnding(
+                        status="finished", winner=o.winner, points=o.points,
+                        termination=o.termination.value, game=game,
+                        then=MatchOver("finished", o.winner and record.player_id(o.winner)),
+                        final_move=FinalMove(mover, move))
+                    end = await store.games.end(
+                        record.id, ending, expected_version=record.version, now=now)
                     print("ended", record.id, end.game.version, flush=True)
                     break
-                record = await store.record_move(
+                record = await store.games.record_move(
                     record.id, expected_version=record.version, player_id=mover, move=move,
                     game=game, now=now)
                 print("game", record.id, record.version, flush=True)
@@ -152,14 +169,14 @@ async def check_after_kill(db_path: Path, reported: list[tuple[str, int, int]]) 
             ended.add(game_id)
     async with open_store(db_path) as store:
         for game_id, version in latest.items():
-            game = await store.get_game(game_id)  # replays: raises CorruptGame if inconsistent
+            game = await store.games.get(game_id)  # replays: raises CorruptGame if inconsistent
             assert game.version >= version
-            match = await store.get_match(game.match_id)
+            match = await store.games.match(game.match_id)
             if game_id in ended:
                 assert game.status == "finished" and match.state == "finished"
             assert (game.status == "active") == (match.state == "running")
         last = max(latest)
-        active = await store.active_game((await store.get_game(last)).channel_id)
+        active = await store.games.active((await store.games.get(last)).channel_id)
         if active is not None:  # the store is writable again after the crash
             await play_quiet(store, active, 1, random.Random(44), now=T0 + timedelta(hours=2))
 
@@ -184,7 +201,7 @@ def test_all_games_load_after_sigkill(db_path: Path) -> None:
 
     async def load_everything() -> list[GameRecord]:
         async with open_store(db_path) as store:
-            return [await store.get_game(game_id) for game_id in ids]
+            return [await store.games.get(game_id) for game_id in ids]
 
     games = asyncio.run(load_everything())
     assert games and sum(g.status == "active" for g in games) <= 1

@@ -70,7 +70,7 @@ async def test_a_second_store_on_one_file_is_refused_until_the_first_closes(
         assert str(db_path) in str(refused.value)
         assert "another Jarmo bot" in str(refused.value)
     async with open_store(db_path) as again:  # released on close
-        assert await again.latest_match(1) is None
+        assert await again.games.latest_match(1) is None
 
 
 async def test_a_second_process_is_refused_while_a_store_holds_the_file(db_path: Path) -> None:

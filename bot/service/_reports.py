@@ -1,0 +1,98 @@
+"""Building what the front ends show: a board, a match's standings, and the report of an action
+that ended a game."""
+
+from __future__ import annotations
+
+from bot import store as st
+from bot.jarmo.position import Side
+from bot.service._scoring import Scoreboard, points_by_player
+from bot.service._views import render_view, result_banner
+from bot.service.models import BoardView, GameLine, GameSummary, Report, Standings
+from bot.service.stats import match_shifts
+from bot.service.timecontrol import clock_view
+from bot.service.unit import UnitOfWork
+
+
+class Reports:
+    """Views, standings and reports over one unit of work."""
+
+    def __init__(self, unit: UnitOfWork) -> None:
+        self._unit = unit
+
+    async def view(
+        self, record: st.GameRecord, match: st.MatchRecord, *, perspective: Side = "white"
+    ) -> BoardView:
+        """The game as its players see it, rendered from ``perspective``."""
+        unit = self._unit
+        white = await unit.names(record.guild_id, record.white_id)
+        black = await unit.names(record.guild_id, record.black_id)
+        image = await render_view(
+            record.game,
+            perspective=perspective,
+            players=(white, black),
+            result=result_banner(record),
+        )
+        clock = clock_view(record, match, unit.now())
+        computer_id = unit.computer.user_id if unit.computer else None
+        return BoardView(record, match, white, black, image, clock=clock, computer_id=computer_id)
+
+    async def standings(self, match: st.MatchRecord) -> Standings:
+        """The state of ``match``: every game's result, the totals, and who is to move."""
+        store = self._unit.store
+        games = await store.games.match_games(match.id)
+        board = Scoreboard(match, games)
+        lines = [
+            GameLine(
+                g.index, g.white_id, g.black_id, g.status,
+                None if g.is_active else points_by_player(g),
+            )
+            for g in games
+        ]  # fmt: skip
+        running = next((g for g in games if g.is_active), None)
+        names = {pid: await self._unit.names(match.guild_id, pid) for pid in match.player_ids}
+        over = match.state != "running"
+        return Standings(
+            match=match,
+            names=names,
+            games=lines,
+            totals=board.totals(),
+            leader_id=board.leader(),
+            games_left=0 if over else board.games_left,
+            turn_user_id=running.player_id(running.game.turn) if running else None,
+            over=over,
+            winner_id=match.winner_id,
+            rating_changes=await match_shifts(store.ratings, match) if over else (),
+        )
+
+    async def ended(
+        self,
+        ended: st.GameRecord,
+        match: st.MatchRecord,
+        next_game: st.GameRecord | None,
+        *,
+        actor_id: int,
+        move: str | None,
+        announcement: str | None = None,
+    ) -> Report:
+        """The report of an action that ended ``ended``: final board, result, standings, and
+        the match's next game if it goes on."""
+        status = ended.status
+        summary = GameSummary(
+            game=ended,
+            status=status,
+            outcome=ended.game.outcome() if status == "finished" else None,
+            winner_id=ended.player_id(ended.winner)
+            if ended.winner and status != "aborted"
+            else None,
+            points_by_player=points_by_player(ended),
+        )
+        next_view = await self.view(next_game, match) if next_game else None
+        return Report(
+            actor_id,
+            move,
+            await self.view(ended, match),
+            ended=summary,
+            standings=await self.standings(match),
+            next_board=next_view,
+            announcement=announcement,
+        )

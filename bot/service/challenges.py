@@ -1,0 +1,215 @@
+"""Challenges: posting one, accepting (which starts the match), declining, withdrawing, and
+letting overdue ones expire."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot import store as st
+from bot.jarmo import Game, get_layout, get_ruleset
+from bot.jarmo.match import MATCH_LENGTHS
+from bot.service import errors
+from bot.service._reports import Reports
+from bot.service.models import Actor, BoardView, ChallengeRequest, ChallengeView, Place
+from bot.service.timecontrol import TimeControlError, parse_time_per_move
+from bot.service.unit import UnitOfWork
+
+COMPUTER_LEVELS = ("easy", "medium", "hard")
+DEFAULT_COMPUTER_LEVEL = "medium"
+_SIDES: dict[str, st.SidePreference] = {"white": "white", "black": "black", "random": "random"}
+
+
+class ChallengeCases:
+    """The challenge use cases over one unit of work."""
+
+    def __init__(self, unit: UnitOfWork, reports: Reports) -> None:
+        self._unit = unit
+        self._reports = reports
+
+    async def post(
+        self, place: Place, challenger: Actor, request: ChallengeRequest
+    ) -> ChallengeView:
+        """Post a challenge in a channel. Raises ``ChallengeUnavailable`` for a bad opponent or
+        option and ``ChannelBusy`` when the channel already has a game or challenge."""
+        unit = self._unit
+        opponent = request.opponent
+        if opponent.user_id == challenger.user_id:
+            raise errors.ChallengeUnavailable("You can't challenge yourself. Pick another member.")
+        if opponent.is_bot and not unit.is_computer(opponent.user_id):
+            raise errors.ChallengeUnavailable(
+                f"{opponent.display_name} is a bot and can't play. Challenge a person instead."
+            )
+        options = self._options(request)
+        await unit.names.remember(place, challenger)
+        await unit.names.remember(place, opponent)
+        now = unit.now()
+        new = st.NewChallenge(
+            guild_id=place.guild_id,
+            channel_id=place.channel_id,
+            challenger_id=challenger.user_id,
+            challenged_id=opponent.user_id,
+            options=options,
+            expires_at=now + timedelta(seconds=unit.config.challenge_expiry_seconds),
+        )
+        async with unit.locks(place.channel_id):
+            try:
+                record = await unit.store.challenges.create(new, now=now)
+            except st.ChannelBusy as busy:
+                raise _busy(busy) from None
+        return ChallengeView(record, challenger.display_name, opponent.display_name)
+
+    def _options(self, request: ChallengeRequest) -> st.ChallengeOptions:
+        config = self._unit.config
+        if request.games not in MATCH_LENGTHS:
+            raise errors.ChallengeUnavailable("A match has 1, 2, 4 or 6 games.")
+        ruleset = request.ruleset or config.default_ruleset
+        layout = request.layout or config.default_layout
+        try:
+            get_ruleset(ruleset)
+            get_layout(layout)
+        except ValueError as exc:
+            raise errors.ChallengeUnavailable(f"{str(exc).capitalize()}.") from None
+        side = _SIDES.get(request.side)
+        if side is None:
+            raise errors.ChallengeUnavailable("Choose white, black or random for your side.")
+        return st.ChallengeOptions(
+            game_count=request.games,
+            ruleset=ruleset,
+            layout=layout,
+            side=side,
+            max_plies=config.max_plies,
+            vs_computer_level=self._level(request),
+            time_per_move_seconds=self._time_limit(request),
+        )
+
+    def _level(self, request: ChallengeRequest) -> str | None:
+        if not self._unit.is_computer(request.opponent.user_id):
+            return None
+        level = request.level or DEFAULT_COMPUTER_LEVEL
+        if level not in COMPUTER_LEVELS:
+            raise errors.ChallengeUnavailable("Choose easy, medium or hard for the computer.")
+        return level
+
+    def _time_limit(self, request: ChallengeRequest) -> int | None:
+        # The computer answers at once and cannot lose on time while the bot is down, so games
+        # against it run without a clock.
+        if not self._unit.is_computer(request.opponent.user_id):
+            return self._time_per_move(request.time_per_move)
+        if request.time_per_move not in (None, "none"):
+            raise errors.ChallengeUnavailable(
+                "Games against the computer have no time limit; leave time_per_move empty."
+            )
+        return None
+
+    def _time_per_move(self, text: str | None) -> int | None:
+        """Seconds per move for a challenge: ``text`` read, or the configured default."""
+        if text is None:
+            return self._unit.config.time_per_move_seconds
+        try:
+            return parse_time_per_move(text)
+        except TimeControlError as exc:
+            raise errors.ChallengeUnavailable(str(exc)) from None
+
+    async def attach_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the message that shows a challenge, so it can be updated when it expires."""
+        await self._unit.store.challenges.attach_message(challenge_id, message_id)
+
+    async def view(self, challenge_id: int) -> ChallengeView:
+        """A challenge with its players' names. Raises ``ChallengeUnavailable`` if unknown."""
+        return await self._named(await self._challenge(challenge_id))
+
+    async def _challenge(self, challenge_id: int) -> st.ChallengeRecord:
+        try:
+            return await self._unit.store.challenges.get(challenge_id)
+        except st.NotFound:
+            raise errors.ChallengeUnavailable(
+                "That challenge no longer exists. Start a new one with /jarmo challenge."
+            ) from None
+
+    async def _named(self, record: st.ChallengeRecord) -> ChallengeView:
+        names = self._unit.names
+        return ChallengeView(
+            record,
+            await names(record.guild_id, record.challenger_id),
+            await names(record.guild_id, record.challenged_id),
+        )
+
+    async def accept(self, actor: Actor, challenge_id: int) -> BoardView:
+        """The challenged player accepts: the match and its first game start."""
+        unit = self._unit
+        record = await self._challenge(challenge_id)
+        if actor.user_id != record.challenged_id:
+            raise errors.NotAllowed(
+                "Only the challenged player can accept this challenge. "
+                "Start your own with /jarmo challenge."
+            )
+        await unit.names.remember(Place(record.guild_id, record.channel_id), actor)
+        side = record.options.side
+        if side == "random":
+            side = unit.rng.choice(("white", "black"))
+        first_white = record.challenger_id if side == "white" else record.challenged_id
+        options = record.options
+        game = Game.new(options.ruleset, options.layout, options.max_plies)
+        async with unit.locks(record.channel_id):
+            try:
+                match, game_record = await unit.store.challenges.accept(
+                    challenge_id, first_white_id=first_white, first_game=game, now=unit.now()
+                )
+            except st.ChallengeClosed as closed:
+                raise _closed(closed) from None
+            except st.ChannelBusy as busy:
+                raise _busy(busy) from None
+            unit.signals.deadlines_changed.set()
+        return await self._reports.view(game_record, match)
+
+    async def decline(self, actor: Actor, challenge_id: int) -> ChallengeView:
+        """The challenged player says no."""
+        return await self._close(actor, challenge_id, "declined")
+
+    async def cancel(self, actor: Actor, challenge_id: int) -> ChallengeView:
+        """The challenger withdraws the challenge."""
+        return await self._close(actor, challenge_id, "cancelled")
+
+    async def _close(
+        self, actor: Actor, challenge_id: int, status: st.ClosedChallengeStatus
+    ) -> ChallengeView:
+        unit = self._unit
+        record = await self._challenge(challenge_id)
+        allowed = record.challenged_id if status == "declined" else record.challenger_id
+        if actor.user_id != allowed:
+            who = "challenged player" if status == "declined" else "challenger"
+            verb = "decline" if status == "declined" else "cancel"
+            hint = (
+                "If it is your own challenge, use Withdraw."
+                if status == "declined"
+                else "Start your own with /jarmo challenge."
+            )
+            raise errors.NotAllowed(f"Only the {who} can {verb} this challenge. {hint}")
+        async with unit.locks(record.channel_id):
+            try:
+                record = await unit.store.challenges.close(challenge_id, status, now=unit.now())
+            except st.ChallengeClosed as closed:
+                raise _closed(closed) from None
+        return await self._named(record)
+
+    async def expire_overdue(self) -> list[ChallengeView]:
+        """Mark overdue challenges expired (so their messages can say so)."""
+        expired = await self._unit.store.challenges.expire_overdue(now=self._unit.now())
+        return [await self._named(record) for record in expired]
+
+
+def _busy(busy: st.ChannelBusy) -> errors.ChannelBusy:
+    what = "a game in progress" if busy.reason == "game" else "a pending challenge"
+    return errors.ChannelBusy(
+        f"This channel already has {what}. Finish it first, or play in another channel."
+    )
+
+
+def _closed(closed: st.ChallengeClosed) -> errors.ChallengeUnavailable:
+    if closed.status == "expired":
+        return errors.ChallengeUnavailable(
+            "This challenge has expired. Start a new one with /jarmo challenge."
+        )
+    return errors.ChallengeUnavailable(
+        f"This challenge was already {closed.status}. Start a new one with /jarmo challenge."
+    )

@@ -1,0 +1,187 @@
+"""The correspondence clock's use cases (issue 9): pausing and resuming by agreement, and the
+deadline scheduler's reminders and timeouts.
+
+They run under the channel lock, like every other change to a game, and re-check the stored game
+there: a reminder or timeout for a game that has moved on, ended, or been paused meanwhile does
+nothing. Once-only across processes comes from the store's guarded writes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot import store as st
+from bot.jarmo.position import Side
+from bot.service import errors
+from bot.service._ending import GameEnder, Result
+from bot.service._reports import Reports
+from bot.service._seats import check_clock, game_changed, players_game
+from bot.service.deadlines import DeadlineEvent, DeadlineKind, event_payload
+from bot.service.models import Actor, BoardView, Place, Report
+from bot.service.offers import PauseOffer
+from bot.service.timecontrol import reminder_times, reminders_due
+from bot.service.unit import UnitOfWork
+
+_CHANGED_OFFER = "The game has moved on since that offer. Use /jarmo pause to offer again."
+
+
+class ClockCases:
+    """Pausing and resuming the clock, reminders and timeouts, over one unit of work."""
+
+    def __init__(self, unit: UnitOfWork, reports: Reports, ender: GameEnder) -> None:
+        self._unit = unit
+        self._reports = reports
+        self._ender = ender
+
+    async def running(self) -> list[st.RunningClock]:
+        """Every active game whose clock runs, earliest deadline first."""
+        return await self._unit.store.clocks.running()
+
+    # ------------------------------------------------------------------ pause and resume
+
+    async def offer_pause(self, place: Place, actor: Actor) -> PauseOffer:
+        """Propose to stop the clock; the opponent accepts with :meth:`accept_pause`."""
+        record = await players_game(self._unit, place, actor)
+        if not record.clock.running and not record.clock.paused:
+            raise errors.ClockUnavailable(
+                "This match has no time limit per move, so there is no clock to pause: "
+                "take as long as you need."
+            )
+        if record.clock.paused:
+            raise errors.ClockUnavailable(
+                "The clock is already paused. Use /jarmo resume to restart it."
+            )
+        check_clock(self._unit, record)
+        return PauseOffer.to_opponent(record, actor.user_id)
+
+    async def accept_pause(self, place: Place, actor: Actor, offer: PauseOffer) -> BoardView:
+        """The opponent agrees: the clock stops and keeps the time that was left."""
+        if actor.user_id != offer.answer_by:
+            raise errors.NotAllowed(
+                "Only the player the pause was offered to can accept it. "
+                "To offer one yourself, use /jarmo pause."
+            )
+        unit = self._unit
+        async with unit.locks(place.channel_id):
+            record = await players_game(unit, place, actor)
+            if not offer.still_stands(record):
+                raise errors.GameChanged(_CHANGED_OFFER)
+            if record.clock.paused:
+                raise errors.ClockUnavailable(
+                    "The clock is already paused. Use /jarmo resume to restart it."
+                )
+            check_clock(unit, record)
+            try:
+                paused = await unit.store.clocks.pause(
+                    record.id, expected_version=record.version, now=unit.now()
+                )
+            except st.StaleGame:
+                raise errors.GameChanged(_CHANGED_OFFER) from None
+            match = await unit.store.games.match(paused.match_id)
+            return await self._reports.view(paused, match)
+
+    async def resume(self, place: Place, actor: Actor) -> BoardView:
+        """Either player restarts the paused clock with the time that was left."""
+        unit = self._unit
+        async with unit.locks(place.channel_id):
+            record = await players_game(unit, place, actor)
+            if not record.clock.paused:
+                raise errors.ClockUnavailable(
+                    "The clock is not paused. To stop it, use /jarmo pause; your opponent "
+                    "has to agree."
+                )
+            try:
+                resumed = await unit.store.clocks.resume(
+                    record.id, expected_version=record.version, now=unit.now()
+                )
+            except st.StaleGame:
+                raise game_changed() from None
+            unit.signals.deadlines_changed.set()
+            match = await unit.store.games.match(resumed.match_id)
+            return await self._reports.view(resumed, match)
+
+    # ------------------------------------------------------------------ the scheduler's cases
+
+    async def remind(self, clock: st.RunningClock, *, now: datetime) -> DeadlineEvent | None:
+        """Send the reminders due at ``now`` for ``clock`` (one event, however many were
+        missed); ``None`` if none is due or another run already sent it."""
+        count = reminders_due(clock, now)
+        if count <= clock.reminders_sent or now >= clock.deadline_at:
+            return None
+        unit = self._unit
+        async with unit.locks(clock.channel_id):
+            record = await self._current(clock)
+            if record is None:
+                return None
+            due = reminder_times(clock.deadline_at, clock.time_per_move_seconds)[count - 1]
+            event = _event("reminder", due, clock, record)
+            claimed = await unit.store.clocks.mark_reminders_sent(
+                clock.game_id,
+                expected_version=clock.version,
+                deadline_at=clock.deadline_at,
+                count=count,
+                announce=st.Announcement(
+                    key=f"reminder:{clock.game_id}:{clock.version}:{count}",
+                    kind="reminder",
+                    payload=event_payload(event),
+                ),
+                now=now,
+            )
+            if not claimed:
+                return None
+        unit.signals.announcements_changed.set()
+        return event
+
+    async def time_out(self, clock: st.RunningClock, *, now: datetime) -> DeadlineEvent | None:
+        """End the game on time if ``clock``'s deadline has passed at ``now``: the player to
+        move loses and forfeits the match, exactly as by resigning. ``None`` if the game moved
+        on, ended or was paused first."""
+        if now < clock.deadline_at:
+            return None
+        unit = self._unit
+        async with unit.locks(clock.channel_id):
+            record = await self._current(clock)
+            if record is None:
+                return None
+            loser = record.game.turn
+            announce = st.Announcement(
+                key=f"timeout:{clock.game_id}",
+                kind="timeout",
+                payload=event_payload(_event("timeout", clock.deadline_at, clock, record)),
+            )
+            winner: Side = "black" if loser == "white" else "white"
+            result = Result("timeout", winner, "timeout", record.player_id(loser))
+            try:
+                report = await self._ender.end(record, result, game=record.game, announce=announce)
+            except errors.GameChanged:  # the version check refused it: something came first
+                return None
+        unit.signals.announcements_changed.set()
+        return _event("timeout", clock.deadline_at, clock, record, report)
+
+    async def _current(self, clock: st.RunningClock) -> st.GameRecord | None:
+        """The game, if it is still exactly where ``clock`` saw it."""
+        try:
+            record = await self._unit.store.games.get(clock.game_id)
+        except st.NotFound:
+            return None
+        same = record.version == clock.version and record.clock.deadline_at == clock.deadline_at
+        return record if record.is_active and same else None
+
+
+def _event(
+    kind: DeadlineKind,
+    due: datetime,
+    clock: st.RunningClock,
+    record: st.GameRecord,
+    report: Report | None = None,
+) -> DeadlineEvent:
+    return DeadlineEvent(
+        kind=kind,
+        due_at=due,
+        game_id=clock.game_id,
+        guild_id=clock.guild_id,
+        channel_id=clock.channel_id,
+        user_id=record.player_id(record.game.turn),
+        deadline_at=clock.deadline_at,
+        report=report,
+    )

@@ -1,0 +1,49 @@
+"""Whose turn it is, from the computer's side: the games that wait for its move. Kept apart from
+:mod:`bot.service.computer` so the service needs no search code to answer it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.jarmo import Game
+from bot.service.challenges import DEFAULT_COMPUTER_LEVEL
+from bot.service.models import Place
+from bot.service.unit import UnitOfWork
+from bot.store import CorruptGame
+
+END_OF_TIME = datetime.max.replace(tzinfo=UTC)
+
+
+class ComputerTurns:
+    """Finding games that wait for the computer's move, over one unit of work."""
+
+    def __init__(self, unit: UnitOfWork) -> None:
+        self._unit = unit
+
+    async def awaiting(self) -> list[Place]:
+        """Channels whose game waits for the computer's move (after a restart, say)."""
+        unit = self._unit
+        if unit.computer is None:
+            return []
+        games = await unit.store.games.idle(before=END_OF_TIME)  # every active game
+        return [
+            Place(g.guild_id, g.channel_id)
+            for g in games
+            if unit.is_computer(g.player_id(g.game.turn))
+        ]
+
+    async def to_move(self, place: Place) -> tuple[Game, str] | None:
+        """The channel's game and the computer's level when it is the computer's turn, else None
+        (a damaged game waits for a moderator, not for the computer)."""
+        store = self._unit.store
+        try:
+            record = await store.games.active(place.channel_id)
+        except CorruptGame:
+            return None
+        if record is None or not self._unit.is_computer(record.player_id(record.game.turn)):
+            return None
+        match = await store.games.match(record.match_id)
+        level = None
+        if match.challenge_id is not None:
+            level = (await store.challenges.get(match.challenge_id)).options.vs_computer_level
+        return record.game, level or DEFAULT_COMPUTER_LEVEL

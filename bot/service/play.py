@@ -1,0 +1,213 @@
+"""Playing: moves and redeployments, resigning, stopping by agreement, a moderator's abort, and
+reading the board (with autocomplete for moves).
+
+Every change runs under the channel's lock and is checked against the game's stored version, so
+two interactions can never both apply.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot import store as st
+from bot.jarmo import Game, IllegalMove, NotationError, parse_point
+from bot.jarmo.position import Side
+from bot.service import errors
+from bot.service._ending import GameEnder, Result
+from bot.service._reports import Reports
+from bot.service._seats import active_game, check_clock, game_changed, players_game
+from bot.service.models import Actor, BoardView, DamagedGameAborted, Place, Report
+from bot.service.offers import StopOffer
+from bot.service.unit import UnitOfWork
+
+log = logging.getLogger(__name__)
+SUGGESTION_LIMIT = 25  # Discord shows at most 25 autocomplete choices
+# How long the caller that played the computer's move has to post it before the delivery loop
+# may: well past a slow Discord answer, short enough after a lost post.
+ANNOUNCEMENT_HOLD_SECONDS = 60.0
+
+
+class PlayCases:
+    """The playing use cases over one unit of work."""
+
+    def __init__(self, unit: UnitOfWork, reports: Reports, ender: GameEnder) -> None:
+        self._unit = unit
+        self._reports = reports
+        self._ender = ender
+
+    async def move(self, place: Place, actor: Actor, text: str) -> Report:
+        """Play a move (any accepted notation) for the actor in the channel's game."""
+        async with self._unit.locks(place.channel_id):
+            record = await players_game(self._unit, place, actor, needs_turn=True)
+            check_clock(self._unit, record)  # paused, or out of time: no move
+            game = record.game
+            try:
+                played = game.play(text)
+            except (NotationError, IllegalMove) as exc:
+                raise errors.BadMove(_bad_move_text(exc)) from None
+            return await self._after_action(place, actor, record, game, played)
+
+    async def redeploy(self, place: Place, actor: Actor, point: str) -> Report:
+        """Redeploy (classic/jasir) or place from the reserve (ludos) on a camp point."""
+        try:
+            name = parse_point(point)
+        except NotationError as exc:
+            raise errors.BadMove(str(exc)) from None
+        return await self.move(place, actor, "@" + name)
+
+    async def _after_action(
+        self, place: Place, actor: Actor, record: st.GameRecord, game: Game, played: str
+    ) -> Report:
+        unit = self._unit
+        await unit.names.remember(place, actor)
+        announce = self._computer_move_announcement(record, actor, played)
+        if game.over:
+            outcome = game.outcome()
+            assert outcome is not None  # the game is over
+            result = Result("finished", outcome.winner, outcome.termination.value, actor.user_id)
+            final = st.FinalMove(actor.user_id, played)
+            return await self._ender.end(
+                record, result, game=game, final_move=final, announce=announce
+            )
+        try:
+            updated = await unit.store.games.record_move(
+                record.id,
+                expected_version=record.version,
+                player_id=actor.user_id,
+                move=played,
+                game=game,
+                now=unit.now(),
+                announce=announce,
+            )
+        except st.StaleGame:
+            raise game_changed() from None
+        unit.signals.deadlines_changed.set()
+        match = await unit.store.games.match(updated.match_id)
+        board = await self._reports.view(updated, match)
+        key = announce.key if announce else None
+        return Report(actor.user_id, played, board, announcement=key)
+
+    def _computer_move_announcement(
+        self, record: st.GameRecord, actor: Actor, played: str
+    ) -> st.Announcement | None:
+        """Nobody's interaction waits for the computer's move, so it is written to the outbox
+        with the move: held for the caller to post, and delivered later if the bot dies first."""
+        if not self._unit.is_computer(actor.user_id):
+            return None
+        version = record.version + 1
+        return st.Announcement(
+            key=f"computer_move:{record.id}:{version}",
+            kind="computer_move",
+            payload={"version": version, "move": played, "actor_id": actor.user_id},
+            held_seconds=ANNOUNCEMENT_HOLD_SECONDS,
+        )
+
+    async def player_game(self, place: Place, actor: Actor) -> st.GameRecord:
+        """The channel's game, checking that the actor plays in it."""
+        return await players_game(self._unit, place, actor)
+
+    async def resign(self, place: Place, actor: Actor, *, game_id: int | None = None) -> Report:
+        """The actor resigns: the game is lost and the rest of the match forfeited.
+
+        ``game_id`` guards a confirmation given earlier: if that game is no longer the one in
+        play, nothing happens."""
+        async with self._unit.locks(place.channel_id):
+            record = await players_game(self._unit, place, actor)
+            if game_id is not None and record.id != game_id:
+                raise errors.GameChanged(
+                    "That game has already ended. Use /jarmo resign again to resign this one."
+                )
+            winner: Side = "black" if record.side_of(actor.user_id) == "white" else "white"
+            result = Result("resigned", winner, "resigned", actor.user_id)
+            return await self._ender.end(record, result, game=record.game)
+
+    async def offer_stop(self, place: Place, actor: Actor) -> StopOffer:
+        """Propose to end the current game now, scored as it stands."""
+        record = await players_game(self._unit, place, actor)
+        offer = StopOffer.to_opponent(record, actor.user_id)
+        if self._unit.is_computer(offer.answer_by):
+            raise errors.NotAllowed(
+                "The computer plays every game to the end. Use /jarmo resign to give up."
+            )
+        return offer
+
+    async def accept_stop(self, place: Place, actor: Actor, offer: StopOffer) -> Report:
+        """The opponent agrees to end the game as it stands; the match goes on."""
+        if actor.user_id != offer.answer_by:
+            raise errors.NotAllowed(
+                "Only the player the offer was made to can accept it. "
+                "To make your own offer, use /jarmo stop."
+            )
+        async with self._unit.locks(place.channel_id):
+            record = await players_game(self._unit, place, actor)
+            if not offer.still_stands(record):
+                raise errors.GameChanged(
+                    "The game has moved on since that offer. Use /jarmo stop to offer again."
+                )
+            result = Result("stopped", record.game.leader(), "stopped", actor.user_id)
+            return await self._ender.end(record, result, game=record.game)
+
+    async def abort(
+        self, place: Place, actor: Actor, *, can_manage: bool
+    ) -> Report | DamagedGameAborted:
+        """A moderator ends a stuck game and its match; nothing counts for anyone. A damaged
+        game is set aside with its raw record kept for the operator."""
+        if not can_manage:
+            raise errors.NotAllowed(
+                "Only members who can manage this channel can abort a game. "
+                "Players can use /jarmo resign or /jarmo stop instead."
+            )
+        unit = self._unit
+        async with unit.locks(place.channel_id):
+            try:
+                record = await active_game(unit, place)
+            except errors.GameDamaged as damaged:
+                await unit.store.quarantine.set_aside(
+                    damaged.game_id, reason=damaged.reason, now=unit.now()
+                )
+                log.warning(
+                    "damaged game %d aborted by user %s; its record is in quarantined_games",
+                    damaged.game_id,
+                    actor.user_id,
+                )
+                return DamagedGameAborted(damaged.game_id, actor.user_id)
+            result = Result("aborted", None, "aborted", actor.user_id)
+            return await self._ender.end(record, result, game=record.game)
+
+    async def board(self, place: Place, *, viewer_id: int | None = None) -> BoardView:
+        """The channel's current game, seen from the viewer's side if they play in it."""
+        record = await active_game(self._unit, place)
+        match = await self._unit.store.games.match(record.match_id)
+        perspective = record.side_of(viewer_id) if viewer_id is not None else None
+        return await self._reports.view(record, match, perspective=perspective or "white")
+
+    async def move_suggestions(
+        self, place: Place, user_id: int, typed: str, *, limit: int | None = SUGGESTION_LIMIT
+    ) -> list[str]:
+        """Autocomplete: the user's legal moves matching what they typed (none when it is not
+        their turn or they do not play here, or the game is damaged)."""
+        try:
+            record = await self._unit.store.games.active(place.channel_id)
+        except st.CorruptGame:
+            return []
+        if record is None or record.side_of(user_id) != record.game.turn:
+            return []
+        wanted = _squash(typed)
+        moves = [m for m in record.game.legal_moves() if _squash(m).startswith(wanted)]
+        return moves[:limit]
+
+    async def redeploy_suggestions(self, place: Place, user_id: int, typed: str) -> list[str]:
+        """Autocomplete: the camp points the user may redeploy or place on right now."""
+        moves = await self.move_suggestions(place, user_id, "@" + typed.strip().lstrip("@"))
+        return [m[1:] for m in moves if m.startswith("@")]
+
+
+def _squash(text: str) -> str:
+    """Move text without case or separators, so 'a1 c' matches 'A1-C2' and 'A1xC2'."""
+    return "".join(ch for ch in text.upper() if ch not in " -–—:X@")
+
+
+def _bad_move_text(exc: ValueError) -> str:
+    if isinstance(exc, IllegalMove):
+        return f"{exc} Your move was not played; try another (autocomplete lists the legal ones)."
+    return f"{exc} Your move was not played."

@@ -1,0 +1,109 @@
+"""The unit of work every use case shares: the store's roles, the clock, the settings, the
+per-channel locks, the names shown for players, and the signals that wake background jobs.
+
+One ``UnitOfWork`` is built per service and handed to each use-case module; none of them
+changes it (the locks, names and signals are objects of their own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from bot import store as st
+from bot.service.models import Actor, Place, ServiceConfig
+from bot.service.ratings import Ratings
+
+
+def utc_now() -> datetime:
+    """The real clock; tests pass their own."""
+    return datetime.now(UTC)
+
+
+class ChannelLocks:
+    """One ``asyncio.Lock`` per channel: every change to a channel's game runs under it. It only
+    saves work inside one process; correctness comes from the store's version checks."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def __call__(self, channel_id: int) -> asyncio.Lock:
+        """The lock of ``channel_id``."""
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+
+class PlayerNames:
+    """The names players are shown by, cached in front of the store's player role."""
+
+    def __init__(self, players: st.PlayerStore) -> None:
+        self._players = players
+        self._names: dict[tuple[int, int], str] = {}
+
+    async def remember(self, place: Place, actor: Actor) -> None:
+        """Store the actor's current display name in the place's server (if it changed)."""
+        key = (place.guild_id, actor.user_id)
+        if self._names.get(key) != actor.display_name:
+            await self._players.upsert(place.guild_id, actor.user_id, actor.display_name)
+            self._names[key] = actor.display_name
+
+    async def __call__(self, guild_id: int, user_id: int) -> str:
+        """The name last seen for a user in this server."""
+        key = (guild_id, user_id)
+        name = self._names.get(key)
+        if name is None:
+            try:
+                player = await self._players.get(guild_id, user_id)
+                name = player.display_name or f"Player {user_id}"
+            except st.NotFound:
+                name = f"Player {user_id}"
+            self._names[key] = name
+        return name
+
+
+@dataclass(frozen=True, slots=True)
+class Signals:
+    """Events that wake the background jobs of this process early (they poll anyway)."""
+
+    # Set whenever a write gives some game a new deadline: wakes the deadline scheduler.
+    deadlines_changed: asyncio.Event = field(default_factory=asyncio.Event)
+    # Set whenever an announcement becomes deliverable: wakes the delivery loop.
+    announcements_changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class UnitOfWork:
+    """What the use cases share. ``computer`` is the computer opponent's identity, if the front
+    end plays one; ``ratings`` decides which games are rated."""
+
+    def __init__(
+        self,
+        store: st.Store,
+        *,
+        config: ServiceConfig,
+        clock: Callable[[], datetime],
+        rng: random.Random,
+        ratings: Ratings,
+        computer: Actor | None = None,
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.clock = clock
+        self.rng = rng
+        self.ratings = ratings
+        self.computer = computer
+        self.locks = ChannelLocks()
+        self.names = PlayerNames(store.players)
+        self.signals = Signals()
+
+    def now(self) -> datetime:
+        """The service's current time (UTC)."""
+        return self.clock()
+
+    def is_computer(self, user_id: int | None) -> bool:
+        """Whether ``user_id`` is the computer opponent."""
+        return self.computer is not None and user_id == self.computer.user_id

@@ -1,0 +1,179 @@
+"""Games on SQLite: reading matches and games, and recording moves and endings, each write one
+optimistic-concurrency transaction."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+
+import aiosqlite
+
+from bot.jarmo import Game
+from bot.store import _rows
+from bot.store._deadline_sql import restart_clock
+from bot.store._game_sql import append_action, end_match, fetch_match, insert_game, update_game
+from bot.store._games import GameLoader, dump
+from bot.store._outbox_sql import add_announcement
+from bot.store._ratings_sql import apply_ratings, count_match_win
+from bot.store._rows import MATCH_COLUMNS, only_row, to_text
+from bot.store._writer import Writer
+from bot.store.endings import GameEnding, NextGame
+from bot.store.errors import NotFound
+from bot.store.outbox import Announcement
+from bot.store.records import ActionRecord, GameEnd, GameRecord, MatchRecord
+
+
+class SqliteGames:
+    """The SQLite :class:`~bot.store.interface.GameStore`. Every committed snapshot is handed to
+    the loader as trusted, so loading that version again needs no replay."""
+
+    def __init__(self, writer: Writer, reader: aiosqlite.Connection, loader: GameLoader) -> None:
+        self._writer = writer
+        self._read = reader
+        self._loader = loader
+
+    async def match(self, match_id: int) -> MatchRecord:
+        """The match with this id. Raises ``NotFound``."""
+        rows = await self._read.execute_fetchall(
+            f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)
+        )
+        return _rows.match(only_row(rows, "match", match_id))
+
+    async def latest_match(self, channel_id: int) -> MatchRecord | None:
+        """The channel's most recently created match, if any."""
+        rows = await self._read.execute_fetchall(
+            f"SELECT {MATCH_COLUMNS} FROM matches WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        for row in rows:
+            return _rows.match(row)
+        return None
+
+    async def match_games(self, match_id: int) -> list[GameRecord]:
+        """The match's games in index order. Raises ``NotFound`` or ``CorruptGame``."""
+        games = await self._loader.load_where("g.match_id = ? ORDER BY g.game_index", (match_id,))
+        if not games:
+            await self.match(match_id)  # raises NotFound for an unknown match
+        return games
+
+    async def active(self, channel_id: int) -> GameRecord | None:
+        """The channel's active game, if any. Raises ``CorruptGame``."""
+        games = await self._loader.load_where(
+            "g.channel_id = ? AND g.status = 'active'", (channel_id,)
+        )
+        return games[0] if games else None
+
+    async def get(self, game_id: int) -> GameRecord:
+        """The game with this id. Raises ``NotFound`` or ``CorruptGame``."""
+        games = await self._loader.load_where("g.id = ?", (game_id,))
+        if not games:
+            raise NotFound("game", game_id)
+        return games[0]
+
+    async def actions(self, game_id: int) -> list[ActionRecord]:
+        """The game's actions in ply order. Raises ``NotFound``."""
+        rows = await self._read.execute_fetchall(
+            f"SELECT {_rows.ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY ply",
+            (game_id,),
+        )
+        if not rows and not await self._read.execute_fetchall(
+            "SELECT 1 FROM games WHERE id = ?", (game_id,)
+        ):
+            raise NotFound("game", game_id)
+        return [_rows.action(row) for row in rows]
+
+    async def idle(self, *, before: datetime) -> list[GameRecord]:
+        """Active games last active before ``before``, oldest first; damaged ones are left
+        out (and logged once)."""
+        games, _ = await self._loader.load_sound(
+            "g.status = 'active' AND g.last_activity < ? ORDER BY g.last_activity, g.id",
+            (to_text(before),),
+        )
+        return games
+
+    async def record_move(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        player_id: int,
+        move: str,
+        game: Game,
+        now: datetime,
+        announce: Announcement | None = None,
+    ) -> GameRecord:
+        """Append a move that does not end the game; see ``GameStore.record_move``."""
+        check_played(game, expected_version + 1, move)
+        if game.over:
+            raise ValueError(f"{move} ends the game: record it with end")
+        snapshot, at = dump(game), to_text(now)
+
+        def work(db: sqlite3.Connection) -> GameRecord:
+            sets = {"version": expected_version + 1, "snapshot": snapshot, "last_activity": at}
+            row = update_game(db, game_id, expected_version, sets | restart_clock(db, game_id, now))
+            record = _rows.game(row, game)
+            # The engine has already passed the turn on, so the mover is the side not to move.
+            mover = record.black_id if game.turn == "white" else record.white_id
+            if player_id != mover:
+                raise ValueError(f"{move} was played by {mover}, not by {player_id}")
+            append_action(db, game_id, record.version, player_id, move, at)
+            if announce is not None:
+                add_announcement(db, game_id, announce, now)
+            return record
+
+        record = await self._writer.run(work)
+        self._loader.trust(game_id, record.version, snapshot)
+        return record
+
+    async def end(
+        self, game_id: int, ending: GameEnding, *, expected_version: int, now: datetime
+    ) -> GameEnd:
+        """Record ``ending`` in one transaction; see ``GameStore.end``."""
+        version = expected_version + ending.plies_added
+        final = ending.final_move
+        check_played(ending.game, version, final.move if final else None)
+        snapshot, at = dump(ending.game), to_text(now)
+        then = ending.then
+        next_snapshot = dump(then.game) if isinstance(then, NextGame) else ""
+        sets = {
+            "version": version, "snapshot": snapshot, "status": ending.status,
+            "winner": ending.winner, "points_white": ending.points["white"],
+            "points_black": ending.points["black"], "termination": ending.termination,
+            "last_activity": at, "finished_at": at,
+        }  # fmt: skip
+        if ending.ratings is not None:  # only committed if apply_ratings accepts them below
+            sets["rated"] = 1
+
+        def work(db: sqlite3.Connection) -> GameEnd:
+            ended = _rows.game(update_game(db, game_id, expected_version, sets), ending.game)
+            if final is not None:
+                if final.player_id not in (ended.white_id, ended.black_id):
+                    raise ValueError(f"user {final.player_id} does not play in game {game_id}")
+                append_action(db, game_id, version, final.player_id, final.move, at)
+            if ending.announce is not None:
+                add_announcement(db, game_id, ending.announce, now)
+            match = fetch_match(db, ended.match_id)
+            if ending.ratings is not None:  # rejects an aborted game
+                apply_ratings(db, ended, match, ending.ratings, at)
+            if isinstance(then, NextGame):
+                following = insert_game(db, match, ended.index + 1, then.game, next_snapshot, at)
+                return GameEnd(game=ended, match=match, next_game=following)
+            match = end_match(db, match, then.state, then.winner_id, at)
+            if ending.ratings is not None and then.winner_id is not None:
+                count_match_win(db, match, ending.ratings, then.winner_id)
+            return GameEnd(game=ended, match=match, next_game=None)
+
+        end = await self._writer.run(work)
+        self._loader.trust(game_id, version, snapshot)
+        if end.next_game is not None:
+            self._loader.trust(end.next_game.id, 0, next_snapshot)
+        return end
+
+
+def check_played(game: Game, plies: int, move: str | None) -> None:
+    """Raise ``ValueError`` unless ``game`` has ``plies`` actions, the last one ``move``."""
+    history = game.history
+    if len(history) != plies:
+        raise ValueError(f"the game has {len(history)} actions, expected {plies}")
+    if move is not None and history[-1] != move:
+        raise ValueError(f"the game's last action is {history[-1]!r}, not {move!r}")
