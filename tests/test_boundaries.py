@@ -161,7 +161,14 @@ RULES: dict[str, Rule] = {
     "bot/store": Rule(
         ours=frozenset({"bot.jarmo", "bot.store"}), packages=frozenset({"aiosqlite"})
     ),
-    "bot/service": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
+    "bot/service": Rule(not_ours=FRONT_ENDS | {"bot.words", "bot.i18n"}, not_packages=DISCORD),
+    # The wording both front ends share: values from the service, words from its catalogue.
+    "bot/words": Rule(
+        ours=frozenset({"bot.jarmo", "bot.store", "bot.service", "bot.words", "bot.i18n"}),
+        packages=frozenset(),
+    ),
+    "bot/i18n.py": Rule(ours=frozenset(), packages=frozenset({"babel"})),
+    "bot/_i18n_extract.py": Rule(ours=frozenset(), packages=frozenset({"babel"})),
     "bot/console": Rule(not_ours=frozenset({"bot.cogs", "bot.client"}), not_packages=DISCORD),
     "bot/cogs": Rule(not_ours=frozenset({"bot.store", "bot.ai", "bot.console", "bot.__main__"})),
     # The settings and the offline tools run without Discord (the health check beside the bot).

@@ -1,0 +1,321 @@
+"""The wording of games, matches, challenges and clocks, shared by every front end."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from bot.i18n import N_
+from bot.jarmo import Side, Termination, side_name
+from bot.service.models import BoardView, ChallengeView, GameSummary, Report, Standings
+from bot.service.offers import PauseOffer
+from bot.words.ratings import rating_lines
+from bot.words.voice import Voice, plain_time
+
+# The engine names the sides in English; these marks put the names in the catalogue.
+_SIDE_NAMES = (N_("White"), N_("Black"), N_("Green"), N_("Blue"))
+
+_ENDINGS = {
+    Termination.CAMP.value: N_("every remaining piece of one side stands in the enemy camp"),
+    Termination.REPETITION.value: N_("both players repeated their moves"),
+    Termination.PLY_LIMIT.value: N_("the move limit was reached"),
+    Termination.NO_MOVES.value: N_("the player to move had no possible action"),
+    "resigned": N_("resignation"),
+    "stopped": N_("agreement to stop"),
+    "aborted": N_("a moderator aborted it"),
+    "timeout": N_("time ran out"),
+}
+
+_STATUS_NOTES = {
+    "resigned": N_("resigned"),
+    "stopped": N_("stopped by agreement"),
+    "aborted": N_("aborted"),
+    "timeout": N_("lost on time"),
+}
+
+
+def side_label(side: Side, ruleset: str, voice: Voice) -> str:
+    """'White', or 'Green' in ludos, in the reader's language."""
+    return voice.gettext(side_name(side, ruleset))
+
+
+def ending_reason(termination: str | None, voice: Voice) -> str:
+    """Why a game ended, in words ('resignation', 'the move limit was reached', ...)."""
+    known = _ENDINGS.get(termination or "")
+    return voice.gettext(known) if known else termination or ""
+
+
+def duration_text(delta: timedelta | float, voice: Voice) -> str:
+    """A duration for people, to the nearest minute and the two largest units: '3 days 4 hours',
+    '25 minutes' (a clock read a moment after it started still shows '2 hours')."""
+    seconds = delta.total_seconds() if isinstance(delta, timedelta) else delta
+    if seconds < 60:
+        return voice.gettext("less than a minute")
+    total = round(seconds / 60) * 60
+    units = (
+        (86_400, N_("{count} day"), N_("{count} days")),
+        (3_600, N_("{count} hour"), N_("{count} hours")),
+        (60, N_("{count} minute"), N_("{count} minutes")),
+    )
+    parts = []
+    for size, one, many in units:
+        count, total = divmod(total, size)
+        if count:
+            parts.append(voice.ngettext(one, many, count).format(count=count))
+    return " ".join(parts[:2])
+
+
+def game_title(view: BoardView, voice: Voice) -> str:
+    """'Game 2 of 4 · classic / bow'."""
+    _ = voice.gettext
+    match = view.match
+    return _("Game {number} of {count} · {ruleset} / {layout}").format(
+        number=view.game.index + 1,
+        count=match.game_count,
+        ruleset=match.ruleset,
+        layout=match.layout,
+    )
+
+
+def position_line(view: BoardView, voice: Voice) -> str:
+    """Points, whose turn it is, and their time (see :func:`clock_line`)."""
+    _ = voice.gettext
+    game, ruleset = view.game.game, view.match.ruleset
+    points = game.points()
+    score = _("{white_side} {white} {white_points} – {black_points} {black} {black_side}").format(
+        white_side=side_label("white", ruleset, voice),
+        white=view.white_name,
+        white_points=points["white"],
+        black_points=points["black"],
+        black=view.black_name,
+        black_side=side_label("black", ruleset, voice),
+    )
+    turn = view.turn_user_id
+    if turn is None:
+        return score
+    line = _("Turn {number}: {player} to move ({side}).").format(
+        number=game.ply + 1, player=voice.name(turn), side=side_label(game.turn, ruleset, voice)
+    )
+    clock = clock_line(view, voice)
+    return "\n".join(part for part in (score, line, clock) if part)
+
+
+def clock_line(view: BoardView, voice: Voice) -> str | None:
+    """The time the player to move has (``None`` without a time limit). The deadline is shown
+    with the voice's ``when``, or else as a duration and a UTC time."""
+    _ = voice.gettext
+    clock, turn = view.clock, view.turn_user_id
+    if clock is None or turn is None:
+        return None
+    if clock.deadline_at is None:
+        return _(
+            "Clock paused: {player} has {left} left for this move. "
+            "Either player can restart it with {resume}."
+        ).format(
+            player=voice.name(turn),
+            left=duration_text(clock.time_left, voice),
+            resume=voice.command("resume"),
+        )
+    if voice.when is None:
+        shown = _("within {left} (by {time})").format(
+            left=duration_text(clock.time_left, voice), time=plain_time(clock.deadline_at)
+        )
+    else:
+        shown = voice.when(clock.deadline_at)
+    return _("{period} per move: {player} must move {deadline} or loses on time.").format(
+        period=duration_text(clock.time_per_move_seconds, voice),
+        player=voice.name(turn),
+        deadline=shown,
+    )
+
+
+def ending_line(summary: GameSummary, voice: Voice) -> str:
+    """'Ann wins game 1, 7–4 (every remaining piece …).'"""
+    _ = voice.gettext
+    record = summary.game
+    number = record.index + 1
+    if summary.status == "aborted":
+        return _("Game {number} was aborted by a moderator; it does not count.").format(
+            number=number
+        )
+    pts = summary.points_by_player
+    score = f"{pts[record.white_id]}–{pts[record.black_id]}"
+    why = ending_reason(record.termination, voice)
+    if summary.winner_id is None:
+        return _("Game {number} is drawn, {score} ({why}).").format(
+            number=number, score=score, why=why
+        )
+    return _("{player} wins game {number}, {score} ({why}).").format(
+        player=voice.name(summary.winner_id), number=number, score=score, why=why
+    )
+
+
+def standings_text(standings: Standings, voice: Voice) -> str:
+    """The match table: one line per game, totals, leader, games left, whose turn."""
+    _ = voice.gettext
+    match = standings.match
+    a, b = match.player_ids
+    heading = voice.ngettext(
+        "Match of {count} game · {ruleset} / {layout}",
+        "Match of {count} games · {ruleset} / {layout}",
+        match.game_count,
+    )
+    lines = [heading.format(count=match.game_count, ruleset=match.ruleset, layout=match.layout)]
+    white_side = side_label("white", match.ruleset, voice)
+    black_side = side_label("black", match.ruleset, voice)
+    for line in standings.games:
+        white = f"{voice.name(line.white_id)} ({white_side})"
+        black = f"{voice.name(line.black_id)} ({black_side})"
+        if line.points_by_player is None:
+            lines.append(
+                _("Game {number}: {white} v {black} — in play").format(
+                    number=line.index + 1, white=white, black=black
+                )
+            )
+            continue
+        pts = line.points_by_player
+        text = _("Game {number}: {white} {white_points} – {black_points} {black}").format(
+            number=line.index + 1,
+            white=white,
+            white_points=pts[line.white_id],
+            black_points=pts[line.black_id],
+            black=black,
+        )
+        note = _STATUS_NOTES.get(line.status)
+        lines.append(f"{text} · {_(note)}" if note else text)
+    lines.append(
+        _("Total: {first} {first_points} – {second_points} {second}").format(
+            first=voice.name(a),
+            first_points=standings.totals[a],
+            second_points=standings.totals[b],
+            second=voice.name(b),
+        )
+    )
+    lines.append(match_state(standings, voice))
+    lines.extend(rating_lines(standings.rating_changes, voice))
+    return "\n".join(lines)
+
+
+def match_state(standings: Standings, voice: Voice) -> str:
+    """Who won the match, or who leads, how many games are left and whose move it is."""
+    _ = voice.gettext
+    state = standings.match.state
+    if state == "aborted":
+        return _("The match was aborted.")
+    if standings.over:
+        if standings.winner_id is None:
+            return _("The match is drawn.")
+        if state == "forfeited":
+            return _("{player} wins the match (by forfeit)!").format(
+                player=voice.name(standings.winner_id)
+            )
+        return _("{player} wins the match!").format(player=voice.name(standings.winner_id))
+    if standings.leader_id is None:
+        leader = _("Level")
+    else:
+        leader = _("{player} leads").format(player=voice.name(standings.leader_id))
+    left = voice.ngettext("{count} game left", "{count} games left", standings.games_left)
+    state_line = f"{leader} · {left.format(count=standings.games_left)}"
+    if standings.turn_user_id:
+        return _("{state}; {player} to move.").format(
+            state=state_line, player=voice.name(standings.turn_user_id)
+        )
+    return f"{state_line}."
+
+
+def report_text(report: Report, voice: Voice, *, match_state_shown: bool = True) -> str:
+    """What to say after an action: the move, then the result and match state if it ended.
+    ``match_state_shown=False`` leaves the match's state out, for a front end that shows the
+    whole table right after."""
+    _ = voice.gettext
+    parts = []
+    ended = report.ended
+    actor = voice.name(report.actor_id)
+    if report.action:
+        parts.append(
+            _("{player} played {move}.").format(player=actor, move=voice.strong(report.action))
+        )
+    elif ended and ended.status == "resigned":
+        parts.append(_("{player} resigned.").format(player=actor))
+    elif ended and ended.status == "stopped":
+        parts.append(_("The players agreed to stop the game here."))
+    elif ended and ended.status == "timeout":
+        parts.append(_("{player} ran out of time.").format(player=actor))
+    if ended:
+        parts.append(ending_line(ended, voice))
+    else:
+        parts.append(position_line(report.board, voice))
+    if report.standings and ended and match_state_shown:
+        parts.append(match_state(report.standings, voice))
+        parts.extend(rating_lines(report.standings.rating_changes, voice))
+    if report.next_board:
+        following = report.next_board
+        starter = voice.name(following.game.white_id)
+        parts.append(
+            _("Next: game {number} — {player} has {side} now; {player} to move.").format(
+                number=following.game.index + 1,
+                player=starter,
+                side=side_label("white", following.match.ruleset, voice),
+            )
+        )
+    return "\n".join(parts)
+
+
+def challenge_text(view: ChallengeView, voice: Voice, *, expires: str) -> str:
+    """The challenge announcement; ``expires`` is how the front end shows the expiry time."""
+    _ = voice.gettext
+    record = view.challenge
+    options = record.options
+    challenger = voice.name(record.challenger_id)
+    if options.game_count > 1:
+        games = _("a match of {count} games").format(count=options.game_count)
+    else:
+        games = _("a game")
+    if options.side == "random":
+        sides = _("sides drawn at random")
+    else:
+        sides = _("{player} plays {side} first").format(
+            player=challenger, side=side_label(options.side, options.ruleset, voice)
+        )
+    if options.time_per_move_seconds is not None:
+        sides = _("{sides}; {period} per move").format(
+            sides=sides, period=duration_text(options.time_per_move_seconds, voice)
+        )
+    return _(
+        "{challenger} challenges {challenged} to {games} of Jarmo ({ruleset} rules, "
+        "{layout} board; {sides}). The challenge expires {expires}."
+    ).format(
+        challenger=challenger,
+        challenged=voice.name(record.challenged_id),
+        games=games,
+        ruleset=options.ruleset,
+        layout=options.layout,
+        sides=sides,
+        expires=expires,
+    )
+
+
+def reminder_text(user_id: int, deadline: datetime, voice: Voice) -> str:
+    """The nudge to a player whose time for a move is running out."""
+    _ = voice.gettext
+    if voice.when is not None:
+        shown = voice.when(deadline)
+    else:
+        shown = _("by {time}").format(time=plain_time(deadline))
+    return _(
+        "{player}, it is your move in this channel's Jarmo game. Your time runs out "
+        "{deadline}; move before then or you lose the match on time."
+    ).format(player=voice.name(user_id), deadline=shown)
+
+
+def pause_offer_text(offer: PauseOffer, voice: Voice) -> str:
+    """The offer to stop the clock, addressed to the opponent."""
+    _ = voice.gettext
+    return _(
+        "{player} asks to pause the clock of this game. {opponent}, do you agree? While it is "
+        "paused no moves can be made; either player restarts it with {resume}. (The offer "
+        "lapses with the next move.)"
+    ).format(
+        player=voice.name(offer.offered_by),
+        opponent=voice.name(offer.answer_by),
+        resume=voice.command("resume"),
+    )
