@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po
 ENGLISH = "en"
 
 
-def N_(message: str) -> str:  # noqa: N802 - gettext's conventional name for "mark, translate later"
+def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it yet (for tables of messages)."""
     return message
 
