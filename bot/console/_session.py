@@ -7,7 +7,6 @@ belongs to the player whose turn it is (hot-seat).
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -15,7 +14,9 @@ from pathlib import Path
 
 from bot.console._boards import BoardFolder
 from bot.console._diagram import board_diagram
-from bot.jarmo import Side, side_name
+from bot.console._words import console_catalogue, console_voice
+from bot.i18n import N_, Catalogue
+from bot.jarmo import SIDES, Side
 from bot.service import (
     Actor,
     BadMove,
@@ -25,21 +26,24 @@ from bot.service import (
     NoGameHere,
     Place,
     Report,
+    Refusal,
     Standings,
-    UserError,
 )
 from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.service.deadlines import DeadlineScheduler
 from bot.service.delivery import AnnouncementDelivery, Delivery
-from bot.service.errors import as_user_error
-from bot.service.text import (
+from bot.service.errors import as_refusal
+from bot.store import StoreError
+from bot.words import (
     game_title,
+    move_refusal_text,
     position_line,
+    refusal_text,
     reminder_text,
     report_text,
+    side_label,
     standings_text,
 )
-from bot.store import StoreError
 
 PLACE = Place(guild_id=0, channel_id=0)
 PLAYER_IDS = (1, 2)
@@ -52,7 +56,7 @@ end of input, like :func:`input`."""
 OutputFn = Callable[[str], None]
 """Shows a block of text (one or more lines), like :func:`print`."""
 
-COMMANDS_HELP = """\
+COMMANDS_HELP = N_("""\
 Commands:
   board       show the board again
   moves [{p}]  the legal moves of the player to move (those starting with {p})
@@ -61,46 +65,54 @@ Commands:
   stop        offer to end this game now, scored as it stands (the opponent answers y/n)
   rules       where to read the rules
   help        this list
-  quit        leave (Ctrl-D works too)"""
+  quit        leave (Ctrl-D works too)""")
 YES = ("y", "yes")
 # Example moves from each side's point of view: a first step, and a step into the enemy camp.
 STEP_EXAMPLE = {"white": "A1-C2", "black": "A5-C4"}
 INTO_CAMP_EXAMPLE = {"white": "D3-C5", "black": "D3-C1"}
 
-RULES = """\
+RULES = N_("""\
 The full rules are in docs/rules.md in the Jarmo for Discord source. In short: pieces move along
 the board's lines (a knight's jump); stepping onto an enemy piece captures it; a piece that
 reaches the enemy camp (the far row) stays there. The game ends when one side has all its pieces
 left on the board in the enemy camp, when the player to move cannot act, or at the move limit.
-Each piece in the enemy camp scores 2 points, every other piece on the board 1."""
+Each piece in the enemy camp scores 2 points, every other piece on the board 1.""")
 
 
-def help_text(side: Side, ruleset: str) -> str:
-    """The moves and commands, with examples from ``side``'s point of view: a step of its own
-    pieces, and a point of its own camp for a redeploy or place."""
+def help_text(side: Side, ruleset: str, words: Catalogue, *, side_shown: str) -> str:
+    """The moves and commands, with examples from ``side``'s point of view (``side_shown`` is
+    its name as the players read it): a step of its own pieces, and a point of its own camp for
+    a redeploy or place."""
+    _ = words.gettext
     camp = "1" if side == "white" else "5"
     step, into_camp = STEP_EXAMPLE[side], INTO_CAMP_EXAMPLE[side]
     place = f"@B{camp}"
     if ruleset == "ludos":
         placing = [
-            f"  {place:<12}place a reserve piece on B{camp}, an empty point of your camp "
-            f"(row {camp})",
-            f"  {into_camp + place:<12}a step into the enemy camp that recovers a piece, "
-            "then place it",
+            f"  {place:<12}"
+            + _("place a reserve piece on {point}, an empty point of your camp (row {row})"),
+            f"  {into_camp + place:<12}"
+            + _("a step into the enemy camp that recovers a piece, then place it"),
         ]
     else:
         placing = [
-            f"  {place:<12}redeploy a captured piece on B{camp}, an empty point of your camp "
-            f"(row {camp})"
+            f"  {place:<12}"
+            + _("redeploy a captured piece on {point}, an empty point of your camp (row {row})")
         ]
     origin, target = step.split("-")
     moves = [
-        f"Type a move, or a command. Moves ({side_name(side, ruleset)}):",
-        f"  {step:<12}step from {origin} to {target} ({origin}x{target}, "
-        f"{origin.lower()} {target.lower()} and {origin.lower()}{target.lower()} work too)",
-        *placing,
+        _("Type a move, or a command. Moves ({side}):").format(side=side_shown),
+        f"  {step:<12}"
+        + _("step from {origin} to {target} ({x}, {spaced} and {joined} work too)").format(
+            origin=origin,
+            target=target,
+            x=f"{origin}x{target}",
+            spaced=f"{origin.lower()} {target.lower()}",
+            joined=f"{origin.lower()}{target.lower()}",
+        ),
+        *(line.format(point=f"B{camp}", row=camp) for line in placing),
     ]
-    return "\n".join(moves) + "\n" + COMMANDS_HELP.format(p=f"A{camp}")
+    return "\n".join(moves) + "\n" + _(COMMANDS_HELP).format(p=f"A{camp}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +165,17 @@ Command = Callable[["_Session", Actor, str], Awaitable[None]]
 class _Session:
     """One console match: the current board, the players' names and the command handlers."""
 
-    def __init__(self, service: JarmoService, term: _Terminal, folder: BoardFolder) -> None:
+    def __init__(
+        self,
+        service: JarmoService,
+        term: _Terminal,
+        folder: BoardFolder,
+        *,
+        language: str | None = None,
+    ) -> None:
         self.service = service
+        self.words = console_catalogue(language)
+        self.voice = console_voice(self.name, language)
         self.term = term
         self.folder = folder
         self.names: dict[int, str] = {}
@@ -168,24 +189,24 @@ class _Session:
         self.temporary = False  # the games vanish with the session (no --db)
 
     def name(self, user_id: int) -> str:
-        """The display name of a player (the ``Namer`` of :mod:`bot.service.text`)."""
-        return self.names.get(user_id, f"Player {user_id}")
+        """The display name of a player (how the console's voice shows a user)."""
+        default = self.words.gettext("Player {number}").format(number=user_id)
+        return self.names.get(user_id, default)
 
     def say(self, text: str) -> None:
-        """Show text to both players: markdown bold marks removed, and Discord's slash commands
-        and autocomplete turned into the console's own words (see :func:`console_words`)."""
-        self.term.write(console_words(text.replace("**", "")))
+        """Show text to both players."""
+        self.term.write(text)
 
     def confirm(self, question: str) -> bool | None:
         """Ask a yes/no question, no by default; ``None`` at the end of input."""
-        answer = self.term.ask(f"{question} [y/N] ")
+        answer = self.term.ask(question + self.words.gettext(" [y/N] "))
         return None if answer is None else answer.lower() in YES
 
     def side_of(self, user_id: int) -> str:
         """'White', 'Black' (or 'Green', 'Blue' in ludos): the side ``user_id`` plays now."""
         assert self.view is not None
         side = self.view.game.side_of(user_id) or "white"
-        return side_name(side, self.view.match.ruleset)
+        return side_label(side, self.view.match.ruleset, self.voice)
 
     async def play(
         self, *, ruleset: str | None, layout: str | None, games: int
@@ -193,12 +214,14 @@ class _Session:
         """Start (or resume) the match and run turns until it ends or the players leave."""
         self.folder.create()
         self.say(
-            f"Board pictures are written to {self.folder.path} (latest.png is the current one)."
+            self.words.gettext(
+                "Board pictures are written to {folder} (latest.png is the current one)."
+            ).format(folder=self.folder.path)
         )
         try:
             started = await self._resume() or await self._start(ruleset, layout, games)
-        except UserError as refused:
-            self.say(refused.message)
+        except Refusal as refused:
+            self.say(refusal_text(refused, self.voice))
             return None
         while started and self.result is None and not self.leaving:
             await self._turn()
@@ -213,7 +236,7 @@ class _Session:
             return False
         record = view.game
         self.names = {record.white_id: view.white_name, record.black_id: view.black_name}
-        self.say("Resuming the unfinished game found in the database.")
+        self.say(self.words.gettext("Resuming the unfinished game found in the database."))
         await self._show_start(view)
         return True
 
@@ -257,25 +280,33 @@ class _Session:
         return True
 
     def _ask_name(self, number: int, *, taken: str | None) -> str | None:
-        default = f"Player {number}"
+        _ = self.words.gettext
+        default = _("Player {number}").format(number=number)
         while True:
-            answer = self.term.ask(f"Player {number} name [{default}]: ")
+            answer = self.term.ask(
+                _("Player {number} name [{default}]: ").format(number=number, default=default)
+            )
             if answer is None:
                 return None
             name = " ".join(answer.split())[:MAX_NAME_LENGTH] or default
             if taken is None or name.casefold() != taken.casefold():
                 return name
-            self.say(f"Player 1 is already called {taken}; choose another name.")
+            self.say(_("Player 1 is already called {name}; choose another name.").format(name=taken))
 
     async def _show_start(self, view: BoardView) -> None:
         self.view = view
-        self.say(game_title(view))
-        white, black = (side_name(side, view.match.ruleset) for side in ("white", "black"))
-        self.say(f"{view.white_name} has {white} and moves first; {view.black_name} has {black}.")
+        _ = self.words.gettext
+        self.say(game_title(view, self.voice))
+        white, black = (side_label(side, view.match.ruleset, self.voice) for side in SIDES)
+        self.say(
+            _("{white_player} has {white} and moves first; {black_player} has {black}.").format(
+                white_player=view.white_name, white=white, black_player=view.black_name, black=black
+            )
+        )
         await self._show_board(view)
-        self.say(position_line(view, self.name))
+        self.say(position_line(view, self.voice))
         example = STEP_EXAMPLE[view.game.game.turn]
-        self.say(f"Type a move such as {example}, or help for the commands.")
+        self.say(_("Type a move such as {example}, or help for the commands.").format(example=example))
 
     # -- turns ---------------------------------------------------------------------------------
 
@@ -287,7 +318,7 @@ class _Session:
         turn = self.view.turn_user_id
         if turn is None:  # a game ended with no next one: only after an odd resume
             self.result = await self.service.standings.current(PLACE)
-            self.say(standings_text(self.result, self.name))
+            self.say(standings_text(self.result, self.voice))
             return
         if self.computer is not None and turn == COMPUTER.user_id:
             reply = await self.computer.reply(PLACE)
@@ -310,12 +341,13 @@ class _Session:
             else:
                 await command(self, actor, rest.strip())
         except BadMove as bad:
-            self.say(f"{bad.message}\nType moves to list the legal moves, or help.")
-        except (UserError, StoreError) as refused:
-            known = as_user_error(refused)  # a damaged game or a busy database, say
+            hint = self.words.gettext("Type moves to list the legal moves, or help.")
+            self.say(f"{refusal_text(bad, self.voice)}\n{hint}")
+        except (Refusal, StoreError) as refused:
+            known = as_refusal(refused)  # a damaged game or a busy database, say
             if known is None:
                 raise
-            self.say(known.message)
+            self.say(refusal_text(known, self.voice))
 
     async def _apply_deadlines(self) -> None:
         """Reminders and timeouts due by now (the console has no background scheduler); they
@@ -330,21 +362,21 @@ class _Session:
         if report is not None:
             await self._show_report(report)
         elif event is not None:
-            self.say(reminder_text(event.user_id, event.deadline_at, self.name))
+            self.say(reminder_text(event.user_id, event.deadline_at, self.voice))
 
     async def _show_report(self, report: Report) -> None:
         await self._show_board(report.board)
         final = report.standings if report.standings and report.standings.over else None
         # At the end of the match the table below says who won; say it once.
-        self.say(report_text(report, self.name, match_state=final is None))
+        self.say(report_text(report, self.voice, match_state_shown=final is None))
         self.view = report.board
         if report.next_board is not None:
             self.view = report.next_board
-            self.say(f"\n{game_title(report.next_board)}")
+            self.say(f"\n{game_title(report.next_board, self.voice)}")
             await self._show_board(report.next_board)
         if final is not None:
             self.result = final
-            self.say(f"\n{standings_text(final, self.name)}")
+            self.say(f"\n{standings_text(final, self.voice)}")
         if report.announcement is not None:  # the computer's move, shown: settle it
             await self.service.announcements.posted(report.announcement)
 
@@ -354,7 +386,7 @@ class _Session:
 
     def _leave(self) -> None:
         self.leaving = True
-        self.say("Goodbye.")
+        self.say(self.words.gettext("Goodbye."))
 
     # -- commands ------------------------------------------------------------------------------
 
@@ -362,20 +394,24 @@ class _Session:
         """``board``: the current position again."""
         self.view = await self.service.play.board(PLACE)
         await self._show_board(self.view)
-        self.say(position_line(self.view, self.name))
+        self.say(position_line(self.view, self.voice))
 
     async def moves(self, actor: Actor, rest: str) -> None:
         """``moves [start]``: the legal moves of the player to move."""
         found = await self.service.play.move_suggestions(PLACE, actor.user_id, rest, limit=None)
+        _ = self.words.gettext
         if not found:
-            self.say(f"No legal move starts with {rest}." if rest else "No legal moves.")
+            none = _("No legal move starts with {start}.") if rest else _("No legal moves.")
+            self.say(none.format(start=rest))
             return
-        listing = ", ".join(found)
-        self.say(textwrap.fill(f"Legal moves for {actor.display_name}: {listing}", width=78))
+        listing = _("Legal moves for {player}: {moves}").format(
+            player=actor.display_name, moves=", ".join(found)
+        )
+        self.say(textwrap.fill(listing, width=78))
 
     async def standings(self, actor: Actor, rest: str) -> None:
         """``standings``: the match table."""
-        self.say(standings_text(await self.service.standings.current(PLACE), self.name))
+        self.say(standings_text(await self.service.standings.current(PLACE), self.voice))
 
     async def resign(self, actor: Actor, rest: str) -> None:
         """``resign``: the player to move gives up the game and the match, once they confirm."""
@@ -383,52 +419,69 @@ class _Session:
         white = record.side_of(actor.user_id) == "white"
         opponent = self.name(record.black_id if white else record.white_id)
         sure = self.confirm(
-            f"{actor.display_name}, resign? You lose this game and the rest of the match goes "
-            f"to {opponent}."
+            self.words.gettext(
+                "{player}, resign? You lose this game and the rest of the match goes to "
+                "{opponent}."
+            ).format(player=actor.display_name, opponent=opponent)
         )
         if sure is None:
             self._leave()
         elif sure:
             await self._show_report(await self.service.play.resign(PLACE, actor))
         else:
-            self.say("Not resigned; the game goes on.")
+            self.say(self.words.gettext("Not resigned; the game goes on."))
 
     async def stop(self, actor: Actor, rest: str) -> None:
         """``stop``: offer to end the game as it stands; the opponent answers at the prompt."""
         offer = await self.service.play.offer_stop(PLACE, actor)
         other = Actor(offer.answer_by, self.name(offer.answer_by))
         answer = self.term.ask(
-            f"{other.display_name}, {actor.display_name} offers to stop this game here, "
-            "scored as it stands. Agree? [y/n] "
+            self.words.gettext(
+                "{opponent}, {player} offers to stop this game here, scored as it stands. "
+                "Agree? [y/n] "
+            ).format(opponent=other.display_name, player=actor.display_name)
         )
         if answer is None:
             self._leave()
         elif answer.lower() in ("y", "yes"):
             await self._show_report(await self.service.play.accept_stop(PLACE, other, offer))
         else:
-            self.say(f"{other.display_name} said no; the game goes on.")
+            self.say(
+                self.words.gettext("{player} said no; the game goes on.").format(
+                    player=other.display_name
+                )
+            )
 
     async def rules(self, actor: Actor, rest: str) -> None:
         """``rules``: where the rules are, and the gist."""
-        self.say(RULES)
+        self.say(self.words.gettext(RULES))
 
     async def help(self, actor: Actor, rest: str) -> None:
         """``help``: the commands and the move notation, with examples for the player to move."""
         assert self.view is not None
         side = self.view.game.side_of(actor.user_id) or "white"
-        self.say(help_text(side, self.view.match.ruleset))
+        ruleset = self.view.match.ruleset
+        shown = side_label(side, ruleset, self.voice)
+        self.say(help_text(side, ruleset, self.words, side_shown=shown))
 
     async def quit(self, actor: Actor, rest: str) -> None:
         """``quit``: leave without finishing; a game that is not kept is lost, so ask first."""
         if not self.temporary:
-            self.say("The game is saved in the database; play again with the same --db to resume.")
+            self.say(
+                self.words.gettext(
+                    "The game is saved in the database; play again with the same --db to resume."
+                )
+            )
             self._leave()
             return
         sure = self.confirm(
-            "This game is not saved anywhere (no --db was given): quitting loses it. Quit anyway?"
+            self.words.gettext(
+                "This game is not saved anywhere (no --db was given): quitting loses it. "
+                "Quit anyway?"
+            )
         )
         if sure is False:
-            self.say("Not quitting; the game goes on.")
+            self.say(self.words.gettext("Not quitting; the game goes on."))
         else:
             self._leave()
 
@@ -445,29 +498,3 @@ COMMANDS: dict[str, Command] = {
     "quit": _Session.quit,
     "exit": _Session.quit,
 }
-
-
-_SLASH_COMMAND = re.compile(r"/jarmo (\w+)")
-_AUTOCOMPLETE_ASIDE = re.compile(r"\s*\([^()]*\bautocomplete\b[^()]*\)", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_DISCORD_ONLY = re.compile(r"/jarmo|\bautocomplete\b", re.IGNORECASE)
-
-
-def console_words(text: str) -> str:
-    """The service's wording for Discord made right for the console: a slash command that the
-    console also has becomes its typed word ('/jarmo resign' -> 'resign'), an aside about
-    autocomplete goes, and any other sentence about a slash command or autocomplete (which the
-    console does not have) is left out."""
-
-    def typed(found: re.Match[str]) -> str:
-        return f"'{found[1]}'" if found[1] in COMMANDS else found[0]
-
-    text = _SLASH_COMMAND.sub(typed, _AUTOCOMPLETE_ASIDE.sub("", text))
-    return "\n".join(_without_discord(line) for line in text.split("\n"))
-
-
-def _without_discord(line: str) -> str:
-    if not _DISCORD_ONLY.search(line):
-        return line
-    sentences = _SENTENCE_END.split(line)
-    return " ".join(s for s in sentences if not _DISCORD_ONLY.search(s))

@@ -4,7 +4,6 @@ use cases that change a game."""
 from __future__ import annotations
 
 from bot import store as st
-from bot.jarmo.rulesets import side_name
 from bot.service import errors
 from bot.service.models import Actor, Place
 from bot.service.unit import UnitOfWork
@@ -18,9 +17,7 @@ async def active_game(unit: UnitOfWork, place: Place) -> st.GameRecord:
     except st.CorruptGame as damaged:
         raise errors.GameDamaged(damaged.game_id, damaged.reason) from None
     if record is None:
-        raise errors.NoGameHere(
-            "There is no game in this channel. Start one with /jarmo challenge."
-        )
+        raise errors.NoGameHere(errors.Code.NO_GAME)
     return record
 
 
@@ -32,15 +29,13 @@ async def players_game(
     record = await active_game(unit, place)
     side = record.side_of(actor.user_id)
     if side is None:
-        raise errors.NotAPlayer(
-            "You are not playing in this channel's game. Watch with /jarmo board, or start "
-            "your own game in another channel."
-        )
+        raise errors.NotAPlayer(errors.Code.NOT_A_PLAYER)
     if needs_turn and record.game.turn != side:
-        other = await unit.names(place.guild_id, record.player_id(record.game.turn))
         raise errors.NotYourTurn(
-            f"It is {other}'s turn ({side_name(record.game.turn, record.game.ruleset)}). "
-            "Wait for their move."
+            errors.Code.NOT_YOUR_TURN,
+            player=record.player_id(record.game.turn),
+            side=record.game.turn,
+            ruleset=record.game.ruleset,
         )
     return record
 
@@ -50,21 +45,12 @@ def check_clock(unit: UnitOfWork, record: st.GameRecord) -> None:
     ``TimeUp`` (which also wakes the scheduler to apply the timeout)."""
     clock = record.clock
     if clock.paused:
-        raise errors.GamePaused(
-            "The clock is paused, so no moves can be made. Use /jarmo resume to restart it "
-            "(either player can)."
-        )
+        raise errors.GamePaused(errors.Code.CLOCK_PAUSED)
     if clock.deadline_at is not None and unit.now() >= clock.deadline_at:
         unit.signals.deadlines_changed.set()  # let the scheduler apply the timeout right away
-        raise errors.TimeUp(
-            "The time for this move has run out, so the game is lost on time; the result "
-            "will be posted here in a moment."
-        )
+        raise errors.TimeUp(errors.Code.TIME_UP)
 
 
 def game_changed() -> errors.GameChanged:
     """The refusal when another action got to the game first (the version check failed)."""
-    return errors.GameChanged(
-        "Another action was applied to this game at the same moment. Look at the board "
-        "(/jarmo board) and try again."
-    )
+    return errors.GameChanged(errors.Code.CHANGED_MEANWHILE)

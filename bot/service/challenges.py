@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot import store as st
-from bot.jarmo import Game, get_layout, get_ruleset
+from bot.jarmo import LAYOUTS, RULESETS, Game
 from bot.jarmo.match import MATCH_LENGTHS
 from bot.service import errors
 from bot.service._reports import Reports
@@ -34,11 +34,9 @@ class ChallengeCases:
         unit = self._unit
         opponent = request.opponent
         if opponent.user_id == challenger.user_id:
-            raise errors.ChallengeUnavailable("You can't challenge yourself. Pick another member.")
+            raise errors.ChallengeUnavailable(errors.Code.SELF_CHALLENGE)
         if opponent.is_bot and not unit.is_computer(opponent.user_id):
-            raise errors.ChallengeUnavailable(
-                f"{opponent.display_name} is a bot and can't play. Challenge a person instead."
-            )
+            raise errors.ChallengeUnavailable(errors.Code.BOT_OPPONENT, name=opponent.display_name)
         options = self._options(request)
         await unit.names.remember(place, challenger)
         await unit.names.remember(place, opponent)
@@ -61,17 +59,20 @@ class ChallengeCases:
     def _options(self, request: ChallengeRequest) -> st.ChallengeOptions:
         config = self._unit.config
         if request.games not in MATCH_LENGTHS:
-            raise errors.ChallengeUnavailable("A match has 1, 2, 4 or 6 games.")
+            raise errors.ChallengeUnavailable(errors.Code.BAD_GAME_COUNT, games=request.games)
         ruleset = request.ruleset or config.default_ruleset
         layout = request.layout or config.default_layout
-        try:
-            get_ruleset(ruleset)
-            get_layout(layout)
-        except ValueError as exc:
-            raise errors.ChallengeUnavailable(f"{str(exc).capitalize()}.") from None
+        if ruleset not in RULESETS:
+            raise errors.ChallengeUnavailable(
+                errors.Code.UNKNOWN_RULESET, name=ruleset, known=", ".join(sorted(RULESETS))
+            )
+        if layout not in LAYOUTS:
+            raise errors.ChallengeUnavailable(
+                errors.Code.UNKNOWN_LAYOUT, name=layout, known=", ".join(sorted(LAYOUTS))
+            )
         side = _SIDES.get(request.side)
         if side is None:
-            raise errors.ChallengeUnavailable("Choose white, black or random for your side.")
+            raise errors.ChallengeUnavailable(errors.Code.UNKNOWN_SIDE, side=request.side)
         return st.ChallengeOptions(
             game_count=request.games,
             ruleset=ruleset,
@@ -87,7 +88,7 @@ class ChallengeCases:
             return None
         level = request.level or DEFAULT_COMPUTER_LEVEL
         if level not in COMPUTER_LEVELS:
-            raise errors.ChallengeUnavailable("Choose easy, medium or hard for the computer.")
+            raise errors.ChallengeUnavailable(errors.Code.UNKNOWN_LEVEL, level=level)
         return level
 
     def _time_limit(self, request: ChallengeRequest) -> int | None:
@@ -96,9 +97,7 @@ class ChallengeCases:
         if not self._unit.is_computer(request.opponent.user_id):
             return self._time_per_move(request.time_per_move)
         if request.time_per_move not in (None, "none"):
-            raise errors.ChallengeUnavailable(
-                "Games against the computer have no time limit; leave time_per_move empty."
-            )
+            raise errors.ChallengeUnavailable(errors.Code.COMPUTER_HAS_NO_CLOCK)
         return None
 
     def _time_per_move(self, text: str | None) -> int | None:
@@ -108,7 +107,7 @@ class ChallengeCases:
         try:
             return parse_time_per_move(text)
         except TimeControlError as exc:
-            raise errors.ChallengeUnavailable(str(exc)) from None
+            raise errors.ChallengeUnavailable(errors.Code.BAD_TIME_LIMIT, text=exc.text) from None
 
     async def attach_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows a challenge, so it can be updated when it expires."""
@@ -122,9 +121,7 @@ class ChallengeCases:
         try:
             return await self._unit.store.challenges.get(challenge_id)
         except st.NotFound:
-            raise errors.ChallengeUnavailable(
-                "That challenge no longer exists. Start a new one with /jarmo challenge."
-            ) from None
+            raise errors.ChallengeUnavailable(errors.Code.CHALLENGE_GONE) from None
 
     async def _named(self, record: st.ChallengeRecord) -> ChallengeView:
         names = self._unit.names
@@ -139,10 +136,7 @@ class ChallengeCases:
         unit = self._unit
         record = await self._challenge(challenge_id)
         if actor.user_id != record.challenged_id:
-            raise errors.NotAllowed(
-                "Only the challenged player can accept this challenge. "
-                "Start your own with /jarmo challenge."
-            )
+            raise errors.NotAllowed(errors.Code.ONLY_CHALLENGED_ANSWERS, answer="accept")
         await unit.names.remember(Place(record.guild_id, record.channel_id), actor)
         side = record.options.side
         if side == "random":
@@ -177,14 +171,9 @@ class ChallengeCases:
         record = await self._challenge(challenge_id)
         allowed = record.challenged_id if status == "declined" else record.challenger_id
         if actor.user_id != allowed:
-            who = "challenged player" if status == "declined" else "challenger"
-            verb = "decline" if status == "declined" else "cancel"
-            hint = (
-                "If it is your own challenge, use Withdraw."
-                if status == "declined"
-                else "Start your own with /jarmo challenge."
-            )
-            raise errors.NotAllowed(f"Only the {who} can {verb} this challenge. {hint}")
+            if status == "declined":
+                raise errors.NotAllowed(errors.Code.ONLY_CHALLENGED_ANSWERS, answer="decline")
+            raise errors.NotAllowed(errors.Code.ONLY_CHALLENGER_CANCELS)
         async with unit.locks(record.channel_id):
             try:
                 record = await unit.store.challenges.close(challenge_id, status, now=unit.now())
@@ -199,17 +188,12 @@ class ChallengeCases:
 
 
 def _busy(busy: st.ChannelBusy) -> errors.ChannelBusy:
-    what = "a game in progress" if busy.reason == "game" else "a pending challenge"
-    return errors.ChannelBusy(
-        f"This channel already has {what}. Finish it first, or play in another channel."
-    )
+    if busy.reason == "game":
+        return errors.ChannelBusy(errors.Code.CHANNEL_HAS_GAME)
+    return errors.ChannelBusy(errors.Code.CHANNEL_HAS_CHALLENGE)
 
 
 def _closed(closed: st.ChallengeClosed) -> errors.ChallengeUnavailable:
     if closed.status == "expired":
-        return errors.ChallengeUnavailable(
-            "This challenge has expired. Start a new one with /jarmo challenge."
-        )
-    return errors.ChallengeUnavailable(
-        f"This challenge was already {closed.status}. Start a new one with /jarmo challenge."
-    )
+        return errors.ChallengeUnavailable(errors.Code.CHALLENGE_EXPIRED)
+    return errors.ChallengeUnavailable(errors.Code.CHALLENGE_ANSWERED, status=closed.status)

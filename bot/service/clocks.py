@@ -22,7 +22,6 @@ from bot.service.offers import PauseOffer
 from bot.service.timecontrol import reminder_times, reminders_due
 from bot.service.unit import UnitOfWork
 
-_CHANGED_OFFER = "The game has moved on since that offer. Use /jarmo pause to offer again."
 
 
 class ClockCases:
@@ -43,40 +42,30 @@ class ClockCases:
         """Propose to stop the clock; the opponent accepts with :meth:`accept_pause`."""
         record = await players_game(self._unit, place, actor)
         if not record.clock.running and not record.clock.paused:
-            raise errors.ClockUnavailable(
-                "This match has no time limit per move, so there is no clock to pause: "
-                "take as long as you need."
-            )
+            raise errors.ClockUnavailable(errors.Code.NO_CLOCK)
         if record.clock.paused:
-            raise errors.ClockUnavailable(
-                "The clock is already paused. Use /jarmo resume to restart it."
-            )
+            raise errors.ClockUnavailable(errors.Code.ALREADY_PAUSED)
         check_clock(self._unit, record)
         return PauseOffer.to_opponent(record, actor.user_id)
 
     async def accept_pause(self, place: Place, actor: Actor, offer: PauseOffer) -> BoardView:
         """The opponent agrees: the clock stops and keeps the time that was left."""
         if actor.user_id != offer.answer_by:
-            raise errors.NotAllowed(
-                "Only the player the pause was offered to can accept it. "
-                "To offer one yourself, use /jarmo pause."
-            )
+            raise errors.NotAllowed(errors.Code.ONLY_ASKED_ACCEPTS_PAUSE)
         unit = self._unit
         async with unit.locks(place.channel_id):
             record = await players_game(unit, place, actor)
             if not offer.still_stands(record):
-                raise errors.GameChanged(_CHANGED_OFFER)
+                raise errors.GameChanged(errors.Code.PAUSE_OFFER_OUTDATED)
             if record.clock.paused:
-                raise errors.ClockUnavailable(
-                    "The clock is already paused. Use /jarmo resume to restart it."
-                )
+                raise errors.ClockUnavailable(errors.Code.ALREADY_PAUSED)
             check_clock(unit, record)
             try:
                 paused = await unit.store.clocks.pause(
                     record.id, expected_version=record.version, now=unit.now()
                 )
             except st.StaleGame:
-                raise errors.GameChanged(_CHANGED_OFFER) from None
+                raise errors.GameChanged(errors.Code.PAUSE_OFFER_OUTDATED) from None
             match = await unit.store.games.match(paused.match_id)
             return await self._reports.view(paused, match)
 
@@ -86,10 +75,7 @@ class ClockCases:
         async with unit.locks(place.channel_id):
             record = await players_game(unit, place, actor)
             if not record.clock.paused:
-                raise errors.ClockUnavailable(
-                    "The clock is not paused. To stop it, use /jarmo pause; your opponent "
-                    "has to agree."
-                )
+                raise errors.ClockUnavailable(errors.Code.NOT_PAUSED)
             try:
                 resumed = await unit.store.clocks.resume(
                     record.id, expected_version=record.version, now=unit.now()

@@ -92,10 +92,7 @@ class ComputerOpponent:
         if not self.service.unit.is_computer(
             record.black_id if record.white_id == human.user_id else record.white_id
         ):
-            raise errors.NotAllowed(
-                "Hints are only for games against the computer. To play it, use "
-                "/jarmo challenge and pick the bot as your opponent."
-            )
+            raise errors.NotAllowed(errors.Code.HINT_NEEDS_COMPUTER)
         if record.player_id(record.game.turn) != human.user_id:
-            raise errors.NotYourTurn("Wait for the computer's move, then ask for a hint.")
+            raise errors.NotYourTurn(errors.Code.COMPUTER_THINKING)
         return record

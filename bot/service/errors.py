@@ -1,89 +1,162 @@
-"""Errors a player can cause. Each says what happened and what to do; nothing was changed."""
+"""Refusals: what a use case answers instead of acting. Nothing was changed.
+
+Each refusal is a :class:`Refusal` with a :class:`Code` that names the situation and the fields
+that fill in its message; the front ends' catalogues hold the words. The subclasses group codes
+by kind, so that callers (and tests) can catch a kind without knowing every code.
+"""
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from bot import store as st
+from bot.jarmo import JarmoError
 
 
-class UserError(Exception):
-    """Base of every failure shown to the player (privately) rather than logged as a fault."""
+class Code(StrEnum):
+    """Every situation in which a use case refuses (the catalogues' keys)."""
 
-    def __init__(self, message: str) -> None:
-        self.message = message
-        super().__init__(message)
+    # where and who
+    NO_GAME = "no-game"
+    NO_MATCH = "no-match"
+    NOT_A_PLAYER = "not-a-player"
+    NOT_YOUR_TURN = "not-your-turn"
+    COMPUTER_THINKING = "computer-thinking"
+    CHANNEL_HAS_GAME = "channel-has-game"
+    CHANNEL_HAS_CHALLENGE = "channel-has-challenge"
+    # moves
+    UNREADABLE_MOVE = "unreadable-move"
+    ILLEGAL_MOVE = "illegal-move"
+    # challenges
+    SELF_CHALLENGE = "self-challenge"
+    BOT_OPPONENT = "bot-opponent"
+    UNKNOWN_LEVEL = "unknown-level"
+    BAD_GAME_COUNT = "bad-game-count"
+    UNKNOWN_RULESET = "unknown-ruleset"
+    UNKNOWN_LAYOUT = "unknown-layout"
+    UNKNOWN_SIDE = "unknown-side"
+    BAD_TIME_LIMIT = "bad-time-limit"
+    COMPUTER_HAS_NO_CLOCK = "computer-has-no-clock"
+    CHALLENGE_GONE = "challenge-gone"
+    CHALLENGE_EXPIRED = "challenge-expired"
+    CHALLENGE_ANSWERED = "challenge-answered"
+    # permissions
+    ONLY_CHALLENGED_ANSWERS = "only-challenged-answers"
+    ONLY_CHALLENGER_CANCELS = "only-challenger-cancels"
+    ONLY_ASKED_ACCEPTS_PAUSE = "only-asked-accepts-pause"
+    ONLY_ASKED_ACCEPTS_STOP = "only-asked-accepts-stop"
+    COMPUTER_PLAYS_ON = "computer-plays-on"
+    ABORT_NEEDS_MANAGER = "abort-needs-manager"
+    HINT_NEEDS_COMPUTER = "hint-needs-computer"
+    # the game moved on
+    CHANGED_MEANWHILE = "changed-meanwhile"
+    GAME_ALREADY_ENDED = "game-already-ended"
+    STOP_OFFER_OUTDATED = "stop-offer-outdated"
+    PAUSE_OFFER_OUTDATED = "pause-offer-outdated"
+    # clocks
+    CLOCK_PAUSED = "clock-paused"
+    TIME_UP = "time-up"
+    NO_CLOCK = "no-clock"
+    ALREADY_PAUSED = "already-paused"
+    NOT_PAUSED = "not-paused"
+    # stats
+    NO_RATINGS = "no-ratings"
+    NO_STATS = "no-stats"
+    NO_HISTORY = "no-history"
+    NO_HISTORY_AGAINST = "no-history-against"
+    GAME_NOT_IN_HISTORY = "game-not-in-history"
+    # faults that are nobody's doing
+    GAME_DAMAGED = "game-damaged"
+    DATABASE_BUSY = "database-busy"
 
 
-class NoGameHere(UserError):
+Field = str | int
+
+
+class Refusal(Exception):
+    """A use case refused; ``code`` says why and ``fields`` fill in the message.
+
+    Fields are values, not words: ``player`` is a user id, ``side`` a side of ``ruleset``,
+    ``status`` a stored status. A refusal that comes from the rules engine keeps the engine's
+    error as ``cause`` (its reason code and points say what the rules forbid).
+    """
+
+    def __init__(self, code: Code, *, cause: JarmoError | None = None, **fields: Field) -> None:
+        self.code = code
+        self.fields = fields
+        self.cause = cause
+        super().__init__(code.value, fields)
+
+
+class NoGameHere(Refusal):
     """The channel has no game (or match, or challenge) that the command needs."""
 
 
-class NotAPlayer(UserError):
+class NotAPlayer(Refusal):
     """The user does not play in this channel's game."""
 
 
-class NotYourTurn(UserError):
-    """It is the opponent's move."""
+class NotYourTurn(Refusal):
+    """It is the opponent's move (or the computer's)."""
 
 
-class BadMove(UserError):
-    """The move text could not be read, or the rules forbid it (the engine's reason is kept)."""
+class BadMove(Refusal):
+    """The move text could not be read, or the rules forbid it (``cause`` says which)."""
 
 
-class ChallengeUnavailable(UserError):
+class ChallengeUnavailable(Refusal):
     """The challenge was answered, withdrawn or has expired, or cannot be made at all."""
 
 
-class ChannelBusy(UserError):
+class ChannelBusy(Refusal):
     """The channel already has a game or a pending challenge."""
 
 
-class NotAllowed(UserError):
+class NotAllowed(Refusal):
     """The user lacks the permission or role the command needs."""
 
 
-class GameChanged(UserError):
+class GameChanged(Refusal):
     """Another action was applied first; the player should look at the board and try again."""
 
 
-class GamePaused(UserError):
+class GamePaused(Refusal):
     """The players paused the clock: no moves until one of them resumes it."""
 
 
-class TimeUp(UserError):
+class TimeUp(Refusal):
     """The player to move ran out of time; the game is being ended on time."""
 
 
-class ClockUnavailable(UserError):
+class ClockUnavailable(Refusal):
     """The game has no clock to pause or resume, or it is already paused (or running)."""
 
 
-class GameDamaged(UserError):
+class NoStats(Refusal):
+    """There is nothing to show yet (no rated players, no games), or the game asked for is not
+    in this server's history."""
+
+
+class GameDamaged(Refusal):
     """The channel's game is stored in a state that cannot be loaded; a moderator can end it."""
 
     def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__(Code.GAME_DAMAGED, game=game_id)
         self.game_id = game_id
         self.reason = reason  # for the operator's log and the quarantine, never shown to users
-        super().__init__(
-            "The record of this channel's game is damaged, so it cannot be played or shown. "
-            "A member who can manage the channel can end it with /jarmo abort (nothing counts); "
-            "then a new game can start here."
-        )
 
 
-class Busy(UserError):
+class Busy(Refusal):
     """The database stayed locked for too long; nothing was changed."""
 
     def __init__(self) -> None:
-        super().__init__(
-            "The bot's database is busy right now, so nothing was changed. "
-            "Please try again in a moment."
-        )
+        super().__init__(Code.DATABASE_BUSY)
 
 
-def as_user_error(error: BaseException) -> UserError | None:
-    """The player-facing form of an error a player can meet through no fault of theirs (a
-    damaged game, a busy database), or ``None`` for a fault to log and apologise for."""
-    if isinstance(error, UserError):
+def as_refusal(error: BaseException) -> Refusal | None:
+    """The refusal a player sees for an error they meet through no fault of theirs (a damaged
+    game, a busy database), or ``None`` for a fault to log and apologise for."""
+    if isinstance(error, Refusal):
         return error
     if isinstance(error, st.CorruptGame):
         return GameDamaged(error.game_id, error.reason)

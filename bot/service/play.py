@@ -43,8 +43,10 @@ class PlayCases:
             game = record.game
             try:
                 played = game.play(text)
-            except (NotationError, IllegalMove) as exc:
-                raise errors.BadMove(_bad_move_text(exc)) from None
+            except NotationError as exc:
+                raise errors.BadMove(errors.Code.UNREADABLE_MOVE, cause=exc) from None
+            except IllegalMove as exc:
+                raise errors.BadMove(errors.Code.ILLEGAL_MOVE, cause=exc) from None
             return await self._after_action(place, actor, record, game, played)
 
     async def redeploy(self, place: Place, actor: Actor, point: str) -> Report:
@@ -52,7 +54,7 @@ class PlayCases:
         try:
             name = parse_point(point)
         except NotationError as exc:
-            raise errors.BadMove(str(exc)) from None
+            raise errors.BadMove(errors.Code.UNREADABLE_MOVE, cause=exc) from None
         return await self.move(place, actor, "@" + name)
 
     async def _after_action(
@@ -114,9 +116,7 @@ class PlayCases:
         async with self._unit.locks(place.channel_id):
             record = await players_game(self._unit, place, actor)
             if game_id is not None and record.id != game_id:
-                raise errors.GameChanged(
-                    "That game has already ended. Use /jarmo resign again to resign this one."
-                )
+                raise errors.GameChanged(errors.Code.GAME_ALREADY_ENDED)
             winner: Side = "black" if record.side_of(actor.user_id) == "white" else "white"
             result = Result("resigned", winner, "resigned", actor.user_id)
             return await self._ender.end(record, result, game=record.game)
@@ -126,24 +126,17 @@ class PlayCases:
         record = await players_game(self._unit, place, actor)
         offer = StopOffer.to_opponent(record, actor.user_id)
         if self._unit.is_computer(offer.answer_by):
-            raise errors.NotAllowed(
-                "The computer plays every game to the end. Use /jarmo resign to give up."
-            )
+            raise errors.NotAllowed(errors.Code.COMPUTER_PLAYS_ON)
         return offer
 
     async def accept_stop(self, place: Place, actor: Actor, offer: StopOffer) -> Report:
         """The opponent agrees to end the game as it stands; the match goes on."""
         if actor.user_id != offer.answer_by:
-            raise errors.NotAllowed(
-                "Only the player the offer was made to can accept it. "
-                "To make your own offer, use /jarmo stop."
-            )
+            raise errors.NotAllowed(errors.Code.ONLY_ASKED_ACCEPTS_STOP)
         async with self._unit.locks(place.channel_id):
             record = await players_game(self._unit, place, actor)
             if not offer.still_stands(record):
-                raise errors.GameChanged(
-                    "The game has moved on since that offer. Use /jarmo stop to offer again."
-                )
+                raise errors.GameChanged(errors.Code.STOP_OFFER_OUTDATED)
             result = Result("stopped", record.game.leader(), "stopped", actor.user_id)
             return await self._ender.end(record, result, game=record.game)
 
@@ -153,10 +146,7 @@ class PlayCases:
         """A moderator ends a stuck game and its match; nothing counts for anyone. A damaged
         game is set aside with its raw record kept for the operator."""
         if not can_manage:
-            raise errors.NotAllowed(
-                "Only members who can manage this channel can abort a game. "
-                "Players can use /jarmo resign or /jarmo stop instead."
-            )
+            raise errors.NotAllowed(errors.Code.ABORT_NEEDS_MANAGER)
         unit = self._unit
         async with unit.locks(place.channel_id):
             try:
@@ -205,9 +195,3 @@ class PlayCases:
 def _squash(text: str) -> str:
     """Move text without case or separators, so 'a1 c' matches 'A1-C2' and 'A1xC2'."""
     return "".join(ch for ch in text.upper() if ch not in " -–—:X@")
-
-
-def _bad_move_text(exc: ValueError) -> str:
-    if isinstance(exc, IllegalMove):
-        return f"{exc} Your move was not played; try another (autocomplete lists the legal ones)."
-    return f"{exc} Your move was not played."

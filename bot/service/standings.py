@@ -24,9 +24,7 @@ class StandingsCases:
         """The channel's current or most recent match. Raises ``NoGameHere`` if none."""
         match = await self._unit.store.games.latest_match(place.channel_id)
         if match is None:
-            raise errors.NoGameHere(
-                "No match has been played in this channel yet. Start one with /jarmo challenge."
-            )
+            raise errors.NoGameHere(errors.Code.NO_MATCH)
         return await self._reports.standings(match)
 
     async def ended_report(

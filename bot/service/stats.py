@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.render import render_rating_chart, render_replay
 from bot.service._views import result_banner
-from bot.service.errors import UserError
+from bot.service.errors import Code, NoStats
 from bot.service.stats_models import (
     GameExport,
     HistoryLine,
@@ -19,7 +19,6 @@ from bot.service.stats_models import (
     RatingShift,
     RulesetRating,
 )
-from bot.service.stats_text import game_text
 from bot.store import GameStore, MatchRecord, RankedRating, RatingStore, ResultStore
 
 PAGE_SIZE = 10
@@ -27,11 +26,6 @@ TREND_GAMES = 30  # rating changes drawn in the chart
 HISTORY_GAMES = 10
 
 Names = Callable[[int, int], Awaitable[str]]  # (guild id, user id) -> display name
-
-
-class NoStats(UserError):
-    """There is nothing to show yet (no rated players, no games), or the game asked for is not
-    in this server's history. The message says how to get some."""
 
 
 class PlayerStats:
@@ -54,10 +48,7 @@ class PlayerStats:
         last shows the last one. Raises ``NoStats`` when nobody has a rating yet."""
         total = await self._ratings.leaderboard_size(guild_id, ruleset)
         if total == 0:
-            raise NoStats(
-                f"Nobody on this server has a {ruleset} rating yet. Finish a {ruleset} game "
-                "against another member (/jarmo challenge) to get on the board."
-            )
+            raise NoStats(Code.NO_RATINGS, ruleset=ruleset)
         pages = -(-total // PAGE_SIZE)
         page = min(max(page, 0), pages - 1)
         ranked = await self._ratings.leaderboard(
@@ -85,10 +76,7 @@ class PlayerStats:
         stats = await self._results.player_stats(guild_id, user_id)
         ratings = await self._ratings.player_ratings(guild_id, user_id)
         if stats.overall.games == 0 and not ratings:
-            raise NoStats(
-                f"{name} has not finished a game on this server yet, so there are no stats to "
-                "show. Challenge them with /jarmo challenge!"
-            )
+            raise NoStats(Code.NO_STATS, name=name)
         ranked = []
         for rating in ratings:
             place = await self._ratings.player_rank(guild_id, rating.ruleset, user_id)
@@ -123,13 +111,10 @@ class PlayerStats:
             guild_id, user_id, opponent_id, limit=HISTORY_GAMES
         )
         if not games:
-            against = ""
-            if opponent_id is not None:
-                against = f" against {await self._names(guild_id, opponent_id)}"
-            raise NoStats(
-                f"{name} has no finished games{against} on this server yet. "
-                "Start one with /jarmo challenge."
-            )
+            if opponent_id is None:
+                raise NoStats(Code.NO_HISTORY, name=name)
+            opponent = await self._names(guild_id, opponent_id)
+            raise NoStats(Code.NO_HISTORY_AGAINST, name=name, opponent=opponent)
         lines = []
         for game in games:
             opponent = game.opponent_of(user_id)
@@ -146,19 +131,15 @@ class PlayerStats:
         GIF. Raises ``NoStats`` for a game that is not a finished game of this server."""
         result = await self._results.game_result(game_id)
         if result is None or result.guild_id != guild_id:
-            raise NoStats(
-                "That game is not in this server's history (it may still be in play). "
-                "Pick one from /jarmo history."
-            )
+            raise NoStats(Code.GAME_NOT_IN_HISTORY, game=game_id)
         record = await self._games.get(game_id)
         actions = await self._games.actions(game_id)
         white = await self._names(guild_id, result.white_id)
         black = await self._names(guild_id, result.black_id)
-        text = game_text(result, actions, white_name=white, black_name=black)
         gif = await asyncio.to_thread(
             render_replay, record.game, players=(white, black), result=result_banner(result)
         )
-        return GameExport(result, white, black, text, gif)
+        return GameExport(result, white, black, tuple(actions), gif)
 
 
 def _trend_ruleset(wanted: str | None, played: list[str]) -> str | None:

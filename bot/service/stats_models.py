@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.store import GameResultRecord, PlayerStatsRecord, RatingRecord, Result, Side, Tally
+from bot.store import (
+    ActionRecord,
+    GameResultRecord,
+    PlayerStatsRecord,
+    RatingRecord,
+    Result,
+    Side,
+    Tally,
+)
 
 
 def shown(rating: float) -> int:
@@ -114,12 +122,12 @@ class HistoryPage:
 
 @dataclass(frozen=True, slots=True)
 class GameExport:
-    """A finished game to hand out: its move list as text and its replay GIF."""
+    """A finished game to hand out: its moves (for a move list) and its replay GIF."""
 
     game: GameResultRecord
     white_name: str
     black_name: str
-    text: str
+    actions: tuple[ActionRecord, ...]
     gif: bytes
 
     @property

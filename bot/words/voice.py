@@ -50,7 +50,8 @@ class Voice:
     ``name`` shows a user (a mention in Discord, a display name in the console); ``when`` shows
     a coming moment (a Discord relative timestamp, or a plain UTC time); ``date`` shows the day
     of a past game; ``command`` names a command as the reader would type it; ``strong`` and
-    ``quiet`` mark emphasis and side notes where the front end has text styles.
+    ``quiet`` mark emphasis and side notes where the front end has text styles;
+    ``autocomplete`` says whether the reader's commands suggest legal moves as they type.
     """
 
     catalogue: Catalogue
@@ -60,6 +61,7 @@ class Voice:
     date: Callable[[datetime], str] = iso_date
     strong: Callable[[str], str] = markdown_strong
     quiet: Callable[[str], str] = markdown_quiet
+    autocomplete: bool = True
 
     def gettext(self, message: str) -> str:
         """``message`` in the reader's language."""

@@ -13,6 +13,7 @@ from fakes import FakeClock
 from bot.cogs.replies import relative_time, report_message
 from bot.service import ChallengeRequest, ChallengeUnavailable, JarmoService, ServiceConfig
 from bot.service.text import challenge_text, position_line, report_text
+from refusals import refused
 
 
 async def test_the_deadline_starts_with_the_game(bot: Bot, clock: FakeClock) -> None:
@@ -87,7 +88,7 @@ async def test_the_configured_default_applies(tmp_path, clock: FakeClock) -> Non
 
 @pytest.mark.parametrize("text", ["15d", "30s", "soon", "0m"])
 async def test_a_bad_time_limit_is_refused_and_changes_nothing(bot: Bot, text: str) -> None:
-    with pytest.raises(ChallengeUnavailable, match="1 minute to 14 days"):
+    with refused(ChallengeUnavailable, "1 minute to 14 days"):
         await bot.service.challenges.post(HERE, ANN, ChallengeRequest(BOB, time_per_move=text))
     assert await bot.store.challenges.pending(HERE.channel_id, now=bot.service.now()) is None
 

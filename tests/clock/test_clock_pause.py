@@ -20,6 +20,7 @@ from bot.service import (
     TimeUp,
 )
 from bot.service.text import position_line
+from refusals import refused
 
 
 async def paused_after(bot: Bot, clock: FakeClock, seconds: float) -> None:
@@ -32,7 +33,7 @@ async def test_only_the_opponent_accepts_the_pause(bot: Bot, clock: FakeClock) -
     await start_match(bot.service, "1h")
     offer = await bot.service.clocks.offer_pause(HERE, ANN)
     assert offer == PauseOffer(offer.game_id, 0, ANN.user_id, BOB.user_id)
-    with pytest.raises(NotAllowed, match="offered to"):
+    with refused(NotAllowed, "offered to"):
         await bot.service.clocks.accept_pause(HERE, ANN, offer)
     with pytest.raises(NotAllowed):
         await bot.service.clocks.accept_pause(HERE, CAT, offer)
@@ -58,9 +59,9 @@ async def test_the_pause_keeps_the_time_left_and_stops_everything(
     clock.advance(10 * 86_400)  # days later: no reminder, no timeout
     assert await bot.scheduler.run_due(clock.now) == []
     assert await bot.scheduler.next_due() is None
-    with pytest.raises(GamePaused, match="/jarmo resume"):
+    with refused(GamePaused, "/jarmo resume"):
         await play_one(bot.service)
-    with pytest.raises(ClockUnavailable, match="already paused"):
+    with refused(ClockUnavailable, "already paused"):
         await bot.service.clocks.offer_pause(HERE, BOB)
     view = await bot.service.play.board(HERE)
     assert view.clock is not None and view.clock.time_left == timedelta(seconds=2_600)
@@ -104,7 +105,7 @@ async def test_a_pause_offer_lapses_with_the_next_move(bot: Bot, clock: FakeCloc
     await start_match(bot.service, "1h")
     offer = await bot.service.clocks.offer_pause(HERE, BOB)
     await play_one(bot.service)
-    with pytest.raises(GameChanged, match="/jarmo pause"):
+    with refused(GameChanged, "/jarmo pause"):
         await bot.service.clocks.accept_pause(HERE, ANN, offer)
     game = await bot.store.games.active(HERE.channel_id)
     assert game is not None and game.clock.running
@@ -112,9 +113,9 @@ async def test_a_pause_offer_lapses_with_the_next_move(bot: Bot, clock: FakeCloc
 
 async def test_pause_and_resume_refusals(bot: Bot, clock: FakeClock) -> None:
     await start_match(bot.service, "none")
-    with pytest.raises(ClockUnavailable, match="no time limit"):
+    with refused(ClockUnavailable, "no time limit"):
         await bot.service.clocks.offer_pause(HERE, ANN)
-    with pytest.raises(ClockUnavailable, match="not paused"):
+    with refused(ClockUnavailable, "not paused"):
         await bot.service.clocks.resume(HERE, ANN)
     await bot.service.play.abort(HERE, ANN, can_manage=True)
     await start_match(bot.service, "5m")
@@ -122,7 +123,7 @@ async def test_pause_and_resume_refusals(bot: Bot, clock: FakeClock) -> None:
     clock.advance(300)
     with pytest.raises(TimeUp):
         await bot.service.clocks.accept_pause(HERE, BOB, offer)
-    with pytest.raises(ClockUnavailable, match="not paused"):
+    with refused(ClockUnavailable, "not paused"):
         await bot.service.clocks.resume(HERE, BOB)
 
 

@@ -15,6 +15,7 @@ from fakes import FakeClock
 from bot.cogs.clock import deadline_message
 from bot.service import NoGameHere, TimeUp
 from bot.service.text import report_text
+from refusals import refused
 
 
 async def test_one_hour_gets_one_reminder_at_half_time(bot: Bot, clock: FakeClock) -> None:
@@ -259,7 +260,7 @@ async def test_a_move_after_the_deadline_is_refused_and_wakes_the_scheduler(
     await start_match(bot.service, "5m")
     clock.advance(300)
     bot.service.unit.signals.deadlines_changed.clear()
-    with pytest.raises(TimeUp, match="lost on time"):
+    with refused(TimeUp, "lost on time"):
         await play_one(bot.service)
     assert bot.service.unit.signals.deadlines_changed.is_set()
     game = await bot.store.games.active(HERE.channel_id)

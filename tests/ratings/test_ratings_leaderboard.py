@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 from ratings_helpers import GUILD, rating_row
 
-from bot.service.stats import PAGE_SIZE, NoStats
+from bot.service.errors import NoStats
+from bot.service.stats import PAGE_SIZE
 from bot.service.stats_text import leaderboard_text
 from bot.store import RatingTables
+from refusals import refused
 
 
 async def seed(store, rows):
@@ -57,7 +59,7 @@ async def test_pages_and_the_viewers_row_off_the_page(service, store):
 
 
 async def test_an_empty_server_gets_a_friendly_message(service):
-    with pytest.raises(NoStats, match="Nobody on this server has a ludos rating yet"):
+    with refused(NoStats, "Nobody on this server has a ludos rating yet"):
         await service.stats.leaderboard(GUILD, "ludos", viewer_id=1)
 
 

@@ -9,15 +9,16 @@ from PIL import Image
 from ratings_helpers import ANN, BOB, CAT, GUILD, HERE, play_draw, play_resign, start
 
 from bot.render import render_rating_chart
-from bot.service.stats import NoStats
+from bot.service.errors import NoStats
 from bot.service.stats_text import game_text, history_option, history_text, profile_text
+from refusals import refused
 
 
 async def test_a_player_without_games_gets_a_friendly_message(service):
     await service.unit.names(GUILD, CAT.user_id)
-    with pytest.raises(NoStats, match="has not finished a game on this server yet"):
+    with refused(NoStats, "has not finished a game on this server yet"):
         await service.stats.profile(GUILD, CAT.user_id, viewer_id=ANN.user_id)
-    with pytest.raises(NoStats, match="no finished games"):
+    with refused(NoStats, "no finished games"):
         await service.stats.history(GUILD, CAT.user_id)
 
 
@@ -88,7 +89,7 @@ async def test_exporting_a_game_gives_its_moves_and_replay(service, store):
 async def test_an_active_game_cannot_be_exported(service, store):
     await start(service, ANN, BOB)
     record = await store.games.active(HERE.channel_id)
-    with pytest.raises(NoStats, match="still be in play"):
+    with refused(NoStats, "still be in play"):
         await service.stats.export_game(GUILD, record.id)
 
 

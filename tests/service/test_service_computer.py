@@ -16,6 +16,7 @@ from bot.service import (
     NotYourTurn,
 )
 from bot.service.computer import ComputerOpponent, think_in_thread
+from refusals import refused
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
 
@@ -64,9 +65,9 @@ async def test_a_whole_game_against_the_computer(service, computer):
 
 
 async def test_other_bots_and_bad_levels_are_refused(service, computer):
-    with pytest.raises(ChallengeUnavailable, match="bot"):
+    with refused(ChallengeUnavailable, "bot"):
         await service.challenges.post(HERE, ANN, ChallengeRequest(Actor(5, "Other", is_bot=True)))
-    with pytest.raises(ChallengeUnavailable, match="easy, medium or hard"):
+    with refused(ChallengeUnavailable, "easy, medium or hard"):
         await computer.start(HERE, ANN, ChallengeRequest(ROBOT, level="genius"))
 
 
@@ -101,12 +102,12 @@ async def test_hints_only_against_the_computer_and_on_your_turn(service, compute
 async def test_no_hints_between_humans(service, computer):
     view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, side="white"))
     await service.challenges.accept(BOB, view.challenge.id)
-    with pytest.raises(NotAllowed, match=r"computer\. To play it, use /jarmo challenge"):
+    with refused(NotAllowed, r"computer\. To play it, use /jarmo challenge"):
         await computer.hint(HERE, ANN)
 
 
 async def test_games_against_the_computer_have_no_clock(service, computer, store):
-    with pytest.raises(ChallengeUnavailable, match="no time limit"):
+    with refused(ChallengeUnavailable, "no time limit"):
         await computer.start(HERE, ANN, ChallengeRequest(ROBOT, time_per_move="1h"))
     board = await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white"))
     assert board.game.clock.deadline_at is None

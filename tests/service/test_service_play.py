@@ -21,6 +21,7 @@ from bot.service import (
     StopOffer,
 )
 from bot.service.text import report_text, standings_text
+from refusals import refused
 
 
 async def stored_state(store, place=HERE):
@@ -37,24 +38,24 @@ async def test_challenge_accept_starts_game_with_requested_sides(service):
 
 
 async def test_challenge_refusals(service):
-    with pytest.raises(ChallengeUnavailable, match="yourself"):
+    with refused(ChallengeUnavailable, "yourself"):
         await service.challenges.post(HERE, ANN, ChallengeRequest(ANN))
     from bot.service import Actor
 
-    with pytest.raises(ChallengeUnavailable, match="bot"):
+    with refused(ChallengeUnavailable, "bot"):
         await service.challenges.post(HERE, ANN, ChallengeRequest(Actor(9, "Robo", is_bot=True)))
-    with pytest.raises(ChallengeUnavailable, match="1, 2, 4 or 6"):
+    with refused(ChallengeUnavailable, "1, 2, 4 or 6"):
         await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, games=3))
-    with pytest.raises(ChallengeUnavailable, match="ruleset"):
+    with refused(ChallengeUnavailable, "ruleset"):
         await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, ruleset="chess"))
 
 
 async def test_one_challenge_or_game_per_channel(service):
     view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB))
-    with pytest.raises(ChannelBusy, match="pending challenge"):
+    with refused(ChannelBusy, "pending challenge"):
         await service.challenges.post(HERE, CAT, ChallengeRequest(BOB))
     await service.challenges.accept(BOB, view.challenge.id)
-    with pytest.raises(ChannelBusy, match="game in progress"):
+    with refused(ChannelBusy, "game in progress"):
         await service.challenges.post(HERE, CAT, ChallengeRequest(ANN))
     other = Place(1, 11)
     assert (
@@ -72,14 +73,14 @@ async def test_only_the_challenged_player_answers_and_only_the_challenger_cancel
         await service.challenges.cancel(BOB, view.challenge.id)
     declined = await service.challenges.decline(BOB, view.challenge.id)
     assert declined.challenge.status == "declined"
-    with pytest.raises(ChallengeUnavailable, match="already declined"):
+    with refused(ChallengeUnavailable, "already declined"):
         await service.challenges.accept(BOB, view.challenge.id)
 
 
 async def test_expired_challenge_cannot_be_accepted(service, clock):
     view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB))
     clock.advance(601)
-    with pytest.raises(ChallengeUnavailable, match="expired"):
+    with refused(ChallengeUnavailable, "expired"):
         await service.challenges.accept(BOB, view.challenge.id)
     # the channel is free again
     await service.challenges.post(HERE, ANN, ChallengeRequest(BOB))
@@ -108,13 +109,13 @@ async def test_move_reports_and_persists(service, store):
 async def test_refused_moves_change_nothing(service, store, actor, move, error, words):
     await start_match(service)
     before = await stored_state(store)
-    with pytest.raises(error, match=words):
+    with refused(error, words):
         await service.play.move(HERE, actor, move)
     assert await stored_state(store) == before
 
 
 async def test_no_game_here(service):
-    with pytest.raises(NoGameHere, match="/jarmo challenge"):
+    with refused(NoGameHere, "/jarmo challenge"):
         await service.play.move(HERE, ANN, "A1-C2")
     with pytest.raises(NoGameHere):
         await service.play.board(HERE)
@@ -124,9 +125,9 @@ async def test_no_game_here(service):
 
 async def test_bad_redeploy_point(service):
     await start_match(service)
-    with pytest.raises(BadMove, match="B1"):
+    with refused(BadMove, "B1"):
         await service.play.redeploy(HERE, ANN, "B9")
-    with pytest.raises(BadMove, match="no captured piece"):
+    with refused(BadMove, "no captured piece"):
         await service.play.redeploy(HERE, ANN, "b1")
 
 
@@ -214,13 +215,13 @@ async def test_stale_stop_offer_is_refused(service):
     await start_match(service)
     offer = await service.play.offer_stop(HERE, ANN)
     await service.play.move(HERE, ANN, "A1-C2")
-    with pytest.raises(GameChanged, match="offer again"):
+    with refused(GameChanged, "offer again"):
         await service.play.accept_stop(HERE, BOB, offer)
 
 
 async def test_abort_needs_permission_and_counts_for_nobody(service, store):
     await start_match(service, games=2)
-    with pytest.raises(NotAllowed, match="manage"):
+    with refused(NotAllowed, "manage"):
         await service.play.abort(HERE, CAT, can_manage=False)
     report = await service.play.abort(HERE, CAT, can_manage=True)
     assert report.ended.status == "aborted" and report.standings.match.state == "aborted"

@@ -17,6 +17,7 @@ from bot.render._theme import theme_for
 from bot.service import Actor, BadMove, ChallengeRequest, NotYourTurn, Report
 from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.service.text import challenge_text, position_line, report_text, standings_text
+from refusals import refused
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
 NAMES = {ANN.user_id: "Ann", BOB.user_id: "Bob", ROBOT.user_id: "Jarmo Bot"}
@@ -45,9 +46,9 @@ async def test_ludos_texts_say_green_and_blue(service) -> None:
     board = await service.challenges.accept(BOB, view.challenge.id)
     line = position_line(board, name)
     assert line.startswith("Green Ann 5 – 5 Bob Blue") and "Ann to move (Green)" in line
-    with pytest.raises(NotYourTurn, match=r"Ann's turn \(Green\)"):
+    with refused(NotYourTurn, r"Ann's turn \(Green\)"):
         await service.play.move(HERE, BOB, "A5-C4")
-    with pytest.raises(BadMove, match="The piece on A5 is Blue's, not yours"):
+    with refused(BadMove, "The piece on A5 is Blue's, not yours"):
         await service.play.move(HERE, ANN, "A5-C4")
     standings = standings_text(await service.standings.current(HERE), name)
     assert "Ann (Green) v Bob (Blue) — in play" in standings

@@ -1,0 +1,42 @@
+"""The console's catalogue, and the shared wording spoken the console's way."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.i18n import Catalogue, catalogue
+from bot.words import Voice, shared_catalogue, unchanged
+
+LOCALE = Path(__file__).resolve().parent / "locale"
+DOMAIN = "console"
+
+# What a player types for each command the shared wording may name. The console has no clocks,
+# challenges or moderators: a new match is started from the shell, and a damaged game is set
+# aside with the doctor.
+_TYPED = {
+    "abort": "jarmo-bot doctor --quarantine",
+    "challenge": "jarmo-bot play",
+}
+
+
+def console_command(name: str) -> str:
+    """How a console player runs ``name``: 'resign' for the console's own commands."""
+    return f"'{_TYPED.get(name, name)}'"
+
+
+def console_catalogue(language: str | None = None) -> Catalogue:
+    """The console's own messages in ``language`` (English when there is no translation)."""
+    return catalogue(LOCALE, DOMAIN, language)
+
+
+def console_voice(name: Callable[[int], str], language: str | None = None) -> Voice:
+    """The shared wording as the console shows it: plain names, typed commands, no markdown."""
+    return Voice(
+        shared_catalogue(language),
+        name=name,
+        command=console_command,
+        strong=unchanged,
+        quiet=unchanged,
+        autocomplete=False,
+    )
