@@ -2,38 +2,39 @@
 
 import pytest
 
-from bot.jarmo import Action, Game, NotationError, format_action, parse_action, parse_point
+from bot.jarmo import Action, Game, NotationError, parse_point, point_index
+
+A1, B1, C2, C5, D4 = (point_index(name) for name in ("A1", "B1", "C2", "C5", "D4"))
 
 
 @pytest.mark.parametrize(
     "text", ["A1-C2", "a1-c2", "A1 C2", "A1C2", "a1–c2", "A1:C2", "A1xC2", " a1 - c2 ", "a1XC2"]
 )
 def test_step_forms(text):
-    assert parse_action(text) == Action("A1", "C2", None)
+    assert Action.parse(text) == Action(A1, C2)
 
 
 @pytest.mark.parametrize("text", ["@B1", "@b1", " @ b1"])
 def test_place_forms(text):
-    assert parse_action(text) == Action(None, None, "B1")
+    assert Action.parse(text) == Action(place=B1)
 
 
 @pytest.mark.parametrize("text", ["D4-C5@B1", "D4xC5@B1", "d4 c5 @b1", "D4:C5@ B1", "d4c5@b1"])
 def test_step_with_place_forms(text):
-    assert parse_action(text) == Action("D4", "C5", "B1")
+    assert Action.parse(text) == Action(D4, C5, B1)
 
 
 @pytest.mark.parametrize(
     ("action", "capture", "text"),
     [
-        (Action("A1", "C2", None), False, "A1-C2"),
-        (Action("A1", "C2", None), True, "A1xC2"),
-        (Action(None, None, "B1"), False, "@B1"),
-        (Action("D4", "C5", "B1"), True, "D4xC5@B1"),
+        (Action(A1, C2), False, "A1-C2"),
+        (Action(A1, C2), True, "A1xC2"),
+        (Action(place=B1), False, "@B1"),
+        (Action(D4, C5, B1), True, "D4xC5@B1"),
     ],
 )
 def test_canonical_format(action, capture, text):
     assert action.format(capture=capture) == text
-    assert format_action(action.origin, action.target, action.place, capture=capture) == text
 
 
 @pytest.mark.parametrize(
@@ -53,7 +54,7 @@ def test_canonical_format(action, capture, text):
 )
 def test_unreadable_text_says_what_was_expected(text, mentions):
     with pytest.raises(NotationError) as err:
-        parse_action(text)
+        Action.parse(text)
     assert mentions in str(err.value)
     assert isinstance(err.value, ValueError)
 
