@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Sequence
-from functools import cache
-from typing import Any
+from functools import cache, lru_cache
+from typing import Any, Literal, overload
 
 from .board import (
     ARCHER,
@@ -40,6 +40,7 @@ from .codes import (
     NOTATION,
     PLACE_UNIT,
     ActionCode,
+    place_code,
     step_code,
 )
 from .keys import CAPTURED_KEYS, PIECE_KEYS, RESERVE_KEYS, SIDE_KEY
@@ -59,12 +60,10 @@ CAMPS = (camp_points(0), camp_points(1))
 ENEMY_CAMPS = (enemy_camp_points(0), enemy_camp_points(1))
 
 Targets = tuple[tuple[tuple[Point, ...], ...], tuple[tuple[Point, ...], ...]]
-# Per origin, the steps as (target, code, code with the capture bit): the generator's table.
-_StepRow = tuple[tuple[Point, ActionCode, ActionCode], ...]
 # What ``pop`` needs to take an action back: the code, the mover's kind before it, the victim's
 # kind (or -1), whether a piece was recovered, the point unmarked by a redeploy (or -1), and
-# the key, ending and legal actions before it.
-_Undo = tuple[int, int, int, bool, int, int, Termination | None, list[int] | None]
+# the key before it. (Only a running game can be pushed, so the ending before was none.)
+_Undo = tuple[int, int, int, bool, int, int]
 
 
 @cache
@@ -87,12 +86,70 @@ def _targets(layout: Layout, forward_only: bool) -> Targets:
     return rows(0), rows(1)
 
 
+_Steps = tuple[tuple[ActionCode, ...], tuple[str, ...]]
+
+
+class _StepMemo(dict[int, _Steps]):
+    """One origin's steps, as codes and as text, by the state of the points it reaches; filled
+    as states are met.
+
+    The key is the board (own pieces in bits 0-24, enemy pieces in bits 25-49) masked to the
+    origin's targets, so a lookup replaces a loop over them; an origin has at most 3**8 keys.
+    """
+
+    __slots__ = ("_origin", "_targets")
+
+    def __init__(self, origin: Point, targets: tuple[Point, ...]) -> None:
+        super().__init__()
+        self._origin = origin
+        self._targets = targets
+
+    def __missing__(self, key: int) -> _Steps:
+        codes = tuple(
+            step_code(self._origin, q) | (CAPTURE if key >> (q + ENEMY_SHIFT) & 1 else 0)
+            for q in self._targets
+            if not key >> q & 1
+        )
+        steps = codes, tuple(NOTATION[code] for code in codes)
+        self[key] = steps
+        return steps
+
+
+ENEMY_SHIFT = POINT_COUNT
+CODES: Literal[0] = 0  # which form ``_generate`` builds
+TEXT: Literal[1] = 1
+_StepTable = tuple[tuple[tuple[int, _StepMemo], ...], ...]
+
+
 @cache
-def _step_rows(layout: Layout, forward_only: bool) -> tuple[tuple[_StepRow, ...], ...]:
+def _step_table(layout: Layout, forward_only: bool) -> _StepTable:
+    """Per side and origin: the mask of its targets on the board key, and its step memo."""
     return tuple(
-        tuple(tuple((q, step_code(p, q), step_code(p, q) | CAPTURE) for q in row) for p, row in enumerate(side))
+        tuple(
+            (_mask(row) | _mask(row) << ENEMY_SHIFT, _StepMemo(p, row)) for p, row in enumerate(side)
+        )
         for side in _targets(layout, forward_only)
     )
+
+
+def _mask(points: tuple[Point, ...]) -> int:
+    return sum(1 << p for p in points)
+
+
+_CAMP_MASKS = (_mask(CAMPS[0]), _mask(CAMPS[1]))
+
+
+def _free_places(side: int) -> dict[int, _Steps]:
+    """Per set of occupied points of ``side``'s camp (as a mask), the places on the others."""
+    table = {}
+    for subset in range(1 << len(CAMPS[side])):
+        taken = _mask(tuple(p for i, p in enumerate(CAMPS[side]) if subset >> i & 1))
+        codes = tuple(place_code(r) for r in CAMPS[side] if not taken >> r & 1)
+        table[taken] = codes, tuple(NOTATION[code] for code in codes)
+    return table
+
+
+_FREE_PLACES = (_free_places(0), _free_places(1))
 
 
 def _shuffled(recent: list[int]) -> bool:
@@ -117,9 +174,11 @@ class Game:
         "_kind",
         "_layout",
         "_legal",
+        "_legal_text",
         "_marked_in_camp",
         "_max_plies",
         "_no_shuffling",
+        "_occupied",
         "_on_board",
         "_owner",
         "_pieces",
@@ -144,10 +203,11 @@ class Game:
         self._layout = layout
         self._max_plies = max_plies
         self._targets = _targets(layout, rules.forward_only)
-        self._steps = _step_rows(layout, rules.forward_only)
+        self._steps = _step_table(layout, rules.forward_only)
         self._owner = [EMPTY] * POINT_COUNT  # side + 1 of the piece on each point
         self._kind = [ARCHER] * POINT_COUNT  # meaningful only where a piece stands
         self._pieces: list[list[Point]] = [[], []]  # sorted points per side
+        self._occupied = [0, 0]  # the same as bit masks
         self._captured = [0, 0]
         self._reserve = [0, 0]
         self._on_board = [0, 0]
@@ -160,7 +220,9 @@ class Game:
         self._undo: list[_Undo] = []
         self._side = 0  # index of the side to move; White moves first
         self._stop: Termination | None = None  # end rules 1-3, decided when an action is made
-        self._legal: list[ActionCode] | None = None  # never handed out: callers get copies
+        # The legal actions, computed when first asked; never handed out (callers get copies).
+        self._legal: list[ActionCode] | None = None
+        self._legal_text: list[str] | None = None
         self._key = 0
 
     # ----------------------------------------------------------------- construction
@@ -173,12 +235,7 @@ class Game:
         max_plies: int = DEFAULT_MAX_PLIES,
     ) -> Game:
         """A game in the start position. ``ValueError`` for an unknown ruleset or layout."""
-        game = cls(get_ruleset(ruleset), get_layout(layout), max_plies)
-        for side in (0, 1):
-            for p in CAMPS[side]:
-                game._put(p, side, ARCHER)
-        game._key = game._fresh_key()
-        return game
+        return _start(get_ruleset(ruleset), get_layout(layout), max_plies).copy()
 
     @classmethod
     def setup(
@@ -228,13 +285,14 @@ class Game:
         for name in ("_rules", "_guards", "_no_shuffling", "_repetition_ends", "_layout"):
             setattr(twin, name, getattr(self, name))
         twin._targets, twin._steps, twin._max_plies = self._targets, self._steps, self._max_plies
-        twin._stop, twin._legal, twin._key = self._stop, self._legal, self._key
+        twin._stop, twin._key = self._stop, self._key
+        twin._legal, twin._legal_text = self._legal, self._legal_text
         twin._owner, twin._kind = self._owner[:], self._kind[:]
         twin._pieces = [self._pieces[0][:], self._pieces[1][:]]
         twin._recent = [self._recent[0][:], self._recent[1][:]]
         twin._captured, twin._reserve = self._captured[:], self._reserve[:]
         twin._on_board, twin._in_camp = self._on_board[:], self._in_camp[:]
-        twin._marked_in_camp = self._marked_in_camp[:]
+        twin._marked_in_camp, twin._occupied = self._marked_in_camp[:], self._occupied[:]
         twin._history, twin._undo, twin._side = self._history[:], self._undo[:], self._side
         return twin
 
@@ -399,7 +457,10 @@ class Game:
     def legal_moves(self) -> list[str]:
         """Every legal action for the side to move, canonical, ordered by origin then target;
         redeploys / places come last. Empty when the game is over."""
-        return list(map(NOTATION.__getitem__, self._legal_list()))
+        legal = self._legal_text
+        if legal is None:
+            legal = self._legal_text = self._generate(TEXT)
+        return legal[:]
 
     def legal_actions(self) -> list[Action]:
         """``legal_moves`` as ``Action`` values."""
@@ -407,56 +468,67 @@ class Game:
 
     def legal_codes(self) -> list[ActionCode]:
         """``legal_moves`` as integer codes, with the ``CAPTURE`` bit on captures (a new list)."""
-        return self._legal_list()[:]
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate(CODES)
+        return legal[:]
 
     def _legal_list(self) -> list[ActionCode]:
         legal = self._legal
         if legal is None:
-            legal = self._legal = [] if self._stop is not None else self._generate()
+            legal = self._legal = self._generate(CODES)
         return legal
 
-    def _generate(self) -> list[ActionCode]:
+    @overload
+    def _generate(self, form: Literal[0]) -> list[ActionCode]: ...
+    @overload
+    def _generate(self, form: Literal[1]) -> list[str]: ...
+
+    def _generate(self, form: Literal[0, 1]) -> list[ActionCode] | list[str]:
+        """The legal actions as codes (``CODES``) or as text (``TEXT``), built alike."""
+        if self._stop is not None:
+            return []
         side = self._side
-        me = side + 1
-        owner = self._owner
-        steps = self._steps[side]
-        moves = [
-            capture if owner[q] else step
-            for p in self._pieces[side]
-            for q, step, capture in steps[p]
-            if owner[q] != me
-        ]
+        occupied = self._occupied
+        board = occupied[side] | occupied[1 - side] << ENEMY_SHIFT
+        table = self._steps[side]
+        moves: list[Any] = []
+        for p in self._pieces[side]:
+            mask, memo = table[p]
+            moves += memo[board & mask][form]
         if self._no_shuffling:
             recent = self._recent[side]
             if len(recent) >= 4 and recent[-1] == recent[-3]:
                 forbidden = shuffle_forbidden(recent)
-                if forbidden in moves:
-                    moves.remove(forbidden)
-                elif forbidden | CAPTURE in moves:
-                    moves.remove(forbidden | CAPTURE)
+                for code in (forbidden, forbidden | CAPTURE):
+                    named = NOTATION[code] if form else code
+                    if named in moves:
+                        moves.remove(named)
         if self._guards:
-            reserve, captured = self._reserve[side], self._captured[side]
-            if reserve or captured:
-                free = [r for r in CAMPS[side] if not owner[r]]
-                if reserve:
-                    moves += [PLACE_UNIT * (r + 1) for r in free]
-                if captured and free:
-                    moves += self._steps_with_place(side, free)
+            if self._captured[side] or self._reserve[side]:
+                extra = self._ludos_places(side, board)
+                moves += map(NOTATION.__getitem__, extra) if form else extra
         elif self._captured[side] and self._marked_in_camp[side]:
-            moves += [PLACE_UNIT * (r + 1) for r in CAMPS[side] if not owner[r]]
+            moves += _FREE_PLACES[side][(occupied[0] | occupied[1]) & _CAMP_MASKS[side]][form]
         return moves
 
-    def _steps_with_place(self, side: int, free: list[Point]) -> list[ActionCode]:
-        """ludos: a guard stepping into the enemy camp may place the piece it recovers at once."""
-        kind, owner, in_camp, me = self._kind, self._owner, IN_ENEMY_CAMP[side], side + 1
-        return [
-            (capture if owner[q] else step) + PLACE_UNIT * (r + 1)
-            for p in self._pieces[side]
-            if kind[p] == GUARD
-            for q, step, capture in self._steps[side][p]
-            if in_camp[q] and owner[q] != me
-            for r in free
-        ]
+    def _ludos_places(self, side: int, board: int) -> list[ActionCode]:
+        """ludos: places from the reserve, then a guard's steps into the enemy camp with the
+        place of the piece it recovers."""
+        free = _FREE_PLACES[side][(board | board >> ENEMY_SHIFT) & _CAMP_MASKS[side]][CODES]
+        out = list(free) if self._reserve[side] else []
+        if self._captured[side] and free:
+            kind, in_camp, table = self._kind, IN_ENEMY_CAMP[side], self._steps[side]
+            for p in self._pieces[side]:
+                if kind[p] == GUARD:
+                    mask, memo = table[p]
+                    out += [
+                        step + place
+                        for step in memo[board & mask][CODES]
+                        if in_camp[DECODE[step][1]]
+                        for place in free
+                    ]
+        return out
 
     def notation(self, action: Action) -> str:
         """The canonical text of ``action`` here: ``x`` for a step onto an occupied point."""
@@ -474,7 +546,11 @@ class Game:
         Raises ``NotationError`` for unreadable text and ``IllegalMove`` (with the reason) for an
         action the rules forbid here; either way the game is left untouched.
         """
-        if isinstance(action, str):
+        if type(action) is str:
+            texts = self._legal_text
+            if texts is not None and action in texts:  # canonical text from legal_moves()
+                self.push(CODE_OF_TEXT[action])
+                return action
             code = CODE_OF_TEXT.get(action)
             if code is None:
                 code = parse_code(action)
@@ -492,13 +568,51 @@ class Game:
     def push(self, code: ActionCode) -> None:
         """Make the action ``code``, which must be one of ``legal_codes()``: nothing is checked
         (the search's fast path). ``pop`` takes it back."""
+        origin, target, place = DECODE[code]
+        owner = self._owner
+        side = self._side
+        if place >= 0 or owner[target]:
+            self._push_any(code)
+            return
+        # A step to an empty point, the common case, kept short.
+        kind = self._kind
+        mover = kind[origin]
+        enters_camp = IN_ENEMY_CAMP[side][target]
+        if enters_camp:
+            if mover == GUARD:
+                self._push_any(code)  # the guard becomes an archer and may recover a piece
+                return
+            self._in_camp[side] += 1
+            if mover == MARKED:
+                self._marked_in_camp[side] += 1
+        mine = self._pieces[side]
+        mine.remove(origin)
+        insort(mine, target)
+        self._occupied[side] ^= 1 << origin | 1 << target
+        owner[origin] = EMPTY
+        owner[target] = side + 1
+        kind[target] = mover
+        piece_keys = PIECE_KEYS[side][mover]
+        key = self._key
+        self._key = key ^ piece_keys[origin] ^ piece_keys[target] ^ SIDE_KEY
+        self._recent[side].append(code)
+        self._undo.append((code, mover, NO_POINT, False, NO_POINT, key))
+        self._side = 1 - side
+        self._legal = self._legal_text = None
+        history = self._history
+        history.append(code)
+        if enters_camp or self._repetition_ends or len(history) >= self._max_plies:
+            self._stop = self._ending()
+
+    def _push_any(self, code: ActionCode) -> None:
+        """``push`` for every action: captures, places, a guard entering the enemy camp."""
         side = self._side
         other = 1 - side
         me = side + 1
         owner, kind = self._owner, self._kind
-        captured, reserve = self._captured, self._reserve
         mine = self._pieces[side]
         mine_keys = PIECE_KEYS[side]
+        occupied = self._occupied
         old_key = key = self._key
         origin, target, place = DECODE[code]
         before = victim = unmarked = NO_POINT
@@ -511,16 +625,7 @@ class Game:
             key ^= mine_keys[mover][origin]
             if owner[target]:
                 victim = kind[target]
-                self._pieces[other].remove(target)
-                self._on_board[other] -= 1
-                if IN_ENEMY_CAMP[other][target]:
-                    self._in_camp[other] -= 1
-                    if victim == MARKED:
-                        self._marked_in_camp[other] -= 1
-                n = captured[other]
-                key ^= PIECE_KEYS[other][victim][target]
-                key ^= CAPTURED_KEYS[other][n] ^ CAPTURED_KEYS[other][n + 1]
-                captured[other] = n + 1
+                key ^= self._lose(other, target, victim)
                 if not self._guards:
                     mover = MARKED
                 elif not in_camp[target]:
@@ -531,52 +636,81 @@ class Game:
                     self._marked_in_camp[side] += 1
                 elif mover == GUARD:
                     mover = ARCHER
-                    n = captured[side]
-                    if n:  # the guard recovers a captured piece into the reserve
+                    if self._captured[side]:  # the guard recovers a captured piece
                         recovered = True
-                        m = reserve[side]
-                        key ^= CAPTURED_KEYS[side][n] ^ CAPTURED_KEYS[side][n - 1]
-                        key ^= RESERVE_KEYS[side][m] ^ RESERVE_KEYS[side][m + 1]
-                        captured[side], reserve[side] = n - 1, m + 1
+                        key ^= self._recover(side)
+            occupied[side] ^= 1 << origin | 1 << target
             owner[target] = me
             kind[target] = mover
             insort(mine, target)
             key ^= mine_keys[mover][target]
             if place < 0:
                 self._recent[side].append(code & CODE_MASK)
-        else:
-            if self._guards:
-                m = reserve[side]
-                key ^= RESERVE_KEYS[side][m] ^ RESERVE_KEYS[side][m - 1]
-                reserve[side] = m - 1
             else:
-                n = captured[side]
-                key ^= CAPTURED_KEYS[side][n] ^ CAPTURED_KEYS[side][n - 1]
-                captured[side] = n - 1
-                for m in ENEMY_CAMPS[side]:  # Decision (rules §3.2): the leftmost is unmarked
-                    if owner[m] == me and kind[m] == MARKED:
-                        kind[m] = ARCHER
-                        key ^= mine_keys[MARKED][m] ^ mine_keys[ARCHER][m]
-                        self._marked_in_camp[side] -= 1
-                        unmarked = m
-                        break
+                key ^= self._take_from_reserve(side)
+        elif self._guards:
+            key ^= self._take_from_reserve(side)
+        else:
+            unmarked, change = self._redeploy(side)
+            key ^= change
         if place >= 0:
-            if origin >= 0:
-                m = reserve[side]
-                key ^= RESERVE_KEYS[side][m] ^ RESERVE_KEYS[side][m - 1]
-                reserve[side] = m - 1
             owner[place] = me
             kind[place] = ARCHER
             insort(mine, place)
+            occupied[side] |= 1 << place
             self._on_board[side] += 1
             key ^= mine_keys[ARCHER][place]
             self._recent[side].append(NOT_A_STEP)
-        self._undo.append((code, before, victim, recovered, unmarked, old_key, self._stop, self._legal))
+        self._undo.append((code, before, victim, recovered, unmarked, old_key))
         self._history.append(code)
         self._side = other
         self._key = key ^ SIDE_KEY
-        self._legal = None
+        self._legal = self._legal_text = None
         self._stop = self._ending()
+
+    def _lose(self, side: int, p: Point, kind: int) -> int:
+        """Side ``side`` loses its piece on ``p`` to a capture; returns the key change."""
+        self._pieces[side].remove(p)
+        self._occupied[side] ^= 1 << p
+        self._on_board[side] -= 1
+        if IN_ENEMY_CAMP[side][p]:
+            self._in_camp[side] -= 1
+            if kind == MARKED:
+                self._marked_in_camp[side] -= 1
+        n = self._captured[side]
+        self._captured[side] = n + 1
+        return PIECE_KEYS[side][kind][p] ^ CAPTURED_KEYS[side][n] ^ CAPTURED_KEYS[side][n + 1]
+
+    def _recover(self, side: int) -> int:
+        """ludos: a captured piece of ``side`` goes to its reserve; returns the key change."""
+        n, m = self._captured[side], self._reserve[side]
+        self._captured[side], self._reserve[side] = n - 1, m + 1
+        return (
+            CAPTURED_KEYS[side][n]
+            ^ CAPTURED_KEYS[side][n - 1]
+            ^ RESERVE_KEYS[side][m]
+            ^ RESERVE_KEYS[side][m + 1]
+        )
+
+    def _take_from_reserve(self, side: int) -> int:
+        """ludos: a piece leaves the reserve to be placed; returns the key change."""
+        m = self._reserve[side]
+        self._reserve[side] = m - 1
+        return RESERVE_KEYS[side][m] ^ RESERVE_KEYS[side][m - 1]
+
+    def _redeploy(self, side: int) -> tuple[Point, int]:
+        """classic/jasir: a captured piece comes back and the leftmost marked piece in the enemy
+        camp loses its mark (Decision, rules §3.2). Returns that point and the key change."""
+        n = self._captured[side]
+        self._captured[side] = n - 1
+        change = CAPTURED_KEYS[side][n] ^ CAPTURED_KEYS[side][n - 1]
+        owner, kind, me = self._owner, self._kind, side + 1
+        for m in ENEMY_CAMPS[side]:
+            if owner[m] == me and kind[m] == MARKED:
+                kind[m] = ARCHER
+                self._marked_in_camp[side] -= 1
+                return m, change ^ PIECE_KEYS[side][MARKED][m] ^ PIECE_KEYS[side][ARCHER][m]
+        return NO_POINT, change
 
     def pop(self) -> ActionCode:
         """Take back the last ``push`` or ``play`` and return its code; the position, key and
@@ -584,10 +718,11 @@ class Game:
         (a game rebuilt by ``from_dict`` starts with nothing to take back)."""
         if not self._undo:
             raise IndexError("no action to take back")
-        code, before, victim, recovered, unmarked, key, stop, legal = self._undo.pop()
+        code, before, victim, recovered, unmarked, key = self._undo.pop()
         other = self._side
         side = self._side = 1 - other
-        self._key, self._stop, self._legal = key, stop, legal
+        self._key, self._stop = key, None  # only a running game can be pushed
+        self._legal = self._legal_text = None
         self._history.pop()
         self._recent[side].pop()
         owner, kind = self._owner, self._kind
@@ -596,6 +731,7 @@ class Game:
         if place >= 0:
             owner[place] = EMPTY
             mine.remove(place)
+            self._occupied[side] ^= 1 << place
             self._on_board[side] -= 1
             if origin >= 0 or self._guards:
                 self._reserve[side] += 1
@@ -606,6 +742,7 @@ class Game:
                     self._marked_in_camp[side] += 1
         if origin >= 0:
             mine.remove(target)
+            self._occupied[side] ^= 1 << origin | 1 << target
             if IN_ENEMY_CAMP[side][target]:
                 self._in_camp[side] -= 1
                 if kind[target] == MARKED:
@@ -617,21 +754,15 @@ class Game:
             kind[origin] = before
             insort(mine, origin)
             if victim >= 0:
-                owner[target] = other + 1
-                kind[target] = victim
-                insort(self._pieces[other], target)
-                self._on_board[other] += 1
+                self._put(target, other, victim)
                 self._captured[other] -= 1
-                if IN_ENEMY_CAMP[other][target]:
-                    self._in_camp[other] += 1
-                    if victim == MARKED:
-                        self._marked_in_camp[other] += 1
             else:
                 owner[target] = EMPTY
         return code
 
     def _ending(self) -> Termination | None:
-        """End rules 1-3 (rules §4); rule 4 (no legal action) is derived when asked."""
+        """End rules 1-3 (rules §4), as ``push`` decides them; rule 4 (no legal action) is
+        derived when asked."""
         in_camp, on_board = self._in_camp, self._on_board
         if in_camp[0] == on_board[0] or in_camp[1] == on_board[1]:
             return Termination.CAMP
@@ -647,6 +778,7 @@ class Game:
         self._owner[p] = side + 1
         self._kind[p] = kind
         insort(self._pieces[side], p)
+        self._occupied[side] |= 1 << p
         self._on_board[side] += 1
         if IN_ENEMY_CAMP[side][p]:
             self._in_camp[side] += 1
@@ -758,6 +890,17 @@ class Game:
             f"<Game {self._rules.name}/{self._layout.name} ply={self.ply} turn={self.turn} "
             f"points={self.points()}{' over' if self.over else ''}>"
         )
+
+
+@lru_cache(maxsize=64)
+def _start(rules: Ruleset, layout: Layout, max_plies: int) -> Game:
+    """The start position, built once: a new game is a copy of it."""
+    game = Game(rules, layout, max_plies)
+    for side in (0, 1):
+        for p in CAMPS[side]:
+            game._put(p, side, ARCHER)
+    game._key = game._fresh_key()
+    return game
 
 
 def _recent_text(code: int) -> str:
