@@ -111,12 +111,16 @@ def main() -> None:
             f"random playouts, layout {args.layout}, {args.games} games x {args.runs} runs; "
             f"old = {args.baseline}, new = working tree; plies/s, median (min-max)"
         )
-        print(f"{'ruleset':8} {'old text':>22} {'new text':>22} {'ratio':>6} "
-              f"{'new codes':>22} {'ratio':>6}")
+        print(
+            f"{'ruleset':8} {'old text':>22} {'new text':>22} {'ratio':>6} "
+            f"{'new codes':>22} {'ratio':>6}"
+        )
         for ruleset in RULESET_NAMES:
             runs: dict[str, list[float]] = {"old": [], "new": [], "codes": []}
             for seed in range(args.runs):  # interleaved, so that load spikes hit all alike
-                runs["old"].append(measure(old_root, "text", ruleset, args.layout, args.games, seed))
+                runs["old"].append(
+                    measure(old_root, "text", ruleset, args.layout, args.games, seed)
+                )
                 runs["new"].append(measure(REPO, "text", ruleset, args.layout, args.games, seed))
                 runs["codes"].append(measure(REPO, "codes", ruleset, args.layout, args.games, seed))
             old = statistics.median(runs["old"])
@@ -129,7 +133,9 @@ def main() -> None:
 
 
 def _cell(speeds: list[float]) -> str:
-    return f"{statistics.median(speeds):>9,.0f} ({min(speeds) / 1000:,.0f}-{max(speeds) / 1000:,.0f}k)"
+    return (
+        f"{statistics.median(speeds):>9,.0f} ({min(speeds) / 1000:,.0f}-{max(speeds) / 1000:,.0f}k)"
+    )
 
 
 if __name__ == "__main__":

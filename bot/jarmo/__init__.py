@@ -1,11 +1,11 @@
 """The rules of Jarmo as a pure library: no I/O, no Discord, nothing from the rest of the bot."""
 
+from .board import POINT_NAMES, Point, point_index
+from .codes import CAPTURE, ActionCode
 from .errors import IllegalMove, JarmoError, NotationError
 from .game import DEFAULT_MAX_PLIES, PIECES_PER_SIDE, Game
 from .layouts import DEFAULT_LAYOUT, LAYOUTS, Layout, get_layout, register_layout
 from .match import Match
-from .board import POINT_NAMES, Point, point_index
-from .codes import CAPTURE, ActionCode
 from .notation import Action, parse_point
 from .position import (
     SIDES,

@@ -18,7 +18,6 @@ POINT_NAMES: tuple[str, ...] = tuple(f"{c}{r}" for c in COLUMNS for r in range(1
 POINT_INDEX: dict[str, int] = {name: i for i, name in enumerate(POINT_NAMES)}
 
 
-
 def point_index(name: str) -> Point:
     """The point called ``name`` (canonical, e.g. ``"C2"``); ``ValueError`` for anything else."""
     try:

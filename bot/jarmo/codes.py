@@ -43,7 +43,11 @@ def _text(parts: tuple[Point, Point, Point] | None, capture: bool) -> str:
     if parts is None:
         return ""
     origin, target, place = parts
-    text = f"{POINT_NAMES[origin]}{'x' if capture else '-'}{POINT_NAMES[target]}" if origin >= 0 else ""
+    text = (
+        f"{POINT_NAMES[origin]}{'x' if capture else '-'}{POINT_NAMES[target]}"
+        if origin >= 0
+        else ""
+    )
     return f"{text}@{POINT_NAMES[place]}" if place >= 0 else text
 
 

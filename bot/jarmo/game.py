@@ -38,7 +38,6 @@ from .codes import (
     DECODE,
     NO_POINT,
     NOTATION,
-    PLACE_UNIT,
     ActionCode,
     place_code,
     step_code,
@@ -126,7 +125,8 @@ def _step_table(layout: Layout, forward_only: bool) -> _StepTable:
     """Per side and origin: the mask of its targets on the board key, and its step memo."""
     return tuple(
         tuple(
-            (_mask(row) | _mask(row) << ENEMY_SHIFT, _StepMemo(p, row)) for p, row in enumerate(side)
+            (_mask(row) | _mask(row) << ENEMY_SHIFT, _StepMemo(p, row))
+            for p, row in enumerate(side)
         )
         for side in _targets(layout, forward_only)
     )
@@ -421,6 +421,10 @@ class Game:
         """The points of side ``side``'s pieces, in order (a live view)."""
         return self._pieces[side]
 
+    def occupied(self, side: int) -> int:
+        """The points of side ``side``'s pieces as a bit mask (bit ``p`` for point ``p``)."""
+        return self._occupied[side]
+
     def counts(self, side: int) -> tuple[int, int, int, int]:
         """Side ``side``'s pieces on the board, in the enemy camp, captured and in reserve."""
         return (
@@ -546,7 +550,7 @@ class Game:
         Raises ``NotationError`` for unreadable text and ``IllegalMove`` (with the reason) for an
         action the rules forbid here; either way the game is left untouched.
         """
-        if type(action) is str:
+        if isinstance(action, str):
             texts = self._legal_text
             if texts is not None and action in texts:  # canonical text from legal_moves()
                 self.push(CODE_OF_TEXT[action])
@@ -920,4 +924,3 @@ def _last_action(code: ActionCode) -> LastAction:
         capture=bool(code & CAPTURE),
         placed=POINT_NAMES[place] if place >= 0 else None,
     )
-

@@ -97,9 +97,7 @@ def _check_immediate_place(game: Game, p: Point, q: Point, place: Point, text: s
             text,
         )
     side = game.turn_index
-    recovers = (
-        game.kinds[p] == GUARD and IN_ENEMY_CAMP[side][q] and game.captured(game.turn) > 0
-    )
+    recovers = game.kinds[p] == GUARD and IN_ENEMY_CAMP[side][q] and game.captured(game.turn) > 0
     if not recovers:
         raise IllegalMove(
             IllegalMove.BAD_PLACE,
