@@ -62,7 +62,7 @@ def extract(domain: Domain) -> Catalog:
 def template_text(catalog: Catalog) -> str:
     """The ``.pot`` text of ``catalog``, without the creation date (so it is reproducible)."""
     out = io.BytesIO()
-    write_po(out, catalog, omit_header=True, sort_output=True, width=100)
+    write_po(out, catalog, omit_header=True, sort_output=True, width=100, include_lineno=False)
     return out.getvalue().decode()
 
 
@@ -76,7 +76,9 @@ def refresh(domain: Domain) -> None:
             translated = read_po(source, domain=domain.name)
         translated.update(catalog, no_fuzzy_matching=True)
         out = io.BytesIO()
-        write_po(out, translated, sort_output=True, width=100, ignore_obsolete=True)
+        write_po(
+            out, translated, sort_output=True, width=100, ignore_obsolete=True, include_lineno=False
+        )
         path.write_bytes(out.getvalue())
 
 

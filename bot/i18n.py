@@ -71,8 +71,11 @@ def _candidates(language: str | None) -> list[str]:
 
 @functools.cache
 def _compiled(path: Path) -> gettext.GNUTranslations:
+    # The language (the folder above LC_MESSAGES) gives Babel the plural rules when the file's
+    # header leaves them out; without it the compiled catalogue would use English plurals.
+    language = path.parent.parent.name
     with path.open("rb") as source:
-        messages = read_po(source, domain=path.stem)
+        messages = read_po(source, locale=language, domain=path.stem)
     compiled = io.BytesIO()
     write_mo(compiled, messages)
     compiled.seek(0)

@@ -17,7 +17,7 @@ from .codes import (
     place_code,
     step_code,
 )
-from .errors import NotationError
+from .errors import NotationError, Problem
 
 EXPECTED_ACTION = (
     "expected a step such as A1-C2 (from point, to point), a redeploy such as @B1, "
@@ -108,7 +108,13 @@ class Action:
 def _point(token: str, text: str) -> str:
     name = token.upper()
     if name not in POINT_INDEX:
-        raise NotationError(text, f"{token} is not a point on the board; {EXPECTED_POINT}")
+        raise NotationError(
+            text,
+            f"{token} is not a point on the board; {EXPECTED_POINT}",
+            Problem.NOT_A_POINT,
+            token=token,
+            wanted="point",
+        )
     return name
 
 
@@ -117,7 +123,7 @@ def parse_point(text: str) -> str:
     _check_length(text)
     match = _POINT.fullmatch(text.strip().lstrip("@").strip())
     if not match:
-        raise NotationError(text, EXPECTED_POINT)
+        raise NotationError(text, EXPECTED_POINT, Problem.UNREADABLE, wanted="point")
     return _point(match.group(1), text)
 
 
@@ -130,14 +136,19 @@ def parse_code(text: str) -> ActionCode:
     if step:
         origin, target, place = (_point(t, text) if t else None for t in step.groups())
         if origin is None or target is None or origin == target:
-            raise NotationError(text, f"a step must go to another point; {EXPECTED_ACTION}")
+            raise NotationError(
+                text,
+                f"a step must go to another point; {EXPECTED_ACTION}",
+                Problem.SAME_POINT,
+                wanted="action",
+            )
         return step_code(
             POINT_INDEX[origin], POINT_INDEX[target], POINT_INDEX[place] if place else NO_POINT
         )
     place_only = _PLACE.fullmatch(stripped)
     if place_only:
         return place_code(POINT_INDEX[_point(place_only.group(1), text)])
-    raise NotationError(text, EXPECTED_ACTION)
+    raise NotationError(text, EXPECTED_ACTION, Problem.UNREADABLE, wanted="action")
 
 
 def _check_length(text: str) -> None:
@@ -146,4 +157,8 @@ def _check_length(text: str) -> None:
             text[:MAX_INPUT_LENGTH] + "…",
             f"that is {len(text)} characters long; a move is at most {MAX_INPUT_LENGTH}. "
             + EXPECTED_ACTION,
+            Problem.TOO_LONG,
+            length=str(len(text)),
+            limit=str(MAX_INPUT_LENGTH),
+            wanted="action",
         )

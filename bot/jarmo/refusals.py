@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board import CAMP_ROW, GUARD, IN_ENEMY_CAMP, POINT_NAMES, Point, row_of
-from .errors import IllegalMove
+from .errors import IllegalMove, Problem
 from .rulesets import side_name
 
 if TYPE_CHECKING:
@@ -21,7 +21,10 @@ def explain_refusal(game: Game, action: Action, text: str) -> None:
     """Raise ``IllegalMove`` saying why ``action`` (typed as ``text``) is not legal here."""
     if game.over:
         raise IllegalMove(
-            IllegalMove.GAME_OVER, "The game is over; no more moves can be played.", text
+            IllegalMove.GAME_OVER,
+            "The game is over; no more moves can be played.",
+            text,
+            Problem.GAME_OVER,
         )
     if action.origin is None or action.target is None:
         if action.place is not None:
@@ -30,7 +33,12 @@ def explain_refusal(game: Game, action: Action, text: str) -> None:
         _check_step(game, action.origin, action.target, text)
         if action.place is not None:
             _check_immediate_place(game, action.origin, action.target, action.place, text)
-    raise IllegalMove(IllegalMove.NOT_ALLOWED, "That action is not allowed in this position.", text)
+    raise IllegalMove(
+        IllegalMove.NOT_ALLOWED,
+        "That action is not allowed in this position.",
+        text,
+        Problem.NOT_ALLOWED,
+    )
 
 
 def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
@@ -38,25 +46,43 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
     piece = game.piece_at(name_p)
     side = game.turn_index
     if piece is None:
-        raise IllegalMove(IllegalMove.NO_PIECE, f"There is no piece on {name_p}.", text)
+        raise IllegalMove(
+            IllegalMove.NO_PIECE,
+            f"There is no piece on {name_p}.",
+            text,
+            Problem.NO_PIECE,
+            point=name_p,
+        )
     if piece.side != game.turn:
         raise IllegalMove(
             IllegalMove.NOT_YOUR_PIECE,
             f"The piece on {name_p} is {side_name(piece.side, game.ruleset)}'s, not yours.",
             text,
+            Problem.NOT_YOUR_PIECE,
+            point=name_p,
+            owner=piece.side,
+            ruleset=game.ruleset,
         )
     if IN_ENEMY_CAMP[side][p]:
         raise IllegalMove(
             IllegalMove.IN_ENEMY_CAMP,
             f"Your piece on {name_p} stands in the enemy camp and can never move again.",
             text,
+            Problem.IN_ENEMY_CAMP,
+            point=name_p,
         )
     if q not in game.layout.neighbours[p]:
+        options = _options_from(game, p)
         raise IllegalMove(
             IllegalMove.NO_LINE,
             f"No line joins {name_p} and {name_q} on the {game.layout.name} board. "
-            f"{_options_from(game, p)}",
+            f"{_options_text(name_p, options)}",
             text,
+            Problem.NO_LINE,
+            origin=name_p,
+            target=name_q,
+            layout=game.layout.name,
+            options=", ".join(options),
         )
     if q not in game.targets(side)[p]:
         raise IllegalMove(
@@ -64,11 +90,19 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
             f"In {game.ruleset}, pieces only move towards the enemy camp; "
             f"{name_p}-{name_q} goes backwards or sideways.",
             text,
+            Problem.BACKWARDS,
+            origin=name_p,
+            target=name_q,
+            ruleset=game.ruleset,
         )
     target = game.piece_at(name_q)
     if target is not None and target.side == game.turn:
         raise IllegalMove(
-            IllegalMove.OWN_PIECE_THERE, f"Your own piece is already on {name_q}.", text
+            IllegalMove.OWN_PIECE_THERE,
+            f"Your own piece is already on {name_q}.",
+            text,
+            Problem.OWN_PIECE_THERE,
+            point=name_q,
         )
     if game.would_shuffle(p, q):
         raise IllegalMove(
@@ -76,16 +110,22 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
             f"No shuffling: you have played {name_p}-{name_q} and back twice in a row; "
             "make a different move first.",
             text,
+            Problem.SHUFFLING,
+            origin=name_p,
+            target=name_q,
         )
 
 
-def _options_from(game: Game, p: Point) -> str:
+def _options_from(game: Game, p: Point) -> list[str]:
     mine = game.turn_index + 1
     owners = game.owners
-    dests = [POINT_NAMES[q] for q in game.targets(game.turn_index)[p] if owners[q] != mine]
-    if not dests:
-        return f"The piece on {POINT_NAMES[p]} has no move right now."
-    return f"From {POINT_NAMES[p]} you can go to {', '.join(dests)}."
+    return [POINT_NAMES[q] for q in game.targets(game.turn_index)[p] if owners[q] != mine]
+
+
+def _options_text(name: str, options: list[str]) -> str:
+    if not options:
+        return f"The piece on {name} has no move right now."
+    return f"From {name} you can go to {', '.join(options)}."
 
 
 def _check_immediate_place(game: Game, p: Point, q: Point, place: Point, text: str) -> None:
@@ -95,6 +135,9 @@ def _check_immediate_place(game: Game, p: Point, q: Point, place: Point, text: s
             f"Only ludos lets you place a piece together with a step; play "
             f"{POINT_NAMES[p]}-{POINT_NAMES[q]} alone.",
             text,
+            Problem.PLACE_NEEDS_LUDOS,
+            origin=POINT_NAMES[p],
+            target=POINT_NAMES[q],
         )
     side = game.turn_index
     recovers = game.kinds[p] == GUARD and IN_ENEMY_CAMP[side][q] and game.captured(game.turn) > 0
@@ -104,6 +147,7 @@ def _check_immediate_place(game: Game, p: Point, q: Point, place: Point, text: s
             "That step recovers no piece (only a guard entering the enemy camp while "
             "you have a captured piece does), so there is nothing to place.",
             text,
+            Problem.NOTHING_RECOVERED,
         )
     _check_place_point(game, place, text)
 
@@ -115,12 +159,17 @@ def _check_place_point(game: Game, r: Point, text: str) -> None:
             IllegalMove.BAD_PLACE,
             f"{POINT_NAMES[r]} is not in your camp; pieces come back on row {camp_row + 1}.",
             text,
+            Problem.NOT_IN_CAMP,
+            point=POINT_NAMES[r],
+            row=str(camp_row + 1),
         )
     if game.piece_at(POINT_NAMES[r]) is not None:
         raise IllegalMove(
             IllegalMove.BAD_PLACE,
             f"{POINT_NAMES[r]} is not empty; choose an empty point of your camp.",
             text,
+            Problem.POINT_TAKEN,
+            point=POINT_NAMES[r],
         )
 
 
@@ -132,6 +181,7 @@ def _check_place(game: Game, r: Point, text: str) -> None:
                 "You have no piece in reserve to place (a guard that reaches the "
                 "enemy camp recovers one of your captured pieces).",
                 text,
+                Problem.NO_RESERVE,
             )
     else:
         _check_redeploy(game, text)
@@ -140,17 +190,24 @@ def _check_place(game: Game, r: Point, text: str) -> None:
 
 def _check_redeploy(game: Game, text: str) -> None:
     if not game.captured(game.turn):
-        raise IllegalMove(IllegalMove.NO_REDEPLOY, "You have no captured piece to redeploy.", text)
+        raise IllegalMove(
+            IllegalMove.NO_REDEPLOY,
+            "You have no captured piece to redeploy.",
+            text,
+            Problem.NO_CAPTURED,
+        )
     if not game.can_redeploy():
         raise IllegalMove(
             IllegalMove.NO_REDEPLOY,
             "To redeploy you need a marked piece (one that has captured) standing "
             "in the enemy camp.",
             text,
+            Problem.NO_MARKED_PIECE,
         )
     if not game.free_camp_points():
         raise IllegalMove(
             IllegalMove.NO_REDEPLOY,
             "Your camp has no empty point, so you cannot redeploy this turn.",
             text,
+            Problem.CAMP_FULL,
         )

@@ -113,8 +113,8 @@ class PlayerStats:
         if not games:
             if opponent_id is None:
                 raise NoStats(Code.NO_HISTORY, name=name)
-            opponent = await self._names(guild_id, opponent_id)
-            raise NoStats(Code.NO_HISTORY_AGAINST, name=name, opponent=opponent)
+            opponent_name = await self._names(guild_id, opponent_id)
+            raise NoStats(Code.NO_HISTORY_AGAINST, name=name, opponent=opponent_name)
         lines = []
         for game in games:
             opponent = game.opponent_of(user_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.i18n import N_
-from bot.jarmo import IllegalMove, JarmoError, NotationError, side_name
+from bot.jarmo import IllegalMove, JarmoError, NotationError, Side, side_name
 from bot.jarmo.errors import Problem
 from bot.service.errors import Code, Refusal
 from bot.words.voice import Voice
@@ -90,6 +90,25 @@ _MESSAGES: dict[Code, str] = {
     Code.NOT_PAUSED: N_(
         "The clock is not paused. To stop it, use {pause}; your opponent has to agree."
     ),
+    Code.NO_RATINGS: N_(
+        "Nobody on this server has a {ruleset} rating yet. Finish a {ruleset} game against "
+        "another member ({challenge}) to get on the board."
+    ),
+    Code.NO_STATS: N_(
+        "{name} has not finished a game on this server yet, so there are no stats to show. "
+        "Challenge them with {challenge}!"
+    ),
+    Code.NO_HISTORY: N_(
+        "{name} has no finished games on this server yet. Start one with {challenge}."
+    ),
+    Code.NO_HISTORY_AGAINST: N_(
+        "{name} has no finished games against {opponent} on this server yet. Start one with "
+        "{challenge}."
+    ),
+    Code.GAME_NOT_IN_HISTORY: N_(
+        "That game is not in this server's history (it may still be in play). Pick one from "
+        "{history}."
+    ),
     Code.GAME_DAMAGED: N_(
         "The record of this channel's game is damaged, so it cannot be played or shown. A "
         "member who can manage the channel can end it with {abort} (nothing counts); then a new "
@@ -101,7 +120,7 @@ _MESSAGES: dict[Code, str] = {
     ),
 }
 
-_COMMANDS = ("abort", "board", "challenge", "pause", "resign", "resume", "stop")
+_COMMANDS = ("abort", "board", "challenge", "history", "pause", "resign", "resume", "stop")
 
 
 def refusal_text(refusal: Refusal, voice: Voice) -> str:
@@ -118,8 +137,9 @@ def refusal_text(refusal: Refusal, voice: Voice) -> str:
             return move_refusal_text(refusal.cause, voice)
         case Code.CHALLENGE_ANSWERED:
             status = str(refusal.fields["status"])
+            fields["status"] = _(_STATUSES.get(status, status))
             return _("This challenge was already {status}. Start a new one with {challenge}.").format(
-                **fields, status=voice.gettext(_STATUSES.get(status, status))
+                **fields
             )
         case Code.ONLY_CHALLENGED_ANSWERS:
             if refusal.fields.get("answer") == "decline":
@@ -143,7 +163,7 @@ _STATUSES = {
 
 
 def _side(refusal: Refusal, voice: Voice) -> str:
-    side = "white" if refusal.fields.get("side") == "white" else "black"
+    side: Side = "white" if refusal.fields.get("side") == "white" else "black"
     return voice.gettext(side_name(side, str(refusal.fields.get("ruleset", ""))))
 
 
@@ -209,7 +229,7 @@ def move_refusal_text(error: JarmoError, voice: Voice) -> str:
 def _notation_text(error: NotationError, voice: Voice) -> str:
     _ = voice.gettext
     details = error.details
-    expected = _(_EXPECTED_POINT) if details.get("expected") == "point" else _(_EXPECTED_ACTION)
+    expected = _(_EXPECTED_POINT) if details.get("wanted") == "point" else _(_EXPECTED_ACTION)
     if error.problem is Problem.NOT_A_POINT:
         why = _("{token} is not a point on the board; {expected}").format(
             token=details["token"], expected=expected
@@ -232,7 +252,7 @@ def _illegal_text(error: IllegalMove, voice: Voice) -> str:
     _ = voice.gettext
     details = error.details
     if error.problem is Problem.NOT_YOUR_PIECE:
-        owner = "white" if details["owner"] == "white" else "black"
+        owner: Side = "white" if details["owner"] == "white" else "black"
         return _("The piece on {point} is {side}'s, not yours.").format(
             point=details["point"], side=_(side_name(owner, details["ruleset"]))
         )

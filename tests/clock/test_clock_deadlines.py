@@ -12,8 +12,8 @@ from fakes import FakeClock
 
 from bot.cogs.replies import relative_time, report_message
 from bot.service import ChallengeRequest, ChallengeUnavailable, JarmoService, ServiceConfig
-from bot.service.text import challenge_text, position_line, report_text
-from refusals import refused
+from bot.words import challenge_text, position_line, report_text
+from wording import refused, voice
 
 
 async def test_the_deadline_starts_with_the_game(bot: Bot, clock: FakeClock) -> None:
@@ -31,7 +31,7 @@ async def test_no_limit_means_no_clock(bot: Bot) -> None:
     assert view.match.time_per_move_seconds is None
     assert view.game.clock.deadline_at is None and view.clock is None
     assert await bot.service.clocks.running() == []
-    assert "per move" not in position_line(view, str)
+    assert "per move" not in position_line(view, voice())
 
 
 async def test_every_move_restarts_the_clock(bot: Bot, clock: FakeClock) -> None:
@@ -97,20 +97,20 @@ async def test_the_board_and_the_move_reply_show_the_time_left(bot: Bot, clock: 
     challenge = await bot.service.challenges.post(
         HERE, ANN, ChallengeRequest(BOB, side="white", time_per_move="1d")
     )
-    assert "1 day per move" in challenge_text(challenge, str, expires="soon")
+    assert "1 day per move" in challenge_text(challenge, voice(), expires="soon")
     await bot.service.challenges.accept(BOB, challenge.challenge.id)
     clock.advance(HOUR)
     view = await bot.service.play.board(HERE)
     deadline = clock.now + timedelta(hours=23)
     stamp = f"<t:{int(deadline.timestamp())}:R>"
     assert relative_time(deadline) == stamp
-    discord_text = position_line(view, lambda uid: f"<@{uid}>", when=relative_time)
+    discord_text = position_line(view, voice(lambda uid: f"<@{uid}>", when=relative_time))
     assert f"1 day per move: <@{ANN.user_id}> must move {stamp}" in discord_text
-    plain = position_line(view, lambda uid: "Ann")
+    plain = position_line(view, voice(lambda uid: "Ann"))
     assert "Ann must move within 23 hours (by 22 Nov 2026 12:00 UTC)" in plain
 
     report = await play_one(bot.service)
     assert f"must move <t:{int((clock.now + timedelta(days=1)).timestamp())}:R>" in (
         report_message(report)["embeds"][0].description
     )
-    assert "Bob must move within 1 day" in report_text(report, lambda uid: "Bob")
+    assert "Bob must move within 1 day" in report_text(report, voice(lambda uid: "Bob"))

@@ -19,8 +19,8 @@ from bot.service import (
     PauseOffer,
     TimeUp,
 )
-from bot.service.text import position_line
-from refusals import refused
+from bot.words import position_line
+from wording import refused, voice
 
 
 async def paused_after(bot: Bot, clock: FakeClock, seconds: float) -> None:
@@ -65,7 +65,7 @@ async def test_the_pause_keeps_the_time_left_and_stops_everything(
         await bot.service.clocks.offer_pause(HERE, BOB)
     view = await bot.service.play.board(HERE)
     assert view.clock is not None and view.clock.time_left == timedelta(seconds=2_600)
-    assert "Clock paused: Ann has 43 minutes left" in position_line(view, lambda uid: "Ann")
+    assert "Clock paused: Ann has 43 minutes left" in position_line(view, voice(lambda uid: "Ann"))
 
     view = await bot.service.clocks.resume(HERE, BOB)  # either player may resume
     assert view.game.clock.deadline_at == clock.now + timedelta(seconds=2_600)

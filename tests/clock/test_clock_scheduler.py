@@ -14,8 +14,8 @@ from fakes import FakeClock
 
 from bot.cogs.clock import deadline_message
 from bot.service import NoGameHere, TimeUp
-from bot.service.text import report_text
-from refusals import refused
+from bot.words import report_text
+from wording import refused, voice
 
 
 async def test_one_hour_gets_one_reminder_at_half_time(bot: Bot, clock: FakeClock) -> None:
@@ -81,7 +81,7 @@ async def test_the_player_to_move_loses_on_time(bot: Bot, clock: FakeClock) -> N
     assert report.standings.match.state == "forfeited"
     assert report.standings.winner_id == ANN.user_id
     assert report.board.game.status == "timeout" and report.board.game.termination == "timeout"
-    text = report_text(report, lambda uid: {101: "Ann", 202: "Bob"}[uid])
+    text = report_text(report, voice({101: "Ann", 202: "Bob"}.get))
     assert "Bob ran out of time." in text and "time ran out" in text
     assert "Ann wins the match (by forfeit)!" in text
     assert deadline_message(events[0])["embeds"][0].image.url == "attachment://board.png"

@@ -7,9 +7,9 @@ from ratings_helpers import GUILD, rating_row
 
 from bot.service.errors import NoStats
 from bot.service.stats import PAGE_SIZE
-from bot.service.stats_text import leaderboard_text
+from bot.words import leaderboard_text
 from bot.store import RatingTables
-from refusals import refused
+from wording import refused, voice
 
 
 async def seed(store, rows):
@@ -44,7 +44,7 @@ async def test_pages_and_the_viewers_row_off_the_page(service, store):
     assert (first.page, first.pages, first.total) == (0, 3, 23)
     assert [row.rank for row in first.rows] == list(range(1, PAGE_SIZE + 1))
     assert first.viewer_row is not None and first.viewer_row.rank == 23
-    assert "You: `#23`" in leaderboard_text(first, str)
+    assert "You: `#23`" in leaderboard_text(first, voice())
 
     last = await service.stats.leaderboard(GUILD, "classic", page=2, viewer_id=23)
     assert [row.user_id for row in last.rows] == [21, 22, 23]
@@ -55,7 +55,7 @@ async def test_pages_and_the_viewers_row_off_the_page(service, store):
 
     stranger = await service.stats.leaderboard(GUILD, "classic", viewer_id=777)
     assert stranger.viewer_row is None
-    assert "You have no classic rating yet" in leaderboard_text(stranger, str)
+    assert "You have no classic rating yet" in leaderboard_text(stranger, voice())
 
 
 async def test_an_empty_server_gets_a_friendly_message(service):

@@ -10,8 +10,8 @@ from ratings_helpers import ANN, BOB, CAT, GUILD, HERE, play_draw, play_resign, 
 
 from bot.render import render_rating_chart
 from bot.service.errors import NoStats
-from bot.service.stats_text import game_text, history_option, history_text, profile_text
-from refusals import refused
+from bot.words import history_option, history_text, move_list_text, profile_text
+from wording import refused, voice
 
 
 async def test_a_player_without_games_gets_a_friendly_message(service):
@@ -39,7 +39,7 @@ async def test_profile_by_side_streak_head_to_head_and_chart(service):
     assert profile.trend_ruleset == "classic" and len(profile.trend) == 5
     assert profile.trend[0] == pytest.approx(1000.0)
     assert profile.chart is not None and profile.chart.startswith(b"\x89PNG")
-    text = profile_text(profile, lambda uid: f"<{uid}>")
+    text = profile_text(profile, voice(lambda uid: f"<{uid}>"))
     assert "**As White** (Green in ludos): 2 games · 0W 1D 1L" in text
     assert "**Against <202>**: 3 games · 2W 1D 0L" in text
     assert "computer do not change ratings" in text
@@ -60,9 +60,9 @@ async def test_history_lists_recent_games_and_filters_by_opponent(service):
     page = await service.stats.history(GUILD, ANN.user_id)
     assert [line.opponent_id for line in page.lines] == [CAT.user_id, BOB.user_id]  # newest first
     assert [line.result for line in page.lines] == ["loss", "win"]
-    text = history_text(page, str, date=lambda t: f"<t:{int(t.timestamp())}:d>")
+    text = history_text(page, voice(date=lambda t: f"<t:{int(t.timestamp())}:d>"))
     assert "<t:" in text and "classic" in text and "**Lost**" in text
-    label, description = history_option(1, page.lines[0])
+    label, description = history_option(1, page.lines[0], voice())
     assert "classic" in description
     assert label.startswith("1. Lost") and "Cat" in label and len(label) <= 100
     only_bob = await service.stats.history(GUILD, ANN.user_id, BOB.user_id)
@@ -103,7 +103,7 @@ def test_game_text_of_a_game_without_moves(service):
         white_id=1, black_id=2, status="stopped", winner=None, points={"white": 5, "black": 5},
         termination="stopped", plies=0, rated=True, finished_at=datetime(2026, 1, 2, tzinfo=UTC),
     )  # fmt: skip
-    text = game_text(game, [], white_name="Ann", black_name="Bob")
+    text = move_list_text(game, [], voice(), white_name="Ann", black_name="Bob")
     assert "Result: draw, 5–5 (agreement to stop)" in text and "(no moves were played)" in text
 
 

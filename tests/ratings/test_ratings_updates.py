@@ -10,7 +10,9 @@ from ratings_helpers import ANN, BOB, CAT, GUILD, HERE, THERE, play_draw, play_r
 
 from bot.service import JarmoService
 from bot.service.ratings import new_skill, rate_game
-from bot.service.text import report_text, standings_text
+from wording import voice
+
+from bot.words import report_text, standings_text
 from bot.store import GameEnding, MatchOver, Skill
 
 
@@ -96,13 +98,13 @@ async def test_standings_and_the_final_report_show_the_rating_change(service, st
     standings = await service.standings.current(HERE)
     shifts = {s.user_id: s.delta for s in standings.rating_changes}
     assert shifts[ANN.user_id] > 0 > shifts[BOB.user_id]
-    text = standings_text(standings, lambda uid: {101: "Ann", 202: "Bob"}[uid])
+    text = standings_text(standings, voice({101: "Ann", 202: "Bob"}.get))
     *_, last, note = text.splitlines()
     assert last.startswith("Ratings (classic): ")
     assert f"Ann {round((await rating(store, ANN)).skill.rating)}? (+" in last  # provisional
     assert "Bob" in last and "(−" in last
     assert note.startswith("? marks a provisional rating")
-    assert "Ratings (classic)" in report_text(report, str)
+    assert "Ratings (classic)" in report_text(report, voice())
 
 
 async def test_the_standings_of_a_running_match_show_no_rating_change(service):

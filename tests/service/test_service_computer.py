@@ -16,7 +16,7 @@ from bot.service import (
     NotYourTurn,
 )
 from bot.service.computer import ComputerOpponent, think_in_thread
-from refusals import refused
+from wording import refused
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
 

@@ -20,8 +20,8 @@ from bot.service import (
     Place,
     StopOffer,
 )
-from bot.service.text import report_text, standings_text
-from refusals import refused
+from bot.words import report_text, standings_text
+from wording import refused, voice
 
 
 async def stored_state(store, place=HERE):
@@ -92,7 +92,7 @@ async def test_move_reports_and_persists(service, store):
     assert report.action == "A1-C2" and report.ended is None
     assert report.board.turn_user_id == BOB.user_id
     assert (await store.games.active(HERE.channel_id)).game.history == ["A1-C2"]
-    text = report_text(report, lambda uid: {101: "@Ann", 202: "@Bob"}[uid])
+    text = report_text(report, voice({101: "@Ann", 202: "@Bob"}.get))
     assert "@Ann played **A1-C2**" in text and "@Bob to move" in text
 
 
@@ -183,7 +183,7 @@ async def test_two_game_match_swaps_sides_and_totals(service, store):
     assert standings.totals == {
         uid: pts[0][uid] + pts[1][uid] for uid in (ANN.user_id, BOB.user_id)
     }
-    text = standings_text(standings, {101: "Ann", 202: "Bob"}.get)
+    text = standings_text(standings, voice({101: "Ann", 202: "Bob"}.get))
     assert "Game 2: Bob (White)" in text and "Total: Ann" in text
     assert await store.games.active(HERE.channel_id) is None
 

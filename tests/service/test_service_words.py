@@ -7,6 +7,7 @@ import re
 
 import pytest
 from service_helpers import ANN, BOB, HERE, start_match
+from wording import refused, voice
 
 from bot.cogs.replies import report_message
 from bot.cogs.stats import export_caption
@@ -16,15 +17,19 @@ from bot.jarmo.notation import EXPECTED_ACTION
 from bot.render._theme import theme_for
 from bot.service import Actor, BadMove, ChallengeRequest, NotYourTurn, Report
 from bot.service.computer import ComputerOpponent, think_in_thread
-from bot.service.text import challenge_text, position_line, report_text, standings_text
-from refusals import refused
+from bot.words import (
+    challenge_text,
+    move_list_text,
+    position_line,
+    report_text,
+    standings_text,
+)
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
 NAMES = {ANN.user_id: "Ann", BOB.user_id: "Bob", ROBOT.user_id: "Jarmo Bot"}
 
 
-def name(user_id: int) -> str:
-    return NAMES[user_id]
+WORDS = voice(NAMES.get)
 
 
 def test_each_ruleset_names_its_sides_as_its_pictures_do() -> None:
@@ -42,15 +47,15 @@ async def test_ludos_texts_say_green_and_blue(service) -> None:
     view = await service.challenges.post(
         HERE, ANN, ChallengeRequest(BOB, ruleset="ludos", side="white")
     )
-    assert "Ann plays Green first" in challenge_text(view, name, expires="soon")
+    assert "Ann plays Green first" in challenge_text(view, WORDS, expires="soon")
     board = await service.challenges.accept(BOB, view.challenge.id)
-    line = position_line(board, name)
+    line = position_line(board, WORDS)
     assert line.startswith("Green Ann 5 – 5 Bob Blue") and "Ann to move (Green)" in line
-    with refused(NotYourTurn, r"Ann's turn \(Green\)"):
+    with refused(NotYourTurn, r"Ann's turn \(Green\)", names=NAMES):
         await service.play.move(HERE, BOB, "A5-C4")
     with refused(BadMove, "The piece on A5 is Blue's, not yours"):
         await service.play.move(HERE, ANN, "A5-C4")
-    standings = standings_text(await service.standings.current(HERE), name)
+    standings = standings_text(await service.standings.current(HERE), WORDS)
     assert "Ann (Green) v Bob (Blue) — in play" in standings
     for text in (line, standings):
         assert "White" not in text and "Black" not in text
@@ -60,13 +65,13 @@ async def test_the_next_ludos_game_names_green(service) -> None:
     await start_match(service, games=2, ruleset="ludos")
     offer = await service.play.offer_stop(HERE, ANN)
     report = await service.play.accept_stop(HERE, BOB, offer)
-    assert "Bob has Green now; Bob to move." in report_text(report, name)
+    assert "Bob has Green now; Bob to move." in report_text(report, WORDS)
 
 
 async def test_classic_texts_keep_white_and_black(service) -> None:
     board = await start_match(service)
-    assert position_line(board, name).startswith("White Ann 5 – 5 Bob Black")
-    assert "Ann to move (White)" in position_line(board, name)
+    assert position_line(board, WORDS).startswith("White Ann 5 – 5 Bob Black")
+    assert "Ann to move (White)" in position_line(board, WORDS)
 
 
 async def test_a_ludos_move_list_and_its_caption(service) -> None:
@@ -75,8 +80,11 @@ async def test_a_ludos_move_list_and_its_caption(service) -> None:
     await service.play.resign(HERE, BOB)
     (line,) = (await service.stats.history(HERE.guild_id, ANN.user_id)).lines
     export = await service.stats.export_game(HERE.guild_id, line.game.id)
-    assert "Green: Ann\nBlue: Bob\n" in export.text
-    assert "  1. Green (Ann): A1-C2" in export.text
+    moves = move_list_text(
+        export.game, export.actions, WORDS, white_name="Ann", black_name="Bob"
+    )
+    assert "Green: Ann\nBlue: Bob\n" in moves
+    assert "  1. Green (Ann): A1-C2" in moves
     caption = export_caption(export)
     assert "Ann (Green) v Bob (Blue), 1 move." in caption
 

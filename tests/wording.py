@@ -1,16 +1,30 @@
-"""Refusals as players read them: a use case's typed refusal, put in words by the shared
-wording in English (commands named as in Discord)."""
+"""The shared wording in English, as tests read it: a voice over any way of naming users, and
+refusals put in words (commands named as in Discord)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from datetime import datetime
 
 import pytest
 
 from bot.service import Refusal
-from bot.words import Voice, refusal_text, shared_catalogue
+from bot.words import Voice, iso_date, refusal_text, shared_catalogue
+
+
+def voice(
+    name: Callable[[int], str | None] = str,
+    *,
+    when: Callable[[datetime], str] | None = None,
+    date: Callable[[datetime], str] = iso_date,
+) -> Voice:
+    """The shared wording in English (markdown and slash commands as in Discord), showing users
+    with ``name``, coming moments with ``when`` and days with ``date``."""
+    return Voice(
+        shared_catalogue(), name=lambda user_id: str(name(user_id)), when=when, date=date
+    )
 
 
 def english(names: Mapping[int, str] | None = None) -> Voice:
