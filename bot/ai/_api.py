@@ -6,9 +6,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.jarmo import Game
+from bot.jarmo.codes import NOTATION
 
 from ._search import Budget, Searcher
-from ._state import State
 
 #: Each level is a depth cap, a node budget and a default thinking time. The node budget keeps
 #: easy and medium the same strength on any machine; hard is bounded by time (2 s by default).
@@ -59,13 +59,9 @@ def analyse(
     budget = _budget(level, time_limit, node_limit)
     if game.over:
         raise ValueError("the game is over; there is no move to choose")
-    state = State(game.to_dict())
-    found = Searcher(state, budget, seed).run()
-    pv = []
-    for move in found.pv:  # notation depends on the position, so replay the line to print it
-        pv.append(state.text(move))
-        state.make(move)
-    return SearchResult(pv[0], found.score, found.depth, found.nodes, tuple(pv))
+    found = Searcher(game.copy(), budget, seed).run()
+    pv = tuple(NOTATION[move] for move in found.pv)  # a code carries its capture mark
+    return SearchResult(pv[0], found.score, found.depth, found.nodes, pv)
 
 
 def choose_move(

@@ -8,9 +8,10 @@ classic/jasir, reserve and guards in ludos), and a little for mobility and attac
 
 from __future__ import annotations
 
-from bot.jarmo.board import IN_ENEMY_CAMP, POINT_COUNT, row_of
+from collections.abc import Sequence
 
-from ._state import ARCHER, GUARD, MARKED, State
+from bot.jarmo import Game
+from bot.jarmo.board import ARCHER, GUARD, IN_ENEMY_CAMP, MARKED, POINT_COUNT, row_of
 
 POINT = 100  # one game point
 
@@ -34,56 +35,91 @@ GUARD_RUNNER = 20  # ludos: a guard on its way may recover a captured piece
 MOBILITY = 2  # per step onto an empty point
 ATTACK = 6  # per enemy piece attacked
 TEMPO = 8  # the side to move is a move ahead
+MEMO_MAX = 200_000  # placement values kept per side; cleared when full
 
 
-def evaluate(st: State) -> int:
-    """The position's value for the side to move (positive = good for it)."""
-    white = _side_value(st, 0)
-    black = _side_value(st, 1)
-    return (white - black if st.side == 0 else black - white) + TEMPO
+class Evaluator:
+    """Evaluates positions of one game (one search) as the search walks it.
 
+    The terms that depend only on where the pieces stand (points, advancement, mobility,
+    attacks) are kept per side by the board mask, so a position met again, or a position
+    whose one side has not moved, costs a lookup.
+    """
 
-def _side_value(st: State, s: int) -> int:
-    owner, kind = st.owner, st.kind
-    in_camp = IN_ENEMY_CAMP[s]
-    advance = ADVANCE[s]
-    targets = st.targets[s]
-    enemy = 2 - s  # owner code of the other side
-    value = POINT * (st.on_board[s] + st.in_camp[s])
-    captured = st.captured[s]
-    marked_in_camp = runners = mobility = attacks = 0
-    for p in st.pieces[s]:
-        value += advance[p]
-        k = kind[p]
-        if in_camp[p]:
-            if k == MARKED:
-                marked_in_camp += 1
-            continue
-        if k != ARCHER:
-            runners += 1
-        for q in targets[p]:
-            o = owner[q]
-            if o == 0:
-                mobility += 1
-            elif o == enemy:
-                attacks += 1
-    value += MOBILITY * mobility + ATTACK * attacks
-    if st.guards:
-        value += RESERVE_PIECE * st.reserve[s]
+    __slots__ = ("_game", "_guards", "_memo", "_reach")
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._guards = game.rules.guards
+        self._reach = tuple(
+            tuple(sum(1 << q for q in row) for row in game.targets(side)) for side in (0, 1)
+        )
+        self._memo: tuple[dict[int, int], dict[int, int]] = ({}, {})
+
+    def evaluate(self) -> int:
+        """The position's value for the side to move (positive = good for it)."""
+        white = self._side_value(0)
+        black = self._side_value(1)
+        return (black - white if self._game.turn_index else white - black) + TEMPO
+
+    def _side_value(self, s: int) -> int:
+        game = self._game
+        own, enemy = game.occupied(s), game.occupied(1 - s)
+        board = own | enemy << POINT_COUNT
+        memo = self._memo[s]
+        value = memo.get(board)
+        if value is None:
+            if len(memo) > MEMO_MAX:
+                memo.clear()
+            value = memo[board] = self._placement(s, own, enemy)
+        _, _, captured, reserve = game.counts(s)
+        if self._guards:
+            value += RESERVE_PIECE * reserve
         if captured:
-            value += GUARD_RUNNER * min(runners, captured)
-    elif captured:
-        value += REDEPLOY_RIGHT * min(marked_in_camp, captured)
-        value += MARKED_RUNNER * min(runners, captured)
-    return value
+            value += self._recovery(s, captured)
+        return value
+
+    def _placement(self, s: int, own: int, enemy: int) -> int:
+        """Points on the board, advancement, mobility and attacks of side ``s``."""
+        in_camp, advance, reach = IN_ENEMY_CAMP[s], ADVANCE[s], self._reach[s]
+        empty = ~(own | enemy)
+        value = mobility = attacks = 0
+        for p in self._game.piece_points(s):
+            value += POINT + advance[p]
+            if in_camp[p]:
+                value += POINT
+                continue
+            mobility += (reach[p] & empty).bit_count()
+            attacks += (reach[p] & enemy).bit_count()
+        return value + MOBILITY * mobility + ATTACK * attacks
+
+    def _recovery(self, s: int, captured: int) -> int:
+        """The means of side ``s`` to bring captured pieces back: pieces that may earn or hold
+        a redeploy (classic/jasir) or recover a piece (ludos)."""
+        kinds = self._game.kinds
+        in_camp = IN_ENEMY_CAMP[s]
+        marked_in_camp = runners = 0
+        for p in self._game.piece_points(s):
+            if kinds[p] == ARCHER:
+                continue
+            if not in_camp[p]:
+                runners += 1
+            elif kinds[p] == MARKED:
+                marked_in_camp += 1
+        if self._guards:
+            return GUARD_RUNNER * min(runners, captured)
+        return REDEPLOY_RIGHT * min(marked_in_camp, captured) + MARKED_RUNNER * min(
+            runners, captured
+        )
 
 
-def piece_value(st: State, p: int) -> int:
-    """What losing the piece on ``p`` costs its owner (for ordering captures, MVV-style)."""
-    s = st.owner[p] - 1
+def piece_value(owners: Sequence[int], kinds: Sequence[int], p: int) -> int:
+    """What losing the piece on ``p`` costs its owner (for ordering captures, MVV-style), given
+    the game's ``owners`` and ``kinds``."""
+    s = owners[p] - 1
     value = POINT + ADVANCE[s][p]
     if IN_ENEMY_CAMP[s][p]:
         value += POINT
-    if st.kind[p] in (MARKED, GUARD):
+    if kinds[p] in (MARKED, GUARD):
         value += 15  # it carries a redeploy / recovery right
     return value

@@ -11,12 +11,12 @@ import random
 import time
 from dataclasses import dataclass
 
+from bot.jarmo import CAPTURE, Game
 from bot.jarmo.board import IN_ENEMY_CAMP
+from bot.jarmo.codes import DECODE, PLACE_UNIT
 
-from ._eval import POINT, evaluate, piece_value
-from ._state import PLACE_UNIT, State, decode
+from ._eval import POINT, Evaluator, piece_value
 
-N = 25
 # A finished game scores its point margin (rules §5-6: a match adds up the games' points, so
 # every point counts, not only the result) plus a bonus for the result itself. The bonus is a
 # level's character: a large one plays for the win and ends the game as soon as it is ahead;
@@ -62,9 +62,10 @@ class RootResult:
 class Searcher:
     """One search from one position; create, call ``run`` once."""
 
-    def __init__(self, state: State, budget: Budget, seed: int) -> None:
-        self.st = state
-        self.root_side = state.side
+    def __init__(self, game: Game, budget: Budget, seed: int) -> None:
+        self.game = game
+        self.evaluator = Evaluator(game)
+        self.root_side = game.turn_index
         self.budget = budget
         self.rng = random.Random(seed)
         self.nodes = 0
@@ -74,7 +75,7 @@ class Searcher:
         )
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
-        self.history = [[0] * PLACE_UNIT for _ in range(2)]
+        self.history = [[0] * PLACE_UNIT for _ in range(2)]  # by step, for quiet moves
         self.partial: tuple[int, int] | None = None  # a new best move of an unfinished iteration
         # Leaves scored by the evaluation rather than by the end of the game. An iteration that
         # adds none has searched every line to its end: its score is exact at any depth.
@@ -84,10 +85,9 @@ class Searcher:
 
     def run(self) -> RootResult:
         """Deepen until the budget is spent, a result is proven or the depth cap is reached."""
-        st = self.st
-        moves = st.moves()
+        moves = self.game.legal_codes()
         self.rng.shuffle(moves)  # the seed breaks ties: the first of equal moves wins
-        moves.sort(key=lambda m: self._order_key(m, 0, 0), reverse=True)
+        moves = self._ordered(moves, 0, 0)
         best = RootResult(moves[0], 0, 0, 0, (moves[0],))
         if len(moves) == 1 and not self.budget.noise:
             return best
@@ -111,13 +111,13 @@ class Searcher:
         return RootResult(best.move, best.score, best.depth, self.nodes, best.pv)
 
     def _root(self, moves: list[int], depth: int) -> tuple[int, int]:
-        st = self.st
+        game = self.game
         noise = self.budget.noise
         alpha = -INF
         best_move, best_noisy, best_score = moves[0], -INF, -INF
         for i, move in enumerate(moves):
             horizon = self.horizon
-            st.make(move)
+            game.push(move)
             try:
                 if noise or i == 0:
                     # With noise every root score must be exact, so no window is narrowed.
@@ -127,7 +127,7 @@ class Searcher:
                     if score > alpha:
                         score = -self._negamax(depth - 1, -INF, -alpha, 1)
             finally:
-                st.unmake()
+                game.pop()
             noisy = score
             if noise and self.horizon != horizon:  # no noise on a game's known outcome
                 noisy += self.rng.randint(-noise, noise)
@@ -140,57 +140,60 @@ class Searcher:
 
     def _pv(self, move: int, depth: int) -> tuple[int, ...]:
         """The principal variation read back from the table (for analysis output)."""
-        st = self.st
+        game = self.game
         line = [move]
-        st.make(move)
-        made = 1
+        game.push(move)
         while len(line) < depth:
-            entry = self.tt.get(st.hash)
-            if entry is None or not entry[3] or entry[3] not in st.moves():
+            entry = self.tt.get(game.key)
+            if entry is None or not entry[3] or entry[3] not in game.legal_codes():
                 break
             line.append(entry[3])
-            st.make(entry[3])
-            made += 1
-        for _ in range(made):
-            st.unmake()
+            game.push(entry[3])
+        for _ in line:
+            game.pop()
         return tuple(line)
 
     # ------------------------------------------------------------------ tree
 
-    def _tick(self) -> None:
+    def _out_of_budget(self) -> bool:
+        """Called on every node: counts it and says whether the budget is spent."""
         self.nodes += 1
         if self.nodes >= self.node_limit:
-            raise _OutOfBudget
-        if (
+            return True
+        return (
             self.nodes & CLOCK_EVERY == 0
             and self.deadline is not None
             and time.perf_counter() > self.deadline
-        ):
-            raise _OutOfBudget
+        )
 
     def _terminal(self) -> int:
         """Score of a finished game for the side to move: the point margin plus a result bonus."""
-        st = self.st
-        s = st.side
-        margin = POINT * (st.points(s) - st.points(1 - s))
-        result = st.result(s)
+        game = self.game
+        s = game.turn_index
+        mine, theirs = game.counts(s), game.counts(1 - s)
+        margin = POINT * (mine[0] + mine[1] - theirs[0] - theirs[1])
+        result = margin
+        if not result and game.rules.camp_tiebreak:
+            result = mine[1] - theirs[1]
         if result == 0:
             # Contempt: the searching side counts a draw as a little worse than an even game,
             # so it keeps playing for a win while it has an about-even alternative.
             return margin - CONTEMPT if s == self.root_side else margin + CONTEMPT
-        return margin + result * self.budget.result_bonus
+        return margin + (self.budget.result_bonus if result > 0 else -self.budget.result_bonus)
 
     def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
-        self._tick()
-        st = self.st
-        if st.stopped():
+        if self._out_of_budget():
+            raise _OutOfBudget
+        game = self.game
+        if game.stopped:
             return self._terminal()
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(alpha, beta, ply)
-        use_tt = st.max_plies - st.ply > TT_PLY_MARGIN
+        use_tt = game.max_plies - game.ply > TT_PLY_MARGIN
         tt_move = 0
+        key = game.key
         if use_tt:
-            entry = self.tt.get(st.hash)
+            entry = self.tt.get(key)
             if entry is not None:
                 e_depth, flag, e_score, tt_move = entry
                 # A negative depth marks a subtree searched to the end of every line.
@@ -203,28 +206,29 @@ class Searcher:
                         self.horizon += 1
                     return e_score
         horizon = self.horizon
-        moves = st.moves()
+        moves = game.legal_codes()
         if not moves:
             return self._terminal()  # end rule 4: no legal action
-        moves.sort(key=lambda m: self._order_key(m, tt_move, ply), reverse=True)
+        moves = self._ordered(moves, tt_move, ply)
         alpha_in = alpha
         best, best_move = -INF, moves[0]
+        push, pop, negamax = game.push, game.pop, self._negamax
         for i, move in enumerate(moves):
-            quiet = not st.is_capture(move)
-            st.make(move)
+            quiet = not move & CAPTURE
+            push(move)
             try:
                 if i == 0:
-                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                    score = -negamax(depth - 1, -beta, -alpha, ply + 1)
                 else:
                     # Late quiet moves are searched one ply shallower first (LMR).
                     reduce = 1 if depth >= 3 and i >= 4 and quiet else 0
-                    score = -self._negamax(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1)
+                    score = -negamax(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1)
                     if score > alpha and reduce:
-                        score = -self._negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                        score = -negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
-                        score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                        score = -negamax(depth - 1, -beta, -alpha, ply + 1)
             finally:
-                st.unmake()
+                pop()
             if score > best:
                 best, best_move = score, move
                 if score > alpha:
@@ -237,30 +241,32 @@ class Searcher:
             flag = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
             if len(self.tt) >= TT_MAX:
                 self.tt.clear()
-            self.tt[st.hash] = (depth if self.horizon != horizon else -1, flag, best, best_move)
+            self.tt[key] = (depth if self.horizon != horizon else -1, flag, best, best_move)
         return best
 
     def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
         """Captures (and game-ending entries) only, so that the horizon is not mid-exchange."""
-        self._tick()
-        st = self.st
-        if st.stopped():
+        if self._out_of_budget():
+            raise _OutOfBudget
+        game = self.game
+        if game.stopped:
             return self._terminal()
         self.horizon += 1
-        stand = evaluate(st)
+        stand = self.evaluator.evaluate()
         if stand >= beta or ply >= MAX_PLY:
             return stand
         alpha = max(alpha, stand)
         best = stand
-        moves = _tactical(st)
+        moves = _tactical(game)
         if len(moves) > 1:
-            moves.sort(key=lambda m: piece_value(st, m // N % N), reverse=True)
+            owners, kinds = game.owners, game.kinds
+            moves.sort(key=lambda m: piece_value(owners, kinds, DECODE[m][1]), reverse=True)
         for move in moves:
-            st.make(move)
+            game.push(move)
             try:
                 score = -self._quiesce(-beta, -alpha, ply + 1)
             finally:
-                st.unmake()
+                game.pop()
             if score > best:
                 best = score
                 if score > alpha:
@@ -271,48 +277,60 @@ class Searcher:
 
     # ------------------------------------------------------------------ ordering
 
-    def _order_key(self, move: int, tt_move: int, ply: int) -> int:
-        if move == tt_move:
-            return 1 << 40
-        st = self.st
-        p, q, _ = decode(move)
-        if p >= 0 and st.owner[q]:
-            return (1 << 30) + 100 * piece_value(st, q) - piece_value(st, p) // 10
+    def _ordered(self, moves: list[int], tt_move: int, ply: int) -> list[int]:
+        """The moves, best first: the table's move, captures of the most valuable pieces by
+        the least valuable, killers, entries into the enemy camp, then by history."""
+        game = self.game
+        side = game.turn_index
+        owners, kinds = game.owners, game.kinds
         killers = self.killers[ply]
-        if move == killers[0]:
-            return 1 << 29
-        if move == killers[1]:
-            return (1 << 29) - 1
-        bonus = 0
-        if p >= 0 and IN_ENEMY_CAMP[st.side][q]:
-            bonus = 1 << 20  # cashing in the camp point is usually worth a look early
-        return bonus + self.history[st.side][move % PLACE_UNIT]
+        history = self.history[side]
+        in_camp = IN_ENEMY_CAMP[side]
+        keyed = []
+        for move in moves:
+            origin, target, _ = DECODE[move]
+            if move == tt_move:
+                key = 1 << 40
+            elif move & CAPTURE:
+                key = (
+                    (1 << 30)
+                    + 100 * piece_value(owners, kinds, target)
+                    - piece_value(owners, kinds, origin) // 10
+                )
+            elif move == killers[0]:
+                key = 1 << 29
+            elif move == killers[1]:
+                key = (1 << 29) - 1
+            else:
+                key = history[move % PLACE_UNIT]
+                if origin >= 0 and in_camp[target]:
+                    key += 1 << 20  # cashing in the camp point is usually worth a look early
+            keyed.append((key, move))
+        keyed.sort(key=_first, reverse=True)
+        return [move for _, move in keyed]
 
     def _reward(self, move: int, depth: int, ply: int) -> None:
         killers = self.killers[ply]
         if killers[0] != move:
             killers[1], killers[0] = killers[0], move
-        table = self.history[self.st.side]
+        table = self.history[self.game.turn_index]
         key = move % PLACE_UNIT
         table[key] = min(table[key] + depth * depth, 1 << 19)
 
 
-def _tactical(st: State) -> list[int]:
-    """Captures, and the entry into the enemy camp that ends the game (its last runner)."""
-    s = st.side
-    enemy = 2 - s
-    owner = st.owner
-    targets = st.targets[s]
-    camp = IN_ENEMY_CAMP[s]
-    last_runner = st.on_board[s] - st.in_camp[s] == 1
-    out = []
-    for p in st.pieces[s]:
-        for q in targets[p]:
-            o = owner[q]
-            if o == enemy or (last_runner and o == 0 and camp[q]):
-                out.append(p + N * q)
-    if st.no_shuffling and out:
-        forbidden = st.forbidden_step()  # no shuffling: a capture counts as the same step
-        if forbidden in out:
-            out.remove(forbidden)
-    return out
+def _first(pair: tuple[int, int]) -> int:
+    return pair[0]
+
+
+def _tactical(game: Game) -> list[int]:
+    """Captures (without a ludos place), and the step into the enemy camp that ends the game
+    (its last runner). The engine's legal moves, so the no-shuffling rule holds."""
+    on_board, in_camp, _, _ = game.counts(game.turn_index)
+    if on_board - in_camp == 1:
+        camp = IN_ENEMY_CAMP[game.turn_index]
+        return [
+            m
+            for m in game.legal_codes()
+            if CAPTURE <= m < CAPTURE + PLACE_UNIT or (m < PLACE_UNIT and camp[DECODE[m][1]])
+        ]
+    return [m for m in game.legal_codes() if CAPTURE <= m < CAPTURE + PLACE_UNIT]

@@ -8,11 +8,23 @@ from __future__ import annotations
 
 from .position import Side
 
+#: A point is its index, ``0`` (A1) to ``24`` (E5); names are for the edge (notation, rendering).
+Point = int
+
 COLUMNS = "ABCDE"
 SIZE = 5
 POINT_COUNT = SIZE * SIZE
 POINT_NAMES: tuple[str, ...] = tuple(f"{c}{r}" for c in COLUMNS for r in range(1, SIZE + 1))
 POINT_INDEX: dict[str, int] = {name: i for i, name in enumerate(POINT_NAMES)}
+
+
+def point_index(name: str) -> Point:
+    """The point called ``name`` (canonical, e.g. ``"C2"``); ``ValueError`` for anything else."""
+    try:
+        return POINT_INDEX[name]
+    except KeyError:
+        raise ValueError(f"{name!r} is not a point name such as C2") from None
+
 
 WHITE, BLACK = 0, 1
 SIDE_NAMES: tuple[Side, Side] = ("white", "black")
@@ -47,10 +59,12 @@ def enemy_camp_points(side: int) -> tuple[int, ...]:
     return camp_points(1 - side)
 
 
+def _in_camp_of(side: int) -> tuple[bool, ...]:
+    return tuple(row_of(i) == CAMP_ROW[1 - side] for i in range(POINT_COUNT))
+
+
 #: IN_ENEMY_CAMP[side][index] is True when ``index`` lies in the camp that ``side`` attacks.
-IN_ENEMY_CAMP: tuple[tuple[bool, ...], tuple[bool, ...]] = tuple(
-    tuple(row_of(i) == CAMP_ROW[1 - side] for i in range(POINT_COUNT)) for side in (WHITE, BLACK)
-)  # type: ignore[assignment]
+IN_ENEMY_CAMP: tuple[tuple[bool, ...], tuple[bool, ...]] = (_in_camp_of(WHITE), _in_camp_of(BLACK))
 
 EMPTY = 0  # the owner of an empty point; an occupied point holds its side + 1
 ARCHER, MARKED, GUARD = 0, 1, 2  # piece kinds
@@ -58,9 +72,10 @@ NOT_A_STEP = -1  # in a side's memory of recent actions: anything but a plain st
 
 
 def shuffle_forbidden(recent: list[int]) -> int:
-    """The step code that the no-shuffling rule forbids after ``recent``, or ``NOT_A_STEP``."""
-    if len(recent) == 4:
-        x, back, x2, back2 = recent
+    """The step that the no-shuffling rule forbids after a side's ``recent`` actions (oldest
+    first; step codes or ``NOT_A_STEP``): X, back, X, back forbids X. ``NOT_A_STEP`` if none."""
+    if len(recent) >= 4:
+        x, back, x2, back2 = recent[-4], recent[-3], recent[-2], recent[-1]
         if (
             x >= 0
             and x == x2

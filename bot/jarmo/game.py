@@ -1,14 +1,17 @@
-"""The game: position, legal actions, applying them, end conditions and the score.
+"""The game: position, legal actions, making and unmaking them, end conditions and the score.
 
-State is kept in flat lists indexed by point (see ``board``) with incremental counters, so that
-a random playout costs a few microseconds a ply; everything derivable is derived on demand.
+Inside, points and actions are small integers (``board``, ``codes``) and the state is flat lists
+indexed by point with incremental counters and a Zobrist key, so that a search can walk a tree
+with ``push``/``pop`` and a random playout costs a few microseconds a ply. Text and value objects
+(``Action``, ``Position``, ``Outcome``) are made only at the edge.
 """
 
 from __future__ import annotations
 
 from bisect import insort
-from functools import cache
-from typing import Any
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from typing import Any, Literal, overload
 
 from .board import (
     ARCHER,
@@ -22,13 +25,26 @@ from .board import (
     POINT_NAMES,
     SIDE_INDEX,
     SIDE_NAMES,
+    Point,
     camp_points,
     enemy_camp_points,
     row_of,
     shuffle_forbidden,
 )
+from .codes import (
+    CAPTURE,
+    CODE_MASK,
+    CODE_OF_TEXT,
+    DECODE,
+    NO_POINT,
+    NOTATION,
+    ActionCode,
+    place_code,
+    step_code,
+)
+from .keys import CAPTURED_KEYS, PIECE_KEYS, RESERVE_KEYS, SIDE_KEY
 from .layouts import DEFAULT_LAYOUT, Layout, get_layout
-from .notation import format_action, parse_indices
+from .notation import Action, parse_code
 from .position import LastAction, Outcome, Piece, PieceKind, Position, Side, Termination
 from .refusals import explain_refusal
 from .rulesets import DEFAULT_RULESET, Ruleset, get_ruleset
@@ -39,78 +55,175 @@ FORMAT_VERSION = 1
 
 KIND_NAMES: tuple[PieceKind, PieceKind, PieceKind] = ("archer", "marked", "guard")
 KIND_INDEX = {name: i for i, name in enumerate(KIND_NAMES)}
+CAMPS = (camp_points(0), camp_points(1))
+ENEMY_CAMPS = (enemy_camp_points(0), enemy_camp_points(1))
 
-
-Target = tuple[int, str, str]  # destination, "P-Q", "PxQ"
-STEP_TEXT = tuple(tuple(format_action(a, b, None) for b in POINT_NAMES) for a in POINT_NAMES)
-CAPTURE_TEXT = tuple(
-    tuple(format_action(a, b, None, capture=True) for b in POINT_NAMES) for a in POINT_NAMES
-)
+Targets = tuple[tuple[tuple[Point, ...], ...], tuple[tuple[Point, ...], ...]]
+# What ``pop`` needs to take an action back: the code, the mover's kind before it, the victim's
+# kind (or -1), whether a piece was recovered, the point unmarked by a redeploy (or -1), and
+# the key before it. (Only a running game can be pushed, so the ending before was none.)
+_Undo = tuple[int, int, int, bool, int, int]
 
 
 @cache
-def _targets(layout: Layout, forward_only: bool) -> tuple[tuple[tuple[Target, ...], ...], ...]:
-    """Per side and origin, the steps the geometry allows (empty from the enemy camp)."""
-    per_side = []
-    for side in (0, 1):
+def _targets(layout: Layout, forward_only: bool) -> Targets:
+    """Per side and origin, the points a step may go to (none from the enemy camp)."""
+
+    def rows(side: int) -> tuple[tuple[Point, ...], ...]:
         ahead = 1 if side == 0 else -1
-        rows = []
-        for p in range(POINT_COUNT):
-            if IN_ENEMY_CAMP[side][p]:
-                rows.append(())  # a piece in the enemy camp never moves again
-                continue
-            rows.append(
-                tuple(
-                    (q, STEP_TEXT[p][q], CAPTURE_TEXT[p][q])
-                    for q in layout.neighbours[p]
-                    if not forward_only or (row_of(q) - row_of(p)) * ahead > 0
-                )
+        return tuple(
+            ()
+            if IN_ENEMY_CAMP[side][p]  # a piece in the enemy camp never moves again
+            else tuple(
+                q
+                for q in layout.neighbours[p]
+                if not forward_only or (row_of(q) - row_of(p)) * ahead > 0
             )
-        per_side.append(tuple(rows))
-    return tuple(per_side)
+            for p in range(POINT_COUNT)
+        )
+
+    return rows(0), rows(1)
+
+
+_Steps = tuple[tuple[ActionCode, ...], tuple[str, ...]]
+
+
+class _StepMemo(dict[int, _Steps]):
+    """One origin's steps, as codes and as text, by the state of the points it reaches; filled
+    as states are met.
+
+    The key is the board (own pieces in bits 0-24, enemy pieces in bits 25-49) masked to the
+    origin's targets, so a lookup replaces a loop over them; an origin has at most 3**8 keys.
+    """
+
+    __slots__ = ("_origin", "_targets")
+
+    def __init__(self, origin: Point, targets: tuple[Point, ...]) -> None:
+        super().__init__()
+        self._origin = origin
+        self._targets = targets
+
+    def __missing__(self, key: int) -> _Steps:
+        codes = tuple(
+            step_code(self._origin, q) | (CAPTURE if key >> (q + ENEMY_SHIFT) & 1 else 0)
+            for q in self._targets
+            if not key >> q & 1
+        )
+        steps = codes, tuple(NOTATION[code] for code in codes)
+        self[key] = steps
+        return steps
+
+
+ENEMY_SHIFT = POINT_COUNT
+CODES: Literal[0] = 0  # which form ``_generate`` builds
+TEXT: Literal[1] = 1
+_StepTable = tuple[tuple[tuple[int, _StepMemo], ...], ...]
+
+
+@cache
+def _step_table(layout: Layout, forward_only: bool) -> _StepTable:
+    """Per side and origin: the mask of its targets on the board key, and its step memo."""
+    return tuple(
+        tuple(
+            (_mask(row) | _mask(row) << ENEMY_SHIFT, _StepMemo(p, row))
+            for p, row in enumerate(side)
+        )
+        for side in _targets(layout, forward_only)
+    )
+
+
+def _mask(points: tuple[Point, ...]) -> int:
+    return sum(1 << p for p in points)
+
+
+_CAMP_MASKS = (_mask(CAMPS[0]), _mask(CAMPS[1]))
+
+
+def _free_places(side: int) -> dict[int, _Steps]:
+    """Per set of occupied points of ``side``'s camp (as a mask), the places on the others."""
+    table = {}
+    for subset in range(1 << len(CAMPS[side])):
+        taken = _mask(tuple(p for i, p in enumerate(CAMPS[side]) if subset >> i & 1))
+        codes = tuple(place_code(r) for r in CAMPS[side] if not taken >> r & 1)
+        table[taken] = codes, tuple(NOTATION[code] for code in codes)
+    return table
+
+
+_FREE_PLACES = (_free_places(0), _free_places(1))
+
+
+def _shuffled(recent: list[int]) -> bool:
+    """True when a side's last four actions are X, back, X, back (one ludos repetition)."""
+    return len(recent) >= 4 and recent[-1] == recent[-3] and shuffle_forbidden(recent) >= 0
 
 
 class Game:
-    """A game of Jarmo under one ruleset and layout. Create it with ``Game.new``."""
+    """A game of Jarmo under one ruleset and layout. Create it with ``Game.new``.
+
+    Two levels of API: text and value objects for players and storage (``legal_moves``,
+    ``play``, ``position``, ``to_dict``), and integer codes for a search (``legal_codes``,
+    ``push``, ``pop``, ``key``), which skip parsing and checking.
+    """
 
     __slots__ = (
         "_captured",
+        "_guards",
         "_history",
         "_in_camp",
+        "_key",
         "_kind",
         "_layout",
         "_legal",
+        "_legal_text",
+        "_marked_in_camp",
         "_max_plies",
+        "_no_shuffling",
+        "_occupied",
         "_on_board",
         "_owner",
         "_pieces",
         "_recent",
+        "_repetition_ends",
         "_reserve",
         "_rules",
         "_side",
+        "_steps",
         "_stop",
         "_targets",
+        "_undo",
     )
 
     def __init__(self, rules: Ruleset, layout: Layout, max_plies: int) -> None:
         if max_plies < 1:
             raise ValueError("max_plies must be at least 1")
         self._rules = rules
+        self._guards = rules.guards
+        self._no_shuffling = rules.no_shuffling
+        self._repetition_ends = rules.repetition_ends
         self._layout = layout
         self._max_plies = max_plies
         self._targets = _targets(layout, rules.forward_only)
-        self._owner = [EMPTY] * POINT_COUNT
-        self._kind = [ARCHER] * POINT_COUNT
-        self._pieces: list[list[int]] = [[], []]  # sorted point indices per side
+        self._steps = _step_table(layout, rules.forward_only)
+        self._owner = [EMPTY] * POINT_COUNT  # side + 1 of the piece on each point
+        self._kind = [ARCHER] * POINT_COUNT  # meaningful only where a piece stands
+        self._pieces: list[list[Point]] = [[], []]  # sorted points per side
+        self._occupied = [0, 0]  # the same as bit masks
         self._captured = [0, 0]
         self._reserve = [0, 0]
         self._on_board = [0, 0]
         self._in_camp = [0, 0]  # pieces standing in the camp they attack
-        self._recent: list[list[int]] = [[], []]  # each side's last four actions (step codes)
-        self._history: list[str] = []
+        self._marked_in_camp = [0, 0]  # classic/jasir: the redeploy right
+        # Each side's actions, oldest first: step codes, or NOT_A_STEP for anything else. Only
+        # the last four count (no shuffling, repetition); the rest lets ``pop`` go back.
+        self._recent: list[list[int]] = [[], []]
+        self._history: list[ActionCode] = []
+        self._undo: list[_Undo] = []
         self._side = 0  # index of the side to move; White moves first
-        self._stop: Termination | None = None  # end rules 1-3, decided when an action is played
-        self._legal: tuple[str, ...] | None = None
+        self._stop: Termination | None = None  # end rules 1-3, decided when an action is made
+        # The legal actions, computed when first asked; never handed out (callers get copies).
+        self._legal: list[ActionCode] | None = None
+        self._legal_text: list[str] | None = None
+        self._key = 0
 
     # ----------------------------------------------------------------- construction
 
@@ -122,11 +235,7 @@ class Game:
         max_plies: int = DEFAULT_MAX_PLIES,
     ) -> Game:
         """A game in the start position. ``ValueError`` for an unknown ruleset or layout."""
-        game = cls(get_ruleset(ruleset), get_layout(layout), max_plies)
-        for side in (0, 1):
-            for p in camp_points(side):
-                game._put(p, side, ARCHER)
-        return game
+        return _start(get_ruleset(ruleset), get_layout(layout), max_plies).copy()
 
     @classmethod
     def setup(
@@ -171,16 +280,20 @@ class Game:
         )
 
     def copy(self) -> Game:
-        """An independent copy (cheap; for search and previews)."""
+        """An independent copy, ``pop`` included (for previews; a search uses ``push``/``pop``)."""
         twin = Game.__new__(Game)
-        twin._rules, twin._layout, twin._targets = self._rules, self._layout, self._targets
-        twin._max_plies, twin._stop, twin._legal = self._max_plies, self._stop, self._legal
+        for name in ("_rules", "_guards", "_no_shuffling", "_repetition_ends", "_layout"):
+            setattr(twin, name, getattr(self, name))
+        twin._targets, twin._steps, twin._max_plies = self._targets, self._steps, self._max_plies
+        twin._stop, twin._key = self._stop, self._key
+        twin._legal, twin._legal_text = self._legal, self._legal_text
         twin._owner, twin._kind = self._owner[:], self._kind[:]
         twin._pieces = [self._pieces[0][:], self._pieces[1][:]]
         twin._recent = [self._recent[0][:], self._recent[1][:]]
         twin._captured, twin._reserve = self._captured[:], self._reserve[:]
         twin._on_board, twin._in_camp = self._on_board[:], self._in_camp[:]
-        twin._history, twin._side = self._history[:], self._side
+        twin._marked_in_camp, twin._occupied = self._marked_in_camp[:], self._occupied[:]
+        twin._history, twin._undo, twin._side = self._history[:], self._undo[:], self._side
         return twin
 
     # ----------------------------------------------------------------- reading
@@ -189,6 +302,11 @@ class Game:
     def ruleset(self) -> str:
         """The ruleset's name."""
         return self._rules.name
+
+    @property
+    def rules(self) -> Ruleset:
+        """The ruleset's switches."""
+        return self._rules
 
     @property
     def layout(self) -> Layout:
@@ -211,14 +329,29 @@ class Game:
         return SIDE_NAMES[self._side]
 
     @property
+    def turn_index(self) -> int:
+        """The side to move as an index: 0 White, 1 Black."""
+        return self._side
+
+    @property
     def history(self) -> list[str]:
-        """The canonical actions played so far (a copy)."""
-        return self._history[:]
+        """The canonical text of the actions played so far (a new list)."""
+        return [NOTATION[code] for code in self._history]
+
+    @property
+    def key(self) -> int:
+        """A 64-bit key of the position (see ``keys``): equal positions have equal keys."""
+        return self._key
 
     @property
     def over(self) -> bool:
         """True when the game has ended by any of the end rules."""
-        return self._stop is not None or not self._legal_tuple()
+        return self._stop is not None or not self._legal_list()
+
+    @property
+    def stopped(self) -> bool:
+        """True when end rules 1-3 ended the game (rule 4, no legal action, is ``over``)."""
+        return self._stop is not None
 
     def points(self) -> dict[Side, int]:
         """Rules §5: 2 per own piece in the enemy camp, 1 per other own piece on the board."""
@@ -231,7 +364,7 @@ class Game:
         """How the game ended, or ``None`` while it runs."""
         termination = self._stop
         if termination is None:
-            if self._legal_tuple():
+            if self._legal_list():
                 return None
             termination = Termination.NO_MOVES
         return Outcome(termination, self.points(), self.leader())
@@ -271,183 +404,410 @@ class Game:
             else Piece(point, SIDE_NAMES[owner - 1], KIND_NAMES[self._kind[p]])
         )
 
+    # ----------------------------------------------------------------- integer-level reading
+
+    @property
+    def owners(self) -> Sequence[int]:
+        """Per point, 0 when empty, else the side index + 1 of its piece (a live view)."""
+        return self._owner
+
+    @property
+    def kinds(self) -> Sequence[int]:
+        """Per point, the kind of its piece: ``board.ARCHER``/``MARKED``/``GUARD`` (a live view;
+        meaningless on an empty point)."""
+        return self._kind
+
+    def piece_points(self, side: int) -> Sequence[Point]:
+        """The points of side ``side``'s pieces, in order (a live view)."""
+        return self._pieces[side]
+
+    def occupied(self, side: int) -> int:
+        """The points of side ``side``'s pieces as a bit mask (bit ``p`` for point ``p``)."""
+        return self._occupied[side]
+
+    def counts(self, side: int) -> tuple[int, int, int, int]:
+        """Side ``side``'s pieces on the board, in the enemy camp, captured and in reserve."""
+        return (
+            self._on_board[side],
+            self._in_camp[side],
+            self._captured[side],
+            self._reserve[side],
+        )
+
+    def targets(self, side: int) -> tuple[tuple[Point, ...], ...]:
+        """Per point, where a piece of side ``side`` could step by the lines and the ruleset's
+        direction, whatever stands there (none from the enemy camp)."""
+        return self._targets[side]
+
+    def would_shuffle(self, origin: Point, target: Point) -> bool:
+        """True when the no-shuffling rule forbids the side to move the step ``origin-target``."""
+        return self._no_shuffling and shuffle_forbidden(self._recent[self._side]) == (
+            origin * POINT_COUNT + target
+        )
+
+    def can_redeploy(self) -> bool:
+        """classic/jasir: the side to move has a captured piece and a marked piece in the enemy
+        camp (whether its camp has room is ``free_camp_points``)."""
+        side = self._side
+        return not self._guards and bool(self._captured[side] and self._marked_in_camp[side])
+
+    def free_camp_points(self) -> list[Point]:
+        """The empty points of the side to move's own camp, left to right."""
+        owner = self._owner
+        return [r for r in CAMPS[self._side] if owner[r] == EMPTY]
+
     # ----------------------------------------------------------------- legal actions
 
     def legal_moves(self) -> list[str]:
         """Every legal action for the side to move, canonical, ordered by origin then target;
         redeploys / places come last. Empty when the game is over."""
-        return list(self._legal_tuple())
+        legal = self._legal_text
+        if legal is None:
+            legal = self._legal_text = self._generate(TEXT)
+        return legal[:]
 
-    def _legal_tuple(self) -> tuple[str, ...]:
+    def legal_actions(self) -> list[Action]:
+        """``legal_moves`` as ``Action`` values."""
+        return [Action.from_code(code) for code in self._legal_list()]
+
+    def legal_codes(self) -> list[ActionCode]:
+        """``legal_moves`` as integer codes, with the ``CAPTURE`` bit on captures (a new list)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = () if self._stop is not None else self._generate()
+            legal = self._legal = self._generate(CODES)
+        return legal[:]
+
+    def _legal_list(self) -> list[ActionCode]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate(CODES)
         return legal
 
-    def _generate(self) -> tuple[str, ...]:
-        side = self._side
-        me = side + 1
-        owner = self._owner
-        targets = self._targets[side]
-        moves = [
-            capture if owner[q] else step
-            for p in self._pieces[side]
-            for q, step, capture in targets[p]
-            if owner[q] != me
-        ]
-        recent = self._recent[side]
-        if len(recent) == 4 and recent[0] == recent[2] and self._rules.no_shuffling:
-            forbidden = shuffle_forbidden(recent)
-            if forbidden != NOT_A_STEP:
-                p, q = divmod(forbidden, POINT_COUNT)
-                for text in (STEP_TEXT[p][q], CAPTURE_TEXT[p][q]):
-                    if text in moves:
-                        moves.remove(text)
-        if self._rules.guards:
-            if self._reserve[side] or self._captured[side]:
-                free = self._free_camp_points(side)
-                if self._reserve[side]:
-                    moves.extend("@" + POINT_NAMES[r] for r in free)
-                if self._captured[side]:
-                    moves.extend(self._steps_with_place(side, free))
-        elif self._captured[side] and self._can_redeploy(side):
-            moves.extend("@" + POINT_NAMES[r] for r in self._free_camp_points(side))
-        return tuple(moves)
+    @overload
+    def _generate(self, form: Literal[0]) -> list[ActionCode]: ...
+    @overload
+    def _generate(self, form: Literal[1]) -> list[str]: ...
 
-    def _steps_with_place(self, side: int, free: list[int]) -> list[str]:
-        """ludos: a guard stepping into the enemy camp may place the piece it recovers at once."""
-        if not free:
+    def _generate(self, form: Literal[0, 1]) -> list[ActionCode] | list[str]:
+        """The legal actions as codes (``CODES``) or as text (``TEXT``), built alike."""
+        if self._stop is not None:
             return []
-        kind, owner, in_camp = self._kind, self._owner, IN_ENEMY_CAMP[side]
-        out = []
+        side = self._side
+        occupied = self._occupied
+        board = occupied[side] | occupied[1 - side] << ENEMY_SHIFT
+        table = self._steps[side]
+        moves: list[Any] = []
         for p in self._pieces[side]:
-            if kind[p] != GUARD:
-                continue
-            for q, step, capture in self._targets[side][p]:
-                if in_camp[q] and owner[q] != side + 1:
-                    text = capture if owner[q] else step
-                    out.extend(f"{text}@{POINT_NAMES[r]}" for r in free)
+            mask, memo = table[p]
+            moves += memo[board & mask][form]
+        if self._no_shuffling:
+            recent = self._recent[side]
+            if len(recent) >= 4 and recent[-1] == recent[-3]:
+                forbidden = shuffle_forbidden(recent)
+                for code in (forbidden, forbidden | CAPTURE):
+                    named = NOTATION[code] if form else code
+                    if named in moves:
+                        moves.remove(named)
+        if self._guards:
+            if self._captured[side] or self._reserve[side]:
+                extra = self._ludos_places(side, board)
+                moves += map(NOTATION.__getitem__, extra) if form else extra
+        elif self._captured[side] and self._marked_in_camp[side]:
+            moves += _FREE_PLACES[side][(occupied[0] | occupied[1]) & _CAMP_MASKS[side]][form]
+        return moves
+
+    def _ludos_places(self, side: int, board: int) -> list[ActionCode]:
+        """ludos: places from the reserve, then a guard's steps into the enemy camp with the
+        place of the piece it recovers."""
+        free = _FREE_PLACES[side][(board | board >> ENEMY_SHIFT) & _CAMP_MASKS[side]][CODES]
+        out = list(free) if self._reserve[side] else []
+        if self._captured[side] and free:
+            kind, in_camp, table = self._kind, IN_ENEMY_CAMP[side], self._steps[side]
+            for p in self._pieces[side]:
+                if kind[p] == GUARD:
+                    mask, memo = table[p]
+                    out += [
+                        step + place
+                        for step in memo[board & mask][CODES]
+                        if in_camp[DECODE[step][1]]
+                        for place in free
+                    ]
         return out
 
-    def _can_redeploy(self, side: int) -> bool:
-        """classic/jasir: a captured piece and a marked own piece in the enemy camp."""
-        if self._rules.guards or not self._captured[side]:
-            return False
-        return any(self._kind[p] == MARKED for p in self._pieces[side] if IN_ENEMY_CAMP[side][p])
-
-    def _free_camp_points(self, side: int) -> list[int]:
-        return [p for p in camp_points(side) if self._owner[p] == EMPTY]
+    def notation(self, action: Action) -> str:
+        """The canonical text of ``action`` here: ``x`` for a step onto an occupied point."""
+        code = action.code
+        if action.target is not None and self._owner[action.target] != EMPTY:
+            code |= CAPTURE
+        return NOTATION[code]
 
     # ----------------------------------------------------------------- playing
 
-    def play(self, text: str) -> str:
-        """Play an action given in any accepted notation and return its canonical form.
+    def play(self, action: str | Action) -> str:
+        """Play an action, given in any accepted notation or as an ``Action``, and return its
+        canonical text.
 
         Raises ``NotationError`` for unreadable text and ``IllegalMove`` (with the reason) for an
         action the rules forbid here; either way the game is left untouched.
         """
-        origin, target, place = parse_indices(text)
-        legal = self._legal_tuple()
+        if isinstance(action, str):
+            texts = self._legal_text
+            if texts is not None and action in texts:  # canonical text from legal_moves()
+                self.push(CODE_OF_TEXT[action])
+                return action
+            code = CODE_OF_TEXT.get(action)
+            if code is None:
+                code = parse_code(action)
+        else:
+            code = action.code
+        legal = self._legal_list()
+        # The generator is the single source of truth; a refusal is only explained.
+        if code not in legal:
+            code ^= CAPTURE  # the capture mark was missing, or written where nothing is taken
+            if code not in legal:
+                explain_refusal(self, Action.from_code(code & CODE_MASK), str(action))
+        self.push(code)
+        return NOTATION[code]
+
+    def push(self, code: ActionCode) -> None:
+        """Make the action ``code``, which must be one of ``legal_codes()``: nothing is checked
+        (the search's fast path). ``pop`` takes it back."""
+        origin, target, place = DECODE[code]
+        owner = self._owner
         side = self._side
-        if origin < 0:
-            notation = "@" + POINT_NAMES[place]
-        else:
-            notation = (CAPTURE_TEXT if self._owner[target] > EMPTY else STEP_TEXT)[origin][target]
-            if place >= 0:
-                notation += "@" + POINT_NAMES[place]
-        # The generator is the single source of truth; the checks below only explain a refusal.
-        if notation not in legal:
-            explain_refusal(self, side, origin, target, place, text)
-        if origin < 0:
-            self._apply_place(side, place)
-        else:
-            self._apply_step(side, origin, target, place)
-        self._history.append(notation)
-        self._side = 1 - side
-        self._legal = None
-        self._check_end()
-        return notation
-
-    def _apply_step(self, side: int, p: int, q: int, place: int) -> None:
-        mover = self._kind[p]
-        self._take(p)
-        if self._owner[q] != EMPTY:
-            self._take(q)
-            self._captured[1 - side] += 1
-            if not self._rules.guards:
-                mover = MARKED
-            elif not IN_ENEMY_CAMP[side][q]:
-                mover = GUARD  # capturing a piece outside its own camp promotes; a guard stays one
-        if mover == GUARD and IN_ENEMY_CAMP[side][q]:
-            mover = ARCHER
-            if self._captured[side]:
-                self._captured[side] -= 1
-                self._reserve[side] += 1
-        self._put(q, side, mover)
-        if place >= 0:
-            self._reserve[side] -= 1
-            self._put(place, side, ARCHER)
-            self._remember(side, NOT_A_STEP)
-        else:
-            self._remember(side, p * POINT_COUNT + q)
-
-    def _apply_place(self, side: int, r: int) -> None:
-        if self._rules.guards:
-            self._reserve[side] -= 1
-        else:
-            self._captured[side] -= 1
-            for m in enemy_camp_points(side):  # Decision (rules §3.2): the leftmost is unmarked
-                if self._owner[m] == side + 1 and self._kind[m] == MARKED:
-                    self._kind[m] = ARCHER
-                    break
-        self._put(r, side, ARCHER)
-        self._remember(side, NOT_A_STEP)
-
-    # ----------------------------------------------------------------- state updates
-
-    def _put(self, p: int, side: int, kind: int) -> None:
-        self._owner[p] = side + 1
-        self._kind[p] = kind
-        insort(self._pieces[side], p)
-        self._on_board[side] += 1
-        if IN_ENEMY_CAMP[side][p]:
+        if place >= 0 or owner[target]:
+            self._push_any(code)
+            return
+        # A step to an empty point, the common case, kept short.
+        kind = self._kind
+        mover = kind[origin]
+        enters_camp = IN_ENEMY_CAMP[side][target]
+        if enters_camp:
+            if mover == GUARD:
+                self._push_any(code)  # the guard becomes an archer and may recover a piece
+                return
             self._in_camp[side] += 1
+            if mover == MARKED:
+                self._marked_in_camp[side] += 1
+        mine = self._pieces[side]
+        mine.remove(origin)
+        insort(mine, target)
+        self._occupied[side] ^= 1 << origin | 1 << target
+        owner[origin] = EMPTY
+        owner[target] = side + 1
+        kind[target] = mover
+        piece_keys = PIECE_KEYS[side][mover]
+        key = self._key
+        self._key = key ^ piece_keys[origin] ^ piece_keys[target] ^ SIDE_KEY
+        self._recent[side].append(code)
+        self._undo.append((code, mover, NO_POINT, False, NO_POINT, key))
+        self._side = 1 - side
+        self._legal = self._legal_text = None
+        history = self._history
+        history.append(code)
+        if enters_camp or self._repetition_ends or len(history) >= self._max_plies:
+            self._stop = self._ending()
 
-    def _take(self, p: int) -> None:
-        side = self._owner[p] - 1
-        self._owner[p] = EMPTY
+    def _push_any(self, code: ActionCode) -> None:
+        """``push`` for every action: captures, places, a guard entering the enemy camp."""
+        side = self._side
+        other = 1 - side
+        me = side + 1
+        owner, kind = self._owner, self._kind
+        mine = self._pieces[side]
+        mine_keys = PIECE_KEYS[side]
+        occupied = self._occupied
+        old_key = key = self._key
+        origin, target, place = DECODE[code]
+        before = victim = unmarked = NO_POINT
+        recovered = False
+        if origin >= 0:
+            in_camp = IN_ENEMY_CAMP[side]
+            mover = before = kind[origin]
+            owner[origin] = EMPTY
+            mine.remove(origin)
+            key ^= mine_keys[mover][origin]
+            if owner[target]:
+                victim = kind[target]
+                key ^= self._lose(other, target, victim)
+                if not self._guards:
+                    mover = MARKED
+                elif not in_camp[target]:
+                    mover = GUARD  # capturing a piece outside its own camp promotes
+            if in_camp[target]:
+                self._in_camp[side] += 1
+                if mover == MARKED:
+                    self._marked_in_camp[side] += 1
+                elif mover == GUARD:
+                    mover = ARCHER
+                    if self._captured[side]:  # the guard recovers a captured piece
+                        recovered = True
+                        key ^= self._recover(side)
+            occupied[side] ^= 1 << origin | 1 << target
+            owner[target] = me
+            kind[target] = mover
+            insort(mine, target)
+            key ^= mine_keys[mover][target]
+            if place < 0:
+                self._recent[side].append(code & CODE_MASK)
+            else:
+                key ^= self._take_from_reserve(side)
+        elif self._guards:
+            key ^= self._take_from_reserve(side)
+        else:
+            unmarked, change = self._redeploy(side)
+            key ^= change
+        if place >= 0:
+            owner[place] = me
+            kind[place] = ARCHER
+            insort(mine, place)
+            occupied[side] |= 1 << place
+            self._on_board[side] += 1
+            key ^= mine_keys[ARCHER][place]
+            self._recent[side].append(NOT_A_STEP)
+        self._undo.append((code, before, victim, recovered, unmarked, old_key))
+        self._history.append(code)
+        self._side = other
+        self._key = key ^ SIDE_KEY
+        self._legal = self._legal_text = None
+        self._stop = self._ending()
+
+    def _lose(self, side: int, p: Point, kind: int) -> int:
+        """Side ``side`` loses its piece on ``p`` to a capture; returns the key change."""
         self._pieces[side].remove(p)
+        self._occupied[side] ^= 1 << p
         self._on_board[side] -= 1
         if IN_ENEMY_CAMP[side][p]:
             self._in_camp[side] -= 1
+            if kind == MARKED:
+                self._marked_in_camp[side] -= 1
+        n = self._captured[side]
+        self._captured[side] = n + 1
+        return PIECE_KEYS[side][kind][p] ^ CAPTURED_KEYS[side][n] ^ CAPTURED_KEYS[side][n + 1]
 
-    def _remember(self, side: int, code: int) -> None:
-        recent = self._recent[side]
-        recent.append(code)
-        if len(recent) > 4:
-            del recent[0]
+    def _recover(self, side: int) -> int:
+        """ludos: a captured piece of ``side`` goes to its reserve; returns the key change."""
+        n, m = self._captured[side], self._reserve[side]
+        self._captured[side], self._reserve[side] = n - 1, m + 1
+        return (
+            CAPTURED_KEYS[side][n]
+            ^ CAPTURED_KEYS[side][n - 1]
+            ^ RESERVE_KEYS[side][m]
+            ^ RESERVE_KEYS[side][m + 1]
+        )
 
-    def _check_end(self) -> None:
-        """End rules 1-3 (rules §4); rule 4 (no legal action) is derived when asked."""
-        if self._in_camp[0] == self._on_board[0] or self._in_camp[1] == self._on_board[1]:
-            self._stop = Termination.CAMP
-        elif (
-            self._rules.repetition_ends
-            and shuffle_forbidden(self._recent[0]) != NOT_A_STEP
-            and shuffle_forbidden(self._recent[1]) != NOT_A_STEP
-        ):
-            self._stop = Termination.REPETITION
-        elif len(self._history) >= self._max_plies:
-            self._stop = Termination.PLY_LIMIT
+    def _take_from_reserve(self, side: int) -> int:
+        """ludos: a piece leaves the reserve to be placed; returns the key change."""
+        m = self._reserve[side]
+        self._reserve[side] = m - 1
+        return RESERVE_KEYS[side][m] ^ RESERVE_KEYS[side][m - 1]
+
+    def _redeploy(self, side: int) -> tuple[Point, int]:
+        """classic/jasir: a captured piece comes back and the leftmost marked piece in the enemy
+        camp loses its mark (Decision, rules §3.2). Returns that point and the key change."""
+        n = self._captured[side]
+        self._captured[side] = n - 1
+        change = CAPTURED_KEYS[side][n] ^ CAPTURED_KEYS[side][n - 1]
+        owner, kind, me = self._owner, self._kind, side + 1
+        for m in ENEMY_CAMPS[side]:
+            if owner[m] == me and kind[m] == MARKED:
+                kind[m] = ARCHER
+                self._marked_in_camp[side] -= 1
+                return m, change ^ PIECE_KEYS[side][MARKED][m] ^ PIECE_KEYS[side][ARCHER][m]
+        return NO_POINT, change
+
+    def pop(self) -> ActionCode:
+        """Take back the last ``push`` or ``play`` and return its code; the position, key and
+        history are exactly as before. ``IndexError`` if nothing made here is left to take back
+        (a game rebuilt by ``from_dict`` starts with nothing to take back)."""
+        if not self._undo:
+            raise IndexError("no action to take back")
+        code, before, victim, recovered, unmarked, key = self._undo.pop()
+        other = self._side
+        side = self._side = 1 - other
+        self._key, self._stop = key, None  # only a running game can be pushed
+        self._legal = self._legal_text = None
+        self._history.pop()
+        self._recent[side].pop()
+        owner, kind = self._owner, self._kind
+        mine = self._pieces[side]
+        origin, target, place = DECODE[code]
+        if place >= 0:
+            owner[place] = EMPTY
+            mine.remove(place)
+            self._occupied[side] ^= 1 << place
+            self._on_board[side] -= 1
+            if origin >= 0 or self._guards:
+                self._reserve[side] += 1
+            else:
+                self._captured[side] += 1
+                if unmarked >= 0:
+                    kind[unmarked] = MARKED
+                    self._marked_in_camp[side] += 1
+        if origin >= 0:
+            mine.remove(target)
+            self._occupied[side] ^= 1 << origin | 1 << target
+            if IN_ENEMY_CAMP[side][target]:
+                self._in_camp[side] -= 1
+                if kind[target] == MARKED:
+                    self._marked_in_camp[side] -= 1
+            if recovered:
+                self._reserve[side] -= 1
+                self._captured[side] += 1
+            owner[origin] = side + 1
+            kind[origin] = before
+            insort(mine, origin)
+            if victim >= 0:
+                self._put(target, other, victim)
+                self._captured[other] -= 1
+            else:
+                owner[target] = EMPTY
+        return code
+
+    def _ending(self) -> Termination | None:
+        """End rules 1-3 (rules §4), as ``push`` decides them; rule 4 (no legal action) is
+        derived when asked."""
+        in_camp, on_board = self._in_camp, self._on_board
+        if in_camp[0] == on_board[0] or in_camp[1] == on_board[1]:
+            return Termination.CAMP
+        if self._repetition_ends and _shuffled(self._recent[0]) and _shuffled(self._recent[1]):
+            return Termination.REPETITION
+        if len(self._history) >= self._max_plies:
+            return Termination.PLY_LIMIT
+        return None
+
+    # ----------------------------------------------------------------- set-up helpers
+
+    def _put(self, p: Point, side: int, kind: int) -> None:
+        self._owner[p] = side + 1
+        self._kind[p] = kind
+        insort(self._pieces[side], p)
+        self._occupied[side] |= 1 << p
+        self._on_board[side] += 1
+        if IN_ENEMY_CAMP[side][p]:
+            self._in_camp[side] += 1
+            self._marked_in_camp[side] += kind == MARKED
+
+    def _fresh_key(self) -> int:
+        """The key computed from scratch (``push``/``pop`` keep it up to date incrementally)."""
+        key = SIDE_KEY if self._side else 0
+        for p in range(POINT_COUNT):
+            if self._owner[p]:
+                key ^= PIECE_KEYS[self._owner[p] - 1][self._kind[p]][p]
+        for side in (0, 1):
+            key ^= CAPTURED_KEYS[side][self._captured[side]]
+            key ^= RESERVE_KEYS[side][self._reserve[side]]
+        return key
 
     # ----------------------------------------------------------------- views
 
     def position(self) -> Position:
         """A read-only snapshot of the position (for renderers)."""
+        owner, kind = self._owner, self._kind
         pieces = tuple(
-            Piece(POINT_NAMES[p], SIDE_NAMES[self._owner[p] - 1], KIND_NAMES[self._kind[p]])
+            Piece(POINT_NAMES[p], SIDE_NAMES[owner[p] - 1], KIND_NAMES[kind[p]])
             for p in range(POINT_COUNT)
-            if self._owner[p] != EMPTY
+            if owner[p] != EMPTY
         )
         return Position(
             ruleset=self._rules.name,
@@ -467,8 +827,8 @@ class Game:
         """Every position from the start to now; index ``i`` is the position after ``i`` plies."""
         fresh = Game.new(self._rules.name, self._layout.name, self._max_plies)
         frames = [fresh.position()]
-        for action in self._history:
-            fresh.play(action)
+        for code in self._history:
+            fresh.push(code)
             frames.append(fresh.position())
         return frames
 
@@ -476,6 +836,7 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable snapshot; ``Game.from_dict`` rebuilds an identical game."""
+        owner, kind = self._owner, self._kind
         return {
             "format": FORMAT_VERSION,
             "ruleset": self._rules.name,
@@ -483,16 +844,17 @@ class Game:
             "max_plies": self._max_plies,
             "turn": SIDE_NAMES[self._side],
             "pieces": [
-                [POINT_NAMES[p], SIDE_NAMES[self._owner[p] - 1], KIND_NAMES[self._kind[p]]]
+                [POINT_NAMES[p], SIDE_NAMES[owner[p] - 1], KIND_NAMES[kind[p]]]
                 for p in range(POINT_COUNT)
-                if self._owner[p] != EMPTY
+                if owner[p] != EMPTY
             ],
             "captured": {"white": self._captured[0], "black": self._captured[1]},
             "reserve": {"white": self._reserve[0], "black": self._reserve[1]},
             "recent": {
-                name: [_code_text(c) for c in self._recent[i]] for i, name in enumerate(SIDE_NAMES)
+                name: [_recent_text(c) for c in self._recent[i][-4:]]
+                for i, name in enumerate(SIDE_NAMES)
             },
-            "history": self._history[:],
+            "history": self.history,
         }
 
     @classmethod
@@ -512,21 +874,20 @@ class Game:
             for i, name in enumerate(SIDE_NAMES):
                 game._captured[i] = int(data["captured"][name])
                 game._reserve[i] = int(data["reserve"][name])
-                game._recent[i] = [_text_code(t) for t in data["recent"][name]][-4:]
+                game._recent[i] = [_recent_code(t) for t in data["recent"][name]][-4:]
                 total = game._on_board[i] + game._captured[i] + game._reserve[i]
                 if total != PIECES_PER_SIDE or game._captured[i] < 0 or game._reserve[i] < 0:
                     raise ValueError(f"{name} has {total} pieces, not {PIECES_PER_SIDE}")
-            game._history = [str(a) for a in data["history"]]
+            game._history = [CODE_OF_TEXT[str(a)] for a in data["history"]]
             game._side = SIDE_INDEX[data["turn"]]
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"malformed game data: {exc!r}") from exc
-        game._check_end()
+        game._key = game._fresh_key()
+        game._stop = game._ending()
         return game
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
         return (
@@ -535,26 +896,31 @@ class Game:
         )
 
 
-def _code_text(code: int) -> str:
-    if code == NOT_A_STEP:
-        return "@"
-    p, q = divmod(code, POINT_COUNT)
-    return f"{POINT_NAMES[p]}-{POINT_NAMES[q]}"
+@lru_cache(maxsize=64)
+def _start(rules: Ruleset, layout: Layout, max_plies: int) -> Game:
+    """The start position, built once: a new game is a copy of it."""
+    game = Game(rules, layout, max_plies)
+    for side in (0, 1):
+        for p in CAMPS[side]:
+            game._put(p, side, ARCHER)
+    game._key = game._fresh_key()
+    return game
 
 
-def _text_code(text: str) -> int:
-    if text == "@":
-        return NOT_A_STEP
-    p, _, q = text.partition("-")
-    return POINT_INDEX[p] * POINT_COUNT + POINT_INDEX[q]
+def _recent_text(code: int) -> str:
+    return "@" if code == NOT_A_STEP else NOTATION[code]
 
 
-def _last_action(notation: str) -> LastAction:
-    origin, target, place = parse_indices(notation)
+def _recent_code(text: str) -> int:
+    return NOT_A_STEP if text == "@" else CODE_OF_TEXT[text]
+
+
+def _last_action(code: ActionCode) -> LastAction:
+    origin, target, place = DECODE[code]
     return LastAction(
-        notation=notation,
+        notation=NOTATION[code],
         origin=POINT_NAMES[origin] if origin >= 0 else None,
         target=POINT_NAMES[target] if target >= 0 else None,
-        capture="x" in notation,
+        capture=bool(code & CAPTURE),
         placed=POINT_NAMES[place] if place >= 0 else None,
     )

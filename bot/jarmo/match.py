@@ -54,11 +54,6 @@ class Match:
         return self.first_black if index % 2 == 0 else self.first_white
 
     @property
-    def current_index(self) -> int:
-        """The index of the game being played (or next to be played)."""
-        return len(self.scores)
-
-    @property
     def over(self) -> bool:
         """True once every game is played or a player forfeited."""
         return self.forfeited_by is not None or len(self.scores) >= self.games

@@ -6,7 +6,17 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .board import POINT_INDEX, POINT_NAMES
+from .board import POINT_COUNT, POINT_INDEX, Point
+from .codes import (
+    CAPTURE,
+    DECODE,
+    NO_POINT,
+    NOTATION,
+    ActionCode,
+    is_valid_code,
+    place_code,
+    step_code,
+)
 from .errors import NotationError
 
 EXPECTED_ACTION = (
@@ -29,23 +39,70 @@ _POINT = re.compile(_TOKEN)
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """A parsed action, by point names: a step (``origin``/``target``), a place, or both."""
+    """One action by point indices: a step (``origin``/``target``), a place, or both (ludos).
 
-    origin: str | None
-    target: str | None
-    place: str | None
+    Parse it with ``Action.parse`` and print it with ``str``; the two round-trip. Whether a step
+    captures depends on the position, so ``str`` writes ``-``; ``Game.notation`` writes the
+    canonical text, with ``x`` for a capture. Raises ``ValueError`` for an impossible shape.
+    """
+
+    origin: Point | None = None
+    target: Point | None = None
+    place: Point | None = None
+
+    def __post_init__(self) -> None:
+        for point in (self.origin, self.target, self.place):
+            if point is not None and not 0 <= point < POINT_COUNT:
+                raise ValueError(f"{point} is not a point index (0-{POINT_COUNT - 1})")
+        if (self.origin is None) != (self.target is None) or (
+            self.origin is not None and self.origin == self.target
+        ):
+            raise ValueError("a step needs two different points")
+        if self.origin is None and self.place is None:
+            raise ValueError("an action is a step, a place, or both")
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Parse any accepted form of a step, a redeploy/place, or a ludos step with a place.
+
+        The capture mark is accepted but not kept: whether a step captures depends on the
+        position. Raises ``NotationError`` saying what was expected.
+        """
+        return cls.from_code(parse_code(text))
+
+    @classmethod
+    def from_code(cls, code: ActionCode) -> Action:
+        """The action an engine code stands for (the capture bit is ignored).
+
+        Raises ``ValueError`` for a number that is no action's code.
+        """
+        if not is_valid_code(code):
+            raise ValueError(f"{code} is not an action code")
+        origin, target, place = DECODE[code]
+        return cls(
+            origin if origin >= 0 else None,
+            target if target >= 0 else None,
+            place if place >= 0 else None,
+        )
+
+    @property
+    def code(self) -> ActionCode:
+        """The engine's integer code of this action, without the capture bit."""
+        place = NO_POINT if self.place is None else self.place
+        if self.origin is None or self.target is None:
+            return place_code(place)
+        return step_code(self.origin, self.target, place)
 
     def format(self, *, capture: bool = False) -> str:
-        """The canonical text of this action (``capture`` chooses ``x`` over ``-``)."""
-        return format_action(self.origin, self.target, self.place, capture=capture)
+        """The text of this action, with ``x`` rather than ``-`` when ``capture`` is set."""
+        code = self.code
+        return NOTATION[code | CAPTURE if capture and self.origin is not None else code]
 
+    def __str__(self) -> str:
+        return NOTATION[self.code]
 
-def format_action(
-    origin: str | None, target: str | None, place: str | None, *, capture: bool = False
-) -> str:
-    """Canonical notation: ``A1-C2``, ``A1xC2``, ``@B1``, ``D4-C5@B1``."""
-    text = f"{origin}{'x' if capture else '-'}{target}" if origin else ""
-    return f"{text}@{place}" if place else text
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
 
 
 def _point(token: str, text: str) -> str:
@@ -64,34 +121,22 @@ def parse_point(text: str) -> str:
     return _point(match.group(1), text)
 
 
-def parse_action(text: str) -> Action:
-    """Parse any accepted form of a step, a redeploy/place, or a ludos step with a place.
-
-    The capture mark is not trusted: whether a step captures depends on the position, so the
-    game decides it. Raises ``NotationError`` saying what was expected.
-    """
-    origin, target, place = parse_indices(text)
-    return Action(
-        POINT_NAMES[origin] if origin >= 0 else None,
-        POINT_NAMES[target] if target >= 0 else None,
-        POINT_NAMES[place] if place >= 0 else None,
-    )
-
-
 @lru_cache(maxsize=8192)
-def parse_indices(text: str) -> tuple[int, int, int]:
-    """Like ``parse_action`` but as point indices, ``-1`` for a missing part (the hot path)."""
+def parse_code(text: str) -> ActionCode:
+    """Like ``Action.parse`` but the engine's integer code (the play path); ``NotationError``."""
     _check_length(text)
     stripped = text.strip()
     step = _STEP.fullmatch(stripped)
     if step:
         origin, target, place = (_point(t, text) if t else None for t in step.groups())
-        if origin == target:
+        if origin is None or target is None or origin == target:
             raise NotationError(text, f"a step must go to another point; {EXPECTED_ACTION}")
-        return POINT_INDEX[origin], POINT_INDEX[target], POINT_INDEX[place] if place else -1
+        return step_code(
+            POINT_INDEX[origin], POINT_INDEX[target], POINT_INDEX[place] if place else NO_POINT
+        )
     place_only = _PLACE.fullmatch(stripped)
     if place_only:
-        return -1, -1, POINT_INDEX[_point(place_only.group(1), text)]
+        return place_code(POINT_INDEX[_point(place_only.group(1), text)])
     raise NotationError(text, EXPECTED_ACTION)
 
 

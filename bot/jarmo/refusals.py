@@ -1,56 +1,48 @@
 """Why an action is refused: plain-words reasons for the player.
 
 The move generator decides what is legal; these checks run only after a refusal, to say why,
-so they cost nothing on the hot path.
+so they cost nothing on the hot path. They read the game through its public queries only.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board import (
-    CAMP_ROW,
-    EMPTY,
-    GUARD,
-    IN_ENEMY_CAMP,
-    POINT_COUNT,
-    POINT_NAMES,
-    SIDE_NAMES,
-    row_of,
-    shuffle_forbidden,
-)
+from .board import CAMP_ROW, GUARD, IN_ENEMY_CAMP, POINT_NAMES, Point, row_of
 from .errors import IllegalMove
 from .rulesets import side_name
 
 if TYPE_CHECKING:
     from .game import Game
+    from .notation import Action
 
 
-def explain_refusal(game: Game, side: int, p: int, q: int, place: int, text: str) -> None:
-    """Raise ``IllegalMove`` saying why an action that is not legal here is refused."""
-    if game._stop is not None or not game._legal_tuple():
+def explain_refusal(game: Game, action: Action, text: str) -> None:
+    """Raise ``IllegalMove`` saying why ``action`` (typed as ``text``) is not legal here."""
+    if game.over:
         raise IllegalMove(
             IllegalMove.GAME_OVER, "The game is over; no more moves can be played.", text
         )
-    if p < 0:
-        _check_place(game, side, place, text)
+    if action.origin is None or action.target is None:
+        if action.place is not None:
+            _check_place(game, action.place, text)
     else:
-        _check_step(game, side, p, q, text)
-        if place >= 0:
-            _check_immediate_place(game, side, p, q, place, text)
+        _check_step(game, action.origin, action.target, text)
+        if action.place is not None:
+            _check_immediate_place(game, action.origin, action.target, action.place, text)
     raise IllegalMove(IllegalMove.NOT_ALLOWED, "That action is not allowed in this position.", text)
 
 
-def _check_step(game: Game, side: int, p: int, q: int, text: str) -> None:
-    owner = game._owner[p]
+def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
     name_p, name_q = POINT_NAMES[p], POINT_NAMES[q]
-    if owner == EMPTY:
+    piece = game.piece_at(name_p)
+    side = game.turn_index
+    if piece is None:
         raise IllegalMove(IllegalMove.NO_PIECE, f"There is no piece on {name_p}.", text)
-    if owner != side + 1:
+    if piece.side != game.turn:
         raise IllegalMove(
             IllegalMove.NOT_YOUR_PIECE,
-            f"The piece on {name_p} is {side_name(SIDE_NAMES[owner - 1], game._rules.name)}'s, "
-            "not yours.",
+            f"The piece on {name_p} is {side_name(piece.side, game.ruleset)}'s, not yours.",
             text,
         )
     if IN_ENEMY_CAMP[side][p]:
@@ -59,25 +51,26 @@ def _check_step(game: Game, side: int, p: int, q: int, text: str) -> None:
             f"Your piece on {name_p} stands in the enemy camp and can never move again.",
             text,
         )
-    if q not in game._layout.neighbours[p]:
+    if q not in game.layout.neighbours[p]:
         raise IllegalMove(
             IllegalMove.NO_LINE,
-            f"No line joins {name_p} and {name_q} on the {game._layout.name} board. "
+            f"No line joins {name_p} and {name_q} on the {game.layout.name} board. "
             f"{_options_from(game, p)}",
             text,
         )
-    if game._rules.forward_only and not any(t[0] == q for t in game._targets[side][p]):
+    if q not in game.targets(side)[p]:
         raise IllegalMove(
             IllegalMove.BACKWARDS,
-            f"In {game._rules.name}, pieces only move towards the enemy camp; "
+            f"In {game.ruleset}, pieces only move towards the enemy camp; "
             f"{name_p}-{name_q} goes backwards or sideways.",
             text,
         )
-    if game._owner[q] == side + 1:
+    target = game.piece_at(name_q)
+    if target is not None and target.side == game.turn:
         raise IllegalMove(
             IllegalMove.OWN_PIECE_THERE, f"Your own piece is already on {name_q}.", text
         )
-    if game._rules.no_shuffling and shuffle_forbidden(game._recent[side]) == p * POINT_COUNT + q:
+    if game.would_shuffle(p, q):
         raise IllegalMove(
             IllegalMove.SHUFFLING,
             f"No shuffling: you have played {name_p}-{name_q} and back twice in a row; "
@@ -86,23 +79,25 @@ def _check_step(game: Game, side: int, p: int, q: int, text: str) -> None:
         )
 
 
-def _options_from(game: Game, p: int) -> str:
-    side = game._side
-    dests = [POINT_NAMES[q] for q, _, _ in game._targets[side][p] if game._owner[q] != side + 1]
+def _options_from(game: Game, p: Point) -> str:
+    mine = game.turn_index + 1
+    owners = game.owners
+    dests = [POINT_NAMES[q] for q in game.targets(game.turn_index)[p] if owners[q] != mine]
     if not dests:
         return f"The piece on {POINT_NAMES[p]} has no move right now."
     return f"From {POINT_NAMES[p]} you can go to {', '.join(dests)}."
 
 
-def _check_immediate_place(game: Game, side: int, p: int, q: int, place: int, text: str) -> None:
-    if not game._rules.guards:
+def _check_immediate_place(game: Game, p: Point, q: Point, place: Point, text: str) -> None:
+    if not game.rules.guards:
         raise IllegalMove(
             IllegalMove.BAD_PLACE,
             f"Only ludos lets you place a piece together with a step; play "
             f"{POINT_NAMES[p]}-{POINT_NAMES[q]} alone.",
             text,
         )
-    recovers = game._kind[p] == GUARD and IN_ENEMY_CAMP[side][q] and game._captured[side] > 0
+    side = game.turn_index
+    recovers = game.kinds[p] == GUARD and IN_ENEMY_CAMP[side][q] and game.captured(game.turn) > 0
     if not recovers:
         raise IllegalMove(
             IllegalMove.BAD_PLACE,
@@ -110,17 +105,18 @@ def _check_immediate_place(game: Game, side: int, p: int, q: int, place: int, te
             "you have a captured piece does), so there is nothing to place.",
             text,
         )
-    _check_place_point(game, side, place, text)
+    _check_place_point(game, place, text)
 
 
-def _check_place_point(game: Game, side: int, r: int, text: str) -> None:
-    if row_of(r) != CAMP_ROW[side]:
+def _check_place_point(game: Game, r: Point, text: str) -> None:
+    camp_row = CAMP_ROW[game.turn_index]
+    if row_of(r) != camp_row:
         raise IllegalMove(
             IllegalMove.BAD_PLACE,
-            f"{POINT_NAMES[r]} is not in your camp; pieces come back on row {CAMP_ROW[side] + 1}.",
+            f"{POINT_NAMES[r]} is not in your camp; pieces come back on row {camp_row + 1}.",
             text,
         )
-    if game._owner[r] != EMPTY:
+    if game.piece_at(POINT_NAMES[r]) is not None:
         raise IllegalMove(
             IllegalMove.BAD_PLACE,
             f"{POINT_NAMES[r]} is not empty; choose an empty point of your camp.",
@@ -128,9 +124,9 @@ def _check_place_point(game: Game, side: int, r: int, text: str) -> None:
         )
 
 
-def _check_place(game: Game, side: int, r: int, text: str) -> None:
-    if game._rules.guards:
-        if not game._reserve[side]:
+def _check_place(game: Game, r: Point, text: str) -> None:
+    if game.rules.guards:
+        if not game.reserve(game.turn):
             raise IllegalMove(
                 IllegalMove.NO_REDEPLOY,
                 "You have no piece in reserve to place (a guard that reaches the "
@@ -138,21 +134,21 @@ def _check_place(game: Game, side: int, r: int, text: str) -> None:
                 text,
             )
     else:
-        _check_redeploy(game, side, text)
-    _check_place_point(game, side, r, text)
+        _check_redeploy(game, text)
+    _check_place_point(game, r, text)
 
 
-def _check_redeploy(game: Game, side: int, text: str) -> None:
-    if not game._captured[side]:
+def _check_redeploy(game: Game, text: str) -> None:
+    if not game.captured(game.turn):
         raise IllegalMove(IllegalMove.NO_REDEPLOY, "You have no captured piece to redeploy.", text)
-    if not game._can_redeploy(side):
+    if not game.can_redeploy():
         raise IllegalMove(
             IllegalMove.NO_REDEPLOY,
             "To redeploy you need a marked piece (one that has captured) standing "
             "in the enemy camp.",
             text,
         )
-    if not game._free_camp_points(side):
+    if not game.free_camp_points():
         raise IllegalMove(
             IllegalMove.NO_REDEPLOY,
             "Your camp has no empty point, so you cannot redeploy this turn.",

@@ -1,0 +1,69 @@
+"""The search plays by the engine's rules: it walks the game with push/pop, ends games where the
+engine ends them and scores them as the engine does."""
+
+import random
+
+from bot.ai._search import RESULT_BONUS, Budget, Searcher
+from bot.jarmo import Game
+
+BUDGET = Budget(max_depth=2, node_limit=None, time_limit=None)
+
+
+def test_a_search_leaves_the_game_it_walked_exactly_as_it_was():
+    for ruleset in ("classic", "jasir", "ludos"):
+        for seed in range(10):
+            rng = random.Random(seed)
+            game = Game.new(ruleset=ruleset)
+            for _ in range(rng.randrange(0, 30)):
+                if game.over:
+                    break
+                game.play(rng.choice(game.legal_moves()))
+            if game.over:
+                continue
+            before, key = game.to_dict(), game.key
+            found = Searcher(game, BUDGET, seed).run()
+            assert game.to_dict() == before and game.key == key
+            assert found.move in game.legal_codes()
+
+
+def test_the_search_scores_a_finished_game_like_the_rules_engine():
+    for ruleset in ("classic", "ludos"):
+        for seed in range(40):
+            rng = random.Random(seed)
+            game = Game.new(ruleset=ruleset)
+            while not game.over:
+                game.play(rng.choice(game.legal_moves()))
+            points = game.points()
+            mover, other = game.turn, "black" if game.turn == "white" else "white"
+            margin = 100 * (points[mover] - points[other])
+            score = Searcher(game, BUDGET, 0)._terminal()
+            winner = game.winner()
+            if winner is None:
+                assert score in (margin - 50, margin + 50)  # contempt for a draw
+            else:
+                sign = 1 if winner == mover else -1
+                assert score == margin + sign * RESULT_BONUS
+
+
+SHUFFLE = ["A1-B3", "E5-D3", "B3-A1", "D3-E5", "A1-B3", "E5-D3", "B3-A1", "D3-E5"]
+
+
+def test_ludos_repetition_ends_the_game_and_pop_takes_the_ending_back():
+    game = Game.setup("A1:w E1:w A5:b E5:b", ruleset="ludos")
+    for text in SHUFFLE[:7]:
+        game.play(text)
+    assert not game.stopped
+    game.play(SHUFFLE[7])
+    assert game.over and game.stopped
+    game.pop()
+    assert not game.stopped and not game.over
+
+
+def test_no_shuffling_forbids_the_fifth_step_in_the_integer_moves_too():
+    game = Game.setup("A1:w E1:w A5:b E5:b", ruleset="classic")
+    for text in SHUFFLE:
+        game.play(text)
+    # White has played A1-B3, back, A1-B3, back: A1-B3 is forbidden now, and the game goes on.
+    assert not game.over and "A1-B3" not in game.legal_moves()
+    assert [str(a) for a in game.legal_actions()] == game.legal_moves()
+    assert len(game.legal_codes()) == len(game.legal_moves())
