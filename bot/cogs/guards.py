@@ -1,10 +1,14 @@
-"""Checks every interaction passes before any command or button runs."""
+"""What every interaction passes before any command or component runs."""
 
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import discord
+
+if TYPE_CHECKING:
+    from bot.client import JarmoBot
 
 log = logging.getLogger(__name__)
 
@@ -14,16 +18,18 @@ OUTSIDE_SERVERS = (
 )
 
 
-def in_served_guild(interaction: discord.Interaction) -> bool:
+def in_served_guild(interaction: discord.Interaction[JarmoBot]) -> bool:
     """Whether the interaction comes from a server the bot is in (not a DM, not a server
     where only a user installed the app): games, players and ratings all belong to one."""
     guild_id = interaction.guild_id
     return guild_id is not None and interaction.client.get_guild(guild_id) is not None
 
 
-async def allow_only_servers(interaction: discord.Interaction) -> bool:
-    """``True`` to go on; otherwise the interaction is answered privately and nothing runs."""
+async def admit(interaction: discord.Interaction[JarmoBot]) -> bool:
+    """``True`` to go on (the bot then counts the interaction as in flight, so that a shutdown
+    lets it finish); otherwise the interaction is answered privately and nothing runs."""
     if in_served_guild(interaction):
+        interaction.client.in_flight.add_current()
         return True
     log.debug(
         "refused an interaction from user %s outside a served server (guild %s)",
@@ -38,12 +44,3 @@ async def allow_only_servers(interaction: discord.Interaction) -> bool:
     except discord.HTTPException:
         log.debug("could not answer an interaction from outside a served server")
     return False
-
-
-class ServerOnly:
-    """Mixed into the persistent buttons (``DynamicItem``s), which the command tree's check
-    does not cover: a button copied into a DM, say, is refused like a command."""
-
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        """Only interactions from a server the bot is in run the callback."""
-        return await allow_only_servers(interaction)

@@ -1,4 +1,4 @@
-"""Turning service results into Discord messages, and answering failures privately."""
+"""Turning service results into Discord messages."""
 
 from __future__ import annotations
 
@@ -11,21 +11,15 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.service import Actor, BoardView, Place, Report
-from bot.service.errors import as_user_error
 from bot.service.text import game_title, position_line, report_text
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
     from bot.service import JarmoService
-    from bot.service.computer import ComputerOpponent
 
 log = logging.getLogger(__name__)
 
 EMBED_COLOUR = discord.Colour(0x8B5A2B)  # the brown of a wooden board
-SORRY = (
-    "Sorry, something went wrong on our side. Your game is safe and nothing was changed; "
-    "please try again in a moment."
-)
 
 
 def mention(user_id: int) -> str:
@@ -33,25 +27,14 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-def service_of(interaction: discord.Interaction) -> JarmoService:
-    """The service the bot runs (set up in ``setup_hook``)."""
-    client: JarmoBot = interaction.client  # type: ignore[assignment]
-    return client.service
-
-
-def computer_of(interaction: discord.Interaction) -> ComputerOpponent:
-    """The computer opponent the bot plays as."""
-    client: JarmoBot = interaction.client  # type: ignore[assignment]
-    return client.computer
-
-
-async def computer_answers(interaction: discord.Interaction, report: Report) -> None:
+async def computer_answers(interaction: discord.Interaction[JarmoBot], report: Report) -> None:
     """After a human's action, let the computer move if it is now its turn (a follow-up)."""
     board = report.next_board or report.board
-    if not service_of(interaction).is_computer(board.turn_user_id):
+    service = interaction.client.service
+    if not service.is_computer(board.turn_user_id):
         return
     try:
-        reply = await computer_of(interaction).reply(place_of(interaction))
+        reply = await interaction.client.computer.reply(place_of(interaction))
     except Exception:
         # The human's action is stored; say so rather than the generic "nothing changed".
         log.exception("the computer could not answer in channel %s", interaction.channel_id)
@@ -62,7 +45,7 @@ async def computer_answers(interaction: discord.Interaction, report: Report) -> 
         )
         return
     if reply is not None:
-        await post_announced(reply, interaction.followup.send, service_of(interaction))
+        await post_announced(reply, interaction.followup.send, service)
 
 
 async def post_announced(
@@ -80,13 +63,13 @@ async def post_announced(
         await service.announced(report.announcement)
 
 
-def actor_of(interaction: discord.Interaction) -> Actor:
+def actor_of(interaction: discord.Interaction[JarmoBot]) -> Actor:
     """Who pressed or typed."""
     user = interaction.user
     return Actor(user.id, user.display_name, user.bot)
 
 
-def place_of(interaction: discord.Interaction) -> Place:
+def place_of(interaction: discord.Interaction[JarmoBot]) -> Place:
     """The server and channel of the interaction (commands are guild-only)."""
     return Place(interaction.guild_id or 0, interaction.channel_id or 0)
 
@@ -136,33 +119,3 @@ def report_message(report: Report) -> dict[str, Any]:
         "files": files,
         "allowed_mentions": only_pinging(pinged),
     }
-
-
-async def reply_privately(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was already answered."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
-async def report_failure(interaction: discord.Interaction, error: BaseException, what: str) -> None:
-    """Known user errors get their message; anything else a generic apology and a full log."""
-    known = as_user_error(error)
-    if known is not None:
-        log.debug("refused %s for user %s: %s", what, interaction.user.id, known.message)
-        text = known.message
-    else:
-        log.error(
-            "%s failed (user %s, guild %s, channel %s)",
-            what,
-            interaction.user.id,
-            interaction.guild_id,
-            interaction.channel_id,
-            exc_info=error,
-        )
-        text = SORRY
-    try:
-        await reply_privately(interaction, text)
-    except discord.HTTPException:
-        log.warning("could not tell user %s about a failed %s", interaction.user.id, what)
