@@ -26,8 +26,7 @@ class InFlight:
     async def finish(self, grace_seconds: float) -> None:
         """Wait up to ``grace_seconds`` for the interactions being answered to send their
         answers (their writes are atomic either way; this saves the replies)."""
-        current = asyncio.current_task()
-        tasks = [task for task in self._tasks if task is not current]
+        tasks = list(self._tasks)
         if tasks:
             log.info("waiting for %d interaction(s) to finish", len(tasks))
             await asyncio.wait(tasks, timeout=grace_seconds)
