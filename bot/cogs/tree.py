@@ -53,17 +53,14 @@ class JarmoTree(app_commands.CommandTree["JarmoBot"]):
         group the tree already has gives that group its sub-commands instead. Each feature is
         its own ``GroupCog`` declaring ``/jarmo`` (discord.py has no way to split one group
         across cogs), and users see a single ``/jarmo`` with every feature's sub-commands."""
-        shared = (
-            self.get_command(command.name)
-            if isinstance(command, app_commands.Group) and guild is MISSING and guilds is MISSING
-            else None
-        )
-        if not isinstance(shared, app_commands.Group) or override:
-            super().add_command(command, guild=guild, guilds=guilds, override=override)
-            return
-        assert isinstance(command, app_commands.Group)
-        for child in command.commands:
-            shared.add_command(child)
+        if isinstance(command, app_commands.Group) and not override:
+            is_global = guild is MISSING and guilds is MISSING
+            shared = self.get_command(command.name) if is_global else None
+            if isinstance(shared, app_commands.Group):
+                for child in command.commands:
+                    shared.add_command(child)
+                return
+        super().add_command(command, guild=guild, guilds=guilds, override=override)
 
     async def interaction_check(self, interaction: discord.Interaction[JarmoBot], /) -> bool:
         """Commands and autocomplete run only in servers the bot is in."""
