@@ -1,7 +1,7 @@
 """Refresh the message catalogues' templates (and the translations' entries) from the code.
 
 Run ``python -m bot._i18n_extract`` after changing any user-facing text: it rewrites each
-domain's ``.pot`` from the ``_(...)``, ``N_(...)`` and ``ngettext(...)`` calls in its source, and
+domain's ``.pot`` from the ``_(...)``, ``N_(...)``, ``gettext(...)`` and ``ngettext(...)`` calls in its source, and
 brings every ``.po`` of that domain up to date (new messages untranslated, removed ones dropped),
 so translators see exactly what changed. ``tests/test_catalogues.py`` fails while a template is
 out of date.
@@ -19,7 +19,7 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
 PACKAGE = Path(__file__).resolve().parent
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
-"""The Discord client: owns the store and the service, registers the command tree and the
-persistent buttons, and shuts down cleanly on SIGTERM."""
+"""The Discord bot: owns the store and the service, loads the cogs (``bot.cogs``), and shuts
+down cleanly on SIGTERM."""
 
 from __future__ import annotations
 
@@ -11,20 +11,15 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
-import yarl
-from discord import app_commands
+from discord.ext import commands
 
-from bot.cogs import DYNAMIC_ITEMS, JarmoCommands
+from bot.cogs.challenges import answered
 from bot.cogs.clock import deadline_message
-from bot.cogs.guards import allow_only_servers
+from bot.cogs.inflight import InFlight
 from bot.cogs.publishing import publish_if_changed
-from bot.cogs.replies import (
-    mention,
-    only_pinging,
-    post_announced,
-    report_failure,
-    report_message,
-)
+from bot.cogs.replies import only_pinging, post_announced, report_message
+from bot.cogs.tree import JarmoTree
+from bot.cogs.words import discord_words
 from bot.health import Heartbeat
 from bot.jarmo import Game
 from bot.render import render_board
@@ -33,7 +28,6 @@ from bot.service.backoff import Backoff
 from bot.service.computer import ComputerOpponent, ProcessThinker
 from bot.service.deadlines import DeadlineScheduler
 from bot.service.delivery import AnnouncementDelivery, Delivery, Undeliverable
-from bot.service.text import challenge_text
 from bot.store import SqliteStore
 
 if TYPE_CHECKING:
@@ -44,44 +38,26 @@ EXPIRY_SWEEP_SECONDS = 30
 SHUTDOWN_GRACE_SECONDS = 5.0  # for interactions in flight to send their answers
 JOB_STOP_SECONDS = 2.0  # for background jobs to stop once cancelled
 STORE_CLOSE_SECONDS = 3.0  # the write in progress (at most the 2 s busy limit) and the close
-INTERACTION_TASK_NAMES = (
-    "CommandTree-invoker",
-    "discord-ui-dynamic-item-",
-    "discord-ui-view-dispatch-",
-)
 # The bot never joins voice, so the missing voice libraries are only noise at start-up.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
-class JarmoTree(app_commands.CommandTree["JarmoBot"]):
-    """The command tree: only servers the bot is in, and one place that answers failures."""
-
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        """Commands and autocomplete run only in servers the bot is in."""
-        return await allow_only_servers(interaction)
-
-    async def on_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
-    ) -> None:
-        """Known refusals privately, with their message; anything else logged and apologised
-        for (see ``report_failure``)."""
-        original = getattr(error, "original", error)
-        name = interaction.command.qualified_name if interaction.command else "command"
-        await report_failure(interaction, original, f"/{name}")
-
-
-class JarmoBot(discord.Client):
+class JarmoBot(commands.Bot):
     """The bot. ``serve=False`` builds only the command tree (for syncing it)."""
 
     def __init__(self, config: BotConfig, *, serve: bool = True) -> None:
-        # Only the non-privileged guilds intent: everything else arrives with the interactions.
         super().__init__(
-            intents=discord.Intents(guilds=True), allowed_mentions=discord.AllowedMentions.none()
+            command_prefix=commands.when_mentioned,  # unused: the bot has only slash commands
+            help_command=None,
+            tree_cls=JarmoTree,
+            # Only the non-privileged guilds intent: everything else arrives with the
+            # interactions.
+            intents=discord.Intents(guilds=True),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         self.config = config
-        self.tree = JarmoTree(self)
-        self.tree.add_command(JarmoCommands())
+        self.in_flight = InFlight()
         self._serve = serve
         self._store: SqliteStore | None = None
         self._service: JarmoService | None = None
@@ -105,13 +81,9 @@ class JarmoBot(discord.Client):
         return self._computer
 
     async def setup_hook(self) -> None:
+        await self.load_extension("bot.cogs")
         if not self._serve:
             return
-        if self.config.api_base_url:
-            # Tests only: discord.py dials Discord's gateway directly; ask the (fake) API where
-            # its gateway is, as GET /gateway/bot answers.
-            _, url, _ = await self.http.get_bot_gateway()
-            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         self._store = await SqliteStore.open(self.config.database)
         assert self.user is not None  # setup_hook runs after login
         self._service = JarmoService(
@@ -121,7 +93,6 @@ class JarmoBot(discord.Client):
         )
         self._thinker = ProcessThinker()
         self._computer = ComputerOpponent(self._service, self._thinker)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         # The first render of each theme builds its palette and background (~0.5 s): do it now,
         # not inside a player's first interaction.
         for ruleset in ("classic", "ludos"):
@@ -224,7 +195,8 @@ class JarmoBot(discord.Client):
             message = self.get_partial_messageable(record.channel_id).get_partial_message(
                 record.message_id
             )
-            text = f"{challenge_text(view, mention, expires='—')}\n**Expired** without an answer."
+            note = discord_words().gettext("**Expired** without an answer.")
+            text = f"{answered(view, None)}\n{note}"
             try:
                 await message.edit(content=text, view=None, allowed_mentions=only_pinging())
             except discord.HTTPException as exc:
@@ -263,30 +235,8 @@ async def _every_sweep() -> None:
     await asyncio.sleep(EXPIRY_SWEEP_SECONDS)
 
 
-async def finish_interactions(grace_seconds: float) -> None:
-    """Let interactions already being handled send their answers before the connection closes
-    (their writes are atomic either way; this saves the replies). Best effort: it recognises
-    discord.py's handler tasks by the names the library gives them."""
-    current = asyncio.current_task()
-    handlers = [
-        task
-        for task in asyncio.all_tasks()
-        if task is not current and task.get_name().startswith(INTERACTION_TASK_NAMES)
-    ]
-    if handlers:
-        log.info("waiting for %d interaction(s) to finish", len(handlers))
-        await asyncio.wait(handlers, timeout=grace_seconds)
-
-
-def point_at(api_base_url: str) -> None:
-    """Send REST calls to another base URL — only for tests against a local fake of Discord."""
-    discord.http.Route.BASE = api_base_url.rstrip("/")
-
-
 async def run_bot(config: BotConfig) -> None:
     """Run until SIGTERM / SIGINT or a fatal error; the database is closed on the way out."""
-    if config.api_base_url:
-        point_at(config.api_base_url)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -303,13 +253,11 @@ async def run_bot(config: BotConfig) -> None:
             runner.result()  # a rejected token or a lost connection ends the run with its error
         else:
             log.info("shutting down")
-            await finish_interactions(SHUTDOWN_GRACE_SECONDS)
+            await bot.in_flight.finish(SHUTDOWN_GRACE_SECONDS)
 
 
 async def sync_commands(config: BotConfig) -> None:
     """Publish the slash commands (globally, and to the development guild if one is set)."""
-    if config.api_base_url:
-        point_at(config.api_base_url)
     bot = JarmoBot(config, serve=False)
     async with bot:
         await bot.login(config.token or "")

@@ -22,9 +22,7 @@ def voice(
 ) -> Voice:
     """The shared wording in English (markdown and slash commands as in Discord), showing users
     with ``name``, coming moments with ``when`` and days with ``date``."""
-    return Voice(
-        shared_catalogue(), name=lambda user_id: str(name(user_id)), when=when, date=date
-    )
+    return Voice(shared_catalogue(), name=lambda user_id: str(name(user_id)), when=when, date=date)
 
 
 def english(names: Mapping[int, str] | None = None) -> Voice:

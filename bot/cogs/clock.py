@@ -5,95 +5,105 @@ for the deadline scheduler's reminders and timeouts."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
-from bot.cogs.buttons import offer_button, offer_from, offer_template
-from bot.cogs.guards import ServerOnly
+from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
+from bot.cogs.items import JarmoItem, offer_button, offer_from, offer_template, single
 from bot.cogs.replies import (
     actor_of,
     board_embed,
-    mention,
     only_pinging,
     place_of,
-    relative_time,
-    report_failure,
     report_message,
-    service_of,
+    your_move,
 )
+from bot.cogs.words import channel_language, discord_voice, discord_words, mention
 from bot.service import PauseOffer
 from bot.service.deadlines import DeadlineEvent
-from bot.service.text import clock_line, pause_offer_text, position_line, reminder_text
 from bot.service.timecontrol import SUGGESTIONS, TimeControlError, format_time_per_move
 from bot.service.timecontrol import parse_time_per_move as _parse
+from bot.words import clock_line, pause_offer_text, position_line, reminder_text
+
+if TYPE_CHECKING:
+    from bot.client import JarmoBot
+
+
+@app_commands.guild_only()
+class ClockCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
+    """The correspondence clock of this channel's game."""
+
+    @app_commands.command()
+    async def pause(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        """Offer to stop the clock of this game; your opponent accepts with a button."""
+        offer = await interaction.client.service.clocks.offer_pause(
+            place_of(interaction), actor_of(interaction)
+        )
+        language = channel_language(interaction)
+        await interaction.response.send_message(
+            pause_offer_text(offer, discord_voice(language)),
+            view=single(PauseButton(offer, language)),
+            allowed_mentions=only_pinging(offer.answer_by),
+        )
+
+    @app_commands.command()
+    async def resume(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        """Restart the paused clock with the time that was left (either player)."""
+        clocks = interaction.client.service.clocks
+        view = await clocks.resume(place_of(interaction), actor_of(interaction))
+        language = channel_language(interaction)
+        restarted = discord_words(language).gettext("{player} restarted the clock.")
+        text = position_line(view, discord_voice(language))
+        embed, file = board_embed(
+            view, f"{restarted.format(player=mention(interaction.user.id))}\n{text}", language
+        )
+        turn = view.turn_user_id
+        await interaction.response.send_message(
+            your_move(turn, language),
+            embed=embed,
+            file=file,
+            allowed_mentions=only_pinging(turn),
+        )
 
 
 class PauseButton(
-    ServerOnly, discord.ui.DynamicItem[discord.ui.Button], template=offer_template("pause")
+    JarmoItem,
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=offer_template("pause"),
 ):
     """The opponent's answer to an offer to pause the clock."""
 
-    def __init__(self, offer: PauseOffer) -> None:
-        super().__init__(offer_button("pause", "Agree to pause", offer))
+    what = "pause"
+
+    def __init__(self, offer: PauseOffer, language: str | None = None) -> None:
+        label = discord_words(language).gettext("Agree to pause")
+        super().__init__(offer_button("pause", label, offer))
         self.offer = offer
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
     ) -> PauseButton:
         return cls(offer_from(match))
 
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        try:
-            view = await service_of(interaction).clocks.accept_pause(
-                place_of(interaction), actor_of(interaction), self.offer
-            )
-            await interaction.response.edit_message(view=None)
-            text = clock_line(view, mention) or "The clock is paused."
-            embed, file = board_embed(view, f"The players agreed to pause the clock.\n{text}")
-            await interaction.followup.send(embed=embed, file=file, allowed_mentions=only_pinging())
-        except Exception as error:
-            await report_failure(interaction, error, "pause")
-
-
-async def pause(interaction: discord.Interaction) -> None:
-    """Offer to stop the clock of this game; your opponent accepts with a button."""
-    clocks = service_of(interaction).clocks
-    offer = await clocks.offer_pause(place_of(interaction), actor_of(interaction))
-    view = discord.ui.View(timeout=None)
-    view.add_item(PauseButton(offer))
-    await interaction.response.send_message(
-        pause_offer_text(offer, mention), view=view, allowed_mentions=only_pinging(offer.answer_by)
-    )
-
-
-async def resume(interaction: discord.Interaction) -> None:
-    """Restart the paused clock with the time that was left (either player)."""
-    view = await service_of(interaction).clocks.resume(place_of(interaction), actor_of(interaction))
-    text = position_line(view, mention, when=relative_time)
-    embed, file = board_embed(view, f"{mention(interaction.user.id)} restarted the clock.\n{text}")
-    turn = view.turn_user_id
-    await interaction.response.send_message(
-        f"{mention(turn)}, your move." if turn else None,
-        embed=embed,
-        file=file,
-        allowed_mentions=only_pinging(turn),
-    )
-
-
-def clock_commands() -> list[app_commands.Command[Any, ..., None]]:
-    """Fresh ``pause`` and ``resume`` commands for one ``/jarmo`` group (a command object can
-    only belong to one group, and each bot builds its own)."""
-    return [
-        app_commands.Command(name="pause", description=_first_line(pause), callback=pause),
-        app_commands.Command(name="resume", description=_first_line(resume), callback=resume),
-    ]
-
-
-def _first_line(function: Any) -> str:
-    return function.__doc__.strip().splitlines()[0]
+    async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        view = await interaction.client.service.clocks.accept_pause(
+            place_of(interaction), actor_of(interaction), self.offer
+        )
+        await interaction.response.edit_message(view=None)
+        language = channel_language(interaction)
+        _ = discord_words(language).gettext
+        text = clock_line(view, discord_voice(language)) or _("The clock is paused.")
+        agreed = _("The players agreed to pause the clock.")
+        embed, file = board_embed(view, f"{agreed}\n{text}", language)
+        await interaction.followup.send(embed=embed, file=file, allowed_mentions=only_pinging())
 
 
 def time_per_move_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -115,6 +125,6 @@ def deadline_message(event: DeadlineEvent) -> dict[str, Any]:
     if event.report is not None:
         return report_message(event.report)
     return {
-        "content": reminder_text(event.user_id, event.deadline_at, mention, when=relative_time),
+        "content": reminder_text(event.user_id, event.deadline_at, discord_voice()),
         "allowed_mentions": only_pinging(event.user_id),
     }

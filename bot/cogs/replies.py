@@ -1,77 +1,69 @@
-"""Turning service results into Discord messages, and answering failures privately."""
+"""Turning service results into Discord messages."""
 
 from __future__ import annotations
 
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.cogs.words import (
+    channel_language,
+    discord_voice,
+    discord_words,
+    mention,
+    reader_language,
+)
 from bot.service import Actor, BoardView, Place, Report
-from bot.service.errors import as_user_error
-from bot.service.text import game_title, position_line, report_text
+from bot.words import game_title, position_line, report_text
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
     from bot.service import JarmoService
-    from bot.service.computer import ComputerOpponent
 
 log = logging.getLogger(__name__)
 
 EMBED_COLOUR = discord.Colour(0x8B5A2B)  # the brown of a wooden board
-SORRY = (
-    "Sorry, something went wrong on our side. Your game is safe and nothing was changed; "
-    "please try again in a moment."
-)
 
 
-def mention(user_id: int) -> str:
-    """A user mention; embeds never ping, message content only pings whom we allow."""
-    return f"<@{user_id}>"
-
-
-def service_of(interaction: discord.Interaction) -> JarmoService:
-    """The service the bot runs (set up in ``setup_hook``)."""
-    client: JarmoBot = interaction.client  # type: ignore[assignment]
-    return client.service
-
-
-def computer_of(interaction: discord.Interaction) -> ComputerOpponent:
-    """The computer opponent the bot plays as."""
-    client: JarmoBot = interaction.client  # type: ignore[assignment]
-    return client.computer
-
-
-async def computer_answers(interaction: discord.Interaction, report: Report) -> None:
+async def computer_answers(interaction: discord.Interaction[JarmoBot], report: Report) -> None:
     """After a human's action, let the computer move if it is now its turn (a follow-up)."""
     board = report.next_board or report.board
-    if not service_of(interaction).is_computer(board.turn_user_id):
+    service = interaction.client.service
+    if not service.is_computer(board.turn_user_id):
         return
     try:
-        reply = await computer_of(interaction).reply(place_of(interaction))
+        reply = await interaction.client.computer.reply(place_of(interaction))
     except Exception:
         # The human's action is stored; say so rather than the generic "nothing changed".
         log.exception("the computer could not answer in channel %s", interaction.channel_id)
+        _ = discord_words(reader_language(interaction)).gettext
         await interaction.followup.send(
-            "Your move was played, but the computer could not answer just now. It will move "
-            "when the bot restarts; you can also /jarmo resign.",
+            _(
+                "Your move was played, but the computer could not answer just now. It will "
+                "move when the bot restarts; you can also /jarmo resign."
+            ),
             ephemeral=True,
         )
         return
     if reply is not None:
-        await post_announced(reply, interaction.followup.send, service_of(interaction))
+        await post_announced(
+            reply, interaction.followup.send, service, channel_language(interaction)
+        )
 
 
 async def post_announced(
-    report: Report, send: Callable[..., Awaitable[object]], service: JarmoService
+    report: Report,
+    send: Callable[..., Awaitable[object]],
+    service: JarmoService,
+    language: str | None = None,
 ) -> None:
     """Post a report the store also keeps in its outbox (the computer's move), and settle it
     there: sent, or left for the delivery loop if posting failed."""
     try:
-        await send(**report_message(report))
+        await send(**report_message(report, language))
     except Exception as exc:
         if report.announcement is not None:
             await service.announcements.post_later(report.announcement, repr(exc))
@@ -80,30 +72,26 @@ async def post_announced(
         await service.announcements.posted(report.announcement)
 
 
-def actor_of(interaction: discord.Interaction) -> Actor:
+def actor_of(interaction: discord.Interaction[JarmoBot]) -> Actor:
     """Who pressed or typed."""
     user = interaction.user
     return Actor(user.id, user.display_name, user.bot)
 
 
-def place_of(interaction: discord.Interaction) -> Place:
+def place_of(interaction: discord.Interaction[JarmoBot]) -> Place:
     """The server and channel of the interaction (commands are guild-only)."""
     return Place(interaction.guild_id or 0, interaction.channel_id or 0)
 
 
 def board_embed(
-    view: BoardView, text: str, *, filename: str = "board.png"
+    view: BoardView, text: str, language: str | None = None, *, filename: str = "board.png"
 ) -> tuple[discord.Embed, discord.File]:
     """An embed showing the board image as an attachment, with ``text`` under the title."""
     file = discord.File(io.BytesIO(view.image), filename=filename)
-    embed = discord.Embed(title=game_title(view), description=text, colour=EMBED_COLOUR)
+    title = game_title(view, discord_voice(language))
+    embed = discord.Embed(title=title, description=text, colour=EMBED_COLOUR)
     embed.set_image(url=f"attachment://{filename}")
     return embed, file
-
-
-def relative_time(moment: datetime) -> str:
-    """A Discord timestamp that each reader sees as 'in 3 hours' in their own time zone."""
-    return f"<t:{int(moment.timestamp())}:R>"
 
 
 def only_pinging(*user_ids: int | None) -> discord.AllowedMentions:
@@ -112,21 +100,30 @@ def only_pinging(*user_ids: int | None) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
 
 
-def report_message(report: Report) -> dict[str, Any]:
+def your_move(user_id: int | None, language: str | None = None) -> str | None:
+    """'@Ann, your move.' for the person to move (``None``: nobody to address)."""
+    if not user_id:
+        return None
+    return discord_words(language).gettext("{player}, your move.").format(player=mention(user_id))
+
+
+def report_message(report: Report, language: str | None = None) -> dict[str, Any]:
     """Keyword arguments for a message that shows ``report`` (one or two boards)."""
-    embed, file = board_embed(report.board, report_text(report, mention, when=relative_time))
+    voice = discord_voice(language)
+    embed, file = board_embed(report.board, report_text(report, voice), language)
     embeds, files = [embed], [file]
     turn = report.board.human_to_move  # never "your move" to the computer
     if report.next_board is not None:
         next_embed, next_file = board_embed(
             report.next_board,
-            position_line(report.next_board, mention, when=relative_time),
+            position_line(report.next_board, voice),
+            language,
             filename="next.png",
         )
         embeds.append(next_embed)
         files.append(next_file)
         turn = report.next_board.human_to_move
-    content = f"{mention(turn)}, your move." if turn else None
+    content = your_move(turn, language)
     # Whoever just acted (accepting a challenge as White, say) is already looking at this
     # message: name them, but a notification is only for a player who is elsewhere.
     pinged = turn if turn != report.actor_id else None
@@ -136,33 +133,3 @@ def report_message(report: Report) -> dict[str, Any]:
         "files": files,
         "allowed_mentions": only_pinging(pinged),
     }
-
-
-async def reply_privately(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was already answered."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
-async def report_failure(interaction: discord.Interaction, error: BaseException, what: str) -> None:
-    """Known user errors get their message; anything else a generic apology and a full log."""
-    known = as_user_error(error)
-    if known is not None:
-        log.debug("refused %s for user %s: %s", what, interaction.user.id, known.message)
-        text = known.message
-    else:
-        log.error(
-            "%s failed (user %s, guild %s, channel %s)",
-            what,
-            interaction.user.id,
-            interaction.guild_id,
-            interaction.channel_id,
-            exc_info=error,
-        )
-        text = SORRY
-    try:
-        await reply_privately(interaction, text)
-    except discord.HTTPException:
-        log.warning("could not tell user %s about a failed %s", interaction.user.id, what)

@@ -6,44 +6,48 @@ from __future__ import annotations
 
 import io
 import re
-from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
-from bot.cogs.guards import ServerOnly
-from bot.cogs.replies import EMBED_COLOUR, mention, only_pinging, report_failure, service_of
-from bot.jarmo import side_name
-from bot.service import NotAllowed
+from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
+from bot.cogs.items import JarmoItem, single
+from bot.cogs.replies import EMBED_COLOUR, only_pinging
+from bot.cogs.tree import Unwelcome
+from bot.cogs.words import channel_language, discord_voice, discord_words, reader_language
+from bot.i18n import N_
 from bot.service.stats_models import GameExport, HistoryPage, LeaderboardPage
-from bot.service.stats_text import (
+from bot.words import (
     history_option,
     history_text,
     history_title,
     leaderboard_text,
     leaderboard_title,
+    move_list_text,
     profile_text,
+    side_label,
 )
 
+if TYPE_CHECKING:
+    from bot.client import JarmoBot
+
 RulesetChoice = Literal["classic", "jasir", "ludos"]
-
-
-def discord_date(moment: datetime) -> str:
-    """A date every reader sees in their own time zone."""
-    return f"<t:{int(moment.timestamp())}:d>"
 
 
 # -- leaderboard ---------------------------------------------------------------------------------
 
 
 class LeaderboardButton(
-    ServerOnly,
-    discord.ui.DynamicItem[discord.ui.Button],
+    JarmoItem,
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"jarmo:lb:(?P<guild>[0-9]+):(?P<ruleset>[a-z]+):(?P<page>[0-9]+):(?P<viewer>[0-9]+)",
 ):
     """Previous / next page. The page shown is in the id; the person who asked for the board
     turns its pages in place, anyone else gets their own private copy (with their own row)."""
+
+    what = "leaderboard page"
 
     def __init__(
         self, guild_id: int, ruleset: str, page: int, viewer_id: int, *, label: str = "Page",
@@ -61,31 +65,36 @@ class LeaderboardButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
     ) -> LeaderboardButton:
         return cls(int(match["guild"]), match["ruleset"], int(match["page"]), int(match["viewer"]))
 
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        try:
-            if interaction.guild_id != self.guild_id:
-                raise NotAllowed("This leaderboard belongs to another server.")
-            page = await service_of(interaction).stats.leaderboard(
-                self.guild_id, self.ruleset, page=self.page, viewer_id=interaction.user.id
-            )
-            message = leaderboard_message(page)
-            if interaction.user.id == self.viewer_id:
-                await interaction.response.edit_message(**message)
-            else:
-                await interaction.response.send_message(**message, ephemeral=True)
-        except Exception as error:
-            await report_failure(interaction, error, "leaderboard page")
+    async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        if interaction.guild_id != self.guild_id:
+            raise Unwelcome(N_("This leaderboard belongs to another server."))
+        page = await interaction.client.service.stats.leaderboard(
+            self.guild_id, self.ruleset, page=self.page, viewer_id=interaction.user.id
+        )
+        mine = interaction.user.id == self.viewer_id
+        language = channel_language(interaction) if mine else reader_language(interaction)
+        message = leaderboard_message(page, language)
+        if mine:
+            await interaction.response.edit_message(**message)
+        else:
+            await interaction.response.send_message(**message, ephemeral=True)
 
 
-def leaderboard_message(page: LeaderboardPage) -> dict[str, Any]:
+def leaderboard_message(page: LeaderboardPage, language: str | None = None) -> dict[str, Any]:
     """Keyword arguments for a message showing ``page``, with page buttons if there are more."""
+    voice = discord_voice(language)
+    _ = discord_words(language).gettext
     embed = discord.Embed(
-        title=leaderboard_title(page),
-        description=leaderboard_text(page, mention),
+        title=leaderboard_title(page, voice),
+        description=leaderboard_text(page, voice),
         colour=EMBED_COLOUR,
     )
     message: dict[str, Any] = {"embed": embed, "allowed_mentions": only_pinging()}
@@ -97,8 +106,8 @@ def leaderboard_message(page: LeaderboardPage) -> dict[str, Any]:
         if back == forward:
             back, forward = 0, 1
         for target, label, disabled in (
-            (back, "◀ Previous", page.page == 0),
-            (forward, "Next ▶", page.page == page.pages - 1),
+            (back, _("◀ Previous"), page.page == 0),
+            (forward, _("Next ▶"), page.page == page.pages - 1),
         ):
             view.add_item(
                 LeaderboardButton(
@@ -114,24 +123,29 @@ def leaderboard_message(page: LeaderboardPage) -> dict[str, Any]:
 
 
 class HistoryPicker(
-    ServerOnly,
-    discord.ui.DynamicItem[discord.ui.Select],
+    JarmoItem,
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"jarmo:hist:(?P<guild>[0-9]+):(?P<user>[0-9]+):(?P<opponent>[0-9]+)",
 ):
     """The game picker under a history: the chosen game's move list and replay, privately."""
 
+    what = "history game"
+
     def __init__(self, page: HistoryPage | None, *, guild_id: int, user_id: int,
-                 opponent_id: int | None) -> None:  # fmt: skip
+                 opponent_id: int | None, language: str | None = None) -> None:  # fmt: skip
         options = []
+        voice = discord_voice(language)
         for number, line in enumerate(page.lines if page else [], 1):
-            label, description = history_option(number, line)
+            label, description = history_option(number, line, voice)
             options.append(
                 discord.SelectOption(label=label, value=str(line.game.id), description=description)
             )
         super().__init__(
             discord.ui.Select(
                 custom_id=f"jarmo:hist:{guild_id}:{user_id}:{opponent_id or 0}",
-                placeholder="Pick a game for its move list and replay",
+                placeholder=discord_words(language).gettext(
+                    "Pick a game for its move list and replay"
+                ),
                 options=options or [discord.SelectOption(label="-", value="0")],
             )
         )
@@ -139,63 +153,80 @@ class HistoryPicker(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
     ) -> HistoryPicker:
         opponent = int(match["opponent"]) or None
         return cls(None, guild_id=int(match["guild"]), user_id=int(match["user"]),
                    opponent_id=opponent)  # fmt: skip
 
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        try:
-            if interaction.guild_id != self.guild_id:
-                raise NotAllowed("This history belongs to another server.")
-            game_id = int(self.item.values[0])
-            # Replaying a long game into a GIF can take longer than Discord's 3 s to answer.
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            export = await service_of(interaction).stats.export_game(self.guild_id, game_id)
-            files = [
-                discord.File(io.BytesIO(export.text.encode()), filename=export.text_filename),
-                discord.File(io.BytesIO(export.gif), filename=export.gif_filename),
-            ]
-            await interaction.followup.send(
-                export_caption(export),
-                files=files,
-                ephemeral=True,
-            )
-        except Exception as error:
-            await report_failure(interaction, error, "history game")
+    async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        if interaction.guild_id != self.guild_id:
+            raise Unwelcome(N_("This history belongs to another server."))
+        game_id = int(self.item.values[0])
+        # Replaying a long game into a GIF can take longer than Discord's 3 s to answer.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        export = await interaction.client.service.stats.export_game(self.guild_id, game_id)
+        language = reader_language(interaction)
+        moves = move_list_text(
+            export.game,
+            export.actions,
+            discord_voice(language),
+            white_name=export.white_name,
+            black_name=export.black_name,
+        )
+        files = [
+            discord.File(io.BytesIO(moves.encode()), filename=export.text_filename),
+            discord.File(io.BytesIO(export.gif), filename=export.gif_filename),
+        ]
+        caption = export_caption(export, language)
+        await interaction.followup.send(caption, files=files, ephemeral=True)
 
 
-def export_caption(export: GameExport) -> str:
+def export_caption(export: GameExport, language: str | None = None) -> str:
     """'Game 12: Ann (White) v Bob (Black), 1 move. The move list and the replay:'."""
     game = export.game
-    white, black = side_name("white", game.ruleset), side_name("black", game.ruleset)
-    moves = f"{game.plies} move{'' if game.plies == 1 else 's'}"
-    return (
-        f"Game {game.id}: {export.white_name} ({white}) v {export.black_name} ({black}), "
-        f"{moves}. The move list and the replay:"
+    voice = discord_voice(language)
+    words = discord_words(language)
+    moves = words.ngettext("{count} move", "{count} moves", game.plies).format(count=game.plies)
+    return words.gettext(
+        "Game {id}: {white_player} ({white}) v {black_player} ({black}), {moves}. "
+        "The move list and the replay:"
+    ).format(
+        id=game.id,
+        white_player=export.white_name,
+        white=side_label("white", game.ruleset, voice),
+        black_player=export.black_name,
+        black=side_label("black", game.ruleset, voice),
+        moves=moves,
     )
 
 
 # -- the commands --------------------------------------------------------------------------------
 
 
-def stats_commands() -> list[app_commands.Command[Any, ..., Any]]:
-    """Fresh ``leaderboard``, ``stats`` and ``history`` commands for one ``/jarmo`` group."""
+@app_commands.guild_only()
+class StatsCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
+    """Standings over time on this server: ratings, profiles and game histories."""
 
     @app_commands.command()
     @app_commands.describe(ruleset="Which rules to rank by (default: the server's usual rules)")
     async def leaderboard(
-        interaction: discord.Interaction, ruleset: RulesetChoice | None = None
+        self, interaction: discord.Interaction[JarmoBot], ruleset: RulesetChoice | None = None
     ) -> None:
         """This server's players ranked by rating."""
-        service = service_of(interaction)
+        service = interaction.client.service
         page = await service.stats.leaderboard(
             interaction.guild_id or 0,
             ruleset or service.config.default_ruleset,
             viewer_id=interaction.user.id,
         )
-        await interaction.response.send_message(**leaderboard_message(page))
+        await interaction.response.send_message(
+            **leaderboard_message(page, channel_language(interaction))
+        )
 
     @app_commands.command()
     @app_commands.describe(
@@ -203,18 +234,21 @@ def stats_commands() -> list[app_commands.Command[Any, ..., Any]]:
         ruleset="Which rules to chart the rating of (default: their most played)",
     )
     async def stats(
-        interaction: discord.Interaction,
+        self,
+        interaction: discord.Interaction[JarmoBot],
         player: discord.Member | None = None,
         ruleset: RulesetChoice | None = None,
     ) -> None:
         """A player's rating, its trend and their results on this server."""
         user = player or interaction.user
-        profile = await service_of(interaction).stats.profile(
+        profile = await interaction.client.service.stats.profile(
             interaction.guild_id or 0, user.id, viewer_id=interaction.user.id, ruleset=ruleset
         )
+        language = channel_language(interaction)
+        title = discord_words(language).gettext("{player} · Jarmo stats")
         embed = discord.Embed(
-            title=f"{profile.name} · Jarmo stats",
-            description=profile_text(profile, mention),
+            title=title.format(player=profile.name),
+            description=profile_text(profile, discord_voice(language)),
             colour=EMBED_COLOUR,
         )
         message: dict[str, Any] = {"embed": embed, "allowed_mentions": only_pinging()}
@@ -228,7 +262,8 @@ def stats_commands() -> list[app_commands.Command[Any, ..., Any]]:
         player="Whose games (default: yours)", opponent="Only the games against this member"
     )
     async def history(
-        interaction: discord.Interaction,
+        self,
+        interaction: discord.Interaction[JarmoBot],
         player: discord.Member | None = None,
         opponent: discord.Member | None = None,
     ) -> None:
@@ -236,18 +271,17 @@ def stats_commands() -> list[app_commands.Command[Any, ..., Any]]:
         user = player or interaction.user
         guild_id = interaction.guild_id or 0
         opponent_id = opponent.id if opponent else None
-        page = await service_of(interaction).stats.history(guild_id, user.id, opponent_id)
+        page = await interaction.client.service.stats.history(guild_id, user.id, opponent_id)
+        language = channel_language(interaction)
+        voice = discord_voice(language)
         embed = discord.Embed(
-            title=history_title(page),
-            description=history_text(page, mention, date=discord_date),
+            title=history_title(page, voice),
+            description=history_text(page, voice),
             colour=EMBED_COLOUR,
         )
-        view = discord.ui.View(timeout=None)
-        view.add_item(
-            HistoryPicker(page, guild_id=guild_id, user_id=user.id, opponent_id=opponent_id)
+        picker = HistoryPicker(
+            page, guild_id=guild_id, user_id=user.id, opponent_id=opponent_id, language=language
         )
         await interaction.response.send_message(
-            embed=embed, view=view, allowed_mentions=only_pinging()
+            embed=embed, view=single(picker), allowed_mentions=only_pinging()
         )
-
-    return [leaderboard, stats, history]

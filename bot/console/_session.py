@@ -25,8 +25,8 @@ from bot.service import (
     JarmoService,
     NoGameHere,
     Place,
-    Report,
     Refusal,
+    Report,
     Standings,
 )
 from bot.service.computer import ComputerOpponent, think_in_thread
@@ -36,7 +36,6 @@ from bot.service.errors import as_refusal
 from bot.store import StoreError
 from bot.words import (
     game_title,
-    move_refusal_text,
     position_line,
     refusal_text,
     reminder_text,
@@ -291,7 +290,9 @@ class _Session:
             name = " ".join(answer.split())[:MAX_NAME_LENGTH] or default
             if taken is None or name.casefold() != taken.casefold():
                 return name
-            self.say(_("Player 1 is already called {name}; choose another name.").format(name=taken))
+            self.say(
+                _("Player 1 is already called {name}; choose another name.").format(name=taken)
+            )
 
     async def _show_start(self, view: BoardView) -> None:
         self.view = view
@@ -306,7 +307,9 @@ class _Session:
         await self._show_board(view)
         self.say(position_line(view, self.voice))
         example = STEP_EXAMPLE[view.game.game.turn]
-        self.say(_("Type a move such as {example}, or help for the commands.").format(example=example))
+        self.say(
+            _("Type a move such as {example}, or help for the commands.").format(example=example)
+        )
 
     # -- turns ---------------------------------------------------------------------------------
 
@@ -420,8 +423,7 @@ class _Session:
         opponent = self.name(record.black_id if white else record.white_id)
         sure = self.confirm(
             self.words.gettext(
-                "{player}, resign? You lose this game and the rest of the match goes to "
-                "{opponent}."
+                "{player}, resign? You lose this game and the rest of the match goes to {opponent}."
             ).format(player=actor.display_name, opponent=opponent)
         )
         if sure is None:

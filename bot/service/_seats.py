@@ -31,9 +31,11 @@ async def players_game(
     if side is None:
         raise errors.NotAPlayer(errors.Code.NOT_A_PLAYER)
     if needs_turn and record.game.turn != side:
+        opponent = record.player_id(record.game.turn)
         raise errors.NotYourTurn(
             errors.Code.NOT_YOUR_TURN,
-            player=record.player_id(record.game.turn),
+            player=opponent,
+            name=await unit.names(place.guild_id, opponent),
             side=record.game.turn,
             ruleset=record.game.ruleset,
         )

@@ -23,7 +23,6 @@ from bot.service.timecontrol import reminder_times, reminders_due
 from bot.service.unit import UnitOfWork
 
 
-
 class ClockCases:
     """Pausing and resuming the clock, reminders and timeouts, over one unit of work."""
 

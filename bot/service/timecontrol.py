@@ -64,21 +64,6 @@ def format_time_per_move(seconds: int | None) -> str:
     return f"{seconds}s"  # not reachable from parsed text; kept exact rather than rounded
 
 
-def duration_text(delta: timedelta | float) -> str:
-    """A duration for people, to the nearest minute and the two largest units: '3 days 4 hours',
-    '25 minutes' (a clock read a moment after it started still shows '2 hours')."""
-    seconds = delta.total_seconds() if isinstance(delta, timedelta) else delta
-    if seconds < 60:
-        return "less than a minute"
-    total = round(seconds / 60) * 60
-    parts = []
-    for name, size in (("day", 86_400), ("hour", 3_600), ("minute", 60)):
-        count, total = divmod(total, size)
-        if count:
-            parts.append(f"{count} {name}{'s' if count != 1 else ''}")
-    return " ".join(parts[:2])
-
-
 # -- reminders ---------------------------------------------------------------------------------
 
 
@@ -123,11 +108,6 @@ class ClockView:
     deadline_at: datetime | None  # None while paused
     time_left: timedelta  # at the moment the view was made
     paused: bool
-
-    @property
-    def time_per_move(self) -> str:
-        """The limit per move in words: '1 day'."""
-        return duration_text(self.time_per_move_seconds)
 
 
 def clock_view(record: GameRecord, match: MatchRecord, now: datetime) -> ClockView | None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from bot.i18n import N_
 from bot.jarmo import IllegalMove, JarmoError, NotationError, Side, side_name
 from bot.jarmo.errors import Problem
@@ -21,12 +19,10 @@ _MESSAGES: dict[Code, str] = {
     ),
     Code.COMPUTER_THINKING: N_("Wait for the computer's move, then ask for a hint."),
     Code.CHANNEL_HAS_GAME: N_(
-        "This channel already has a game in progress. Finish it first, or play in another "
-        "channel."
+        "This channel already has a game in progress. Finish it first, or play in another channel."
     ),
     Code.CHANNEL_HAS_CHALLENGE: N_(
-        "This channel already has a pending challenge. Finish it first, or play in another "
-        "channel."
+        "This channel already has a pending challenge. Finish it first, or play in another channel."
     ),
     Code.SELF_CHALLENGE: N_("You can't challenge yourself. Pick another member."),
     Code.BOT_OPPONENT: N_("{name} is a bot and can't play. Challenge a person instead."),
@@ -54,7 +50,9 @@ _MESSAGES: dict[Code, str] = {
     Code.ONLY_ASKED_ACCEPTS_STOP: N_(
         "Only the player the offer was made to can accept it. To make your own offer, use {stop}."
     ),
-    Code.COMPUTER_PLAYS_ON: N_("The computer plays every game to the end. Use {resign} to give up."),
+    Code.COMPUTER_PLAYS_ON: N_(
+        "The computer plays every game to the end. Use {resign} to give up."
+    ),
     Code.ABORT_NEEDS_MANAGER: N_(
         "Only members who can manage this channel can abort a game. Players can use {resign} or "
         "{stop} instead."
@@ -67,7 +65,9 @@ _MESSAGES: dict[Code, str] = {
         "Another action was applied to this game at the same moment. Look at the board "
         "({board}) and try again."
     ),
-    Code.GAME_ALREADY_ENDED: N_("That game has already ended. Use {resign} again to resign this one."),
+    Code.GAME_ALREADY_ENDED: N_(
+        "That game has already ended. Use {resign} again to resign this one."
+    ),
     Code.STOP_OFFER_OUTDATED: N_(
         "The game has moved on since that offer. Use {stop} to offer again."
     ),
@@ -129,18 +129,17 @@ def refusal_text(refusal: Refusal, voice: Voice) -> str:
     fields = {name: voice.command(name) for name in _COMMANDS} | dict(refusal.fields)
     match refusal.code:
         case Code.NOT_YOUR_TURN:
-            return _("It is {player}'s turn ({side}). Wait for their move.").format(
-                player=voice.name(int(refusal.fields["player"])),
-                side=_side(refusal, voice),
+            return _("It is {name}'s turn ({side}). Wait for their move.").format(
+                name=refusal.fields["name"], side=_side(refusal, voice)
             )
         case Code.UNREADABLE_MOVE | Code.ILLEGAL_MOVE if isinstance(refusal.cause, JarmoError):
             return move_refusal_text(refusal.cause, voice)
         case Code.CHALLENGE_ANSWERED:
             status = str(refusal.fields["status"])
             fields["status"] = _(_STATUSES.get(status, status))
-            return _("This challenge was already {status}. Start a new one with {challenge}.").format(
-                **fields
-            )
+            return _(
+                "This challenge was already {status}. Start a new one with {challenge}."
+            ).format(**fields)
         case Code.ONLY_CHALLENGED_ANSWERS:
             if refusal.fields.get("answer") == "decline":
                 return _(
@@ -257,9 +256,7 @@ def _illegal_text(error: IllegalMove, voice: Voice) -> str:
             point=details["point"], side=_(side_name(owner, details["ruleset"]))
         )
     if error.problem is Problem.NO_LINE:
-        no_line = _("No line joins {origin} and {target} on the {layout} board.").format(
-            **details
-        )
+        no_line = _("No line joins {origin} and {target} on the {layout} board.").format(**details)
         if details["options"]:
             options = _("From {origin} you can go to {options}.").format(**details)
         else:

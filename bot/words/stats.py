@@ -245,9 +245,7 @@ def move_list_text(
     return "\n".join(header + (moves or [_("(no moves were played)")])) + "\n"
 
 
-def _result_sentence(
-    game: GameResultRecord, white_name: str, black_name: str, voice: Voice
-) -> str:
+def _result_sentence(game: GameResultRecord, white_name: str, black_name: str, voice: Voice) -> str:
     score = f"{game.points['white']}–{game.points['black']}"
     why = ending_reason(game.termination, voice)
     if game.winner is None:

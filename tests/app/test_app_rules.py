@@ -8,8 +8,8 @@ from unittest import mock
 import discord
 
 from bot.client import JarmoBot
-from bot.cogs import JarmoCommands
-from bot.cogs.commands import rules_embed
+from bot.cogs import PlayCog
+from bot.cogs.rules import rules_embed
 from bot.config import BotConfig
 
 DESCRIPTION_LIMIT, FIELD_LIMIT, EMBED_LIMIT = 4096, 1024, 6000
@@ -23,11 +23,11 @@ async def answer_to_rules(config: BotConfig) -> dict[str, Any]:
     """What /jarmo rules sends, for a bot run with ``config``."""
     interaction = mock.create_autospec(discord.Interaction, instance=True)
     interaction.response = mock.create_autospec(discord.InteractionResponse, instance=True)
+    interaction.locale = interaction.guild_locale = discord.Locale.british_english
     interaction.client = mock.create_autospec(JarmoBot, instance=True)
     interaction.client.config = config
-    group = JarmoCommands()
-    (rules,) = [command for command in group.commands if command.name == "rules"]
-    await rules.callback(group, interaction)  # type: ignore[arg-type]
+    cog = PlayCog()
+    await cog.rules.callback(cog, interaction)  # type: ignore[arg-type]
     interaction.response.send_message.assert_awaited_once()
     return interaction.response.send_message.await_args.kwargs
 

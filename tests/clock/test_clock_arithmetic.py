@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from wording import voice
 
 from bot.service.timecontrol import (
     TimeControlError,
-    duration_text,
     format_time_per_move,
     next_due,
     parse_time_per_move,
@@ -17,6 +17,7 @@ from bot.service.timecontrol import (
     reminders_due,
 )
 from bot.store import RunningClock
+from bot.words import duration_text
 
 T = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -77,8 +78,8 @@ def test_format_round_trips(text: str) -> None:
     ],
 )
 def test_duration_text(seconds: int, text: str) -> None:
-    assert duration_text(seconds) == text
-    assert duration_text(timedelta(seconds=seconds)) == text
+    assert duration_text(seconds, voice()) == text
+    assert duration_text(timedelta(seconds=seconds), voice()) == text
 
 
 @pytest.mark.parametrize(

@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 from clock_helpers import ANN, BOB, COMPUTER, ELSEWHERE, HERE, Bot, play_one, start_match
 from fakes import FakeClock
+from wording import english
 
 from bot.service import Place
 from bot.service.computer import ComputerOpponent
 from bot.service.errors import GameDamaged, NotAllowed
 from bot.service.models import ChallengeRequest, DamagedGameAborted
+from bot.words import refusal_text
 
 THIRD = Place(guild_id=1, channel_id=12)
 
@@ -53,7 +55,7 @@ async def test_every_command_in_a_damaged_channel_answers_privately(
     ):
         with pytest.raises(GameDamaged) as refused:
             await attempt()
-        assert "/jarmo abort" in refused.value.message
+        assert "/jarmo abort" in refusal_text(refused.value, english())
     assert await bot.service.play.move_suggestions(HERE, ANN.user_id, "") == []
 
 

@@ -3,11 +3,12 @@ within Discord's limits, and the autocomplete for time_per_move."""
 
 from __future__ import annotations
 
-import discord
-from discord import app_commands
+from typing import Any
 
-from bot.cogs import DYNAMIC_ITEMS, JarmoCommands, PauseButton
+from bot.client import JarmoBot
+from bot.cogs import DYNAMIC_ITEMS, PauseButton, setup
 from bot.cogs.clock import time_per_move_choices
+from bot.config import BotConfig
 from bot.service import PauseOffer
 
 SNOWFLAKE = 2**63 - 1
@@ -25,11 +26,15 @@ def test_the_pause_button_keeps_its_offer_in_the_custom_id() -> None:
     assert PauseButton in DYNAMIC_ITEMS
 
 
-def test_pause_and_resume_are_jarmo_subcommands_within_limits() -> None:
-    client = discord.Client(intents=discord.Intents.none())
-    tree = app_commands.CommandTree(client)
-    tree.add_command(JarmoCommands())
-    (payload,) = [command.to_dict(tree) for command in tree.get_commands()]
+async def published_commands() -> list[dict[str, Any]]:
+    """The slash commands a bot publishes, as Discord receives them."""
+    bot = JarmoBot(BotConfig(), serve=False)
+    await setup(bot)
+    return [command.to_dict(bot.tree) for command in bot.tree.get_commands()]
+
+
+async def test_pause_and_resume_are_jarmo_subcommands_within_limits() -> None:
+    (payload,) = await published_commands()
     subcommands = {option["name"]: option for option in payload["options"]}
     assert {"pause", "resume"} <= set(subcommands)
     assert len(subcommands) <= 25

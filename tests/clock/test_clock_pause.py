@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from clock_helpers import ANN, BOB, CAT, HERE, HOUR, Bot, play_one, start_match
 from fakes import FakeClock
+from wording import refused, voice
 
 from bot.service import (
     ClockUnavailable,
@@ -20,7 +21,6 @@ from bot.service import (
     TimeUp,
 )
 from bot.words import position_line
-from wording import refused, voice
 
 
 async def paused_after(bot: Bot, clock: FakeClock, seconds: float) -> None:

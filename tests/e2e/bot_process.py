@@ -1,4 +1,5 @@
-"""The real bot as a child process (``python -m bot run``), configured to talk to the fake."""
+"""The real bot as a child process (``jarmo-bot run`` through ``bot_against_fake.py``), talking
+to the fake."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ import sys
 import time
 from pathlib import Path
 
+from bot_against_fake import API_ENV
 from fake_discord import FakeDiscord
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
+LAUNCHER = HERE / "bot_against_fake.py"
 CLEAN_EXIT_SECONDS = 10.0
 LOG_RECORD = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ")  # bot/__main__.py's format
 STRIPPED_ENV = ("DISCORD_TOKEN", "JARMO_CONFIG", "JARMO_DATABASE")
@@ -28,7 +31,7 @@ def write_config(
     dev_guild: bool = True,
     token_in_file: bool = False,
 ) -> Path:
-    """A configuration file for the bot, pointing it at the fake; returns its path."""
+    """A configuration file for the bot, with the fake's guild; returns its path."""
     lines = ["[discord]"]
     if token_in_file:
         lines.append(f'token = "{fake.token}"')
@@ -45,20 +48,24 @@ def write_config(
         "",
         "[logging]",
         'level = "INFO"',
-        "",
-        "[testing]",
-        f'api_base_url = "{fake.api_base_url}"',
     ]
     path = folder / "jarmo.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
 
 
+def bot_command(*arguments: str) -> list[str]:
+    """The command line of ``jarmo-bot <arguments>`` run against the fake (see ``bot_env``)."""
+    return [sys.executable, str(LAUNCHER), *arguments]
+
+
 def bot_env(fake: FakeDiscord, *, token: bool = True) -> dict[str, str]:
-    """The child's environment: none of the developer's Jarmo settings, the fake's token."""
+    """The child's environment: none of the developer's Jarmo settings, the fake's token and
+    the fake's address for ``bot_command``."""
     env = {k: v for k, v in os.environ.items() if k not in STRIPPED_ENV}
     if token:
         env["DISCORD_TOKEN"] = fake.token
+    env[API_ENV] = fake.api_base_url
     env["PYTHONUNBUFFERED"] = "1"
     return env
 
@@ -84,7 +91,7 @@ class BotProcess:
             log.write(f"---- start {self.starts + 1} ----\n".encode())
             log.flush()
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "bot", "run", "--config", str(self.config_path)],
+                bot_command("run", "--config", str(self.config_path)),
                 cwd=self.folder,
                 env=bot_env(self.fake),
                 stdout=log,
@@ -153,7 +160,7 @@ def run_sync(
     """``python -m bot sync`` once, with the token in the configuration file this time."""
     config = write_config(fake, folder, token_in_file=True, dev_guild=dev_guild)
     return subprocess.run(
-        [sys.executable, "-m", "bot", "sync", "--config", str(config)],
+        bot_command("sync", "--config", str(config)),
         cwd=folder,
         env=bot_env(fake, token=False),
         capture_output=True,

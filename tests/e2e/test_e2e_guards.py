@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-import sys
 from contextlib import closing
 from pathlib import Path
 
 import pytest
-from bot_process import BotProcess, bot_env
+from bot_process import BotProcess, bot_command, bot_env
 from e2e_play import challenge, challenge_id, check_board_embed, check_private
 from fake_discord import FakeDiscord
 
@@ -81,7 +80,7 @@ def test_a_second_bot_on_the_same_database_exits_before_connecting(
 ):
     sessions, identifies = fake.sessions_started, len(fake.intents)
     second = subprocess.run(
-        [sys.executable, "-m", "bot", "run", "--config", str(bot.config_path)],
+        bot_command("run", "--config", str(bot.config_path)),
         cwd=bot.folder,
         env=bot_env(fake),
         capture_output=True,

@@ -6,13 +6,17 @@ import re
 
 from ratings_helpers import GUILD, rating_row
 
-from bot.cogs import DYNAMIC_ITEMS, JarmoCommands
+from bot.client import JarmoBot
+from bot.cogs import DYNAMIC_ITEMS, StatsCog, setup
 from bot.cogs.stats import HistoryPicker, LeaderboardButton, leaderboard_message
+from bot.config import BotConfig
 from bot.service.stats_models import LeaderboardPage, LeaderboardRow
 
 
-def test_the_new_commands_are_in_the_group_and_within_discords_limits():
-    group = JarmoCommands()
+async def test_the_new_commands_are_in_the_group_and_within_discords_limits():
+    bot = JarmoBot(BotConfig(), serve=False)
+    await setup(bot)
+    group = bot.tree.get_command("jarmo")
     commands = {command.name: command for command in group.commands}
     assert {"leaderboard", "stats", "history", "standings"} <= set(commands)
     for name in ("leaderboard", "stats", "history"):
@@ -23,7 +27,7 @@ def test_the_new_commands_are_in_the_group_and_within_discords_limits():
         for option in shape["options"]:
             assert re.fullmatch(r"[a-z_-]{1,32}", option["name"])
             assert 1 <= len(option["description"]) <= 100
-    assert JarmoCommands().commands[0] is not group.commands[0]  # each group has its own
+    assert StatsCog().leaderboard is not commands["leaderboard"]  # each bot has its own
 
 
 def test_the_components_are_registered_as_persistent_items():

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 from ratings_helpers import GUILD, rating_row
+from wording import refused, voice
 
 from bot.service.errors import NoStats
 from bot.service.stats import PAGE_SIZE
-from bot.words import leaderboard_text
 from bot.store import RatingTables
-from wording import refused, voice
+from bot.words import leaderboard_text
 
 
 async def seed(store, rows):

@@ -4,10 +4,9 @@ and the texts that show one explain why early changes are large."""
 from __future__ import annotations
 
 from ratings_helpers import ANN, BOB, GUILD, play_resign, rating_row
-
-from bot.service.stats_models import LeaderboardPage, LeaderboardRow, RatingShift
 from wording import voice
 
+from bot.service.stats_models import LeaderboardPage, LeaderboardRow, RatingShift
 from bot.words import leaderboard_text, profile_text, rating_label, rating_lines, report_text
 from bot.words.ratings import PROVISIONAL_GAMES
 

@@ -7,11 +7,11 @@ import io
 import pytest
 from PIL import Image
 from ratings_helpers import ANN, BOB, CAT, GUILD, HERE, play_draw, play_resign, start
+from wording import refused, voice
 
 from bot.render import render_rating_chart
 from bot.service.errors import NoStats
 from bot.words import history_option, history_text, move_list_text, profile_text
-from wording import refused, voice
 
 
 async def test_a_player_without_games_gets_a_friendly_message(service):
@@ -76,9 +76,11 @@ async def test_exporting_a_game_gives_its_moves_and_replay(service, store):
     game_id = (await store.results.recent_games(GUILD, ANN.user_id, limit=1))[0].id
     export = await service.stats.export_game(GUILD, game_id)
     assert export.text_filename == f"game-{game_id}.txt"
-    lines = export.text.splitlines()
-    assert "  1. White (Ann): A1-C2" in lines
-    assert "Result: Ann wins" in export.text and "resignation" in export.text
+    moves = move_list_text(
+        export.game, export.actions, voice(), white_name="Ann", black_name="Bob"
+    )
+    assert "  1. White (Ann): A1-C2" in moves.splitlines()
+    assert "Result: Ann wins" in moves and "resignation" in moves
     assert export.gif.startswith(b"GIF8")
     with pytest.raises(NoStats):
         await service.stats.export_game(GUILD + 1, game_id)  # another server's game

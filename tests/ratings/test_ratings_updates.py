@@ -7,13 +7,12 @@ import random
 
 import pytest
 from ratings_helpers import ANN, BOB, CAT, GUILD, HERE, THERE, play_draw, play_resign, start
+from wording import voice
 
 from bot.service import JarmoService
 from bot.service.ratings import new_skill, rate_game
-from wording import voice
-
-from bot.words import report_text, standings_text
 from bot.store import GameEnding, MatchOver, Skill
+from bot.words import report_text, standings_text
 
 
 async def rating(store, user, ruleset="classic"):

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 from service_helpers import ANN, BOB, HERE
+from wording import refused
 
 from bot.service import (
     Actor,
@@ -16,7 +17,6 @@ from bot.service import (
     NotYourTurn,
 )
 from bot.service.computer import ComputerOpponent, think_in_thread
-from wording import refused
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
 

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 from service_helpers import ANN, BOB, CAT, HERE, start_match
+from wording import refused, voice
 
 from bot.service import (
     BadMove,
@@ -21,7 +22,6 @@ from bot.service import (
     StopOffer,
 )
 from bot.words import report_text, standings_text
-from wording import refused, voice
 
 
 async def stored_state(store, place=HERE):

@@ -10,10 +10,12 @@ from contextlib import closing
 from pathlib import Path
 
 from store_helpers import T0, StartMatch, fork, quiet_move
+from wording import english
 
-from bot.service.errors import Busy, as_user_error
+from bot.service.errors import Busy, as_refusal
 from bot.store import GameRecord, SqliteStore, StoreBusy
 from bot.store._connection import BUSY_TIMEOUT_MS
+from bot.words import refusal_text
 
 
 def move_of(record: GameRecord, seed: int) -> dict[str, object]:
@@ -44,7 +46,7 @@ async def test_a_write_behind_a_foreign_lock_fails_busy_and_writes_nothing(
         other.execute("ROLLBACK")
     assert [type(r) for r in results] == [StoreBusy, StoreBusy]
     assert (await store.games.get(record.id)).version == record.version
-    user_error = as_user_error(results[0])  # type: ignore[arg-type]
-    assert isinstance(user_error, Busy) and "try again" in user_error.message
+    user_error = as_refusal(results[0])  # type: ignore[arg-type]
+    assert isinstance(user_error, Busy) and "try again" in refusal_text(user_error, english())
     moved = await store.games.record_move(record.id, **move_of(record, 3))  # type: ignore[arg-type]
     assert moved.version == record.version + 1  # and it works again once the lock is gone

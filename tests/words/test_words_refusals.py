@@ -60,8 +60,8 @@ def test_commands_are_named_the_way_each_front_end_types_them() -> None:
     refusal = Refusal(Code.COMPUTER_PLAYS_ON)
     assert "Use /jarmo resign to give up." in refusal_text(refusal, english())
     assert "Use 'resign' to give up." in refusal_text(refusal, console_voice(str))
-    turn = Refusal(Code.NOT_YOUR_TURN, player=101, side="white", ruleset="ludos")
-    assert refusal_text(turn, english({101: "Ann"})) == "It is Ann's turn (Green). Wait for their move."
+    turn = Refusal(Code.NOT_YOUR_TURN, player=101, name="Ann", side="white", ruleset="ludos")
+    assert refusal_text(turn, english()) == "It is Ann's turn (Green). Wait for their move."
 
 
 def refused_actions(ruleset: str, seed: int) -> list[JarmoError]:

@@ -1,0 +1,187 @@
+"""Challenges (``/jarmo challenge``) and the buttons that answer them."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.clock import time_per_move_choices
+from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
+from bot.cogs.items import JarmoItem
+from bot.cogs.replies import (
+    actor_of,
+    computer_answers,
+    only_pinging,
+    place_of,
+    report_message,
+)
+from bot.cogs.words import channel_language, discord_voice, discord_words, relative_time
+from bot.i18n import N_
+from bot.service import Actor, ChallengeRequest, ChallengeView, Report
+from bot.words import challenge_text
+
+if TYPE_CHECKING:
+    from bot.client import JarmoBot
+
+Ruleset = Literal["classic", "jasir", "ludos"]
+Layout = Literal["bow", "knight"]
+
+_ANSWERS = {
+    "accept": (N_("Accept"), discord.ButtonStyle.success),
+    "decline": (N_("Decline"), discord.ButtonStyle.secondary),
+    "cancel": (N_("Withdraw"), discord.ButtonStyle.danger),
+}
+
+
+@app_commands.guild_only()
+class ChallengeCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
+    """Starting a match: a challenge to a member, or a game against the computer at once."""
+
+    @app_commands.command()
+    @app_commands.describe(
+        opponent="The member you want to play",
+        games="How many games in the match (players swap sides after each)",
+        ruleset="classic (default), jasir (forward only) or ludos",
+        layout="bow (the standard board) or knight (all 48 knight lines)",
+        side="Your side in the first game",
+        time_per_move="Time limit per move: 5m, 1h, 1d, 3d, none… (default: the bot's setting)",
+        level="How strong the computer plays, when you challenge this bot",
+    )
+    async def challenge(
+        self,
+        interaction: discord.Interaction[JarmoBot],
+        opponent: discord.Member,
+        games: Literal[1, 2, 4, 6] = 1,
+        ruleset: Ruleset | None = None,
+        layout: Layout | None = None,
+        side: Literal["white", "black", "random"] = "random",
+        time_per_move: app_commands.Range[str, 1, 12] | None = None,
+        level: Literal["easy", "medium", "hard"] | None = None,
+    ) -> None:
+        """Challenge a member (or this bot, to play the computer) to Jarmo in this channel."""
+        request = ChallengeRequest(
+            Actor(opponent.id, opponent.display_name, opponent.bot),
+            games=games,
+            ruleset=ruleset,
+            layout=layout,
+            side=side,
+            time_per_move=time_per_move,
+            level=level,
+        )
+        if interaction.client.service.is_computer(opponent.id):
+            await _play_the_computer(interaction, request)
+        else:
+            await _challenge_a_member(interaction, request)
+
+    @challenge.autocomplete("time_per_move")
+    async def _time_per_move_choices(
+        self, interaction: discord.Interaction[JarmoBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return time_per_move_choices(current)
+
+
+async def _play_the_computer(
+    interaction: discord.Interaction[JarmoBot], request: ChallengeRequest
+) -> None:
+    # Answer with the start position first: the computer's opening move (when it has White)
+    # can take seconds and follows as a follow-up.
+    board = await interaction.client.computer.start(
+        place_of(interaction), actor_of(interaction), request
+    )
+    started = Report(interaction.user.id, None, board)
+    await interaction.response.send_message(
+        **report_message(started, channel_language(interaction))
+    )
+    await computer_answers(interaction, started)
+
+
+async def _challenge_a_member(
+    interaction: discord.Interaction[JarmoBot], request: ChallengeRequest
+) -> None:
+    service = interaction.client.service
+    view = await service.challenges.post(place_of(interaction), actor_of(interaction), request)
+    record = view.challenge
+    language = channel_language(interaction)
+    text = challenge_text(view, discord_voice(language), expires=relative_time(record.expires_at))
+    sent = await interaction.response.send_message(
+        text,
+        view=challenge_buttons(record.id, language),
+        allowed_mentions=only_pinging(request.opponent.user_id),
+    )
+    if sent.message_id is not None:  # Discord returns it with the callback's answer
+        await service.challenges.attach_message(record.id, sent.message_id)
+
+
+class ChallengeButton(
+    JarmoItem,
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"jarmo:challenge:(?P<id>[0-9]+):(?P<answer>accept|decline|cancel)",
+):
+    """Accept / Decline (the challenged player) and Withdraw (the challenger)."""
+
+    def __init__(self, challenge_id: int, answer: str, language: str | None = None) -> None:
+        label, style = _ANSWERS[answer]
+        super().__init__(
+            discord.ui.Button(
+                label=discord_words(language).gettext(label),
+                style=style,
+                custom_id=f"jarmo:challenge:{challenge_id}:{answer}",
+            )
+        )
+        self.challenge_id = challenge_id
+        self.answer = answer
+        self.what = f"challenge {answer}"
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ChallengeButton:
+        return cls(int(match["id"]), match["answer"])
+
+    async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        service, actor = interaction.client.service, actor_of(interaction)
+        language = channel_language(interaction)
+        _ = discord_words(language).gettext
+        if self.answer == "accept":
+            board = await service.challenges.accept(actor, self.challenge_id)
+            view = await service.challenges.view(self.challenge_id)
+            await interaction.response.edit_message(
+                content=f"{answered(view, language)}\n{_('**Accepted.** Game on!')}",
+                view=None,
+                allowed_mentions=only_pinging(),
+            )
+            started = Report(actor.user_id, None, board)
+            await interaction.followup.send(**report_message(started, language))
+            return
+        if self.answer == "decline":
+            view = await service.challenges.decline(actor, self.challenge_id)
+            note = _("**Declined** by {player}.").format(player=view.challenged_name)
+        else:
+            view = await service.challenges.cancel(actor, self.challenge_id)
+            note = _("**Withdrawn** by {player}.").format(player=view.challenger_name)
+        await interaction.response.edit_message(
+            content=f"{answered(view, language)}\n{note}",
+            view=None,
+            allowed_mentions=only_pinging(),
+        )
+
+
+def answered(view: ChallengeView, language: str | None) -> str:
+    """The challenge as it reads once answered (no expiry any more)."""
+    return challenge_text(view, discord_voice(language), expires="—")
+
+
+def challenge_buttons(challenge_id: int, language: str | None = None) -> discord.ui.View:
+    """The three buttons under a challenge."""
+    view = discord.ui.View(timeout=None)
+    for answer in _ANSWERS:
+        view.add_item(ChallengeButton(challenge_id, answer, language))
+    return view

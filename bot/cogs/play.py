@@ -1,0 +1,264 @@
+"""Playing a game: moves, the board, hints, resigning, stopping, standings, the rules card and
+aborting, with the buttons that confirm a resignation and accept an offer to stop."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
+from bot.cogs.items import JarmoItem, offer_button, offer_from, offer_template, single
+from bot.cogs.replies import (
+    EMBED_COLOUR,
+    actor_of,
+    board_embed,
+    computer_answers,
+    only_pinging,
+    place_of,
+    report_message,
+)
+from bot.cogs.rules import rules_embed, start_image
+from bot.cogs.transformers import MoveTransformer, PointTransformer
+from bot.cogs.tree import Unwelcome
+from bot.cogs.words import (
+    channel_language,
+    discord_voice,
+    discord_words,
+    mention,
+    reader_language,
+)
+from bot.i18n import N_
+from bot.jarmo import Action
+from bot.service import Offer
+from bot.service.models import DamagedGameAborted
+from bot.words import position_line, standings_text
+
+if TYPE_CHECKING:
+    from bot.client import JarmoBot
+
+
+@app_commands.guild_only()
+class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
+    """The game in this channel."""
+
+    @app_commands.command()
+    @app_commands.describe(move="Your move, e.g. A1-C2 (autocomplete lists the legal ones)")
+    async def move(
+        self,
+        interaction: discord.Interaction[JarmoBot],
+        move: app_commands.Transform[Action, MoveTransformer],
+    ) -> None:
+        """Make a move in this channel's game."""
+        report = await interaction.client.service.play.move(
+            place_of(interaction), actor_of(interaction), str(move)
+        )
+        await interaction.response.send_message(
+            **report_message(report, channel_language(interaction))
+        )
+        await computer_answers(interaction, report)
+
+    @app_commands.command()
+    @app_commands.describe(
+        point="An empty point of your camp: row 1 (White, Green) or 5 (Black, Blue)"
+    )
+    async def redeploy(
+        self,
+        interaction: discord.Interaction[JarmoBot],
+        point: app_commands.Transform[str, PointTransformer],
+    ) -> None:
+        """Bring a lost piece back to your camp (classic/jasir) or place a reserve piece (ludos)."""
+        report = await interaction.client.service.play.redeploy(
+            place_of(interaction), actor_of(interaction), point
+        )
+        await interaction.response.send_message(
+            **report_message(report, channel_language(interaction))
+        )
+        await computer_answers(interaction, report)
+
+    @app_commands.command()
+    @app_commands.describe(private="Only you see the answer (shown from your side if you play)")
+    async def board(
+        self, interaction: discord.Interaction[JarmoBot], private: bool = False
+    ) -> None:
+        """Show the current position of this channel's game."""
+        view = await interaction.client.service.play.board(
+            place_of(interaction), viewer_id=interaction.user.id if private else None
+        )
+        language = reader_language(interaction) if private else channel_language(interaction)
+        text = position_line(view, discord_voice(language))
+        embed, file = board_embed(view, text, language)
+        await interaction.response.send_message(
+            embed=embed, file=file, ephemeral=private, allowed_mentions=only_pinging()
+        )
+
+    @app_commands.command()
+    async def hint(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        """Ask the computer for a move suggestion, in a game against it (only you see it)."""
+        computer = interaction.client.computer
+        # Cheap checks first, so a refusal is answered directly; the search itself may wait in
+        # the computer's queue for longer than Discord's 3 s, so defer before it.
+        await computer.check_hint(place_of(interaction), actor_of(interaction))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        move = await computer.hint(place_of(interaction), actor_of(interaction))
+        _ = discord_words(reader_language(interaction)).gettext
+        await interaction.followup.send(
+            _("Try **{move}** (`/jarmo move {move}`).").format(move=move), ephemeral=True
+        )
+
+    @app_commands.command()
+    async def resign(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        """Resign: you lose this game and forfeit the rest of the match."""
+        record = await interaction.client.service.play.player_game(
+            place_of(interaction), actor_of(interaction)
+        )
+        language = reader_language(interaction)
+        _ = discord_words(language).gettext
+        await interaction.response.send_message(
+            _("Resign? You lose this game and the rest of the match goes to your opponent."),
+            view=single(ResignButton(record.id, interaction.user.id, language)),
+            ephemeral=True,
+        )
+
+    @app_commands.command()
+    async def stop(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        """Offer to end this game now, scored as it stands; your opponent accepts with a button."""
+        offer = await interaction.client.service.play.offer_stop(
+            place_of(interaction), actor_of(interaction)
+        )
+        language = channel_language(interaction)
+        _ = discord_words(language).gettext
+        text = _(
+            "{player} offers to end this game here, scored as it stands. {opponent}, do you "
+            "agree? (The offer lapses with the next move.)"
+        ).format(player=mention(offer.offered_by), opponent=mention(offer.answer_by))
+        await interaction.response.send_message(
+            text,
+            view=single(StopButton(offer, language)),
+            allowed_mentions=only_pinging(offer.answer_by),
+        )
+
+    @app_commands.command()
+    async def standings(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        """Show the standing of this channel's current (or last) match."""
+        standings = await interaction.client.service.standings.current(place_of(interaction))
+        language = channel_language(interaction)
+        embed = discord.Embed(
+            title=discord_words(language).gettext("Match standings"),
+            colour=EMBED_COLOUR,
+            description=standings_text(standings, discord_voice(language)),
+        )
+        await interaction.response.send_message(embed=embed, allowed_mentions=only_pinging())
+
+    @app_commands.command()
+    async def rules(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        """How to play Jarmo (only you see it)."""
+        image = await asyncio.to_thread(start_image, "classic")
+        file = discord.File(io.BytesIO(image), filename="start.png")
+        # Servers have no move limit of their own: every game gets the bot's configured one.
+        embed = rules_embed(interaction.client.config.max_plies, reader_language(interaction))
+        embed.set_image(url="attachment://start.png")
+        await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
+
+    @app_commands.command()
+    async def abort(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        """End this channel's stuck game and match; nothing counts (Manage Channels only)."""
+        can_manage = bool(interaction.permissions.manage_channels)
+        report = await interaction.client.service.play.abort(
+            place_of(interaction), actor_of(interaction), can_manage=can_manage
+        )
+        language = channel_language(interaction)
+        _ = discord_words(language).gettext
+        moderator = mention(interaction.user.id)
+        if isinstance(report, DamagedGameAborted):
+            await interaction.response.send_message(
+                _(
+                    "The damaged game was ended by {moderator}; nothing counts. Its record was "
+                    "kept aside for the bot's operator. A new game can start here with "
+                    "/jarmo challenge."
+                ).format(moderator=moderator),
+                allowed_mentions=only_pinging(),
+            )
+            return
+        message = report_message(report, language)
+        message["content"] = _("Game aborted by {moderator}.").format(moderator=moderator)
+        message["allowed_mentions"] = only_pinging()
+        await interaction.response.send_message(**message)
+
+
+class ResignButton(
+    JarmoItem,
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"jarmo:resign:(?P<game>[0-9]+):(?P<user>[0-9]+)",
+):
+    """The confirmation under a (private) resign prompt."""
+
+    what = "resign"
+
+    def __init__(self, game_id: int, user_id: int, language: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=discord_words(language).gettext("Yes, resign the match"),
+                style=discord.ButtonStyle.danger,
+                custom_id=f"jarmo:resign:{game_id}:{user_id}",
+            )
+        )
+        self.game_id = game_id
+        self.user_id = user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ResignButton:
+        return cls(int(match["game"]), int(match["user"]))
+
+    async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        if interaction.user.id != self.user_id:
+            raise Unwelcome(N_("This button is not for you. Use /jarmo resign yourself."))
+        report = await interaction.client.service.play.resign(
+            place_of(interaction), actor_of(interaction), game_id=self.game_id
+        )
+        resigned = discord_words(reader_language(interaction)).gettext("You resigned.")
+        await interaction.response.edit_message(content=resigned, view=None)
+        await interaction.followup.send(**report_message(report, channel_language(interaction)))
+
+
+class StopButton(
+    JarmoItem,
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=offer_template("stop"),
+):
+    """The opponent's answer to an offer to end the game as it stands."""
+
+    what = "stop"
+
+    def __init__(self, offer: Offer, language: str | None = None) -> None:
+        label = discord_words(language).gettext("Agree to stop here")
+        super().__init__(offer_button("stop", label, offer))
+        self.offer = offer
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> StopButton:
+        return cls(offer_from(match))
+
+    async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        report = await interaction.client.service.play.accept_stop(
+            place_of(interaction), actor_of(interaction), self.offer
+        )
+        await interaction.response.edit_message(view=None)
+        await interaction.followup.send(**report_message(report, channel_language(interaction)))

@@ -1,0 +1,132 @@
+"""The command tree: which interactions may run, how every failure is answered, and the one
+``/jarmo`` group that all the features' cogs share."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.abc import Snowflake
+from discord.utils import MISSING
+
+from bot.cogs.guards import admit
+from bot.cogs.words import discord_voice, discord_words, reader_language
+from bot.i18n import N_
+from bot.service.errors import as_refusal
+from bot.words import refusal_text
+
+if TYPE_CHECKING:
+    from bot.client import JarmoBot
+
+log = logging.getLogger(__name__)
+TreeCommand = app_commands.Command[Any, ..., Any] | app_commands.ContextMenu | app_commands.Group
+
+SORRY = N_(
+    "Sorry, something went wrong on our side. Your game is safe and nothing was changed; "
+    "please try again in a moment."
+)
+
+
+class Unwelcome(Exception):
+    """A refusal only the Discord front end makes (a button meant for someone else, a message
+    from another server): ``message`` is a catalogue message id, filled in with ``fields``."""
+
+    def __init__(self, message: str, **fields: str) -> None:
+        self.message = message
+        self.fields = fields
+        super().__init__(message)
+
+
+class ComponentError(app_commands.AppCommandError):
+    """A button's or menu's callback failed: handed to the tree's ``on_error`` like a command's
+    failure, so that both are answered in one place. ``what`` names it in the log."""
+
+    def __init__(self, original: Exception, what: str) -> None:
+        self.original = original
+        self.what = what
+        super().__init__(f"{what} failed")
+
+
+class JarmoTree(app_commands.CommandTree["JarmoBot"]):
+    """The command tree: only servers the bot is in, and the central error handler."""
+
+    def add_command(
+        self,
+        command: TreeCommand,
+        /,
+        *,
+        guild: Snowflake | None = MISSING,
+        guilds: Sequence[Snowflake] = MISSING,
+        override: bool = False,
+    ) -> None:
+        """Add a command, as ``CommandTree.add_command`` does; but a group named like a global
+        group the tree already has gives that group its sub-commands instead. Each feature is
+        its own ``GroupCog`` declaring ``/jarmo`` (discord.py has no way to split one group
+        across cogs), and users see a single ``/jarmo`` with every feature's sub-commands."""
+        if isinstance(command, app_commands.Group) and not override:
+            is_global = guild is MISSING and guilds is MISSING
+            shared = self.get_command(command.name) if is_global else None
+            if isinstance(shared, app_commands.Group):
+                for child in command.commands:
+                    shared.add_command(child)
+                return
+        super().add_command(command, guild=guild, guilds=guilds, override=override)
+
+    async def interaction_check(self, interaction: discord.Interaction[JarmoBot], /) -> bool:
+        """Commands and autocomplete run only in servers the bot is in."""
+        return await admit(interaction)
+
+    async def on_error(
+        self, interaction: discord.Interaction[JarmoBot], error: app_commands.AppCommandError, /
+    ) -> None:
+        """The one answer to every failure of a command or a component: a refusal the player
+        caused (or can wait out) privately, with its message and a debug log; anything else
+        logged in full with who and where, and a private apology with no details."""
+        cause, what = _unwrap(interaction, error)
+        known = as_refusal(cause)
+        language = reader_language(interaction)
+        if isinstance(cause, Unwelcome):
+            log.debug("refused %s for user %s: %s", what, interaction.user.id, cause.message)
+            text = discord_words(language).gettext(cause.message).format(**cause.fields)
+        elif known is not None:
+            log.debug("refused %s for user %s: %s", what, interaction.user.id, known.code.value)
+            text = refusal_text(known, discord_voice(language))
+        else:
+            log.error(
+                "%s failed (user %s, guild %s, channel %s)",
+                what,
+                interaction.user.id,
+                interaction.guild_id,
+                interaction.channel_id,
+                exc_info=cause,
+            )
+            text = discord_words(language).gettext(SORRY)
+        try:
+            await reply_privately(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not tell user %s about a failed %s", interaction.user.id, what)
+
+
+def _unwrap(
+    interaction: discord.Interaction[JarmoBot], error: app_commands.AppCommandError
+) -> tuple[BaseException, str]:
+    """The exception that really happened, and what failed (for the log)."""
+    if isinstance(error, ComponentError):
+        return error.original, error.what
+    what = f"/{interaction.command.qualified_name}" if interaction.command else "command"
+    if isinstance(error, app_commands.CommandInvokeError):
+        return error.original, what
+    if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
+        return error.__cause__, what  # an option's text refused by its transformer
+    return error, what
+
+
+async def reply_privately(interaction: discord.Interaction[JarmoBot], text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was already answered."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
