@@ -1,10 +1,9 @@
 """Refresh the message catalogues' templates (and the translations' entries) from the code.
 
 Run ``python -m bot._i18n_extract`` after changing any user-facing text: it rewrites each
-domain's ``.pot`` from the ``_(...)``, ``N_(...)``, ``gettext(...)`` and ``ngettext(...)`` calls in its source, and
+domain's ``.pot`` from the ``_``, ``N_``, ``gettext`` and ``ngettext`` calls in its source, and
 brings every ``.po`` of that domain up to date (new messages untranslated, removed ones dropped),
-so translators see exactly what changed. ``tests/test_catalogues.py`` fails while a template is
-out of date.
+so translators see exactly what changed. ``tests/words`` fails while a template is out of date.
 """
 
 from __future__ import annotations
