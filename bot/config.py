@@ -55,7 +55,6 @@ class BotConfig:
     time_per_move_seconds: int | None = None  # [game] time_per_move; None: no limit
     log_level: str = "INFO"
     boards_dir: Path = Path("jarmo-boards")
-    api_base_url: str | None = None  # tests only: a loopback fake of Discord's API
     # Where the token came from, for messages about it: "DISCORD_TOKEN" or "<file>: discord.token".
     token_source: str = f"the environment variable {TOKEN_ENV}"
 
@@ -222,13 +221,6 @@ def _guild_id(value: object) -> int:
     return value
 
 
-def _url(value: object) -> str:
-    text = _text(value)
-    if not text.startswith(("http://", "https://")):
-        raise _Invalid("a URL starting with http:// or https://")
-    return text.rstrip("/")
-
-
 @dataclass(frozen=True)
 class _Key:
     field: str
@@ -252,7 +244,6 @@ SCHEMA: dict[str, dict[str, _Key]] = {
     },
     "logging": {"level": _Key("log_level", _choice(LOG_LEVELS, upper=True))},
     "console": {"boards_dir": _Key("boards_dir", _path)},
-    "testing": {"api_base_url": _Key("api_base_url", _url)},
 }
 
 

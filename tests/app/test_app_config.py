@@ -36,7 +36,6 @@ def test_defaults_without_a_file(tmp_path: Path) -> None:
     assert (config.default_ruleset, config.default_layout) == ("classic", "bow")
     assert config.max_plies == 200
     assert config.log_level == "INFO"
-    assert config.api_base_url is None
 
 
 def test_every_key_is_read(tmp_path: Path) -> None:
@@ -58,8 +57,6 @@ def test_every_key_is_read(tmp_path: Path) -> None:
         level = "debug"
         [console]
         boards_dir = "/tmp/pictures"
-        [testing]
-        api_base_url = "http://127.0.0.1:8080/"
         """,
     )
     config = load_config(path, env=NO_ENV)
@@ -75,7 +72,6 @@ def test_every_key_is_read(tmp_path: Path) -> None:
         time_per_move_seconds=7200,
     )
     assert config.log_level == "DEBUG"
-    assert config.api_base_url == "http://127.0.0.1:8080"
 
 
 def test_the_example_file_holds_the_defaults() -> None:
@@ -139,7 +135,6 @@ INVALID = [
     ('[database]\npath = ""', "database.path", "non-empty"),
     ("[database]\npath = [1, 2]", "database.path", "got a list"),
     ("[console]\nboards_dir = 7", "console.boards_dir", "path"),
-    ('[testing]\napi_base_url = "localhost:80"', "testing.api_base_url", "http://"),
     ('[discord]\ntokne = "x"', "discord.tokne", "did you mean discord.token?"),
     ("[game]\nmax_ply = 10", "game.max_ply", "did you mean game.max_plies?"),
     ("[gmae]\nmax_plies = 10", "gmae", "did you mean [game]?"),
