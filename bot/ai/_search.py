@@ -31,6 +31,9 @@ TT_MAX = 400_000  # entries; cleared when full (a move's search rarely gets ther
 TT_PLY_MARGIN = 48
 MAX_PLY = 128
 CONTEMPT = 50
+# Ordering sorts ints: a move's key above its index in the list (fewer than 1024 moves).
+_INDEX_BITS = 10
+_LAST_INDEX = (1 << _INDEX_BITS) - 1
 
 
 class _OutOfBudget(Exception):
@@ -70,6 +73,8 @@ class Searcher:
         self.rng = random.Random(seed)
         self.nodes = 0
         self.node_limit = budget.node_limit if budget.node_limit is not None else 1 << 62
+        # The table is left alone this close to the ply guard (see TT_PLY_MARGIN).
+        self.tt_before_ply = game.max_plies - TT_PLY_MARGIN
         self.deadline = (
             time.perf_counter() + budget.time_limit if budget.time_limit is not None else None
         )
@@ -189,7 +194,7 @@ class Searcher:
             return self._terminal()
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(alpha, beta, ply)
-        use_tt = game.max_plies - game.ply > TT_PLY_MARGIN
+        use_tt = game.ply < self.tt_before_ply
         tt_move = 0
         key = game.key
         if use_tt:
@@ -287,7 +292,7 @@ class Searcher:
         history = self.history[side]
         in_camp = IN_ENEMY_CAMP[side]
         keyed = []
-        for move in moves:
+        for i, move in enumerate(moves):
             origin, target, _ = DECODE[move]
             if move == tt_move:
                 key = 1 << 40
@@ -305,9 +310,9 @@ class Searcher:
                 key = history[move % PLACE_UNIT]
                 if origin >= 0 and in_camp[target]:
                     key += 1 << 20  # cashing in the camp point is usually worth a look early
-            keyed.append((key, move))
-        keyed.sort(key=_first, reverse=True)
-        return [move for _, move in keyed]
+            keyed.append(key << _INDEX_BITS | _LAST_INDEX - i)
+        keyed.sort(reverse=True)  # equal keys keep their order, as the index breaks the tie
+        return [moves[_LAST_INDEX - (packed & _LAST_INDEX)] for packed in keyed]
 
     def _reward(self, move: int, depth: int, ply: int) -> None:
         killers = self.killers[ply]
@@ -316,10 +321,6 @@ class Searcher:
         table = self.history[self.game.turn_index]
         key = move % PLACE_UNIT
         table[key] = min(table[key] + depth * depth, 1 << 19)
-
-
-def _first(pair: tuple[int, int]) -> int:
-    return pair[0]
 
 
 def _tactical(game: Game) -> list[int]:
@@ -333,4 +334,4 @@ def _tactical(game: Game) -> list[int]:
             for m in game.legal_codes()
             if CAPTURE <= m < CAPTURE + PLACE_UNIT or (m < PLACE_UNIT and camp[DECODE[m][1]])
         ]
-    return [m for m in game.legal_codes() if CAPTURE <= m < CAPTURE + PLACE_UNIT]
+    return game.capture_codes()
