@@ -147,13 +147,22 @@ def _fill_placement(s: int, p: int, mask: int, memo: dict[int, int], near: int) 
     return value
 
 
-def piece_value(owners: Sequence[int], kinds: Sequence[int], p: int) -> int:
-    """What losing the piece on ``p`` costs its owner (for ordering captures, MVV-style), given
-    the game's ``owners`` and ``kinds``."""
-    s = owners[p] - 1
+def _piece_value(s: int, kind: int, p: int) -> int:
     value = POINT + ADVANCE[s][p]
     if IN_ENEMY_CAMP[s][p]:
         value += POINT
-    if kinds[p] in (MARKED, GUARD):
+    if kind in (MARKED, GUARD):
         value += 15  # it carries a redeploy / recovery right
     return value
+
+
+#: PIECE_VALUES[owner][kind][p]: what losing the piece on ``p`` costs its owner (for ordering
+#: captures, MVV-style), indexed like the game's ``owners`` and ``kinds`` (owner 0, an empty
+#: point, is worth nothing).
+PIECE_VALUES: tuple[tuple[tuple[int, ...], ...], ...] = (
+    ((0,) * POINT_COUNT,) * 3,
+    *(
+        tuple(tuple(_piece_value(s, kind, p) for p in range(POINT_COUNT)) for kind in range(3))
+        for s in (0, 1)
+    ),
+)
