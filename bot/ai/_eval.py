@@ -13,7 +13,7 @@ from functools import cache
 
 from bot.jarmo import Game, Layout, Ruleset
 from bot.jarmo.board import ARCHER, GUARD, IN_ENEMY_CAMP, MARKED, POINT_COUNT, row_of
-from bot.jarmo.steps import side_steps
+from bot.jarmo.steps import points_of, side_steps
 
 POINT = 100  # one game point
 
@@ -50,11 +50,23 @@ class Evaluator:
     the same positions.
     """
 
-    __slots__ = ("_game", "_guards", "_pieces", "_values")
+    __slots__ = (
+        "_captured",
+        "_game",
+        "_guards",
+        "_kinds",
+        "_occupancy",
+        "_pieces",
+        "_reserve",
+        "_values",
+    )
 
     def __init__(self, game: Game) -> None:
         self._game = game
         self._guards = game.rules.guards
+        # Live views of the game's state: read at every evaluation without a call.
+        self._occupancy, self._kinds = game.occupancy, game.kinds
+        self._captured, self._reserve = game.captured_counts, game.reserve_counts
         self._values, self._pieces = _memos(game.rules, game.layout)
 
     def evaluate(self) -> int:
@@ -66,37 +78,37 @@ class Evaluator:
         if value is None:
             if len(values) > MEMO_MAX:
                 values.clear()
-            white = self._side_value(0)
-            black = self._side_value(1)
-            value = values[key] = (black - white if game.turn_index else white - black) + TEMPO
+            white, black = self._occupancy
+            value = self._side_value(0, white, black) - self._side_value(1, black, white)
+            value = values[key] = (-value if game.turn_index else value) + TEMPO
         return value
 
-    def _side_value(self, s: int) -> int:
-        game = self._game
-        board = game.occupied(s) | game.occupied(1 - s) << POINT_COUNT
-        value = 0
+    def _side_value(self, s: int, own: int, enemy: int) -> int:
+        board = own | enemy << POINT_COUNT
         pieces = self._pieces[s]
-        for p in game.piece_points(s):
+        points = points_of(own)
+        value = 0
+        for p in points:
             mask, memo = pieces[p]
             near = board & mask
             try:
                 value += memo[near]
             except KeyError:
                 value += _fill_placement(s, p, mask, memo, near)
-        _, _, captured, reserve = game.counts(s)
         if self._guards:
-            value += RESERVE_PIECE * reserve
+            value += RESERVE_PIECE * self._reserve[s]
+        captured = self._captured[s]
         if captured:
-            value += self._recovery(s, captured)
+            value += self._recovery(s, captured, points)
         return value
 
-    def _recovery(self, s: int, captured: int) -> int:
-        """The means of side ``s`` to bring captured pieces back: pieces that may earn or hold
-        a redeploy (classic/jasir) or recover a piece (ludos)."""
-        kinds = self._game.kinds
+    def _recovery(self, s: int, captured: int, points: tuple[int, ...]) -> int:
+        """The means of side ``s`` (its pieces on ``points``) to bring captured pieces back:
+        pieces that may earn or hold a redeploy (classic/jasir) or recover a piece (ludos)."""
+        kinds = self._kinds
         in_camp = IN_ENEMY_CAMP[s]
         marked_in_camp = runners = 0
-        for p in self._game.piece_points(s):
+        for p in points:
             if kinds[p] == ARCHER:
                 continue
             if not in_camp[p]:

@@ -70,7 +70,7 @@ class Searcher:
 
     def __init__(self, game: Game, budget: Budget, seed: int) -> None:
         self.game = game
-        self.evaluator = Evaluator(game)
+        self.evaluate = Evaluator(game).evaluate
         self.root_side = game.turn_index
         self.budget = budget
         self.rng = random.Random(seed)
@@ -265,7 +265,7 @@ class Searcher:
         if game.stopped:
             return self._terminal()
         self.horizon += 1
-        stand = self.evaluator.evaluate()
+        stand = self.evaluate()
         if stand >= beta or ply >= MAX_PLY:
             return stand
         alpha = max(alpha, stand)
@@ -276,12 +276,13 @@ class Searcher:
             moves.sort(
                 key=lambda m: PIECE_VALUES[owners[t := DECODE[m][1]]][kinds[t]][t], reverse=True
             )
+        push, pop, quiesce = game.push, game.pop, self._quiesce
         for move in moves:
-            game.push(move)
+            push(move)
             try:
-                score = -self._quiesce(-beta, -alpha, ply + 1)
+                score = -quiesce(-beta, -alpha, ply + 1)
             finally:
-                game.pop()
+                pop()
             if score > best:
                 best = score
                 if score > alpha:

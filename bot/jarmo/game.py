@@ -339,6 +339,22 @@ class Game:
         """The points of side ``side``'s pieces as a bit mask (bit ``p`` for point ``p``)."""
         return self._occupied[side]
 
+    @property
+    def occupancy(self) -> Sequence[int]:
+        """``occupied`` of White and Black (a live view, for a search reading it at every
+        node)."""
+        return self._occupied
+
+    @property
+    def captured_counts(self) -> Sequence[int]:
+        """How many pieces White and Black have lost and not yet got back (a live view)."""
+        return self._captured
+
+    @property
+    def reserve_counts(self) -> Sequence[int]:
+        """ludos: how many recovered pieces White and Black may place (a live view)."""
+        return self._reserve
+
     def counts(self, side: int) -> tuple[int, int, int, int]:
         """Side ``side``'s pieces on the board, in the enemy camp, captured and in reserve."""
         return (
@@ -554,9 +570,21 @@ class Game:
             mover = before = kind[origin]
             owner[origin] = EMPTY
             key ^= mine_keys[mover][origin]
-            if owner[target]:
+            if owner[target]:  # a capture: the other side loses the piece on the target
                 victim = kind[target]
-                key ^= self._lose(other, target, victim)
+                occupied[other] ^= 1 << target
+                self._on_board[other] -= 1
+                if IN_ENEMY_CAMP[other][target]:
+                    self._in_camp[other] -= 1
+                    if victim == MARKED:
+                        self._marked_in_camp[other] -= 1
+                lost = self._captured[other]
+                self._captured[other] = lost + 1
+                key ^= (
+                    PIECE_KEYS[other][victim][target]
+                    ^ CAPTURED_KEYS[other][lost]
+                    ^ CAPTURED_KEYS[other][lost + 1]
+                )
                 if not self._guards:
                     mover = MARKED
                 elif not in_camp[target]:
@@ -596,18 +624,6 @@ class Game:
         self._key = key ^ SIDE_KEY
         self._legal = None
         self._stop = self._ending()
-
-    def _lose(self, side: int, p: Point, kind: int) -> int:
-        """Side ``side`` loses its piece on ``p`` to a capture; returns the key change."""
-        self._occupied[side] ^= 1 << p
-        self._on_board[side] -= 1
-        if IN_ENEMY_CAMP[side][p]:
-            self._in_camp[side] -= 1
-            if kind == MARKED:
-                self._marked_in_camp[side] -= 1
-        n = self._captured[side]
-        self._captured[side] = n + 1
-        return PIECE_KEYS[side][kind][p] ^ CAPTURED_KEYS[side][n] ^ CAPTURED_KEYS[side][n + 1]
 
     def _recover(self, side: int) -> int:
         """ludos: a captured piece of ``side`` goes to its reserve; returns the key change."""
@@ -690,9 +706,15 @@ class Game:
                 self._captured[side] += 1
             owner[origin] = side + 1
             kind[origin] = before
-            if victim >= 0:
-                self._put(target, other, victim)
+            if victim >= 0:  # the captured piece comes back
+                owner[target] = other + 1
+                kind[target] = victim
+                self._occupied[other] |= 1 << target
+                self._on_board[other] += 1
                 self._captured[other] -= 1
+                if IN_ENEMY_CAMP[other][target]:
+                    self._in_camp[other] += 1
+                    self._marked_in_camp[other] += victim == MARKED
             else:
                 owner[target] = EMPTY
         return code
