@@ -418,11 +418,10 @@ class Game:
         slots = steps.low[own & LOW_MASK] + steps.high[own >> LOW_BITS]
         moves: list[ActionCode] = []
         for mask, memo, _, origin in slots:
-            key = board & mask
             try:
-                moves += memo[key]
+                moves += memo[board & mask]
             except KeyError:
-                moves += steps.fill_steps(origin, key)
+                moves += steps.fill_steps(origin, board & mask)
         if self._no_shuffling:
             recent = self._recent[side]
             if len(recent) >= 4 and recent[-1] == recent[-3]:
