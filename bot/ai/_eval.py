@@ -9,9 +9,11 @@ classic/jasir, reserve and guards in ludos), and a little for mobility and attac
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
-from bot.jarmo import Game
+from bot.jarmo import Game, Layout, Ruleset
 from bot.jarmo.board import ARCHER, GUARD, IN_ENEMY_CAMP, MARKED, POINT_COUNT, row_of
+from bot.jarmo.steps import points_of, side_steps
 
 POINT = 100  # one game point
 
@@ -35,71 +37,78 @@ GUARD_RUNNER = 20  # ludos: a guard on its way may recover a captured piece
 MOBILITY = 2  # per step onto an empty point
 ATTACK = 6  # per enemy piece attacked
 TEMPO = 8  # the side to move is a move ahead
-MEMO_MAX = 200_000  # placement values kept per side; cleared when full
+MEMO_MAX = 400_000  # position values kept; cleared when full
 
 
 class Evaluator:
     """Evaluates positions of one game (one search) as the search walks it.
 
-    The terms that depend only on where the pieces stand (points, advancement, mobility,
-    attacks) are kept per side by the board mask, so a position met again, or a position
-    whose one side has not moved, costs a lookup.
+    A value is kept by the position's key, so a position met again costs a lookup. A new
+    position adds up its pieces' placement (points, advancement, mobility, attacks), each kept
+    by the state of the points the piece reaches. The memos belong to the game's rules and
+    layout and outlive the search: the next move's search, in the same process, meets many of
+    the same positions.
     """
 
-    __slots__ = ("_game", "_guards", "_memo", "_reach")
+    __slots__ = (
+        "_captured",
+        "_game",
+        "_guards",
+        "_kinds",
+        "_occupancy",
+        "_pieces",
+        "_reserve",
+        "_values",
+    )
 
     def __init__(self, game: Game) -> None:
         self._game = game
         self._guards = game.rules.guards
-        self._reach = tuple(
-            tuple(sum(1 << q for q in row) for row in game.targets(side)) for side in (0, 1)
-        )
-        self._memo: tuple[dict[int, int], dict[int, int]] = ({}, {})
+        # Live views of the game's state: read at every evaluation without a call.
+        self._occupancy, self._kinds = game.occupancy, game.kinds
+        self._captured, self._reserve = game.captured_counts, game.reserve_counts
+        self._values, self._pieces = _memos(game.rules, game.layout)
 
     def evaluate(self) -> int:
         """The position's value for the side to move (positive = good for it)."""
-        white = self._side_value(0)
-        black = self._side_value(1)
-        return (black - white if self._game.turn_index else white - black) + TEMPO
-
-    def _side_value(self, s: int) -> int:
         game = self._game
-        own, enemy = game.occupied(s), game.occupied(1 - s)
-        board = own | enemy << POINT_COUNT
-        memo = self._memo[s]
-        value = memo.get(board)
+        key = game.key
+        values = self._values
+        value = values.get(key)
         if value is None:
-            if len(memo) > MEMO_MAX:
-                memo.clear()
-            value = memo[board] = self._placement(s, own, enemy)
-        _, _, captured, reserve = game.counts(s)
-        if self._guards:
-            value += RESERVE_PIECE * reserve
-        if captured:
-            value += self._recovery(s, captured)
+            if len(values) > MEMO_MAX:
+                values.clear()
+            white, black = self._occupancy
+            value = self._side_value(0, white, black) - self._side_value(1, black, white)
+            value = values[key] = (-value if game.turn_index else value) + TEMPO
         return value
 
-    def _placement(self, s: int, own: int, enemy: int) -> int:
-        """Points on the board, advancement, mobility and attacks of side ``s``."""
-        in_camp, advance, reach = IN_ENEMY_CAMP[s], ADVANCE[s], self._reach[s]
-        empty = ~(own | enemy)
-        value = mobility = attacks = 0
-        for p in self._game.piece_points(s):
-            value += POINT + advance[p]
-            if in_camp[p]:
-                value += POINT
-                continue
-            mobility += (reach[p] & empty).bit_count()
-            attacks += (reach[p] & enemy).bit_count()
-        return value + MOBILITY * mobility + ATTACK * attacks
+    def _side_value(self, s: int, own: int, enemy: int) -> int:
+        board = own | enemy << POINT_COUNT
+        pieces = self._pieces[s]
+        points = points_of(own)
+        value = 0
+        for p in points:
+            mask, memo = pieces[p]
+            near = board & mask
+            try:
+                value += memo[near]
+            except KeyError:
+                value += _fill_placement(s, p, mask, memo, near)
+        if self._guards:
+            value += RESERVE_PIECE * self._reserve[s]
+        captured = self._captured[s]
+        if captured:
+            value += self._recovery(s, captured, points)
+        return value
 
-    def _recovery(self, s: int, captured: int) -> int:
-        """The means of side ``s`` to bring captured pieces back: pieces that may earn or hold
-        a redeploy (classic/jasir) or recover a piece (ludos)."""
-        kinds = self._game.kinds
+    def _recovery(self, s: int, captured: int, points: tuple[int, ...]) -> int:
+        """The means of side ``s`` (its pieces on ``points``) to bring captured pieces back:
+        pieces that may earn or hold a redeploy (classic/jasir) or recover a piece (ludos)."""
+        kinds = self._kinds
         in_camp = IN_ENEMY_CAMP[s]
         marked_in_camp = runners = 0
-        for p in self._game.piece_points(s):
+        for p in points:
             if kinds[p] == ARCHER:
                 continue
             if not in_camp[p]:
@@ -113,13 +122,59 @@ class Evaluator:
         )
 
 
-def piece_value(owners: Sequence[int], kinds: Sequence[int], p: int) -> int:
-    """What losing the piece on ``p`` costs its owner (for ordering captures, MVV-style), given
-    the game's ``owners`` and ``kinds``."""
-    s = owners[p] - 1
+# Per point: the mask of the points a piece there reaches (own bits and enemy bits of the
+# board), and its placement value by the state of those points.
+_PiecePlacements = tuple[tuple[int, dict[int, int]], ...]
+_Memos = tuple[dict[int, int], tuple[_PiecePlacements, _PiecePlacements]]
+
+
+@cache
+def _memos(rules: Ruleset, layout: Layout) -> _Memos:
+    """The evaluation memos of one ruleset and layout: values by position key, and per side
+    and point, a piece's placement by the state of the points it reaches."""
+    white, black = side_steps(layout, rules.forward_only)
+    return {}, (_placements(white.targets), _placements(black.targets))
+
+
+def _placements(targets: Sequence[Sequence[int]]) -> _PiecePlacements:
+    return tuple((_mask(row) | _mask(row) << POINT_COUNT, {}) for row in targets)
+
+
+def _mask(points: Sequence[int]) -> int:
+    return sum(1 << p for p in points)
+
+
+def _fill_placement(s: int, p: int, mask: int, memo: dict[int, int], near: int) -> int:
+    """The placement value of side ``s``'s piece on ``p`` when the points it reaches (``mask``
+    on the board) are ``near``: points, advancement, and unless it is in the enemy camp,
+    mobility and attacks. Remembered in ``memo``."""
     value = POINT + ADVANCE[s][p]
     if IN_ENEMY_CAMP[s][p]:
         value += POINT
-    if kinds[p] in (MARKED, GUARD):
+    else:
+        reach = mask & ((1 << POINT_COUNT) - 1)
+        own, enemy = near & reach, near >> POINT_COUNT
+        value += MOBILITY * (reach & ~own & ~enemy).bit_count() + ATTACK * enemy.bit_count()
+    memo[near] = value
+    return value
+
+
+def _piece_value(s: int, kind: int, p: int) -> int:
+    value = POINT + ADVANCE[s][p]
+    if IN_ENEMY_CAMP[s][p]:
+        value += POINT
+    if kind in (MARKED, GUARD):
         value += 15  # it carries a redeploy / recovery right
     return value
+
+
+#: PIECE_VALUES[owner][kind][p]: what losing the piece on ``p`` costs its owner (for ordering
+#: captures, MVV-style), indexed like the game's ``owners`` and ``kinds`` (owner 0, an empty
+#: point, is worth nothing).
+PIECE_VALUES: tuple[tuple[tuple[int, ...], ...], ...] = (
+    ((0,) * POINT_COUNT,) * 3,
+    *(
+        tuple(tuple(_piece_value(s, kind, p) for p in range(POINT_COUNT)) for kind in range(3))
+        for s in (0, 1)
+    ),
+)

@@ -15,7 +15,7 @@ from bot.jarmo import CAPTURE, Game
 from bot.jarmo.board import IN_ENEMY_CAMP
 from bot.jarmo.codes import DECODE, PLACE_UNIT
 
-from ._eval import POINT, Evaluator, piece_value
+from ._eval import PIECE_VALUES, POINT, Evaluator
 
 # A finished game scores its point margin (rules §5-6: a match adds up the games' points, so
 # every point counts, not only the result) plus a bonus for the result itself. The bonus is a
@@ -24,13 +24,19 @@ from ._eval import POINT, Evaluator, piece_value
 RESULT_BONUS = 300
 INF = 1_000_000
 EXACT, LOWER, UPPER = 0, 1, 2
-CLOCK_EVERY = 1023  # check the clock when ``nodes & CLOCK_EVERY == 0``
+CLOCK_EVERY = 1024  # nodes between two readings of the clock
+# The clock stops the search this long before the time limit: unwinding, the line read back and
+# the caller's own work must fit in the limit too, on a busy machine.
+TIME_MARGIN = 0.15
 TT_MAX = 400_000  # entries; cleared when full (a move's search rarely gets there)
 # The hash ignores the ply count, so near the ply guard a stored score may be wrong: stop using
 # the table when the end is this close.
 TT_PLY_MARGIN = 48
 MAX_PLY = 128
 CONTEMPT = 50
+# Ordering sorts ints: a move's key above its index in the list (fewer than 1024 moves).
+_INDEX_BITS = 10
+_LAST_INDEX = (1 << _INDEX_BITS) - 1
 
 
 class _OutOfBudget(Exception):
@@ -64,15 +70,20 @@ class Searcher:
 
     def __init__(self, game: Game, budget: Budget, seed: int) -> None:
         self.game = game
-        self.evaluator = Evaluator(game)
+        self.evaluate = Evaluator(game).evaluate
         self.root_side = game.turn_index
         self.budget = budget
         self.rng = random.Random(seed)
         self.nodes = 0
         self.node_limit = budget.node_limit if budget.node_limit is not None else 1 << 62
+        # The table is left alone this close to the ply guard (see TT_PLY_MARGIN).
+        self.tt_before_ply = game.max_plies - TT_PLY_MARGIN
         self.deadline = (
-            time.perf_counter() + budget.time_limit if budget.time_limit is not None else None
+            time.perf_counter() + budget.time_limit - min(TIME_MARGIN, budget.time_limit / 10)
+            if budget.time_limit is not None
+            else None
         )
+        self.next_check = min(self.node_limit, CLOCK_EVERY)
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.history = [[0] * PLACE_UNIT for _ in range(2)]  # by step, for quiet moves
@@ -155,16 +166,16 @@ class Searcher:
 
     # ------------------------------------------------------------------ tree
 
-    def _out_of_budget(self) -> bool:
-        """Called on every node: counts it and says whether the budget is spent."""
-        self.nodes += 1
-        if self.nodes >= self.node_limit:
-            return True
-        return (
-            self.nodes & CLOCK_EVERY == 0
-            and self.deadline is not None
-            and time.perf_counter() > self.deadline
-        )
+    def _check_budget(self) -> None:
+        """Called when the node count reaches ``next_check``: raises ``_OutOfBudget`` when the
+        budget is spent, else sets the next check (the clock is read every ``CLOCK_EVERY``
+        nodes)."""
+        nodes = self.nodes
+        if nodes >= self.node_limit or (
+            self.deadline is not None and time.perf_counter() > self.deadline
+        ):
+            raise _OutOfBudget
+        self.next_check = min(self.node_limit, nodes + CLOCK_EVERY)
 
     def _terminal(self) -> int:
         """Score of a finished game for the side to move: the point margin plus a result bonus."""
@@ -182,14 +193,15 @@ class Searcher:
         return margin + (self.budget.result_bonus if result > 0 else -self.budget.result_bonus)
 
     def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
-        if self._out_of_budget():
-            raise _OutOfBudget
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._check_budget()
         game = self.game
         if game.stopped:
             return self._terminal()
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(alpha, beta, ply)
-        use_tt = game.max_plies - game.ply > TT_PLY_MARGIN
+        use_tt = game.ply < self.tt_before_ply
         tt_move = 0
         key = game.key
         if use_tt:
@@ -246,13 +258,14 @@ class Searcher:
 
     def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
         """Captures (and game-ending entries) only, so that the horizon is not mid-exchange."""
-        if self._out_of_budget():
-            raise _OutOfBudget
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._check_budget()
         game = self.game
         if game.stopped:
             return self._terminal()
         self.horizon += 1
-        stand = self.evaluator.evaluate()
+        stand = self.evaluate()
         if stand >= beta or ply >= MAX_PLY:
             return stand
         alpha = max(alpha, stand)
@@ -260,13 +273,16 @@ class Searcher:
         moves = _tactical(game)
         if len(moves) > 1:
             owners, kinds = game.owners, game.kinds
-            moves.sort(key=lambda m: piece_value(owners, kinds, DECODE[m][1]), reverse=True)
+            moves.sort(
+                key=lambda m: PIECE_VALUES[owners[t := DECODE[m][1]]][kinds[t]][t], reverse=True
+            )
+        push, pop, quiesce = game.push, game.pop, self._quiesce
         for move in moves:
-            game.push(move)
+            push(move)
             try:
-                score = -self._quiesce(-beta, -alpha, ply + 1)
+                score = -quiesce(-beta, -alpha, ply + 1)
             finally:
-                game.pop()
+                pop()
             if score > best:
                 best = score
                 if score > alpha:
@@ -287,15 +303,15 @@ class Searcher:
         history = self.history[side]
         in_camp = IN_ENEMY_CAMP[side]
         keyed = []
-        for move in moves:
+        for i, move in enumerate(moves):
             origin, target, _ = DECODE[move]
             if move == tt_move:
                 key = 1 << 40
             elif move & CAPTURE:
                 key = (
                     (1 << 30)
-                    + 100 * piece_value(owners, kinds, target)
-                    - piece_value(owners, kinds, origin) // 10
+                    + 100 * PIECE_VALUES[owners[target]][kinds[target]][target]
+                    - PIECE_VALUES[side + 1][kinds[origin]][origin] // 10
                 )
             elif move == killers[0]:
                 key = 1 << 29
@@ -305,9 +321,9 @@ class Searcher:
                 key = history[move % PLACE_UNIT]
                 if origin >= 0 and in_camp[target]:
                     key += 1 << 20  # cashing in the camp point is usually worth a look early
-            keyed.append((key, move))
-        keyed.sort(key=_first, reverse=True)
-        return [move for _, move in keyed]
+            keyed.append(key << _INDEX_BITS | _LAST_INDEX - i)
+        keyed.sort(reverse=True)  # equal keys keep their order, as the index breaks the tie
+        return [moves[_LAST_INDEX - (packed & _LAST_INDEX)] for packed in keyed]
 
     def _reward(self, move: int, depth: int, ply: int) -> None:
         killers = self.killers[ply]
@@ -316,10 +332,6 @@ class Searcher:
         table = self.history[self.game.turn_index]
         key = move % PLACE_UNIT
         table[key] = min(table[key] + depth * depth, 1 << 19)
-
-
-def _first(pair: tuple[int, int]) -> int:
-    return pair[0]
 
 
 def _tactical(game: Game) -> list[int]:
@@ -333,4 +345,4 @@ def _tactical(game: Game) -> list[int]:
             for m in game.legal_codes()
             if CAPTURE <= m < CAPTURE + PLACE_UNIT or (m < PLACE_UNIT and camp[DECODE[m][1]])
         ]
-    return [m for m in game.legal_codes() if CAPTURE <= m < CAPTURE + PLACE_UNIT]
+    return game.capture_codes()

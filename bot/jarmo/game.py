@@ -8,10 +8,9 @@ with ``push``/``pop`` and a random playout costs a few microseconds a ply. Text 
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Sequence
-from functools import cache, lru_cache
-from typing import Any, Literal, overload
+from functools import lru_cache
+from typing import Any
 
 from .board import (
     ARCHER,
@@ -28,7 +27,6 @@ from .board import (
     Point,
     camp_points,
     enemy_camp_points,
-    row_of,
     shuffle_forbidden,
 )
 from .codes import (
@@ -39,15 +37,24 @@ from .codes import (
     NO_POINT,
     NOTATION,
     ActionCode,
-    place_code,
-    step_code,
 )
-from .keys import CAPTURED_KEYS, PIECE_KEYS, RESERVE_KEYS, SIDE_KEY
+from .keys import CAPTURED_KEYS, PIECE_KEYS, RESERVE_KEYS, SIDE_KEY, STEP_KEYS
 from .layouts import DEFAULT_LAYOUT, Layout, get_layout
 from .notation import Action, parse_code
 from .position import LastAction, Outcome, Piece, PieceKind, Position, Side, Termination
 from .refusals import explain_refusal
 from .rulesets import DEFAULT_RULESET, Ruleset, get_ruleset
+from .steps import (
+    CAMP_MASKS,
+    ENEMY_SHIFT,
+    FREE_PLACES,
+    LOW_BITS,
+    LOW_MASK,
+    STEP_BITS,
+    Slot,
+    points_of,
+    side_steps,
+)
 
 PIECES_PER_SIDE = 5
 DEFAULT_MAX_PLIES = 200
@@ -58,98 +65,12 @@ KIND_INDEX = {name: i for i, name in enumerate(KIND_NAMES)}
 CAMPS = (camp_points(0), camp_points(1))
 ENEMY_CAMPS = (enemy_camp_points(0), enemy_camp_points(1))
 
-Targets = tuple[tuple[tuple[Point, ...], ...], tuple[tuple[Point, ...], ...]]
 # What ``pop`` needs to take an action back: the code, the mover's kind before it, the victim's
 # kind (or -1), whether a piece was recovered, the point unmarked by a redeploy (or -1), and
-# the key before it. (Only a running game can be pushed, so the ending before was none.)
+# the key before it. (Only a running game can be pushed, so the ending before was none.) A
+# step to an empty point, the common case, keeps only the key before it: nothing else changed
+# that the action itself does not tell.
 _Undo = tuple[int, int, int, bool, int, int]
-
-
-@cache
-def _targets(layout: Layout, forward_only: bool) -> Targets:
-    """Per side and origin, the points a step may go to (none from the enemy camp)."""
-
-    def rows(side: int) -> tuple[tuple[Point, ...], ...]:
-        ahead = 1 if side == 0 else -1
-        return tuple(
-            ()
-            if IN_ENEMY_CAMP[side][p]  # a piece in the enemy camp never moves again
-            else tuple(
-                q
-                for q in layout.neighbours[p]
-                if not forward_only or (row_of(q) - row_of(p)) * ahead > 0
-            )
-            for p in range(POINT_COUNT)
-        )
-
-    return rows(0), rows(1)
-
-
-_Steps = tuple[tuple[ActionCode, ...], tuple[str, ...]]
-
-
-class _StepMemo(dict[int, _Steps]):
-    """One origin's steps, as codes and as text, by the state of the points it reaches; filled
-    as states are met.
-
-    The key is the board (own pieces in bits 0-24, enemy pieces in bits 25-49) masked to the
-    origin's targets, so a lookup replaces a loop over them; an origin has at most 3**8 keys.
-    """
-
-    __slots__ = ("_origin", "_targets")
-
-    def __init__(self, origin: Point, targets: tuple[Point, ...]) -> None:
-        super().__init__()
-        self._origin = origin
-        self._targets = targets
-
-    def __missing__(self, key: int) -> _Steps:
-        codes = tuple(
-            step_code(self._origin, q) | (CAPTURE if key >> (q + ENEMY_SHIFT) & 1 else 0)
-            for q in self._targets
-            if not key >> q & 1
-        )
-        steps = codes, tuple(NOTATION[code] for code in codes)
-        self[key] = steps
-        return steps
-
-
-ENEMY_SHIFT = POINT_COUNT
-CODES: Literal[0] = 0  # which form ``_generate`` builds
-TEXT: Literal[1] = 1
-_StepTable = tuple[tuple[tuple[int, _StepMemo], ...], ...]
-
-
-@cache
-def _step_table(layout: Layout, forward_only: bool) -> _StepTable:
-    """Per side and origin: the mask of its targets on the board key, and its step memo."""
-    return tuple(
-        tuple(
-            (_mask(row) | _mask(row) << ENEMY_SHIFT, _StepMemo(p, row))
-            for p, row in enumerate(side)
-        )
-        for side in _targets(layout, forward_only)
-    )
-
-
-def _mask(points: tuple[Point, ...]) -> int:
-    return sum(1 << p for p in points)
-
-
-_CAMP_MASKS = (_mask(CAMPS[0]), _mask(CAMPS[1]))
-
-
-def _free_places(side: int) -> dict[int, _Steps]:
-    """Per set of occupied points of ``side``'s camp (as a mask), the places on the others."""
-    table = {}
-    for subset in range(1 << len(CAMPS[side])):
-        taken = _mask(tuple(p for i, p in enumerate(CAMPS[side]) if subset >> i & 1))
-        codes = tuple(place_code(r) for r in CAMPS[side] if not taken >> r & 1)
-        table[taken] = codes, tuple(NOTATION[code] for code in codes)
-    return table
-
-
-_FREE_PLACES = (_free_places(0), _free_places(1))
 
 
 def _shuffled(recent: list[int]) -> bool:
@@ -174,14 +95,12 @@ class Game:
         "_kind",
         "_layout",
         "_legal",
-        "_legal_text",
         "_marked_in_camp",
         "_max_plies",
         "_no_shuffling",
         "_occupied",
         "_on_board",
         "_owner",
-        "_pieces",
         "_recent",
         "_repetition_ends",
         "_reserve",
@@ -189,7 +108,6 @@ class Game:
         "_side",
         "_steps",
         "_stop",
-        "_targets",
         "_undo",
     )
 
@@ -202,12 +120,10 @@ class Game:
         self._repetition_ends = rules.repetition_ends
         self._layout = layout
         self._max_plies = max_plies
-        self._targets = _targets(layout, rules.forward_only)
-        self._steps = _step_table(layout, rules.forward_only)
+        self._steps = side_steps(layout, rules.forward_only)
         self._owner = [EMPTY] * POINT_COUNT  # side + 1 of the piece on each point
         self._kind = [ARCHER] * POINT_COUNT  # meaningful only where a piece stands
-        self._pieces: list[list[Point]] = [[], []]  # sorted points per side
-        self._occupied = [0, 0]  # the same as bit masks
+        self._occupied = [0, 0]  # each side's points as a bit mask
         self._captured = [0, 0]
         self._reserve = [0, 0]
         self._on_board = [0, 0]
@@ -217,12 +133,12 @@ class Game:
         # the last four count (no shuffling, repetition); the rest lets ``pop`` go back.
         self._recent: list[list[int]] = [[], []]
         self._history: list[ActionCode] = []
-        self._undo: list[_Undo] = []
+        self._undo: list[_Undo | int] = []
         self._side = 0  # index of the side to move; White moves first
         self._stop: Termination | None = None  # end rules 1-3, decided when an action is made
-        # The legal actions, computed when first asked; never handed out (callers get copies).
+        # The legal actions, kept once the game itself needs them (``over``, ``play``); never
+        # handed out (callers get copies). A search's ``legal_codes`` leaves it alone.
         self._legal: list[ActionCode] | None = None
-        self._legal_text: list[str] | None = None
         self._key = 0
 
     # ----------------------------------------------------------------- construction
@@ -284,11 +200,9 @@ class Game:
         twin = Game.__new__(Game)
         for name in ("_rules", "_guards", "_no_shuffling", "_repetition_ends", "_layout"):
             setattr(twin, name, getattr(self, name))
-        twin._targets, twin._steps, twin._max_plies = self._targets, self._steps, self._max_plies
-        twin._stop, twin._key = self._stop, self._key
-        twin._legal, twin._legal_text = self._legal, self._legal_text
+        twin._steps, twin._max_plies = self._steps, self._max_plies
+        twin._stop, twin._key, twin._legal = self._stop, self._key, self._legal
         twin._owner, twin._kind = self._owner[:], self._kind[:]
-        twin._pieces = [self._pieces[0][:], self._pieces[1][:]]
         twin._recent = [self._recent[0][:], self._recent[1][:]]
         twin._captured, twin._reserve = self._captured[:], self._reserve[:]
         twin._on_board, twin._in_camp = self._on_board[:], self._in_camp[:]
@@ -418,12 +332,28 @@ class Game:
         return self._kind
 
     def piece_points(self, side: int) -> Sequence[Point]:
-        """The points of side ``side``'s pieces, in order (a live view)."""
-        return self._pieces[side]
+        """The points of side ``side``'s pieces, in order."""
+        return points_of(self._occupied[side])
 
     def occupied(self, side: int) -> int:
         """The points of side ``side``'s pieces as a bit mask (bit ``p`` for point ``p``)."""
         return self._occupied[side]
+
+    @property
+    def occupancy(self) -> Sequence[int]:
+        """``occupied`` of White and Black (a live view, for a search reading it at every
+        node)."""
+        return self._occupied
+
+    @property
+    def captured_counts(self) -> Sequence[int]:
+        """How many pieces White and Black have lost and not yet got back (a live view)."""
+        return self._captured
+
+    @property
+    def reserve_counts(self) -> Sequence[int]:
+        """ludos: how many recovered pieces White and Black may place (a live view)."""
+        return self._reserve
 
     def counts(self, side: int) -> tuple[int, int, int, int]:
         """Side ``side``'s pieces on the board, in the enemy camp, captured and in reserve."""
@@ -437,7 +367,7 @@ class Game:
     def targets(self, side: int) -> tuple[tuple[Point, ...], ...]:
         """Per point, where a piece of side ``side`` could step by the lines and the ruleset's
         direction, whatever stands there (none from the enemy camp)."""
-        return self._targets[side]
+        return self._steps[side].targets
 
     def would_shuffle(self, origin: Point, target: Point) -> bool:
         """True when the no-shuffling rule forbids the side to move the step ``origin-target``."""
@@ -461,78 +391,95 @@ class Game:
     def legal_moves(self) -> list[str]:
         """Every legal action for the side to move, canonical, ordered by origin then target;
         redeploys / places come last. Empty when the game is over."""
-        legal = self._legal_text
-        if legal is None:
-            legal = self._legal_text = self._generate(TEXT)
-        return legal[:]
+        return [NOTATION[code] for code in self._legal_list()]
 
     def legal_actions(self) -> list[Action]:
         """``legal_moves`` as ``Action`` values."""
         return [Action.from_code(code) for code in self._legal_list()]
 
-    def legal_codes(self) -> list[ActionCode]:
-        """``legal_moves`` as integer codes, with the ``CAPTURE`` bit on captures (a new list)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate(CODES)
-        return legal[:]
-
     def _legal_list(self) -> list[ActionCode]:
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._generate(CODES)
+            legal = self._legal = self.legal_codes()
         return legal
 
-    @overload
-    def _generate(self, form: Literal[0]) -> list[ActionCode]: ...
-    @overload
-    def _generate(self, form: Literal[1]) -> list[str]: ...
-
-    def _generate(self, form: Literal[0, 1]) -> list[ActionCode] | list[str]:
-        """The legal actions as codes (``CODES``) or as text (``TEXT``), built alike."""
+    def legal_codes(self) -> list[ActionCode]:
+        """``legal_moves`` as integer codes, with the ``CAPTURE`` bit on captures (a new list)."""
+        legal = self._legal
+        if legal is not None:
+            return legal[:]
         if self._stop is not None:
             return []
         side = self._side
         occupied = self._occupied
-        board = occupied[side] | occupied[1 - side] << ENEMY_SHIFT
-        table = self._steps[side]
-        moves: list[Any] = []
-        for p in self._pieces[side]:
-            mask, memo = table[p]
-            moves += memo[board & mask][form]
+        own = occupied[side]
+        board = own | occupied[1 - side] << ENEMY_SHIFT
+        steps = self._steps[side]
+        slots = steps.low[own & LOW_MASK] + steps.high[own >> LOW_BITS]
+        moves: list[ActionCode] = []
+        for mask, memo, _, origin in slots:
+            try:
+                moves += memo[board & mask]
+            except KeyError:
+                moves += steps.fill_steps(origin, board & mask)
         if self._no_shuffling:
             recent = self._recent[side]
             if len(recent) >= 4 and recent[-1] == recent[-3]:
                 forbidden = shuffle_forbidden(recent)
                 for code in (forbidden, forbidden | CAPTURE):
-                    named = NOTATION[code] if form else code
-                    if named in moves:
-                        moves.remove(named)
+                    if code in moves:
+                        moves.remove(code)
         if self._guards:
             if self._captured[side] or self._reserve[side]:
-                extra = self._ludos_places(side, board)
-                moves += map(NOTATION.__getitem__, extra) if form else extra
+                moves += self._ludos_places(side, board, slots)
         elif self._captured[side] and self._marked_in_camp[side]:
-            moves += _FREE_PLACES[side][(occupied[0] | occupied[1]) & _CAMP_MASKS[side]][form]
+            moves += FREE_PLACES[side][(own | occupied[1 - side]) & CAMP_MASKS[side]]
         return moves
 
-    def _ludos_places(self, side: int, board: int) -> list[ActionCode]:
+    def _ludos_places(self, side: int, board: int, slots: tuple[Slot, ...]) -> list[ActionCode]:
         """ludos: places from the reserve, then a guard's steps into the enemy camp with the
-        place of the piece it recovers."""
-        free = _FREE_PLACES[side][(board | board >> ENEMY_SHIFT) & _CAMP_MASKS[side]][CODES]
+        place of the piece it recovers (``slots`` are the side's, their steps looked up)."""
+        free = FREE_PLACES[side][(board | board >> ENEMY_SHIFT) & CAMP_MASKS[side]]
         out = list(free) if self._reserve[side] else []
         if self._captured[side] and free:
-            kind, in_camp, table = self._kind, IN_ENEMY_CAMP[side], self._steps[side]
-            for p in self._pieces[side]:
-                if kind[p] == GUARD:
-                    mask, memo = table[p]
+            kind, in_camp = self._kind, IN_ENEMY_CAMP[side]
+            for mask, steps, _, origin in slots:
+                if kind[origin] == GUARD:
                     out += [
                         step + place
-                        for step in memo[board & mask][CODES]
+                        for step in steps[board & mask]
                         if in_camp[DECODE[step][1]]
                         for place in free
                     ]
         return out
+
+    def capture_codes(self) -> list[ActionCode]:
+        """The legal captures: ``legal_codes`` that step onto an enemy piece, without a ludos
+        place, in the same order (a new list). A search's quiescence asks for these alone."""
+        if self._stop is not None:
+            return []
+        side = self._side
+        occupied = self._occupied
+        own, enemy = occupied[side], occupied[1 - side]
+        steps = self._steps[side]
+        low, high = own & LOW_MASK, own >> LOW_BITS
+        if not (steps.low_reach[low] | steps.high_reach[high]) & enemy:
+            return []
+        moves: list[ActionCode] = []
+        for mask, _, memo, origin in steps.low[low] + steps.high[high]:
+            key = enemy & mask
+            if key:
+                try:
+                    moves += memo[key]
+                except KeyError:
+                    moves += steps.fill_captures(origin, key)
+        if moves and self._no_shuffling:
+            recent = self._recent[side]
+            if len(recent) >= 4 and recent[-1] == recent[-3]:
+                forbidden = shuffle_forbidden(recent) | CAPTURE
+                if forbidden in moves:
+                    moves.remove(forbidden)
+        return moves
 
     def notation(self, action: Action) -> str:
         """The canonical text of ``action`` here: ``x`` for a step onto an occupied point."""
@@ -551,11 +498,7 @@ class Game:
         action the rules forbid here; either way the game is left untouched.
         """
         if isinstance(action, str):
-            texts = self._legal_text
-            if texts is not None and action in texts:  # canonical text from legal_moves()
-                self.push(CODE_OF_TEXT[action])
-                return action
-            code = CODE_OF_TEXT.get(action)
+            code = CODE_OF_TEXT.get(action)  # canonical text, as from legal_moves()
             if code is None:
                 code = parse_code(action)
         else:
@@ -574,11 +517,11 @@ class Game:
         (the search's fast path). ``pop`` takes it back."""
         origin, target, place = DECODE[code]
         owner = self._owner
-        side = self._side
         if place >= 0 or owner[target]:
             self._push_any(code)
             return
         # A step to an empty point, the common case, kept short.
+        side = self._side
         kind = self._kind
         mover = kind[origin]
         enters_camp = IN_ENEMY_CAMP[side][target]
@@ -589,23 +532,24 @@ class Game:
             self._in_camp[side] += 1
             if mover == MARKED:
                 self._marked_in_camp[side] += 1
-        mine = self._pieces[side]
-        mine.remove(origin)
-        insort(mine, target)
-        self._occupied[side] ^= 1 << origin | 1 << target
         owner[origin] = EMPTY
         owner[target] = side + 1
         kind[target] = mover
-        piece_keys = PIECE_KEYS[side][mover]
+        self._occupied[side] ^= STEP_BITS[code]
         key = self._key
-        self._key = key ^ piece_keys[origin] ^ piece_keys[target] ^ SIDE_KEY
-        self._recent[side].append(code)
-        self._undo.append((code, mover, NO_POINT, False, NO_POINT, key))
+        self._key = key ^ STEP_KEYS[side][mover][code]
+        self._undo.append(key)
+        recent = self._recent[side]
+        recent.append(code)
         self._side = 1 - side
-        self._legal = self._legal_text = None
+        self._legal = None
         history = self._history
         history.append(code)
-        if enters_camp or self._repetition_ends or len(history) >= self._max_plies:
+        if (
+            enters_camp
+            or len(history) >= self._max_plies
+            or (self._repetition_ends and len(recent) >= 4 and recent[-3] == code)
+        ):
             self._stop = self._ending()
 
     def _push_any(self, code: ActionCode) -> None:
@@ -614,7 +558,6 @@ class Game:
         other = 1 - side
         me = side + 1
         owner, kind = self._owner, self._kind
-        mine = self._pieces[side]
         mine_keys = PIECE_KEYS[side]
         occupied = self._occupied
         old_key = key = self._key
@@ -625,11 +568,22 @@ class Game:
             in_camp = IN_ENEMY_CAMP[side]
             mover = before = kind[origin]
             owner[origin] = EMPTY
-            mine.remove(origin)
             key ^= mine_keys[mover][origin]
-            if owner[target]:
+            if owner[target]:  # a capture: the other side loses the piece on the target
                 victim = kind[target]
-                key ^= self._lose(other, target, victim)
+                occupied[other] ^= 1 << target
+                self._on_board[other] -= 1
+                if IN_ENEMY_CAMP[other][target]:
+                    self._in_camp[other] -= 1
+                    if victim == MARKED:
+                        self._marked_in_camp[other] -= 1
+                lost = self._captured[other]
+                self._captured[other] = lost + 1
+                key ^= (
+                    PIECE_KEYS[other][victim][target]
+                    ^ CAPTURED_KEYS[other][lost]
+                    ^ CAPTURED_KEYS[other][lost + 1]
+                )
                 if not self._guards:
                     mover = MARKED
                 elif not in_camp[target]:
@@ -646,7 +600,6 @@ class Game:
             occupied[side] ^= 1 << origin | 1 << target
             owner[target] = me
             kind[target] = mover
-            insort(mine, target)
             key ^= mine_keys[mover][target]
             if place < 0:
                 self._recent[side].append(code & CODE_MASK)
@@ -660,7 +613,6 @@ class Game:
         if place >= 0:
             owner[place] = me
             kind[place] = ARCHER
-            insort(mine, place)
             occupied[side] |= 1 << place
             self._on_board[side] += 1
             key ^= mine_keys[ARCHER][place]
@@ -669,21 +621,8 @@ class Game:
         self._history.append(code)
         self._side = other
         self._key = key ^ SIDE_KEY
-        self._legal = self._legal_text = None
+        self._legal = None
         self._stop = self._ending()
-
-    def _lose(self, side: int, p: Point, kind: int) -> int:
-        """Side ``side`` loses its piece on ``p`` to a capture; returns the key change."""
-        self._pieces[side].remove(p)
-        self._occupied[side] ^= 1 << p
-        self._on_board[side] -= 1
-        if IN_ENEMY_CAMP[side][p]:
-            self._in_camp[side] -= 1
-            if kind == MARKED:
-                self._marked_in_camp[side] -= 1
-        n = self._captured[side]
-        self._captured[side] = n + 1
-        return PIECE_KEYS[side][kind][p] ^ CAPTURED_KEYS[side][n] ^ CAPTURED_KEYS[side][n + 1]
 
     def _recover(self, side: int) -> int:
         """ludos: a captured piece of ``side`` goes to its reserve; returns the key change."""
@@ -720,21 +659,32 @@ class Game:
         """Take back the last ``push`` or ``play`` and return its code; the position, key and
         history are exactly as before. ``IndexError`` if nothing made here is left to take back
         (a game rebuilt by ``from_dict`` starts with nothing to take back)."""
-        if not self._undo:
+        undo = self._undo
+        if not undo:
             raise IndexError("no action to take back")
-        code, before, victim, recovered, unmarked, key = self._undo.pop()
+        record = undo.pop()
+        code = self._history.pop()
         other = self._side
         side = self._side = 1 - other
-        self._key, self._stop = key, None  # only a running game can be pushed
-        self._legal = self._legal_text = None
-        self._history.pop()
+        self._stop = self._legal = None  # only a running game can be pushed
         self._recent[side].pop()
         owner, kind = self._owner, self._kind
-        mine = self._pieces[side]
+        if isinstance(record, int):  # a step to an empty point
+            origin, target, _ = DECODE[code]
+            mover = kind[origin] = kind[target]
+            owner[target] = EMPTY
+            owner[origin] = side + 1
+            self._occupied[side] ^= STEP_BITS[code]
+            if IN_ENEMY_CAMP[side][target]:
+                self._in_camp[side] -= 1
+                if mover == MARKED:
+                    self._marked_in_camp[side] -= 1
+            self._key = record
+            return code
+        code, before, victim, recovered, unmarked, self._key = record
         origin, target, place = DECODE[code]
         if place >= 0:
             owner[place] = EMPTY
-            mine.remove(place)
             self._occupied[side] ^= 1 << place
             self._on_board[side] -= 1
             if origin >= 0 or self._guards:
@@ -745,7 +695,6 @@ class Game:
                     kind[unmarked] = MARKED
                     self._marked_in_camp[side] += 1
         if origin >= 0:
-            mine.remove(target)
             self._occupied[side] ^= 1 << origin | 1 << target
             if IN_ENEMY_CAMP[side][target]:
                 self._in_camp[side] -= 1
@@ -756,10 +705,15 @@ class Game:
                 self._captured[side] += 1
             owner[origin] = side + 1
             kind[origin] = before
-            insort(mine, origin)
-            if victim >= 0:
-                self._put(target, other, victim)
+            if victim >= 0:  # the captured piece comes back
+                owner[target] = other + 1
+                kind[target] = victim
+                self._occupied[other] |= 1 << target
+                self._on_board[other] += 1
                 self._captured[other] -= 1
+                if IN_ENEMY_CAMP[other][target]:
+                    self._in_camp[other] += 1
+                    self._marked_in_camp[other] += victim == MARKED
             else:
                 owner[target] = EMPTY
         return code
@@ -781,7 +735,6 @@ class Game:
     def _put(self, p: Point, side: int, kind: int) -> None:
         self._owner[p] = side + 1
         self._kind[p] = kind
-        insort(self._pieces[side], p)
         self._occupied[side] |= 1 << p
         self._on_board[side] += 1
         if IN_ENEMY_CAMP[side][p]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .board import POINT_COUNT
+from .codes import DECODE, PLACE_UNIT
 
 _MAX_COUNT = 6  # captured and reserve counts run from 0 to 5
 _MASK = (1 << 64) - 1
@@ -40,3 +41,15 @@ PIECE_KEYS = tuple(tuple(_take(POINT_COUNT) for _ in range(3)) for _ in range(2)
 SIDE_KEY = next(_NUMBERS)  # Black to move
 CAPTURED_KEYS = tuple(_take(_MAX_COUNT) for _ in range(2))
 RESERVE_KEYS = tuple(_take(_MAX_COUNT) for _ in range(2))
+#: STEP_KEYS[side][kind][code]: the key change of a plain step ``code`` (no capture, no place)
+#: of a piece of ``side`` and ``kind`` that stays that kind, the turn passing included.
+STEP_KEYS = tuple(
+    tuple(
+        tuple(
+            keys[DECODE[code][0]] ^ keys[DECODE[code][1]] ^ SIDE_KEY if DECODE[code][0] >= 0 else 0
+            for code in range(PLACE_UNIT)
+        )
+        for keys in side_keys
+    )
+    for side_keys in PIECE_KEYS
+)
