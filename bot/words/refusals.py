@@ -24,6 +24,10 @@ _MESSAGES: dict[Code, str] = {
     Code.CHANNEL_HAS_CHALLENGE: N_(
         "This channel already has a pending challenge. Finish it first, or play in another channel."
     ),
+    # A move refusal normally carries the engine's reason (see move_refusal_text); these are
+    # for one that does not.
+    Code.UNREADABLE_MOVE: N_("I can't read that move. Your move was not played."),
+    Code.ILLEGAL_MOVE: N_("That move is not allowed here. Your move was not played."),
     Code.SELF_CHALLENGE: N_("You can't challenge yourself. Pick another member."),
     Code.BOT_OPPONENT: N_("{name} is a bot and can't play. Challenge a person instead."),
     Code.UNKNOWN_LEVEL: N_("Choose easy, medium or hard for the computer."),

@@ -33,7 +33,7 @@ FIELDS = {
 
 
 def every_refusal() -> list[Refusal]:
-    refusals = [Refusal(code, **FIELDS) for code in Code if code.name not in _MOVES]
+    refusals = [Refusal(code, **FIELDS) for code in Code]
     game = Game.new()
     for text in ("A1-A3", "hello"):
         try:
@@ -42,9 +42,6 @@ def every_refusal() -> list[Refusal]:
             code = Code.ILLEGAL_MOVE if isinstance(refused, IllegalMove) else Code.UNREADABLE_MOVE
             refusals.append(Refusal(code, cause=refused))
     return refusals
-
-
-_MOVES = {"ILLEGAL_MOVE", "UNREADABLE_MOVE"}
 
 
 @pytest.mark.parametrize("refusal", every_refusal(), ids=lambda refusal: refusal.code.value)
