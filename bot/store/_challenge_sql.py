@@ -108,9 +108,14 @@ def set_status(db: sqlite3.Connection, challenge_id: int, status: str, now: str)
 
 
 def insert_match(
-    db: sqlite3.Connection, challenge: ChallengeRecord, first_white_id: int, now: str
+    db: sqlite3.Connection,
+    challenge: ChallengeRecord,
+    first_white_id: int,
+    now: str,
+    channel_id: int | None = None,
 ) -> MatchRecord:
-    """Create the running match for an accepted challenge."""
+    """Create the running match for an accepted challenge, in ``channel_id`` (default: the
+    challenge's channel)."""
     players = (challenge.challenger_id, challenge.challenged_id)
     if first_white_id not in players:
         raise ValueError(f"user {first_white_id} is not in challenge {challenge.id}")
@@ -121,7 +126,7 @@ def insert_match(
         " ruleset, layout, game_count, max_plies, created_at, time_per_move_seconds)"
         f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {MATCH_COLUMNS}",
         (
-            challenge.guild_id, challenge.channel_id, challenge.id, first_white_id,
+            challenge.guild_id, channel_id or challenge.channel_id, challenge.id, first_white_id,
             first_black_id, o.ruleset, o.layout, o.game_count, o.max_plies, now,
             o.time_per_move_seconds,
         ),
@@ -205,7 +210,13 @@ class SqliteChallenges:
         return await self._writer.run(lambda db: expire_overdue(db, at))
 
     async def accept(
-        self, challenge_id: int, *, first_white_id: int, first_game: Game, now: datetime
+        self,
+        challenge_id: int,
+        *,
+        first_white_id: int,
+        first_game: Game,
+        now: datetime,
+        channel_id: int | None = None,
     ) -> tuple[MatchRecord, GameRecord]:
         """Accept a pending challenge: mark it accepted, create its match and game 0, at once;
         see ``ChallengeStore.accept``."""
@@ -217,7 +228,7 @@ class SqliteChallenges:
                 set_status(db, challenge_id, "expired", at)
                 return None  # committed as expired; reported below
             set_status(db, challenge_id, "accepted", at)
-            match = insert_match(db, challenge, first_white_id, at)
+            match = insert_match(db, challenge, first_white_id, at, channel_id)
             return match, insert_game(db, match, 0, first_game, snapshot, at)
 
         accepted = await self._writer.run(work)

@@ -117,15 +117,24 @@ class ChallengeStore(Protocol):
         ...
 
     async def accept(
-        self, challenge_id: int, *, first_white_id: int, first_game: Game, now: datetime
+        self,
+        challenge_id: int,
+        *,
+        first_white_id: int,
+        first_game: Game,
+        now: datetime,
+        channel_id: int | None = None,
     ) -> tuple[MatchRecord, GameRecord]:
         """Accept a pending challenge: in one transaction, mark it accepted, create its match
         (running) and the match's game 0 (active, ``first_white_id`` playing White).
 
+        The match is played in ``channel_id`` (a thread opened for it), or else in the
+        challenge's channel.
+
         ``first_game`` is the fresh engine game (no moves yet). Raises ``NotFound``;
         ``ChallengeClosed`` if it is not pending, or ``ChallengeClosed("expired")`` if it is
-        overdue at ``now`` (it is then stored as expired); ``ChannelBusy`` if the channel has an
-        active game. In a match with a time limit, game 0's clock starts at ``now``.
+        overdue at ``now`` (it is then stored as expired); ``ChannelBusy`` if the match's channel
+        has an active game. In a match with a time limit, game 0's clock starts at ``now``.
         """
         ...
 
