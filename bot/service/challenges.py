@@ -4,6 +4,7 @@ letting overdue ones expire."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Protocol
 
 from bot import store as st
 from bot.jarmo import LAYOUTS, RULESETS, Game
@@ -17,6 +18,16 @@ from bot.service.unit import UnitOfWork
 COMPUTER_LEVELS = ("easy", "medium", "hard")
 DEFAULT_COMPUTER_LEVEL = "medium"
 _SIDES: dict[str, st.SidePreference] = {"white": "white", "black": "black", "random": "random"}
+
+
+class Venue(Protocol):
+    """Where an accepted challenge's match is played: a front end may open a place of its own
+    for it (Discord opens a thread from the challenge's message)."""
+
+    async def open(self, challenge: ChallengeView) -> int | None:
+        """The channel id the match moves to, or ``None`` to play where the challenge was
+        posted."""
+        ...
 
 
 class ChallengeCases:
@@ -37,7 +48,14 @@ class ChallengeCases:
             raise errors.ChallengeUnavailable(errors.Code.SELF_CHALLENGE)
         if opponent.is_bot and not unit.is_computer(opponent.user_id):
             raise errors.ChallengeUnavailable(errors.Code.BOT_OPPONENT, name=opponent.display_name)
-        options = self._options(request)
+        return await self.post_options(place, challenger, opponent, self._options(request))
+
+    async def post_options(
+        self, place: Place, challenger: Actor, opponent: Actor, options: st.ChallengeOptions
+    ) -> ChallengeView:
+        """Post a challenge whose options are already settled (a rematch copies its match's).
+        Raises ``ChannelBusy`` when the channel already has a game or challenge."""
+        unit = self._unit
         await unit.names.remember(place, challenger)
         await unit.names.remember(place, opponent)
         now = unit.now()
@@ -131,8 +149,11 @@ class ChallengeCases:
             await names(record.guild_id, record.challenged_id),
         )
 
-    async def accept(self, actor: Actor, challenge_id: int) -> BoardView:
-        """The challenged player accepts: the match and its first game start."""
+    async def accept(
+        self, actor: Actor, challenge_id: int, *, venue: Venue | None = None
+    ) -> BoardView:
+        """The challenged player accepts: the match and its first game start, in the channel
+        ``venue`` opens for it (if any) or else where the challenge was posted."""
         unit = self._unit
         record = await self._challenge(challenge_id)
         if actor.user_id != record.challenged_id:
@@ -145,9 +166,14 @@ class ChallengeCases:
         options = record.options
         game = Game.new(options.ruleset, options.layout, options.max_plies)
         async with unit.locks(record.channel_id):
+            channel_id = await self._open_venue(challenge_id, venue)
             try:
                 match, game_record = await unit.store.challenges.accept(
-                    challenge_id, first_white_id=first_white, first_game=game, now=unit.now()
+                    challenge_id,
+                    first_white_id=first_white,
+                    first_game=game,
+                    now=unit.now(),
+                    channel_id=channel_id,
                 )
             except st.ChallengeClosed as closed:
                 raise _closed(closed) from None
@@ -155,6 +181,18 @@ class ChallengeCases:
                 raise _busy(busy) from None
             unit.signals.deadlines_changed.set()
         return await self._reports.view(game_record, match)
+
+    async def _open_venue(self, challenge_id: int, venue: Venue | None) -> int | None:
+        """The match's own channel from ``venue``, opened only for a challenge that can still be
+        accepted (a second click must not open a second thread)."""
+        if venue is None:
+            return None
+        record = await self._challenge(challenge_id)
+        if record.status != "pending":
+            raise _closed(st.ChallengeClosed(challenge_id, record.status))
+        if record.is_overdue(self._unit.now()):
+            raise errors.ChallengeUnavailable(errors.Code.CHALLENGE_EXPIRED)
+        return await venue.open(await self._named(record))
 
     async def decline(self, actor: Actor, challenge_id: int) -> ChallengeView:
         """The challenged player says no."""

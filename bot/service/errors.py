@@ -65,6 +65,12 @@ class Code(StrEnum):
     NO_HISTORY = "no-history"
     NO_HISTORY_AGAINST = "no-history-against"
     GAME_NOT_IN_HISTORY = "game-not-in-history"
+    # rematches and server settings (issue 18)
+    REMATCH_ONLY_PLAYERS = "rematch-only-players"
+    MATCH_NOT_OVER = "match-not-over"
+    OPPONENT_LEFT = "opponent-left"
+    SETTINGS_NEED_MANAGER = "settings-need-manager"
+    UNKNOWN_LANGUAGE = "unknown-language"
     # faults that are nobody's doing
     GAME_DAMAGED = "game-damaged"
     DATABASE_BUSY = "database-busy"
@@ -114,6 +120,10 @@ class ChannelBusy(Refusal):
 
 class NotAllowed(Refusal):
     """The user lacks the permission or role the command needs."""
+
+
+class BadSetting(Refusal):
+    """A server setting was given a value it cannot take."""
 
 
 class GameChanged(Refusal):

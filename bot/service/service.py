@@ -18,9 +18,12 @@ from bot.service.computer_turns import ComputerTurns
 from bot.service.models import Actor, ServiceConfig
 from bot.service.play import PlayCases
 from bot.service.ratings import Ratings
+from bot.service.rematches import RematchCases
+from bot.service.servers import ServerSettingsCases
 from bot.service.standings import StandingsCases
 from bot.service.stats import PlayerStats
 from bot.service.unit import UnitOfWork, utc_now
+from bot.service.venues import VenueCases
 
 
 class JarmoService:
@@ -59,6 +62,10 @@ class JarmoService:
         self.stats = PlayerStats(store.ratings, store.results, store.games, self.unit.names)
         self.computer_turns = ComputerTurns(self.unit)
         self.announcements = AnnouncementCases(self.unit)
+        # issue 18: rematches, per-server settings, matches whose thread is deleted
+        self.rematches = RematchCases(self.unit, self.challenges)
+        self.servers = ServerSettingsCases(store.state)
+        self.venues = VenueCases(self.unit, ender)
 
     def with_computer(self, computer: Actor) -> JarmoService:
         """A service like this one (same store, settings, clock and random source) that plays

@@ -122,6 +122,22 @@ _MESSAGES: dict[Code, str] = {
         "The bot's database is busy right now, so nothing was changed. Please try again in a "
         "moment."
     ),
+    # rematches and server settings (issue 18)
+    Code.REMATCH_ONLY_PLAYERS: N_(
+        "Only the two players of that match can ask for a rematch. Start your own match with "
+        "{challenge}."
+    ),
+    Code.MATCH_NOT_OVER: N_(
+        "That match is still being played; a rematch can be offered once it has ended."
+    ),
+    Code.OPPONENT_LEFT: N_(
+        "{name} is no longer a member of this server, so there can be no rematch. Challenge "
+        "someone else with {challenge}."
+    ),
+    Code.SETTINGS_NEED_MANAGER: N_(
+        "Only members who can manage this server can change its Jarmo settings."
+    ),
+    Code.UNKNOWN_LANGUAGE: N_("Unknown language {name!r}; choose one of {known}."),
 }
 
 _COMMANDS = ("abort", "board", "challenge", "history", "pause", "resign", "resume", "stop")
