@@ -55,6 +55,9 @@ class BotConfig:
     time_per_move_seconds: int | None = None  # [game] time_per_move; None: no limit
     log_level: str = "INFO"
     boards_dir: Path = Path("jarmo-boards")
+    # [discord] threads: whether an accepted challenge's match moves into a thread of its own,
+    # on servers that have not chosen (/jarmo server threads).
+    threads: bool = True
     # Where the token came from, for messages about it: "DISCORD_TOKEN" or "<file>: discord.token".
     token_source: str = f"the environment variable {TOKEN_ENV}"
 
@@ -202,6 +205,12 @@ def _time_per_move(value: object) -> int | None:
         raise _Invalid(expected) from None
 
 
+def _boolean(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise _Invalid("true or false, without quotes")
+    return value
+
+
 def _path(value: object) -> Path:
     if not isinstance(value, str) or not value.strip():
         raise _Invalid("a non-empty string holding a file or folder path")
@@ -245,6 +254,8 @@ SCHEMA: dict[str, dict[str, _Key]] = {
     "logging": {"level": _Key("log_level", _choice(LOG_LEVELS, upper=True))},
     "console": {"boards_dir": _Key("boards_dir", _path)},
 }
+# A thread per match (issue 18).
+SCHEMA["discord"]["threads"] = _Key("threads", _boolean)
 
 
 def _parse(data: Mapping[str, object], source: str) -> dict[str, Any]:

@@ -2,32 +2,42 @@
 components; each parses and checks, calls the service, and replies. Failures are answered by
 the command tree (``bot.cogs.tree``)."""
 
-from discord.ext import commands
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from bot.cogs.challenges import ChallengeButton, ChallengeCog
 from bot.cogs.clock import ClockCog, PauseButton
 from bot.cogs.play import PlayCog, ResignButton, StopButton
+from bot.cogs.rematch import RematchButton
+from bot.cogs.servers import ServerCog
 from bot.cogs.stats import HistoryPicker, LeaderboardButton, StatsCog
+from bot.cogs.threads import ThreadCog
 from bot.cogs.tree import JarmoTree
 
+if TYPE_CHECKING:
+    from bot.client import JarmoBot
+
 # In the order ``/jarmo`` lists their sub-commands.
-FEATURES = (ChallengeCog, PlayCog, ClockCog, StatsCog)
+FEATURES = (ChallengeCog, PlayCog, ClockCog, StatsCog, ServerCog)
 
 DYNAMIC_ITEMS = (
     ChallengeButton,
     HistoryPicker,
     LeaderboardButton,
     PauseButton,
+    RematchButton,
     ResignButton,
     StopButton,
 )
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: JarmoBot) -> None:
     """The extension's entry point (``bot.load_extension("bot.cogs")``): every feature's cog
     and the persistent components."""
     for feature in FEATURES:
         await bot.add_cog(feature())
+    await bot.add_cog(ThreadCog(bot))  # a thread per match (no commands of its own)
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
 
@@ -42,8 +52,11 @@ __all__ = [
     "LeaderboardButton",
     "PauseButton",
     "PlayCog",
+    "RematchButton",
     "ResignButton",
+    "ServerCog",
     "StatsCog",
     "StopButton",
+    "ThreadCog",
     "setup",
 ]

@@ -19,6 +19,12 @@ from bot.cogs.replies import (
     place_of,
     report_message,
 )
+from bot.cogs.threads import (
+    post_start_in_thread,
+    retitle,
+    tell_missing_permissions,
+    thread_venue,
+)
 from bot.cogs.words import channel_language, discord_voice, discord_words, relative_time
 from bot.i18n import N_
 from bot.service import Actor, ChallengeRequest, ChallengeView, Report
@@ -104,16 +110,21 @@ async def _challenge_a_member(
 ) -> None:
     service = interaction.client.service
     view = await service.challenges.post(place_of(interaction), actor_of(interaction), request)
+    await post_challenge(interaction, view)
+
+
+async def post_challenge(interaction: discord.Interaction[JarmoBot], view: ChallengeView) -> None:
+    """Answer ``interaction`` with the challenge and its buttons, pinging the challenged."""
     record = view.challenge
     language = channel_language(interaction)
     text = challenge_text(view, discord_voice(language), expires=relative_time(record.expires_at))
     sent = await interaction.response.send_message(
         text,
         view=challenge_buttons(record.id, language),
-        allowed_mentions=only_pinging(request.opponent.user_id),
+        allowed_mentions=only_pinging(record.challenged_id),
     )
     if sent.message_id is not None:  # Discord returns it with the callback's answer
-        await service.challenges.attach_message(record.id, sent.message_id)
+        await interaction.client.service.challenges.attach_message(record.id, sent.message_id)
 
 
 class ChallengeButton(
@@ -151,15 +162,7 @@ class ChallengeButton(
         language = channel_language(interaction)
         _ = discord_words(language).gettext
         if self.answer == "accept":
-            board = await service.challenges.accept(actor, self.challenge_id)
-            view = await service.challenges.view(self.challenge_id)
-            await interaction.response.edit_message(
-                content=f"{answered(view, language)}\n{_('**Accepted.** Game on!')}",
-                view=None,
-                allowed_mentions=only_pinging(),
-            )
-            started = Report(actor.user_id, None, board)
-            await interaction.followup.send(**report_message(started, language))
+            await _accept(interaction, self.challenge_id)
             return
         if self.answer == "decline":
             view = await service.challenges.decline(actor, self.challenge_id)
@@ -172,6 +175,35 @@ class ChallengeButton(
             view=None,
             allowed_mentions=only_pinging(),
         )
+
+
+async def _accept(interaction: discord.Interaction[JarmoBot], challenge_id: int) -> None:
+    """The match starts: in a thread of its own when the server plays in threads and the bot
+    may open one (else in the channel, saying once which permissions threads need)."""
+    service, actor = interaction.client.service, actor_of(interaction)
+    language = channel_language(interaction)
+    _ = discord_words(language).gettext
+    venue, missing = await thread_venue(interaction)
+    board = await service.challenges.accept(actor, challenge_id, venue=venue)
+    view = await service.challenges.view(challenge_id)
+    started = report_message(Report(actor.user_id, None, board), language)
+    thread = venue.thread if venue is not None else None
+    if thread is None:
+        await interaction.response.edit_message(
+            content=f"{answered(view, language)}\n{_('**Accepted.** Game on!')}",
+            view=None,
+            allowed_mentions=only_pinging(),
+        )
+        if isinstance(interaction.channel, discord.Thread):
+            await retitle(interaction.channel, view, language)
+        await interaction.followup.send(**started)
+        await tell_missing_permissions(interaction, missing)
+        return
+    note = _("**Accepted.** The match is played in {thread}.").format(thread=thread.mention)
+    await interaction.response.edit_message(
+        content=f"{answered(view, language)}\n{note}", view=None, allowed_mentions=only_pinging()
+    )
+    await post_start_in_thread(thread, view, started, language)
 
 
 def answered(view: ChallengeView, language: str | None) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.cogs.rematch_offer import rematch_view
 from bot.cogs.words import (
     channel_language,
     discord_voice,
@@ -127,9 +128,12 @@ def report_message(report: Report, language: str | None = None) -> dict[str, Any
     # Whoever just acted (accepting a challenge as White, say) is already looking at this
     # message: name them, but a notification is only for a player who is elsewhere.
     pinged = turn if turn != report.actor_id else None
-    return {
+    message: dict[str, Any] = {
         "content": content,
         "embeds": embeds,
         "files": files,
         "allowed_mentions": only_pinging(pinged),
     }
+    if report.standings is not None and report.standings.over:  # the match ends here
+        message["view"] = rematch_view(report.board.match.id, language)
+    return message

@@ -1,0 +1,66 @@
+"""``/jarmo server``: a server's own settings, for members who can manage the server."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
+from bot.cogs.words import discord_words, reader_language
+from bot.service.servers import ServerSettings
+
+if TYPE_CHECKING:
+    from bot.client import JarmoBot
+
+# Each language by its own name, as its speakers look for it.
+_LANGUAGE_NAMES = {"en": "English", "pl": "polski", "de": "Deutsch", "eo": "Esperanto"}
+
+
+@app_commands.guild_only()
+class ServerCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
+    """The server's settings."""
+
+    server = app_commands.Group(
+        name="server", description="This server's Jarmo settings (for members who manage it)"
+    )
+
+    @server.command(name="threads")
+    @app_commands.describe(on="True: every match gets its own thread; False: play in the channel")
+    async def threads(self, interaction: discord.Interaction[JarmoBot], on: bool) -> None:
+        """Whether accepted challenges move into a thread of their own."""
+        settings = await interaction.client.service.servers.set_threads(
+            interaction.guild_id or 0, on, can_manage=_can_manage(interaction)
+        )
+        await _confirm(interaction, settings)
+
+    @server.command(name="language")
+    @app_commands.describe(language="The language of the bot's posts everyone reads here")
+    @app_commands.choices(
+        language=[app_commands.Choice(name=n, value=v) for v, n in _LANGUAGE_NAMES.items()]
+    )
+    async def language(self, interaction: discord.Interaction[JarmoBot], language: str) -> None:
+        """The language of the bot's public posts on this server."""
+        settings = await interaction.client.service.servers.set_language(
+            interaction.guild_id or 0, language, can_manage=_can_manage(interaction)
+        )
+        await _confirm(interaction, settings)
+
+
+def _can_manage(interaction: discord.Interaction[JarmoBot]) -> bool:
+    return interaction.permissions.manage_guild
+
+
+async def _confirm(interaction: discord.Interaction[JarmoBot], settings: ServerSettings) -> None:
+    """Privately, the server's settings as they now are."""
+    _ = discord_words(reader_language(interaction)).gettext
+    threads = settings.threads_or(interaction.client.config.threads)
+    language = _LANGUAGE_NAMES.get(settings.language or "en", settings.language or "en")
+    lines = [
+        _("Saved. This server's Jarmo settings:"),
+        _("Threads: each match in its own thread.") if threads else _("Threads: off."),
+        _("Language of public posts: {language}.").format(language=language),
+    ]
+    await interaction.response.send_message("\n".join(lines), ephemeral=True)

@@ -1,0 +1,241 @@
+"""A thread per match: accepting a challenge opens a public thread from the challenge's message
+and the match is played there. A thread is a channel of its own, so a channel hosts any number
+of matches at once. When its match ends the thread is renamed with the result (Discord archives
+it a day after its last message); a deleted thread ends its match as aborted."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.cogs.replies import only_pinging
+from bot.cogs.words import channel_language, discord_words, mention, reader_language
+from bot.service import ChallengeView, Place, Refusal, Standings
+
+if TYPE_CHECKING:
+    from bot.client import JarmoBot
+
+log = logging.getLogger(__name__)
+
+NAME_LIMIT = 100  # Discord's limit for a channel's (and a thread's) name
+ARCHIVE_AFTER_MINUTES: Final = 1440  # Discord hides the thread a day after its last message
+SWEEP_SECONDS = 60  # how often threads of matches that ended elsewhere are renamed
+_NAME_PART = 30  # characters of each player's name in a thread name
+# What a thread needs, as discord.py names the permissions (and as Discord shows them).
+THREAD_PERMISSIONS = {
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+}
+
+
+def thread_name(first: str, second: str, ruleset: str, language: str | None = None) -> str:
+    """'Ann vs Bob · classic', within Discord's limit whatever the players call themselves."""
+    _ = discord_words(language).gettext
+    name = _("{first} vs {second} · {ruleset}").format(
+        first=_shorten(first), second=_shorten(second), ruleset=ruleset
+    )
+    return name[:NAME_LIMIT]
+
+
+def finished_name(standings: Standings, language: str | None = None) -> str:
+    """The thread's name once its match is over: the players, the ruleset and the result."""
+    _ = discord_words(language).gettext
+    match = standings.match
+    first, second = (standings.names[p] for p in match.player_ids)
+    if match.state == "aborted":
+        result = _("aborted")
+    elif standings.winner_id is None:
+        result = _("drawn")
+    else:
+        result = _("{player} won").format(player=_shorten(standings.names[standings.winner_id]))
+    base = thread_name(first, second, match.ruleset, language)
+    suffix = f" — {result}"
+    return base[: NAME_LIMIT - len(suffix)] + suffix
+
+
+def _shorten(name: str) -> str:
+    return name if len(name) <= _NAME_PART else name[: _NAME_PART - 1] + "…"
+
+
+def missing_thread_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    """The permissions the bot lacks in the interaction's channel to play in threads."""
+    granted = interaction.app_permissions
+    return [shown for flag, shown in THREAD_PERMISSIONS.items() if not getattr(granted, flag)]
+
+
+class ThreadVenue:
+    """Opens a thread from the challenge's message when the challenge is accepted (the
+    service's ``Venue``); ``thread`` is the thread once opened."""
+
+    def __init__(self, message: discord.Message, language: str | None) -> None:
+        self._message = message
+        self._language = language
+        self.thread: discord.Thread | None = None
+
+    async def open(self, challenge: ChallengeView) -> int | None:
+        """A new public thread named after the players and the ruleset; ``None`` (play in the
+        channel) if Discord refuses one."""
+        name = thread_name(
+            challenge.challenger_name,
+            challenge.challenged_name,
+            challenge.challenge.options.ruleset,
+            self._language,
+        )
+        try:
+            self.thread = await self._message.create_thread(
+                name=name, auto_archive_duration=ARCHIVE_AFTER_MINUTES
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not open a thread for challenge %s: %s", challenge.challenge.id, exc)
+            return None
+        return self.thread.id
+
+
+async def thread_venue(
+    interaction: discord.Interaction[JarmoBot],
+) -> tuple[ThreadVenue | None, list[str]]:
+    """Where an accepted challenge is played: a ``ThreadVenue`` when the server plays in
+    threads and the bot may open them here; else ``None`` and the permissions it lacks (empty
+    when threads are off, or the challenge is already in a thread)."""
+    bot = interaction.client
+    settings = await bot.service.servers.settings(interaction.guild_id or 0)
+    message = interaction.message
+    if (
+        not settings.threads_or(bot.config.threads)
+        or message is None
+        or not isinstance(interaction.channel, discord.TextChannel)
+    ):
+        return None, []
+    missing = missing_thread_permissions(interaction)
+    if missing:
+        return None, missing
+    return ThreadVenue(message, channel_language(interaction)), []
+
+
+async def tell_missing_permissions(
+    interaction: discord.Interaction[JarmoBot], missing: list[str]
+) -> None:
+    """Once per server, tell (privately) which permissions would give matches their threads."""
+    if not missing or not await interaction.client.service.servers.first_thread_notice(
+        interaction.guild_id or 0
+    ):
+        return
+    _ = discord_words(reader_language(interaction)).gettext
+    text = _(
+        "This match is played here in the channel. To give every match a thread of its own, a "
+        "server admin can grant me {permissions} in this channel (or turn threads off with "
+        "/jarmo server threads). I won't mention this again."
+    ).format(permissions=", ".join(f"**{name}**" for name in missing))
+    await interaction.followup.send(text, ephemeral=True)
+
+
+async def post_start_in_thread(
+    thread: discord.Thread, view: ChallengeView, message: dict[str, Any], language: str | None
+) -> None:
+    """Post the first board in the match's thread, naming both players (which also adds
+    them to the thread)."""
+    record = view.challenge
+    _ = discord_words(language).gettext
+    welcome = _("{first} and {second}: your match is played in this thread.").format(
+        first=mention(record.challenger_id), second=mention(record.challenged_id)
+    )
+    content = message.get("content")
+    message["content"] = f"{welcome}\n{content}" if content else welcome
+    message["allowed_mentions"] = only_pinging(record.challenger_id, record.challenged_id)
+    await thread.send(**message)
+
+
+class ThreadCog(commands.Cog):
+    """Keeps matches' threads in step with their matches."""
+
+    def __init__(self, bot: JarmoBot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Start the sweep once connected (``on_ready`` comes again after a reconnect)."""
+        if not self.sweep.is_running():
+            self.sweep.start()
+
+    async def cog_unload(self) -> None:
+        self.sweep.cancel()
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, event: discord.RawThreadDeleteEvent) -> None:
+        """A deleted thread ends its match as aborted, and the parent channel is told."""
+        service = self.bot.service
+        report = await service.venues.vanished(Place(event.guild_id, event.thread_id))
+        if report is None:
+            return
+        log.info(
+            "thread %s was deleted: its game %s aborted", event.thread_id, report.board.game.id
+        )
+        match = report.board.match
+        _ = discord_words().gettext
+        text = _(
+            "The thread of the match between {first} and {second} was deleted, so the match "
+            "was aborted; nothing counts. Start a new one with /jarmo challenge."
+        ).format(first=mention(match.first_white_id), second=mention(match.first_black_id))
+        parent = self.bot.get_partial_messageable(event.parent_id)
+        try:
+            await parent.send(text, allowed_mentions=only_pinging(*match.player_ids))
+        except discord.HTTPException as exc:
+            log.warning(
+                "could not say in channel %s that a match was aborted: %s", event.parent_id, exc
+            )
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[JarmoBot], command: Any
+    ) -> None:
+        """A command in a match's thread may have ended the match (a move, a resignation)."""
+        if isinstance(interaction.channel, discord.Thread):
+            await self.settle(interaction.channel)
+
+    @tasks.loop(seconds=SWEEP_SECONDS)
+    async def sweep(self) -> None:
+        """Rename the bot's open threads whose match ended by a button, the clock or the
+        computer (a command's ending is settled at once)."""
+        me = self.bot.user
+        for guild in self.bot.guilds:
+            for thread in guild.threads:
+                if me is None or thread.owner_id != me.id:
+                    continue
+                try:
+                    await self.settle(thread)
+                except Exception:  # one thread's trouble must not stop the others'
+                    log.exception("could not settle thread %s", thread.id)
+
+    async def settle(self, thread: discord.Thread) -> None:
+        """Rename the thread with its match's result, once the match is over."""
+        service = self.bot.service
+        place = Place(thread.guild.id, thread.id)
+        try:
+            standings = await service.standings.current(place)
+        except Refusal:  # no match here (a thread someone else opened), or a damaged one
+            return
+        if not standings.over:
+            return
+        language = (await service.servers.settings(thread.guild.id)).language
+        name = finished_name(standings, language)
+        if thread.name == name:
+            return
+        try:
+            await thread.edit(name=name)
+        except discord.HTTPException as exc:
+            log.warning("could not rename thread %s with its result: %s", thread.id, exc)
+
+
+async def retitle(thread: discord.Thread, view: ChallengeView, language: str | None) -> None:
+    """A rematch in a finished match's thread: the thread's name loses the old result."""
+    name = thread_name(
+        view.challenger_name, view.challenged_name, view.challenge.options.ruleset, language
+    )
+    if thread.name != name and thread.owner_id == thread.guild.me.id:
+        try:
+            await thread.edit(name=name)
+        except discord.HTTPException as exc:
+            log.warning("could not rename thread %s for a rematch: %s", thread.id, exc)
