@@ -36,9 +36,12 @@ from discord_limits import (
     check_message,
 )
 from fake_models import (
+    CREATE_PUBLIC_THREADS,
     EPHEMERAL,
     LOADING,
+    MANAGE_THREADS,
     MEMBER_PERMISSIONS,
+    SEND_MESSAGES_IN_THREADS,
     Answer,
     Attachment,
     Channel,
@@ -46,6 +49,7 @@ from fake_models import (
     Message,
     Request,
     Snowflakes,
+    Thread,
     Upload,
     User,
     World,
@@ -179,6 +183,7 @@ class FakeDiscord:
         self.session: Session | None = None
         self.in_flight = 0
         self._table = self._route_table()
+        self._thread_events: set[asyncio.Future[None]] = set()  # THREAD_UPDATEs on their way
         self._changed = threading.Condition(threading.RLock())
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
@@ -421,7 +426,7 @@ class FakeDiscord:
             "member": world.member(user) | {"permissions": permissions},
             "token": token,
             "version": 1,
-            "app_permissions": str(MEMBER_PERMISSIONS),
+            "app_permissions": str(world.bot_permissions),
             "locale": "en-GB",
             "guild_locale": "en-US",
             "entitlements": [],
@@ -716,6 +721,7 @@ class FakeDiscord:
             ("GET", channel + r"/(?P<message>\d+)", self._get_channel_message, True),
             ("PATCH", channel + r"/(?P<message>\d+)", self._edit_channel_message, True),
         ]  # fmt: skip
+        table += self._thread_routes()
         return [(m, re.compile(p), h, a) for m, p, h, a in table]
 
     async def _get_gateway(self, request: web.Request, *_: Any) -> dict[str, Any]:
@@ -1047,6 +1053,7 @@ class FakeDiscord:
     ) -> Message:
         what = f"{interaction} answer" if interaction else f"message in channel {channel_id}"
         payload = self._check_payload(payload, uploads, creating=True, what=what)
+        self._thread_activity(channel_id, interaction)
         message = Message(self.ids(), channel_id, self.world.bot, interaction=interaction)
         self._apply(message, payload, uploads, what=what)
         message.pinged = frozenset(self._pings(payload, what))
@@ -1118,6 +1125,152 @@ class FakeDiscord:
         else:
             allowed = mentioned & {int(u) for u in rules.get("users") or []}
         return {uid for uid in allowed if self.world.user(uid) is not None}
+
+    # -- threads (issue 18) ---------------------------------------------------------------------
+
+    def _thread_routes(self) -> list[tuple[str, str, Any, bool]]:
+        return [
+            ("POST", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)/threads",
+             self._start_thread, True),
+            ("PATCH", r"/channels/(?P<channel>\d+)", self._modify_thread, True),
+            ("GET", r"/guilds/(?P<guild>\d+)/members/(?P<user>\d+)", self._get_member, True),
+        ]  # fmt: skip
+
+    async def _start_thread(
+        self,
+        request: web.Request,
+        payload: Any,
+        uploads: list[Upload],
+        channel: str,
+        message: str,
+    ) -> dict[str, Any]:
+        """Start Thread from Message: a public thread, which the gateway announces."""
+        place = self._channel(channel)
+        if isinstance(place, Thread):
+            raise DiscordError(400, "Cannot start a thread in a thread", 50024)
+        starter = self._channel_message(channel, message)
+        if not self.world.bot_permissions & CREATE_PUBLIC_THREADS:
+            self.problem(f"thread started in channel {place.id} without Create Public Threads")
+            raise DiscordError(403, "Missing Permissions", 50013)
+        if any(t.starter_message_id == starter.id for t in self.world.threads.values()):
+            raise DiscordError(400, "A thread has already been created for this message", 160004)
+        name = (payload or {}).get("name") or ""
+        if not 1 <= len(name) <= 100:
+            self.problem(f"thread name of {len(name)} characters (Discord allows 1 to 100)")
+            raise invalid_form(["name: must be 1 to 100 characters"])
+        duration = payload.get("auto_archive_duration", 4320)
+        if duration not in (60, 1440, 4320, 10080):
+            self.problem(f"thread auto_archive_duration {duration!r}")
+            raise invalid_form(["auto_archive_duration: not one of 60, 1440, 4320, 10080"])
+        thread = Thread(
+            self.ids(), name, place.id, self.world.guild_id, self.world.bot.id, starter.id,
+            auto_archive_duration=duration,
+        )  # fmt: skip
+        with self._changed:
+            self.world.threads[thread.id] = thread
+        await self._dispatch_thread("THREAD_CREATE", thread, newly_created=True)
+        return thread.payload()
+
+    async def _modify_thread(
+        self, request: web.Request, payload: Any, uploads: list[Upload], channel: str
+    ) -> dict[str, Any]:
+        """Modify Channel, for a thread: its name, archived, locked, auto-archive duration."""
+        thread = self.world.threads.get(int(channel))
+        if thread is None:
+            self.problem(f"PATCH of channel {channel}, which is not a thread the fake knows")
+            raise DiscordError(404, "Unknown Channel", 10003)
+        changes = dict(payload or {})
+        unknown = set(changes) - {"name", "archived", "locked", "auto_archive_duration"}
+        if unknown:
+            self.problem(f"thread {thread.id}: unexpected fields {sorted(unknown)}")
+            raise invalid_form([f"unexpected fields {sorted(unknown)}"])
+        owner = thread.owner_id == self.world.bot.id
+        if not owner and not self.world.bot_permissions & MANAGE_THREADS:
+            raise DiscordError(403, "Missing Permissions", 50013)
+        if thread.archived and changes.get("archived") is not False:
+            raise DiscordError(400, "Thread is archived", 50083)
+        if "name" in changes and not 1 <= len(changes["name"] or "") <= 100:
+            self.problem(f"thread {thread.id} renamed to {len(changes['name'] or '')} characters")
+            raise invalid_form(["name: must be 1 to 100 characters"])
+        with self._changed:
+            thread.name = changes.get("name", thread.name)
+            thread.locked = changes.get("locked", thread.locked)
+            duration = changes.get("auto_archive_duration", thread.auto_archive_duration)
+            thread.auto_archive_duration = duration
+            if "archived" in changes and changes["archived"] != thread.archived:
+                thread.archived, thread.archived_at = bool(changes["archived"]), time.time()
+        await self._dispatch_thread("THREAD_UPDATE", thread)
+        return thread.payload()
+
+    async def _get_member(
+        self, request: web.Request, payload: Any, uploads: list[Upload], guild: str, user: str
+    ) -> dict[str, Any]:
+        """Get Guild Member: 404 Unknown Member for someone who left."""
+        found = self.world.user(int(user))
+        if int(guild) != self.world.guild_id or found is None or found.id in self.world.departed:
+            raise DiscordError(404, "Unknown Member", 10007)
+        return self.world.member(found)
+
+    async def _dispatch_thread(self, event: str, thread: Thread, **extra: Any) -> None:
+        session = self.session
+        if session is not None:
+            await session.dispatch(event, thread.payload() | extra)
+
+    def _thread_activity(self, channel_id: int, interaction: Interaction | None) -> None:
+        """A message in a thread: the bot needs Send Messages in Threads for its own posts, and
+        a message unarchives an archived thread (Discord announces it)."""
+        thread = self.world.threads.get(channel_id)
+        if thread is None:
+            return
+        if interaction is None and not self.world.bot_permissions & SEND_MESSAGES_IN_THREADS:
+            self.problem(f"message in thread {thread.id} without Send Messages in Threads")
+            raise DiscordError(403, "Missing Permissions", 50013)
+        if thread.locked:
+            raise DiscordError(403, "Thread is locked", 50083)
+        if thread.archived:
+            with self._changed:
+                thread.archived, thread.archived_at = False, time.time()
+            task = asyncio.ensure_future(self._dispatch_thread("THREAD_UPDATE", thread))
+            self._thread_events.add(task)
+            task.add_done_callback(self._thread_events.discard)
+
+    def delete_thread(self, thread: Thread) -> None:
+        """A moderator deletes the thread: it is gone, and the gateway says so."""
+
+        async def delete() -> None:
+            with self._changed:
+                del self.world.threads[thread.id]
+            session = self.session
+            assert session is not None, "the bot never connected to the gateway"
+            await session.dispatch(
+                "THREAD_DELETE",
+                {"id": str(thread.id), "guild_id": str(thread.guild_id),
+                 "parent_id": str(thread.parent_id), "type": 11},
+            )  # fmt: skip
+
+        self._run(delete())
+
+    def archive_thread(self, thread: Thread) -> None:
+        """Discord archives the thread (its auto-archive time passed)."""
+
+        async def archive() -> None:
+            with self._changed:
+                thread.archived, thread.archived_at = True, time.time()
+            await self._dispatch_thread("THREAD_UPDATE", thread)
+
+        self._run(archive())
+
+    def threads_of(self, channel: Channel) -> list[Thread]:
+        """The threads started in ``channel``, oldest first."""
+        with self._changed:
+            found = [t for t in self.world.threads.values() if t.parent_id == channel.id]
+        return sorted(found, key=lambda t: t.id)
+
+    def wait_threads(self, channel: Channel, count: int, timeout: float = 20.0) -> list[Thread]:
+        """Until ``channel`` has ``count`` threads; returns them."""
+        what = f"{count} thread(s) in channel {channel.name}"
+        self.wait_until(lambda: len(self.threads_of(channel)) >= count, timeout, what)
+        return self.threads_of(channel)
 
     # -- reading what happened ----------------------------------------------------------------
 

@@ -21,6 +21,11 @@ MEMBER_PERMISSIONS = (
     (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
 )  # add reactions, view, send, embed links, attach files, read history, use app commands
 MANAGE_CHANNELS = 1 << 4
+# Threads (issue 18): what the bot needs to play a match in a thread of its own.
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+THREAD_PERMISSIONS = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
 
 
 class Snowflakes:
@@ -103,6 +108,46 @@ class Channel:
         }
 
 
+@dataclass
+class Thread:
+    """A public thread started from a message of a text channel (issue 18)."""
+
+    id: int
+    name: str
+    parent_id: int
+    guild_id: int
+    owner_id: int
+    starter_message_id: int
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 4320
+    created: float = field(default_factory=time.time)
+    archived_at: float = field(default_factory=time.time)
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "type": 11,  # PUBLIC_THREAD
+            "guild_id": str(self.guild_id),
+            "parent_id": str(self.parent_id),
+            "owner_id": str(self.owner_id),
+            "name": self.name,
+            "last_message_id": None,
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": self.archived,
+                "auto_archive_duration": self.auto_archive_duration,
+                "archive_timestamp": iso(self.archived_at),
+                "locked": self.locked,
+                "create_timestamp": iso(self.created),
+            },
+        }
+
+
 class World:
     """The guild the bot sits in: channels, roles, four people and the bot."""
 
@@ -122,12 +167,18 @@ class World:
             name: Channel(ids(), name, position, self.guild_id)
             for position, name in enumerate(names)
         }
+        # Threads (issue 18): the threads of the guild, the bot's own permissions in every
+        # channel (a test grants THREAD_PERMISSIONS), and the people who left the guild.
+        self.threads: dict[int, Thread] = {}
+        self.bot_permissions = MEMBER_PERMISSIONS
+        self.departed: set[int] = set()
 
     def channel(self, name: str) -> Channel:
         return self.channels[name]
 
-    def channel_by_id(self, channel_id: int) -> Channel | None:
-        return next((c for c in self.channels.values() if c.id == channel_id), None)
+    def channel_by_id(self, channel_id: int) -> Channel | Thread | None:
+        found = next((c for c in self.channels.values() if c.id == channel_id), None)
+        return found or self.threads.get(channel_id)
 
     def user(self, user_id: int) -> User | None:
         return next((u for u in (*self.people, self.bot) if u.id == user_id), None)
@@ -210,7 +261,7 @@ class World:
             "max_members": 500000,
             "members": [self.member(u) for u in (*self.people, self.bot)],
             "channels": [c.payload() for c in self.channels.values()],
-            "threads": [],
+            "threads": [t.payload() for t in self.threads.values() if not t.archived],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],

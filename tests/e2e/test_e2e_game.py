@@ -5,7 +5,7 @@ One bot process serves the whole module (fresh database); each test plays in its
 
 from __future__ import annotations
 
-from discord_limits import SUB_COMMAND, USER
+from discord_limits import SUB_COMMAND, SUB_COMMAND_GROUP, USER
 from e2e_play import (
     Table,
     accept,
@@ -37,8 +37,10 @@ def test_commands_are_registered_to_the_dev_guild_at_start_up(fake: FakeDiscord,
     assert jarmo["name"] == "jarmo"
     assert jarmo.get("dm_permission") is False or jarmo.get("contexts") == [0]  # guild only
     assert {o["name"] for o in jarmo["options"]} >= SUBCOMMANDS
-    assert all(o["type"] == SUB_COMMAND for o in jarmo["options"])
     options = {o["name"]: o for o in jarmo["options"]}
+    # Every sub-command is one level down, but the server settings (a group of two).
+    assert all(o["type"] == SUB_COMMAND for o in jarmo["options"] if o["name"] != "server")
+    assert options["server"]["type"] == SUB_COMMAND_GROUP
     opponent = options["challenge"]["options"][0]
     assert (opponent["name"], opponent["type"], opponent["required"]) == ("opponent", USER, True)
     assert options["move"]["options"][0]["autocomplete"] is True
