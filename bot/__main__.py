@@ -40,6 +40,7 @@ PROG = "jarmo-bot"
 LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG, EXIT_INTERRUPTED = 0, 1, 2, 130
 PERMISSIONS = 2048 + 16384 + 32768 + 65536  # Send Messages, Embed Links, Attach Files, History
+PERMISSIONS += (1 << 35) + (1 << 38)  # Create Public Threads, Send Messages in Threads (issue 18)
 INVITE_URL = (
     "https://discord.com/api/oauth2/authorize?client_id=<APPLICATION_ID>"
     f"&scope=bot%20applications.commands&permissions={PERMISSIONS}"
@@ -54,8 +55,8 @@ To run Jarmo in your Discord server:
          export DISCORD_TOKEN=...
      or as discord.token in config.toml (see config.example.toml).
   3. Invite the bot to your server with the scopes "bot" and "applications.commands" and the
-     permissions Send Messages, Embed Links, Attach Files and Read Message History
-     (permissions integer {PERMISSIONS}). Open this URL, with your Application ID from the
+     permissions Send Messages, Embed Links, Attach Files, Read Message History, Create
+     Public Threads and Send Messages in Threads (permissions integer {PERMISSIONS}). Open this URL, with your Application ID from the
      portal's General Information page:
          {INVITE_URL}
      No privileged gateway intents are needed.

@@ -65,7 +65,7 @@ def test_no_token_explains_how_to_get_one(argv: list[str], capsys: pytest.Captur
         "DISCORD_TOKEN",
         "Reset Token",
         "applications.commands",
-        "116736",
+        "309237762048",
         INVITE_URL,
         "jarmo-bot play",
         "config.toml",
@@ -76,7 +76,9 @@ def test_no_token_explains_how_to_get_one(argv: list[str], capsys: pytest.Captur
 
 def test_the_invite_url_asks_for_exactly_the_needed_permissions() -> None:
     send, embed, attach, history = 1 << 11, 1 << 14, 1 << 15, 1 << 16
-    assert f"permissions={send | embed | attach | history}" in INVITE_URL
+    create_threads, send_in_threads = 1 << 35, 1 << 38
+    wanted = send | embed | attach | history | create_threads | send_in_threads
+    assert f"permissions={wanted}" in INVITE_URL
     assert "scope=bot%20applications.commands" in INVITE_URL
 
 
