@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 NAME_LIMIT = 100  # Discord's limit for a channel's (and a thread's) name
 ARCHIVE_AFTER_MINUTES: Final = 1440  # Discord hides the thread a day after its last message
 SWEEP_SECONDS = 60  # how often threads of matches that ended elsewhere are renamed
-_NAME_PART = 30  # characters of each player's name in a thread name
+_NAME_PART = 20  # characters of each player's name in a thread name
 # What a thread needs, as discord.py names the permissions (and as Discord shows them).
 THREAD_PERMISSIONS = {
     "create_public_threads": "Create Public Threads",
