@@ -56,8 +56,8 @@ To run Jarmo in your Discord server:
      or as discord.token in config.toml (see config.example.toml).
   3. Invite the bot to your server with the scopes "bot" and "applications.commands" and the
      permissions Send Messages, Embed Links, Attach Files, Read Message History, Create
-     Public Threads and Send Messages in Threads (permissions integer {PERMISSIONS}). Open this URL, with your Application ID from the
-     portal's General Information page:
+     Public Threads and Send Messages in Threads (permissions integer {PERMISSIONS}). Open
+     this URL, with your Application ID from the portal's General Information page:
          {INVITE_URL}
      No privileged gateway intents are needed.
   4. Start the bot again: {PROG} run

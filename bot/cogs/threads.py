@@ -174,7 +174,8 @@ class ThreadCog(commands.Cog):
             "thread %s was deleted: its game %s aborted", event.thread_id, report.board.game.id
         )
         match = report.board.match
-        _ = discord_words().gettext
+        language = (await service.servers.settings(event.guild_id)).language
+        _ = discord_words(language).gettext
         text = _(
             "The thread of the match between {first} and {second} was deleted, so the match "
             "was aborted; nothing counts. Start a new one with /jarmo challenge."
