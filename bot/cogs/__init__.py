@@ -6,6 +6,7 @@ from discord.ext import commands
 
 from bot.cogs.challenges import ChallengeButton, ChallengeCog
 from bot.cogs.clock import ClockCog, PauseButton
+from bot.cogs.grid import GridCell, MoveButton
 from bot.cogs.play import PlayCog, ResignButton, StopButton
 from bot.cogs.stats import HistoryPicker, LeaderboardButton, StatsCog
 from bot.cogs.tree import JarmoTree
@@ -15,8 +16,10 @@ FEATURES = (ChallengeCog, PlayCog, ClockCog, StatsCog)
 
 DYNAMIC_ITEMS = (
     ChallengeButton,
+    GridCell,
     HistoryPicker,
     LeaderboardButton,
+    MoveButton,
     PauseButton,
     ResignButton,
     StopButton,
@@ -37,9 +40,11 @@ __all__ = [
     "ChallengeButton",
     "ChallengeCog",
     "ClockCog",
+    "GridCell",
     "HistoryPicker",
     "JarmoTree",
     "LeaderboardButton",
+    "MoveButton",
     "PauseButton",
     "PlayCog",
     "ResignButton",
