@@ -166,10 +166,12 @@ def _clickable(actions: list[Action] | set[Action], picked: Picked) -> set[Point
 
 
 def _later(actions: list[Action] | set[Action], picked: Picked) -> bool:
-    """At the place step, whether the step alone (placing later) is legal."""
+    """At the place step (a step that could place), whether the step alone is legal too."""
     if picked.stage is not Stage.PLACE:
         return False
-    return Action(picked.origin, picked.target) in actions
+    step = (picked.origin, picked.target)
+    could_place = any((a.origin, a.target) == step and a.place is not None for a in actions)
+    return could_place and Action(picked.origin, picked.target) in actions
 
 
 def _owner(game: Game, point: Point) -> Side | None:

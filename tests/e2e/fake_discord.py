@@ -1074,7 +1074,8 @@ class FakeDiscord:
             if key in payload:
                 setattr(message, key, payload[key] if payload[key] is not None else _empty(key))
         if "flags" in payload and not message.payloads:
-            message.flags = payload["flags"] or 0
+            # A deferred answer already fixed whether the message is ephemeral.
+            message.flags = (payload["flags"] or 0) | (message.flags & EPHEMERAL)
         message.flags |= (payload.get("flags") or 0) & COMPONENTS_V2  # an edit may switch it on
         message.attachments = self._attachments(message, payload, uploads, what=what)
         for name in attachment_references(message.embeds):

@@ -52,27 +52,31 @@ def clicks_for(game: Game, action: str) -> list[str]:
     points = [p for p in (parsed.origin, parsed.target, parsed.place) if p is not None]
     steps = [POINT_NAMES[p] for p in points]
     step = action.replace("x", "-")
-    if parsed.place is None and parsed.origin is not None:
-        if any(m.replace("x", "-").startswith(step + "@") for m in game.legal_moves()):
-            steps.append("Place later")
+    moves = [m.replace("x", "-") for m in game.legal_moves()]
+    if parsed.place is None and any(m.startswith(step + "@") for m in moves):
+        steps.append("Place later")
     return steps
 
 
 def click_move(
     fake: FakeDiscord, grid: Message, user: User, game: Game, action: str
 ) -> Interaction:
-    """Play ``action`` on the grid, one click at a time, each on a lit button; returns the
-    last click (the one that plays it)."""
-    steps = clicks_for(game, action)
+    """Play ``action`` on the grid, one click at a time; returns the click that plays it."""
+    return click(fake, grid, user, *clicks_for(game, action))
+
+
+def click(fake: FakeDiscord, grid: Message, user: User, *labels: str) -> Interaction:
+    """Press these buttons of the grid in turn, each lit when pressed and each updating the
+    grid in place; returns the last press."""
     press = None
-    for index, label in enumerate(steps):
+    for index, label in enumerate(labels, start=1):
         current = fake.message(grid.id)
         if label in CELLS:
-            assert label in lit(current), (label, sorted(lit(current)), action)
+            assert label in lit(current), (label, sorted(lit(current)))
         press = fake.press(user, current, label)
         answer = press.wait_answer()
-        assert answer.type == 7, answer  # the grid is updated in place
-        if index < len(steps) - 1:
+        assert answer.type == 7, answer
+        if index < len(labels):  # the last click may have played the move
             check_grid(fake.message(grid.id))
     assert press is not None
     return press
