@@ -137,7 +137,12 @@ class GridCell(
             await show(interaction, board, step)
             return
         service = interaction.client.service
-        report = await service.play.move(place_of(interaction), actor_of(interaction), str(step))
+        report = await service.play.move(
+            place_of(interaction),
+            actor_of(interaction),
+            str(step),
+            seen=(record.id, record.version),
+        )
         _ = discord_words(reader_language(interaction)).gettext
         done = discord.ui.LayoutView(timeout=None)
         done.add_item(
