@@ -3,9 +3,21 @@ button under every board opens for the player to move."""
 
 from __future__ import annotations
 
-from e2e_play import Table, board_text, check_position, check_private, pick_move
+import random
+
+from e2e_play import (
+    Table,
+    accept,
+    board_text,
+    challenge,
+    check_position,
+    check_private,
+    pick_move,
+)
 from fake_discord import FakeDiscord
-from grid_clicks import cells, check_grid, click, click_move, lit, open_grid
+from grid_clicks import cells, check_grid, click, click_move, clicks_for, lit, open_grid
+
+from bot.jarmo import Game
 
 
 def test_a_match_played_entirely_by_clicks(fake: FakeDiscord, bot):
@@ -118,3 +130,38 @@ def test_a_click_after_the_game_ended_is_answered_privately(fake: FakeDiscord, b
     ):
         check_private(pressed.wait_answer(), "This game has ended")
     assert fake.message(grid.id).texts() == grid.texts()  # the old grid is left as it was
+
+
+def test_ludos_places_from_the_grid_now_or_later(fake: FakeDiscord, bot):
+    world = fake.world
+    here = world.channel("arena-7")
+    board = accept(
+        fake, challenge(fake, here, world.ann, world.cat, side="white", ruleset="ludos"), world.cat
+    )
+    game, rng = Game.new(ruleset="ludos"), random.Random(3)
+    players = {"white": world.ann, "black": world.cat}
+    waiting: str | None = None  # the side holding a piece won back, to place later
+    placed_later = False
+    while not placed_later:
+        assert not game.over and game.ply < 60, "no piece was won back to place"
+        mover = players[game.turn]
+        grid = open_grid(fake, board, mover)
+        moves = game.legal_moves()
+        wins_back = [m for m in moves if "@" in m and not m.startswith("@")]
+        places = [m for m in moves if m.startswith("@")]
+        if waiting == game.turn and places:
+            assert {m[1:] for m in places} <= lit(grid)  # the camp points, beside the pieces
+            move, placed_later = places[0], True
+            press = click_move(fake, grid, mover, game, move)
+        elif wins_back and waiting is None:
+            move, waiting = wins_back[0].split("@")[0], game.turn
+            click(fake, grid, mover, *clicks_for(game, move)[:2])
+            placing = fake.message(grid.id)
+            assert lit(placing) == {m.split("@")[1] for m in moves if m.startswith(move + "@")}
+            press = click(fake, grid, mover, "Place later")
+        else:
+            move = pick_move(game, rng)
+            press = click_move(fake, grid, mover, game, move)
+        [board] = press.wait_followups(1)
+        played = game.play(move)
+        assert f"played **{played}**" in board.embeds[0]["description"]
