@@ -5,7 +5,7 @@ containers and buttons, private ("Only you can see this") messages marked.
 ``python bench/make_screens.py`` runs the real bot against the fake, plays a few moves, opens
 the click grid and picks a piece, and writes ``docs/images/click-grid.png``. To shoot another
 scene, drive the fake as the e2e tests do and call ``save_screenshot(fake, messages, path)``
-with the messages to show (``fake.channel_messages(channel)``, plus private ones).
+with the messages to show (``latest(fake, channel_or_thread_id, count)``, plus private ones).
 """
 
 from __future__ import annotations
@@ -262,6 +262,17 @@ def save_screenshot(fake: FakeDiscord, messages: list[Message], path: Path) -> P
     return path
 
 
+def latest(fake: FakeDiscord, channel_id: int, count: int) -> list[Message]:
+    """The last ``count`` messages everyone sees in a channel or thread, oldest first (call it
+    once the bot is idle: ``fake.wait_idle()``)."""
+    shown = [
+        fake.message(m.id)
+        for m in list(fake.messages.values())
+        if m.channel_id == channel_id and not m.ephemeral and not m.deleted
+    ]
+    return shown[-count:]
+
+
 def click_grid_scene(fake: FakeDiscord) -> list[Message]:
     """Ann challenges Bob, a few moves are played, and Ann opens the grid and picks a piece:
     the last board in the channel and Ann's private grid showing that piece's targets."""
@@ -280,7 +291,7 @@ def click_grid_scene(fake: FakeDiscord) -> list[Message]:
     piece = "D2" if "D2" in lit(grid) else sorted(lit(grid))[0]
     click(fake, grid, table.mover, piece)
     fake.wait_idle()
-    return [fake.message(board.id), fake.message(grid.id)]
+    return [*latest(fake, table.channel.id, 1), fake.message(grid.id)]
 
 
 def main() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -192,12 +193,12 @@ async def show(
         await interaction.response.edit_message(view=message.view, attachments=[message.image])
 
 
+@dataclass(frozen=True, slots=True)
 class GridMessage:
     """A grid's layout and the board image it shows."""
 
-    def __init__(self, view: discord.ui.LayoutView, image: discord.File) -> None:
-        self.view = view
-        self.image = image
+    view: discord.ui.LayoutView
+    image: discord.File
 
 
 def grid_message(
