@@ -23,7 +23,10 @@ def names(rows: tuple[tuple[int, ...], ...]) -> list[list[str]]:
     return [[point_name(p) for p in row] for row in rows]
 
 
-def lit(game: Game, picked: Picked = Picked()) -> set[str]:
+NOTHING = Picked()
+
+
+def lit(game: Game, picked: Picked = NOTHING) -> set[str]:
     grid = plan(game, game.turn, picked)
     return {cell.name for row in grid.rows for cell in row if cell.enabled}
 
