@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from bot.cogs.challenges import ChallengeButton, ChallengeCog
 from bot.cogs.clock import ClockCog, PauseButton
+from bot.cogs.grid import GridCell, MoveButton
 from bot.cogs.play import PlayCog, ResignButton, StopButton
 from bot.cogs.rematch import RematchButton
 from bot.cogs.servers import ServerCog
@@ -23,8 +24,10 @@ FEATURES = (ChallengeCog, PlayCog, ClockCog, StatsCog, ServerCog)
 
 DYNAMIC_ITEMS = (
     ChallengeButton,
+    GridCell,
     HistoryPicker,
     LeaderboardButton,
+    MoveButton,
     PauseButton,
     RematchButton,
     ResignButton,
@@ -47,9 +50,11 @@ __all__ = [
     "ChallengeButton",
     "ChallengeCog",
     "ClockCog",
+    "GridCell",
     "HistoryPicker",
     "JarmoTree",
     "LeaderboardButton",
+    "MoveButton",
     "PauseButton",
     "PlayCog",
     "RematchButton",

@@ -19,6 +19,7 @@ from bot.cogs.replies import (
     actor_of,
     board_embed,
     computer_answers,
+    move_view,
     only_pinging,
     place_of,
     report_message,
@@ -93,8 +94,11 @@ class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_
         language = reader_language(interaction) if private else channel_language(interaction)
         text = position_line(view, discord_voice(language))
         embed, file = board_embed(view, text, language)
+        extra: dict[str, Any] = {}
+        if view.human_to_move is not None:
+            extra["view"] = move_view(view.game.id, language)
         await interaction.response.send_message(
-            embed=embed, file=file, ephemeral=private, allowed_mentions=only_pinging()
+            embed=embed, file=file, ephemeral=private, allowed_mentions=only_pinging(), **extra
         )
 
     @app_commands.command()

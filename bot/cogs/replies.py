@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.cogs.items import single
 from bot.cogs.rematch_offer import rematch_view
 from bot.cogs.words import (
     channel_language,
@@ -125,6 +126,7 @@ def report_message(report: Report, language: str | None = None) -> dict[str, Any
         files.append(next_file)
         turn = report.next_board.human_to_move
     content = your_move(turn, language)
+    shown = report.next_board or report.board
     # Whoever just acted (accepting a challenge as White, say) is already looking at this
     # message: name them, but a notification is only for a player who is elsewhere.
     pinged = turn if turn != report.actor_id else None
@@ -136,4 +138,14 @@ def report_message(report: Report, language: str | None = None) -> dict[str, Any
     }
     if report.standings is not None and report.standings.over:  # the match ends here
         message["view"] = rematch_view(report.board.match.id, language)
+    elif turn is not None:
+        message["view"] = move_view(shown.game.id, language)
     return message
+
+
+def move_view(game_id: int, language: str | None = None) -> discord.ui.View:
+    """The **Move** button under a board, which opens the click grid for the player to move."""
+    # Imported here: the grid answers a move with a report message, which carries this button.
+    from bot.cogs.grid import MoveButton
+
+    return single(MoveButton(game_id, language))

@@ -35,10 +35,17 @@ class PlayCases:
         self._reports = reports
         self._ender = ender
 
-    async def move(self, place: Place, actor: Actor, text: str) -> Report:
-        """Play a move (any accepted notation) for the actor in the channel's game."""
+    async def move(
+        self, place: Place, actor: Actor, text: str, *, seen: tuple[int, int] | None = None
+    ) -> Report:
+        """Play a move (any accepted notation) for the actor in the channel's game.
+
+        ``seen`` (game id, version) guards a move chosen on a board shown earlier: if the game
+        has moved on since, nothing is played (``GameChanged``)."""
         async with self._unit.locks(place.channel_id):
             record = await players_game(self._unit, place, actor, needs_turn=True)
+            if seen is not None and (record.id, record.version) != seen:
+                raise game_changed()
             check_clock(self._unit, record)  # paused, or out of time: no move
             game = record.game
             try:

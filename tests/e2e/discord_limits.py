@@ -398,3 +398,102 @@ def attachment_references(embeds: Iterable[Mapping[str, Any]]) -> list[str]:
             if url.startswith("attachment://"):
                 names.append(url.removeprefix("attachment://"))
     return names
+
+
+# -- Components V2 ------------------------------------------------------------------------------
+# The "Components" reference: with the IS_COMPONENTS_V2 flag a message is its components alone
+# (layout and content components, nested), at most 40 of them counting every nested one.
+
+SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR = 9, 10, 11, 12, 13, 14
+CONTAINER = 17
+MAX_V2_COMPONENTS, MAX_V2_TEXT, MAX_GALLERY_ITEMS = 40, 4000, 10
+IN_CONTAINER = frozenset(
+    {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE_COMPONENT, SEPARATOR}
+)
+V2_TOP_LEVEL = IN_CONTAINER | {CONTAINER}
+
+
+def check_components_v2(payload: Mapping[str, Any], *, was_v2: bool) -> list[str]:
+    """A message sent or edited with IS_COMPONENTS_V2 (or already carrying it): no content,
+    embeds, stickers or poll; the flag cannot be taken away; the components' layout rules."""
+    flags = payload.get("flags")
+    problems = []
+    if was_v2 and flags is not None and not flags & COMPONENTS_V2:
+        problems.append("flags: IS_COMPONENTS_V2 cannot be removed from a message")
+    if not (was_v2 or (flags or 0) & COMPONENTS_V2):
+        return problems
+    if any(payload.get(key) for key in ("content", "embeds", "sticker_ids", "poll")):
+        problems.append("content, embeds, stickers and polls cannot be used with IS_COMPONENTS_V2")
+    components = payload.get("components")
+    if components is None:
+        return problems
+    count = sum(1 for _ in walk_components(components))
+    if count > MAX_V2_COMPONENTS:
+        problems.append(f"components: {count} in all; at most {MAX_V2_COMPONENTS}")
+    custom_ids: list[str] = []
+    text = 0
+    for index, component in enumerate(components):
+        where = f"components[{index}]"
+        if component.get("type") not in V2_TOP_LEVEL:
+            problems.append(f"{where}: type {component.get('type')} cannot stand at the top")
+            continue
+        children = component.get("components") or [] if component["type"] == CONTAINER else []
+        for c, child in enumerate(children):
+            if child.get("type") not in IN_CONTAINER:
+                problems.append(f"{where}.components[{c}]: type {child.get('type')} not allowed")
+        for nested, item in _content(component, where):
+            problems += _check_v2_item(item, nested, custom_ids)
+            text += len(item.get("content") or "") if item.get("type") == TEXT_DISPLAY else 0
+    if text > MAX_V2_TEXT:
+        problems.append(f"components: {text} characters of text in all; at most {MAX_V2_TEXT}")
+    for custom_id in {c for c in custom_ids if custom_ids.count(c) > 1}:
+        problems.append(f"components: custom_id {custom_id!r} is used twice in one message")
+    return problems
+
+
+def walk_components(components: Sequence[Mapping[str, Any]]) -> Iterable[Mapping[str, Any]]:
+    """Every component, nested ones included (an action row's buttons, a container's rows)."""
+    for component in components:
+        yield component
+        yield from walk_components(component.get("components") or [])
+        if component.get("accessory"):
+            yield component["accessory"]
+
+
+def v2_attachment_references(components: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The file names that media galleries, thumbnails and files point at (attachment://)."""
+    urls = []
+    for component in walk_components(components):
+        for item in component.get("items") or []:
+            urls.append((item.get("media") or {}).get("url") or "")
+        if component.get("type") in (THUMBNAIL, FILE_COMPONENT):
+            urls.append(((component.get("media") or component.get("file")) or {}).get("url") or "")
+    return [url.removeprefix("attachment://") for url in urls if url.startswith("attachment://")]
+
+
+def _content(component: Mapping[str, Any], where: str) -> Iterable[tuple[str, Mapping[str, Any]]]:
+    """The non-layout components under one top-level component, with where they stand."""
+    if component.get("type") != CONTAINER:
+        yield where, component
+        return
+    for index, child in enumerate(component.get("components") or []):
+        yield f"{where}.components[{index}]", child
+
+
+def _check_v2_item(item: Mapping[str, Any], where: str, custom_ids: list[str]) -> list[str]:
+    kind = item.get("type")
+    if kind == ACTION_ROW:
+        buttons = item.get("components") or []
+        problems = [] if 1 <= len(buttons) <= MAX_ROW_ITEMS else [f"{where}: 1-5 buttons"]
+        for index, button in enumerate(buttons):
+            problems += _check_button(button, f"{where}.components[{index}]", custom_ids)
+        return problems
+    if kind == TEXT_DISPLAY:
+        return [] if item.get("content") else [f"{where}: a text display needs content"]
+    if kind == MEDIA_GALLERY:
+        items = item.get("items") or []
+        if not 1 <= len(items) <= MAX_GALLERY_ITEMS:
+            return [f"{where}: a media gallery holds 1-10 items"]
+        if not all((entry.get("media") or {}).get("url") for entry in items):
+            return [f"{where}: every media gallery item needs media.url"]
+    return []

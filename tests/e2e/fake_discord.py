@@ -27,13 +27,16 @@ from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
 from discord_limits import (
+    COMPONENTS_V2,
     SUB_COMMAND,
     SUB_COMMAND_GROUP,
     attachment_references,
     check_allowed_mentions,
     check_autocomplete,
     check_commands,
+    check_components_v2,
     check_message,
+    v2_attachment_references,
 )
 from fake_models import (
     CREATE_PUBLIC_THREADS,
@@ -884,6 +887,7 @@ class FakeDiscord:
             interaction.original = message
             return message
         if kind == DEFERRED_MESSAGE:
+            self._refuse_deferred_v2(data, f"{interaction} deferred answer")
             flags = LOADING | ((data.get("flags") or 0) & EPHEMERAL)
             message = Message(self.ids(), interaction.channel.id, self.world.bot, flags=flags)
             message.interaction = interaction
@@ -931,6 +935,7 @@ class FakeDiscord:
         original = interaction.original
         if original is not None and original.flags & LOADING and not original.payloads:
             # The first follow-up after a deferred answer replaces the "thinking" message.
+            self._refuse_deferred_v2(payload, f"{interaction} first follow-up")
             self._edit(original, payload, uploads, what=f"{interaction} follow-up")
             original.flags &= ~LOADING
             message = original
@@ -1054,6 +1059,7 @@ class FakeDiscord:
         what = f"{interaction} answer" if interaction else f"message in channel {channel_id}"
         payload = self._check_payload(payload, uploads, creating=True, what=what)
         self._thread_activity(channel_id, interaction)
+        self._check_v2(payload, was_v2=False, what=what)
         message = Message(self.ids(), channel_id, self.world.bot, interaction=interaction)
         self._apply(message, payload, uploads, what=what)
         message.pinged = frozenset(self._pings(payload, what))
@@ -1063,6 +1069,7 @@ class FakeDiscord:
 
     def _edit(self, message: Message, payload: Any, uploads: list[Upload], *, what: str) -> None:
         payload = self._check_payload(payload, uploads, creating=False, what=what)
+        self._check_v2(payload, was_v2=bool(message.flags & COMPONENTS_V2), what=what)
         self._apply(message, payload, uploads, what=what)
         message.edited = True
         self._notify()
@@ -1074,11 +1081,16 @@ class FakeDiscord:
             if key in payload:
                 setattr(message, key, payload[key] if payload[key] is not None else _empty(key))
         if "flags" in payload and not message.payloads:
-            message.flags = payload["flags"] or 0
+            # A deferred answer already fixed whether the message is ephemeral.
+            message.flags = (payload["flags"] or 0) | (message.flags & EPHEMERAL)
+        message.flags |= (payload.get("flags") or 0) & COMPONENTS_V2  # an edit may switch it on
         message.attachments = self._attachments(message, payload, uploads, what=what)
         for name in attachment_references(message.embeds):
             if not any(a.filename == name for a in message.attachments):
                 self.problem(f"{what}: an embed shows attachment://{name}, which is not attached")
+        for name in v2_attachment_references(message.components):
+            if not any(a.filename == name for a in message.attachments):
+                self.problem(f"{what}: a component shows attachment://{name}, not attached")
         message.payloads.append(copy.deepcopy(payload))
 
     def _attachments(
@@ -1271,6 +1283,24 @@ class FakeDiscord:
         what = f"{count} thread(s) in channel {channel.name}"
         self.wait_until(lambda: len(self.threads_of(channel)) >= count, timeout, what)
         return self.threads_of(channel)
+
+    # -- Components V2 -------------------------------------------------------------------------
+
+    def _check_v2(self, payload: dict[str, Any], *, was_v2: bool, what: str) -> None:
+        """Discord's rules for IS_COMPONENTS_V2 messages (see ``check_components_v2``)."""
+        problems = check_components_v2(payload, was_v2=was_v2)
+        if problems:
+            for text in problems:
+                self.problem(f"{what}: {text}")
+            raise invalid_form(problems)
+
+    def _refuse_deferred_v2(self, payload: dict[str, Any], what: str) -> None:
+        """A deferred answer (and the follow-up that fills it in) cannot carry V2 components:
+        a bot edits the original response instead."""
+        if (payload.get("flags") or 0) & COMPONENTS_V2:
+            text = "a deferred response cannot use IS_COMPONENTS_V2; edit the original response"
+            self.problem(f"{what}: {text}")
+            raise invalid_form([text])
 
     # -- reading what happened ----------------------------------------------------------------
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL, LOADING = 64, 128
+COMPONENTS_V2 = 1 << 15
 
 # Permission bits used for the members of the fake guild.
 MEMBER_PERMISSIONS = (
@@ -324,7 +325,16 @@ class Message:
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
-        return [item for row in self.components for item in row.get("components", [])]
+        """Every button, in action rows at the top or nested in V2 containers."""
+        return [item for item in _walk(self.components) if item.get("type") == 2]
+
+    @property
+    def components_v2(self) -> bool:
+        return bool(self.flags & COMPONENTS_V2)
+
+    def texts(self) -> list[str]:
+        """The contents of the V2 text displays, in order."""
+        return [item["content"] for item in _walk(self.components) if item.get("type") == 10]
 
     def button(self, label: str) -> dict[str, Any]:
         """The button with this label (or custom id); AssertionError if there is none."""
@@ -359,7 +369,7 @@ class Message:
             "mention_roles": [],
             "attachments": [a.payload(base_url) for a in self.attachments],
             "embeds": [_resolve_embed(e, self.attachments, base_url) for e in self.embeds],
-            "components": copy.deepcopy(self.components),
+            "components": _served_components(self.components, self.attachments, base_url),
             "pinned": False,
             "flags": self.flags,
         }
@@ -398,6 +408,35 @@ def _resolve_embed(
             if found is not None:
                 data[key] = {"url": found.payload(base_url)["url"], "proxy_url": url}
     return data
+
+
+def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component, depth first (containers' children, rows' buttons, accessories)."""
+    found = []
+    for component in components:
+        found.append(component)
+        found += _walk(component.get("components") or [])
+        if component.get("accessory"):
+            found.append(component["accessory"])
+    return found
+
+
+def _served_components(
+    components: list[dict[str, Any]], attachments: list[Attachment], base_url: str
+) -> list[dict[str, Any]]:
+    """The components as Discord serves them: every one numbered (``id``, depth first, where
+    the bot gave none) and ``attachment://name`` media resolved to the uploaded file's URL."""
+    served = copy.deepcopy(components)
+    for number, component in enumerate(_walk(served), start=1):
+        component.setdefault("id", number)
+        for item in component.get("items") or []:
+            media = item.get("media") or {}
+            url = media.get("url") or ""
+            found = next((a for a in attachments if url == f"attachment://{a.filename}"), None)
+            if found is not None:
+                link = found.payload(base_url)["url"]
+                media.update(url=link, proxy_url=link, content_type=found.content_type)
+    return served
 
 
 @dataclass

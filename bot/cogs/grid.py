@@ -1,0 +1,300 @@
+"""The board you click: the **Move** button under a board opens, for the player to move, a
+private message (Components V2) with the board from their side and a 5x5 grid of buttons. They
+click a piece, then its target (and in ludos perhaps a camp point to place on); the action goes
+through the same use case as ``/jarmo move``.
+
+Each button's custom id names the game, its version and what was chosen so far, so a grid keeps
+working after a restart; a click on a grid the game has moved past opens a fresh one."""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.cogs.grid_plan import BACK, LATER, Cell, GridPlan, OffGrid, Picked, Stage, click, plan
+from bot.cogs.items import JarmoItem
+from bot.cogs.replies import (
+    EMBED_COLOUR,
+    actor_of,
+    computer_answers,
+    only_pinging,
+    place_of,
+    report_message,
+)
+from bot.cogs.tree import Unwelcome
+from bot.cogs.words import channel_language, discord_voice, discord_words, reader_language
+from bot.i18n import N_
+from bot.jarmo import Side
+from bot.service import BoardView, Code, NoGameHere, NotAPlayer, NotYourTurn
+from bot.words import game_title, position_line
+
+if TYPE_CHECKING:
+    from bot.client import JarmoBot
+
+GridButton = discord.ui.Button[discord.ui.LayoutView]
+IMAGE = "board.png"
+OUT_OF_DATE = N_("This board was out of date; here is the current one.")
+GAME_OVER = N_(
+    "This game has ended, so its board takes no more moves. /jarmo standings shows the result."
+)
+PIECE_MARKS: dict[str, dict[Side, str]] = {
+    "ludos": {"white": "🟢", "black": "🔵"},  # Green and Blue, as the board image draws them
+}
+DEFAULT_MARKS: dict[Side, str] = {"white": "⚪", "black": "⚫"}
+
+
+class MoveButton(
+    JarmoItem,
+    discord.ui.DynamicItem[GridButton],
+    template=r"jarmo:grid:(?P<game>[0-9]+)",
+):
+    """The **Move** button under a public board: opens the grid for the player to move."""
+
+    what = "move button"
+
+    def __init__(self, game_id: int, language: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=discord_words(language).gettext("Move"),
+                emoji="🎯",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"jarmo:grid:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> MoveButton:
+        return cls(int(match["game"]))
+
+    async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        board = await movers_board(interaction)
+        notice = OUT_OF_DATE if board.game.id != self.game_id else None
+        message = grid_message(board, interaction, Picked(), notice)
+        await interaction.response.send_message(
+            view=message.view, file=message.image, ephemeral=True, allowed_mentions=only_pinging()
+        )
+
+
+class GridCell(
+    JarmoItem,
+    discord.ui.DynamicItem[GridButton],
+    template=(
+        r"jarmo:cell:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<picked>[A-E1-5-]{0,5}):"
+        r"(?P<clicked>[A-E][1-5]|" + BACK + "|" + LATER + ")"
+    ),
+):
+    """One button of a grid: a point of the board, or Back / Place later."""
+
+    what = "grid"
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        picked: str,
+        clicked: str,
+        *,
+        button: GridButton | None = None,
+    ) -> None:
+        custom_id = f"jarmo:cell:{game_id}:{version}:{picked}:{clicked}"
+        look = button or discord.ui.Button(label=clicked)
+        look.custom_id = custom_id
+        super().__init__(look)
+        self.game_id, self.version, self.picked, self.clicked = game_id, version, picked, clicked
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> GridCell:
+        return cls(int(match["game"]), int(match["version"]), match["picked"], match["clicked"])
+
+    async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        board = await movers_board(interaction)
+        record = board.game
+        if (record.id, record.version) != (self.game_id, self.version):
+            await show(interaction, board, Picked(), OUT_OF_DATE)
+            return
+        try:
+            step = click(record.game, Picked.parse(self.picked), self.clicked)
+        except OffGrid:
+            await show(interaction, board, Picked(), OUT_OF_DATE)
+            return
+        if isinstance(step, Picked):
+            await show(interaction, board, step)
+            return
+        service = interaction.client.service
+        report = await service.play.move(
+            place_of(interaction),
+            actor_of(interaction),
+            str(step),
+            seen=(record.id, record.version),
+        )
+        _ = discord_words(reader_language(interaction)).gettext
+        done = discord.ui.LayoutView(timeout=None)
+        done.add_item(
+            discord.ui.TextDisplay(_("You played **{move}**.").format(move=report.action))
+        )
+        await interaction.response.edit_message(view=done, attachments=[])
+        await interaction.followup.send(**report_message(report, channel_language(interaction)))
+        await computer_answers(interaction, report)
+
+
+async def movers_board(interaction: discord.Interaction[JarmoBot]) -> BoardView:
+    """The channel's game seen by the one who clicked, who must be the player to move; else a
+    refusal (no game any more, not a player, not their turn)."""
+    service = interaction.client.service
+    try:
+        board = await service.play.board(place_of(interaction), viewer_id=interaction.user.id)
+    except NoGameHere:
+        raise Unwelcome(GAME_OVER) from None
+    record = board.game
+    side = record.side_of(interaction.user.id)
+    if side is None:
+        raise NotAPlayer(Code.NOT_A_PLAYER)
+    turn = record.game.turn
+    if side != turn:
+        name = board.white_name if turn == "white" else board.black_name
+        raise NotYourTurn(
+            Code.NOT_YOUR_TURN,
+            player=record.player_id(turn),
+            name=name,
+            side=turn,
+            ruleset=record.game.ruleset,
+        )
+    return board
+
+
+async def show(
+    interaction: discord.Interaction[JarmoBot],
+    board: BoardView,
+    picked: Picked,
+    notice: str | None = None,
+) -> None:
+    """Turn the clicked grid into the grid after ``picked`` (a fresh image with a notice)."""
+    message = grid_message(board, interaction, picked, notice)
+    if notice is None:  # the same position: the image already shown stays
+        await interaction.response.edit_message(view=message.view)
+    else:
+        await interaction.response.edit_message(view=message.view, attachments=[message.image])
+
+
+@dataclass(frozen=True, slots=True)
+class GridMessage:
+    """A grid's layout and the board image it shows."""
+
+    view: discord.ui.LayoutView
+    image: discord.File
+
+
+def grid_message(
+    board: BoardView,
+    interaction: discord.Interaction[JarmoBot],
+    picked: Picked,
+    notice: str | None = None,
+) -> GridMessage:
+    """The private grid for the clicking player (the player to move) after ``picked``."""
+    language = reader_language(interaction)
+    record = board.game
+    side = record.side_of(interaction.user.id)
+    assert side is not None  # movers_board checked it
+    try:
+        grid = plan(record.game, side, picked)
+    except OffGrid:
+        grid, notice = plan(record.game, side), OUT_OF_DATE
+    _ = discord_words(language).gettext
+    voice = discord_voice(language)
+    lines = [
+        _(notice) if notice else "",
+        f"### {game_title(board, voice)}",
+        position_line(board, voice),
+        f"**{instruction(grid, language)}**",
+    ]
+    marks = PIECE_MARKS.get(record.game.ruleset, DEFAULT_MARKS)
+    cells = [
+        discord.ui.ActionRow[Any](
+            *(cell_button(record.id, record.version, grid, cell, marks) for cell in row)
+        )
+        for row in grid.rows
+    ]
+    container = discord.ui.Container[Any](
+        discord.ui.TextDisplay("\n".join(line for line in lines if line)),
+        discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{IMAGE}")),
+        *cells,
+        accent_colour=EMBED_COLOUR,
+    )
+    extras = extra_buttons(record.id, record.version, grid, language)
+    if extras:
+        container.add_item(discord.ui.ActionRow[Any](*extras))
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(container)
+    return GridMessage(view, discord.File(io.BytesIO(board.image), filename=IMAGE))
+
+
+def instruction(grid: GridPlan, language: str | None) -> str:
+    """What to click now."""
+    _ = discord_words(language).gettext
+    picked = grid.picked
+    if grid.stage is Stage.PIECE:
+        if grid.brings_pieces_in:
+            return _("Click a piece to move, or a lit point of your camp to bring a piece in.")
+        return _("Click a piece to move.")
+    if grid.stage is Stage.TARGET:
+        return _("Where to? Click a lit point for the piece on {point}.").format(point=str(picked))
+    text = _("Your piece wins one back: click a lit point of your camp to place it now.")
+    if grid.can_place_later:
+        text += " " + _("Or keep it in reserve with “Place later”.")
+    return text
+
+
+def cell_button(
+    game_id: int, version: int, grid: GridPlan, cell: Cell, marks: dict[Side, str]
+) -> GridCell:
+    """The button of one point: its name, the piece standing there, lit if clickable now."""
+    if cell.chosen:
+        style = discord.ButtonStyle.success
+    elif cell.enabled and cell.owner is not None and grid.stage is Stage.TARGET:
+        style = discord.ButtonStyle.danger  # a capture
+    elif cell.enabled:
+        style = discord.ButtonStyle.primary
+    else:
+        style = discord.ButtonStyle.secondary
+    look: GridButton = discord.ui.Button(
+        label=cell.name,
+        emoji=marks[cell.owner] if cell.owner else None,
+        style=style,
+        disabled=not cell.enabled,
+    )
+    return GridCell(game_id, version, str(grid.picked), cell.name, button=look)
+
+
+def extra_buttons(
+    game_id: int, version: int, grid: GridPlan, language: str | None
+) -> list[GridCell]:
+    """Back (once a piece is chosen) and Place later (when placing can wait)."""
+    if grid.stage is Stage.PIECE:
+        return []
+    _ = discord_words(language).gettext
+    picked = str(grid.picked)
+    back: GridButton = discord.ui.Button(label=_("Back"), style=discord.ButtonStyle.secondary)
+    buttons = [GridCell(game_id, version, picked, BACK, button=back)]
+    if grid.can_place_later:
+        later: GridButton = discord.ui.Button(
+            label=_("Place later"), style=discord.ButtonStyle.primary
+        )
+        buttons.append(GridCell(game_id, version, picked, LATER, button=later))
+    return buttons
