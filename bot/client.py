@@ -91,7 +91,7 @@ class JarmoBot(commands.Bot):
             config=self.config.service_config(),
             computer=Actor(self.user.id, self.user.display_name, is_bot=True),
         )
-        self._thinker = ProcessThinker()
+        self._thinker = ProcessThinker.open(self.config.computer_workers)
         self._computer = ComputerOpponent(self._service, self._thinker)
         # The first render of each theme builds its palette and background (~0.5 s): do it now,
         # not inside a player's first interaction.
@@ -166,7 +166,7 @@ class JarmoBot(commands.Bot):
                 log.warning("background job %r did not stop in time", job.get_name())
         await super().close()
         if self._thinker is not None:
-            self._thinker.close()
+            await self._thinker.close()
             self._thinker = None
         if self._store is not None:
             store, self._store = self._store, None
