@@ -56,6 +56,10 @@ class PlayerNames:
             self._names.put(key, name)
         return name
 
+    def __len__(self) -> int:
+        """How many names are held in memory."""
+        return len(self._names)
+
 
 @dataclass(frozen=True, slots=True)
 class Signals:
