@@ -42,6 +42,9 @@ class ProcessWorker:
         except (TimeoutError, WorkerDied):
             await worker.close()
             raise WorkerDied(f"search process {process.pid} did not start") from None
+        except asyncio.CancelledError:  # the pool closed while it started: leave no process
+            await worker.close()
+            raise
         if greeting != READY:
             await worker.close()
             raise WorkerDied(f"search process {process.pid} said {greeting!r}, not ready")

@@ -10,7 +10,7 @@ import signal
 
 import pytest
 
-from bot.ai import ProcessWorker, SearchPool, SearchRequest, search_pool
+from bot.ai import PoolClosed, ProcessWorker, SearchPool, SearchRequest, search_pool
 from bot.jarmo import Game
 
 LIMIT = 30.0  # seconds: spawning processes on a machine shared with other test runs
@@ -49,6 +49,22 @@ class Launches:
                 self.launched.wait_for(lambda: len(self.workers) >= number), LIMIT
             )
         return self.workers
+
+
+def search_processes() -> list[int]:
+    """The search processes this test process started that still exist (zombies included)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                command = cmdline.read()
+        except (OSError, ValueError, IndexError):
+            continue  # not a process, or it ended meanwhile
+        if parent == os.getpid() and b"bot.ai._worker" in command:
+            found.append(int(entry))
+    return found
 
 
 def positions(count: int) -> list[Game]:
@@ -105,15 +121,13 @@ async def test_closing_ends_every_process_even_mid_search():
     launches = Launches()
     pool = SearchPool(2, launch=launches)
     pool.start()
-    asked = pool.choose(Game.new().to_dict(), "hard", 0, within=30.0)
+    asked = [pool.choose(Game.new().to_dict(), "hard", seed, within=30.0) for seed in (0, 1)]
     workers = await launches.count(2)
-    await asyncio.wait_for(
-        asyncio.wait(
-            [asyncio.ensure_future(w.searching.wait()) for w in workers],
-            return_when=asyncio.FIRST_COMPLETED,
-        ),
-        LIMIT,
-    )
+    await asyncio.wait_for(asyncio.gather(*(w.searching.wait() for w in workers)), LIMIT)
+    assert len(search_processes()) == 2
     await asyncio.wait_for(pool.close(), LIMIT)
     assert all(w.worker.ended for w in workers)
-    assert asked.done()
+    assert search_processes() == []
+    for answer in asked:
+        with pytest.raises(PoolClosed):
+            await answer
