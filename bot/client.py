@@ -8,7 +8,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -91,7 +91,7 @@ class JarmoBot(commands.Bot):
             config=self.config.service_config(),
             computer=Actor(self.user.id, self.user.display_name, is_bot=True),
         )
-        self._thinker = ProcessThinker()
+        self._thinker = ProcessThinker.open(self.config.computer_workers)
         self._computer = ComputerOpponent(self._service, self._thinker)
         # The first render of each theme builds its palette and background (~0.5 s): do it now,
         # not inside a player's first interaction.
@@ -153,6 +153,13 @@ class JarmoBot(commands.Bot):
 
         return asyncio.create_task(run(), name=f"jarmo-job: {name}")
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # discord.py's ready timer waits for late guilds and may fire after close() has taken
+        # the event loop away; an event nobody can handle any more is dropped, not crashed on.
+        if self.is_closed():
+            return
+        super().dispatch(event_name, *args, **kwargs)
+
     async def close(self) -> None:
         """Stop the background jobs, the connection, the computer and the database, within
         ``JOB_STOP_SECONDS + STORE_CLOSE_SECONDS`` (plus the gateway's close) whatever the jobs
@@ -166,7 +173,7 @@ class JarmoBot(commands.Bot):
                 log.warning("background job %r did not stop in time", job.get_name())
         await super().close()
         if self._thinker is not None:
-            self._thinker.close()
+            await self._thinker.close()
             self._thinker = None
         if self._store is not None:
             store, self._store = self._store, None

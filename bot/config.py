@@ -12,7 +12,7 @@ import difflib
 import os
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,8 @@ DEFAULT_CONFIG_FILE = "config.toml"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 EXPIRY_RANGE = (30, 86_400)
 MAX_PLIES_RANGE = (10, 1_000)
+WORKERS_ENV = "JARMO_COMPUTER_WORKERS"
+WORKERS_RANGE = (1, 64)
 
 
 class ConfigError(ValueError):
@@ -58,6 +60,7 @@ class BotConfig:
     # [discord] threads: whether an accepted challenge's match moves into a thread of its own,
     # on servers that have not chosen (/jarmo server threads).
     threads: bool = True
+    computer_workers: int = field(default_factory=lambda: _cores())  # [computer] workers
     # Where the token came from, for messages about it: "DISCORD_TOKEN" or "<file>: discord.token".
     token_source: str = f"the environment variable {TOKEN_ENV}"
 
@@ -253,6 +256,7 @@ SCHEMA: dict[str, dict[str, _Key]] = {
     },
     "logging": {"level": _Key("log_level", _choice(LOG_LEVELS, upper=True))},
     "console": {"boards_dir": _Key("boards_dir", _path)},
+    "computer": {"workers": _Key("computer_workers", _integer(*WORKERS_RANGE))},
 }
 # A thread per match (issue 18).
 SCHEMA["discord"]["threads"] = _Key("threads", _boolean)
@@ -345,4 +349,28 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
     database = env.get(DATABASE_ENV, "").strip()
     if database:
         values["database"] = _absolute(Path(database), Path.cwd())
+    values.update(_computer_from_env(env))
     return values
+
+
+# -- [computer] ----------------------------------------------------------------------------------
+
+
+def _cores() -> int:
+    """The cores this process may run on: the default number of search processes."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def _computer_from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    text = env.get(WORKERS_ENV, "").strip()
+    if not text:
+        return {}
+    expected = f"an integer from {WORKERS_RANGE[0]} to {WORKERS_RANGE[1]}"
+    try:
+        workers = _integer(*WORKERS_RANGE)(int(text))
+    except (ValueError, _Invalid):
+        raise ConfigError(f"environment variable {WORKERS_ENV}", f"expected {expected}") from None
+    return {"computer_workers": workers}
