@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.i18n import N_
+from bot.i18n import N_, N_plural
 from bot.service.stats_models import (
     HistoryLine,
     HistoryPage,
@@ -158,9 +158,9 @@ def streak_text(streak: Streak, voice: Voice) -> str:
         }
         return _(last[streak.result])
     in_a_row = {
-        "win": (N_("{count} win in a row"), N_("{count} wins in a row")),
-        "draw": (N_("{count} draw in a row"), N_("{count} draws in a row")),
-        "loss": (N_("{count} loss in a row"), N_("{count} losses in a row")),
+        "win": N_plural("{count} win in a row", "{count} wins in a row"),
+        "draw": N_plural("{count} draw in a row", "{count} draws in a row"),
+        "loss": N_plural("{count} loss in a row", "{count} losses in a row"),
     }
     one, many = in_a_row[streak.result]
     return voice.ngettext(one, many, streak.length).format(count=streak.length)
