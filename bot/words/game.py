@@ -267,7 +267,9 @@ def challenge_text(view: ChallengeView, voice: Voice, *, expires: str) -> str:
     options = record.options
     challenger = voice.name(record.challenger_id)
     if options.game_count > 1:
-        games = _("a match of {count} games").format(count=options.game_count)
+        games = voice.ngettext(
+            "a match of {count} game", "a match of {count} games", options.game_count
+        ).format(count=options.game_count)
     else:
         games = _("a game")
     if options.side == "random":
