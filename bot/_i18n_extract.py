@@ -75,14 +75,16 @@ def _add_command_texts(catalog: Catalog) -> None:
     from bot.cogs.translator import NAME_CONTEXTS, command_texts
 
     for text in asyncio.run(command_texts()):
-        notes = [NAME_RULE] if text.context in NAME_CONTEXTS else []
+        notes = [NAME_RULE if text.context in NAME_CONTEXTS else TEXT_RULE]
         catalog.add(text.message, context=text.context, auto_comments=notes)
 
 
+# Discord's limits, shown to translators beside each text of the slash commands.
 NAME_RULE = (
     "A name: 1-32 characters, lowercase letters, digits, - and _ only (no spaces), "
     "different from the other names beside it."
 )
+TEXT_RULE = "At most 100 characters."
 
 
 def untranslated(domain: Domain, translation: Path) -> list[str]:
@@ -118,7 +120,10 @@ def refresh(domain: Domain) -> None:
     for path in domain.translations():
         with path.open("rb") as source:
             translated = read_po(source, domain=domain.name)
+        created = translated.creation_date
         translated.update(catalog, no_fuzzy_matching=True)
+        # The template's creation date would change every translation on every run.
+        translated.creation_date = created
         out = io.BytesIO()
         write_po(
             out, translated, sort_output=True, width=100, ignore_obsolete=True, include_lineno=False
