@@ -180,6 +180,7 @@ class _Session:
         language: str | None = None,
     ) -> None:
         self.service = service
+        self.language = language
         self.words = console_catalogue(language)
         self.voice = console_voice(self.name, language)
         self.term = term
@@ -396,7 +397,7 @@ class _Session:
 
     async def _show_board(self, view: BoardView) -> None:
         await self.folder.save(view)
-        self.say(board_diagram(view.game.game.position()))
+        self.say(board_diagram(view.game.game.position(), self.language))
 
     def _leave(self) -> None:
         self.leaving = True
