@@ -153,8 +153,9 @@ class ChallengeButton(
         if self.answer == "accept":
             board = await service.challenges.accept(actor, self.challenge_id)
             view = await service.challenges.view(self.challenge_id)
+            accepted = _("**Accepted.** Game on!")  # outside the f-string, for the extractor
             await interaction.response.edit_message(
-                content=f"{answered(view, language)}\n{_('**Accepted.** Game on!')}",
+                content=f"{answered(view, language)}\n{accepted}",
                 view=None,
                 allowed_mentions=only_pinging(),
             )

@@ -112,13 +112,18 @@ def profile_text(profile: PlayerProfile, voice: Voice) -> str:
         played=stats.matches, won=stats.match_wins, lost=stats.match_losses
     )
     average = _("{average} points per game").format(average=f"{profile.average_points:.1f}")
+    # The labels are looked up outside the f-strings: the extractor does not read inside them.
+    as_white, as_black = strong(_("As White")), strong(_("As Black"))
+    green, blue = _("(Green in ludos)"), _("(Blue in ludos)")
+    matches_label, average_label = strong(_("Matches")), strong(_("Average"))
+    streak_label = strong(_("Streak"))
     lines += [
         "",
-        f"{strong(_('As White'))} {_('(Green in ludos)')}: {_side_line(stats.as_white, voice)}",
-        f"{strong(_('As Black'))} {_('(Blue in ludos)')}: {_side_line(stats.as_black, voice)}",
-        f"{strong(_('Matches'))}: {matches}",
-        f"{strong(_('Average'))}: {average}",
-        f"{strong(_('Streak'))}: {streak_text(stats.streak, voice)}",
+        f"{as_white} {green}: {_side_line(stats.as_white, voice)}",
+        f"{as_black} {blue}: {_side_line(stats.as_black, voice)}",
+        f"{matches_label}: {matches}",
+        f"{average_label}: {average}",
+        f"{streak_label}: {streak_text(stats.streak, voice)}",
     ]
     if profile.head_to_head is not None:
         against = _("Against {player}").format(player=voice.name(profile.viewer_id))
