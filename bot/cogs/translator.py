@@ -97,10 +97,10 @@ async def command_texts() -> list[CommandText]:
         command_prefix=commands.when_mentioned, tree_cls=JarmoTree, intents=discord.Intents.none()
     )
     await setup(bot)
-    return sorted(await recorded_texts(bot.tree, bot.tree.get_commands()))
+    return sorted(await _recorded_texts(bot.tree, bot.tree.get_commands()))
 
 
-async def recorded_texts(
+async def _recorded_texts(
     tree: app_commands.CommandTree[Any], tree_commands: Iterable[Any]
 ) -> set[CommandText]:
     """The localizable texts of ``tree_commands``, as discord.py hands them to a translator."""
