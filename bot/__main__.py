@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import importlib
 import logging
+import os
 import signal
 import sqlite3
 import sys
@@ -130,6 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("easy", "medium", "hard"),
         metavar="LEVEL",
         help="play against the computer (easy, medium or hard; default medium)",
+    )
+    play.add_argument(
+        "--lang",
+        choices=("de", "en", "eo", "pl"),
+        help="the players' language (default: from LC_ALL, LC_MESSAGES or LANG, else English)",
     )
     add_ratings_parser(commands, shared)  # ratings --check / --rebuild (issue 6)
     add_doctor_parser(commands, shared)  # damaged games (issue 14)
@@ -254,7 +260,7 @@ def _database_problem(exc: BaseException, path: object) -> str | None:
 
 
 def _play(config: BotConfig, args: argparse.Namespace) -> int:
-    from bot.console import run_console
+    from bot.console import console_language, run_console
 
     game = run_console(
         config,
@@ -264,6 +270,7 @@ def _play(config: BotConfig, args: argparse.Namespace) -> int:
         layout=args.layout,
         games=args.games,
         vs_computer=args.vs_computer,
+        language=console_language(args.lang, os.environ),
     )
     try:
         _run_interruptible(game)

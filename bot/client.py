@@ -18,6 +18,7 @@ from bot.cogs.clock import deadline_message
 from bot.cogs.inflight import InFlight
 from bot.cogs.publishing import publish_if_changed
 from bot.cogs.replies import only_pinging, post_announced, report_message
+from bot.cogs.translator import CatalogueTranslator
 from bot.cogs.tree import JarmoTree
 from bot.cogs.words import discord_words
 from bot.health import Heartbeat
@@ -81,6 +82,7 @@ class JarmoBot(commands.Bot):
         return self._computer
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogueTranslator())
         await self.load_extension("bot.cogs")
         if not self._serve:
             return

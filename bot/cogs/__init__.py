@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from discord.ext import commands
+
 from bot.cogs.challenges import ChallengeButton, ChallengeCog
 from bot.cogs.clock import ClockCog, PauseButton
 from bot.cogs.grid import GridCell, MoveButton
@@ -38,10 +40,15 @@ DYNAMIC_ITEMS = (
 async def setup(bot: JarmoBot) -> None:
     """The extension's entry point (``bot.load_extension("bot.cogs")``): every feature's cog
     and the persistent components."""
-    for feature in FEATURES:
-        await bot.add_cog(feature())
+    await add_commands(bot)
     await bot.add_cog(ThreadCog(bot))  # a thread per match (no commands of its own)
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
+
+
+async def add_commands(bot: commands.Bot) -> None:
+    """Every feature's cog: all the slash commands, on any bot (the catalogue reads them)."""
+    for feature in FEATURES:
+        await bot.add_cog(feature())
 
 
 __all__ = [
@@ -63,5 +70,6 @@ __all__ = [
     "StatsCog",
     "StopButton",
     "ThreadCog",
+    "add_commands",
     "setup",
 ]
