@@ -10,10 +10,10 @@ are on the theme's short palette, which fits a GIF's 7-bit codes.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 from bot.jarmo.position import Position
+from bot.render._gif import animated_gif
 from bot.render._indexed import indexed_frame
 from bot.render._result import ResultBanner
 from bot.render._theme import Perspective
@@ -46,14 +46,4 @@ def replay_gif(
     ]
     frames.append(indexed_frame(positions[-1], perspective, players, result, words, short=True))
     durations = [frame_ms] * (len(frames) - 1) + [frame_ms * LAST_FRAME_HOLD]
-    buffer = io.BytesIO()
-    frames[0].save(
-        buffer,
-        "GIF",
-        save_all=True,
-        append_images=frames[1:],
-        duration=durations,
-        loop=0,
-        optimize=True,  # each frame only as the rectangle that changed, the rest transparent
-    )
-    return buffer.getvalue()
+    return animated_gif(frames, durations)

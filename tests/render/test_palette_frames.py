@@ -113,3 +113,20 @@ def test_the_last_frame_of_a_replay_is_the_still_image():
     last = frames(render_replay(game, players=("Ann", "Bob")))[-1]
     still = indexed_frame(game.position(), "white", ("Ann", "Bob"), None, ENGLISH_WORDS, short=True)
     assert last.tobytes() == still.convert("RGB").tobytes()
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "ludos"])
+def test_every_replay_frame_decodes_to_the_frame_drawn(ruleset):
+    """Stored as changed rectangles with transparency, each frame still shows exactly what
+    was drawn for it, on the palette's colours."""
+    game = random_game(ruleset, 30)
+    banner = ResultBanner("timeout", "black", game.points())
+    shown = frames(render_replay(game, players=("Ann", "李小龙 🐉"), result=banner))
+    positions = game.positions()
+    for i, pos in enumerate(positions):
+        last = i == len(positions) - 1
+        drawn = indexed_frame(
+            pos, "white", ("Ann", "李小龙 🐉"), banner if last else None, ENGLISH_WORDS,
+            replay=not last, short=True,
+        )  # fmt: skip
+        assert shown[i].tobytes() == drawn.convert("RGB").tobytes(), i
