@@ -11,7 +11,7 @@ from bot.render._result import ResultBanner
 from bot.render._theme import Perspective
 from bot.render._words import ENGLISH, ImageWords
 
-DEFAULT_PLAYERS = ("White", "Black")
+DEFAULT_PLAYERS = ("", "")  # no names: each bar shows its side's colour, in the words given
 
 
 def render_position(
