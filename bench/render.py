@@ -5,7 +5,8 @@ measurement runs in its own child process, old and new taking turns on the same 
 so that load from elsewhere on the machine hits both alike; read the ratios more than the
 absolute figures. Prints medians over the runs (each run is itself a median of many renders).
 
-Run: ``python bench/render.py [--runs R] [--repeat N] [--replays M] [--baseline COMMIT]``.
+Run: ``python bench/render.py [--runs R] [--repeat N] [--replays M] [--baseline COMMIT]
+[--only png|gif]``.
 Targets (issue 18): a board PNG in at most 3 ms; a 60-move replay GIF in at most 0.15 s and
 300 KB. Issue 3's limits still hold: 8 ms and 100 KB, 0.5 s and 1 MB. Only reports.
 """
@@ -145,12 +146,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200, help="renders per PNG measurement")
     parser.add_argument("--replays", type=int, default=7, help="renders per GIF measurement")
     parser.add_argument("--baseline", default=BASELINE, help="commit to compare with")
+    parser.add_argument("--only", choices=("png", "gif"), help="measure only these images")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         old_root = export_baseline(args.baseline, Path(tmp))
         print(f"old = {args.baseline}, new = working tree; medians of {args.runs} runs")
         print(f"{'what':46} {'old':>9} {'new':>9} {'ratio':>6} {'old size':>9} {'new size':>9}")
         for case, (label, what, *_) in enumerate(CASES):
+            if args.only and what != args.only:
+                continue
             repeat = args.repeat if what == "png" else args.replays
             runs: dict[str, list[tuple[float, int]]] = {"old": [], "new": []}
             for _ in range(args.runs):  # interleaved, so that load spikes hit both alike

@@ -85,19 +85,33 @@ def indexed_frame(
     standing = pieces(position, theme, perspective)
     for piece, sprite in zip(position.pieces, standing, strict=True):
         image.paste(board.tile(sprite, (piece.point, piece.side, piece.kind)), sprite.box[:2])
+    drawn = [(header_strip(position, theme, result, words, replay=replay), (0, 0))]
     under, over = marks(position, theme, perspective, highlights=not replay)
     if under or over:
         region = _union(s.box for s in (*under, *over))
         crop = board.rgb.crop(region)
         touching = [s for s in standing if _meets(s.box, region)]
         paint(crop, region[:2], under, touching, over)
-        image.paste(quantize(crop, theme, short=short), region[:2])
-    header = header_strip(position, theme, result, words, replay=replay)
-    image.paste(quantize(header, theme, short=short), (0, 0))
+        drawn.append((crop, region[:2]))
+    for part, (_, at) in zip(_quantized([p for p, _ in drawn], theme, short), drawn, strict=True):
+        image.paste(part, at)
     far, near = bars(position, theme, perspective, players, result, words, turn_cues=not replay)
     image.paste(_bar(far, short), (0, HEADER_H))
     image.paste(_bar(near, short), (0, BOARD_TOP + BOARD_H))
     return image
+
+
+def _quantized(parts: list[Image.Image], theme: Theme, short: bool) -> list[Image.Image]:
+    """``parts`` on the palette, quantised in one go: each call to Pillow's quantiser sets up
+    a colour cache that costs more than mapping a header's pixels."""
+    stack = Image.new("RGB", (max(p.width for p in parts), sum(p.height for p in parts)))
+    tops = [sum(p.height for p in parts[:i]) for i in range(len(parts))]
+    for part, top in zip(parts, tops, strict=True):
+        stack.paste(part, (0, top))
+    mapped = quantize(stack, theme, short=short)
+    return [
+        mapped.crop((0, top, p.width, top + p.height)) for p, top in zip(parts, tops, strict=True)
+    ]
 
 
 def _union(boxes: Iterable[Box]) -> Box:
