@@ -4,7 +4,8 @@ Quantising to a palette worked out once per theme, without dithering, makes PNG 
 three times faster and files about three times smaller than RGB, and keeps every image of a
 theme (and every frame of a replay) on the same colours, so output is byte-for-byte repeatable.
 The theme's own 64 colours come first; an even spread of colours fills the rest of the 256, so
-emoji in player names keep roughly their colours.
+emoji in player names keep roughly their colours. Replays use a short palette: the same 64, and
+a coarser spread under 128 colours in all.
 """
 
 from __future__ import annotations

@@ -62,8 +62,8 @@ def bars(
 ) -> tuple[Bar, Bar]:
     """The far player's bar (above the board) and the near one's (below it).
 
-    Without ``turn_cues`` neither bar says whose turn it is (a replay's header does), so a
-    bar changes only when its points or tallies do.
+    Without ``turn_cues`` (a replay's frames) neither bar says whose turn it is, so a bar
+    changes only when its points or tallies do.
     """
     if result is None and position.outcome is not None:
         result = ResultBanner.from_outcome(position.outcome)
