@@ -1,9 +1,9 @@
 """Board PNGs and replay GIFs: today's renderer against a baseline commit, in one run.
 
-The baseline's ``bot/`` is exported with ``git archive`` into a temporary directory. Every
-measurement runs in its own child process, old and new taking turns on the same seeded games,
-so that load from elsewhere on the machine hits both alike; read the ratios more than the
-absolute figures. Prints medians over the runs (each run is itself a median of many renders).
+The baseline's ``bot/`` is exported with ``git archive`` into a temporary directory. Each
+version renders in its own child process; they take turns in small batches on the same seeded
+games, so that load from elsewhere on the machine hits both alike: read the ratios more than
+the absolute figures. Prints the median time of all renders of each side, and the sizes.
 
 Run: ``python bench/render.py [--runs R] [--repeat N] [--replays M] [--baseline COMMIT]
 [--only png|gif]``.
@@ -24,6 +24,7 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -54,47 +55,64 @@ def played(ruleset: str, plies: int, seed: int = 0):  # -> bot.jarmo.Game of eit
     raise RuntimeError(f"no random {ruleset} game reached {plies} plies")
 
 
-def timed(call: Callable[[], bytes], repeat: int) -> tuple[float, int]:
-    """Median seconds over ``repeat`` calls, and the size of the result."""
-    result = call()  # warm the caches: backgrounds, sprites, the palette
+def timed(call: Callable[[], bytes], repeat: int) -> tuple[list[float], int]:
+    """Seconds of each of ``repeat`` calls, and the size of the result."""
+    result = b""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
         result = call()
         times.append(time.perf_counter() - start)
-    return statistics.median(times), len(result)
+    return times, len(result)
 
 
-def worker(root: str, case: int, repeat: int) -> None:
-    """Child process: import the renderer under ``root`` and print one measurement as JSON."""
+def serve(root: str) -> None:
+    """Child process: import the renderer under ``root``, then answer each request line
+    ``case repeat`` with that many renders' times (JSON), until stdin closes."""
     sys.path.insert(0, root)
     import bot.render
     from bot.render import render_board, render_replay
 
     assert Path(bot.render.__file__).is_relative_to(root), "measured the wrong renderer"
-    _, what, ruleset, plies, perspective, names = CASES[case]
-    game = played(ruleset, plies)
-    players = names or ("White", "Black")
-    if what == "png":
-        seconds, size = timed(
-            lambda: render_board(game, perspective=perspective, players=players), repeat
+    calls: dict[int, Callable[[], bytes]] = {}
+    for line in sys.stdin:
+        case, repeat = (int(part) for part in line.split())
+        if case not in calls:
+            _, what, ruleset, plies, perspective, names = CASES[case]
+            game, players = played(ruleset, plies), names or ("White", "Black")
+            if what == "png":
+                calls[case] = partial(render_board, game, perspective=perspective, players=players)
+            else:
+                calls[case] = partial(render_replay, game, players=players)
+            calls[case]()  # warm the caches: backgrounds, sprites, the palette
+        times, size = timed(calls[case], repeat)
+        print(json.dumps({"times": times, "size": size}), flush=True)
+
+
+class Renderer:
+    """A child process serving one version's renderer."""
+
+    def __init__(self, root: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(root)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=root,
         )
-    else:
-        seconds, size = timed(lambda: render_replay(game, players=players), repeat)
-    print(json.dumps({"seconds": seconds, "size": size}))
 
+    def measure(self, case: int, repeat: int) -> tuple[list[float], int]:
+        """The times of ``repeat`` renders of ``case``, and the image's size."""
+        assert self.process.stdin and self.process.stdout
+        self.process.stdin.write(f"{case} {repeat}\n")
+        self.process.stdin.flush()
+        found = json.loads(self.process.stdout.readline())
+        return found["times"], found["size"]
 
-def measure(root: Path, case: int, repeat: int) -> tuple[float, int]:
-    """One measurement in a fresh child process."""
-    out = subprocess.run(
-        [sys.executable, __file__, "--worker", str(root), str(case), str(repeat)],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=root,
-    )
-    found = json.loads(out.stdout)
-    return float(found["seconds"]), int(found["size"])
+    def close(self) -> None:
+        assert self.process.stdin
+        self.process.stdin.close()
+        self.process.wait()
 
 
 def export_baseline(commit: str, into: Path) -> Path:
@@ -122,9 +140,9 @@ def stages(repeat: int) -> None:
     def draw():
         return indexed_frame(position, "white", players, None, ENGLISH_WORDS)
 
-    seconds = timed(lambda: draw().tobytes(), repeat)[0]
+    paletted = draw()  # and the caches are warm
+    seconds = statistics.median(timed(lambda: draw().tobytes(), repeat)[0])
     print(f"{'  new: draw on the palette (cached parts)':46} {seconds * 1e3:8.2f}ms")
-    paletted = draw()
     for level in range(1, 5):
 
         def encode(level: int = level) -> bytes:
@@ -132,7 +150,8 @@ def stages(repeat: int) -> None:
             paletted.save(buffer, "PNG", compress_level=level, optimize=False)
             return buffer.getvalue()
 
-        seconds, size = timed(encode, repeat)
+        times, size = timed(encode, repeat)
+        seconds = statistics.median(times)
         chosen = "  (used)" if level == PNG_COMPRESS_LEVEL else ""
         print(
             f"{'  new: PNG encode, compress_level ' + str(level):46} {seconds * 1e3:8.2f}ms"
@@ -142,36 +161,40 @@ def stages(repeat: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="child processes per side and case")
-    parser.add_argument("--repeat", type=int, default=200, help="renders per PNG measurement")
-    parser.add_argument("--replays", type=int, default=7, help="renders per GIF measurement")
+    parser.add_argument("--runs", type=int, default=10, help="batches per side and case")
+    parser.add_argument("--repeat", type=int, default=300, help="PNG renders per side and case")
+    parser.add_argument("--replays", type=int, default=20, help="GIF renders per side and case")
     parser.add_argument("--baseline", default=BASELINE, help="commit to compare with")
     parser.add_argument("--only", choices=("png", "gif"), help="measure only these images")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         old_root = export_baseline(args.baseline, Path(tmp))
-        print(f"old = {args.baseline}, new = working tree; medians of {args.runs} runs")
+        sides = {"old": Renderer(old_root), "new": Renderer(REPO)}
+        print(f"old = {args.baseline}, new = working tree; median of {args.runs} x N renders")
         print(f"{'what':46} {'old':>9} {'new':>9} {'ratio':>6} {'old size':>9} {'new size':>9}")
         for case, (label, what, *_) in enumerate(CASES):
             if args.only and what != args.only:
                 continue
-            repeat = args.repeat if what == "png" else args.replays
-            runs: dict[str, list[tuple[float, int]]] = {"old": [], "new": []}
-            for _ in range(args.runs):  # interleaved, so that load spikes hit both alike
-                runs["old"].append(measure(old_root, case, repeat))
-                runs["new"].append(measure(REPO, case, repeat))
-            old, new = (statistics.median(s for s, _ in runs[side]) for side in ("old", "new"))
-            old_size, new_size = runs["old"][-1][1], runs["new"][-1][1]
+            batch = max(1, (args.repeat if what == "png" else args.replays) // args.runs)
+            times: dict[str, list[float]] = {"old": [], "new": []}
+            sizes = {}
+            for _ in range(args.runs):  # small batches in turn, so load hits both alike
+                for side, renderer in sides.items():
+                    found, sizes[side] = renderer.measure(case, batch)
+                    times[side] += found
+            old, new = (statistics.median(times[side]) for side in ("old", "new"))
             print(
                 f"{label:46} {old * 1e3:7.2f}ms {new * 1e3:7.2f}ms "
-                f"{old / new:5.2f}x {old_size / 1024:7.1f}KB {new_size / 1024:7.1f}KB",
+                f"{old / new:5.2f}x {sizes['old'] / 1024:7.1f}KB {sizes['new'] / 1024:7.1f}KB",
                 flush=True,
             )
+        for renderer in sides.values():
+            renderer.close()
     stages(args.repeat)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] == "--worker":
-        worker(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    if len(sys.argv) == 3 and sys.argv[1] == "--serve":
+        serve(sys.argv[2])
     else:
         main()
