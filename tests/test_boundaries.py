@@ -164,7 +164,9 @@ RULES: dict[str, Rule] = {
     "bot/service": Rule(not_ours=FRONT_ENDS | {"bot.words", "bot.i18n"}, not_packages=DISCORD),
     # The wording both front ends share: values from the service, words from its catalogue.
     "bot/words": Rule(
-        ours=frozenset({"bot.jarmo", "bot.store", "bot.service", "bot.words", "bot.i18n"}),
+        ours=frozenset(
+            {"bot.jarmo", "bot.store", "bot.service", "bot.words", "bot.i18n", "bot.render"}
+        ),
         packages=frozenset(),
     ),
     "bot/i18n.py": Rule(ours=frozenset(), packages=frozenset({"babel"})),
