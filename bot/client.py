@@ -1,10 +1,12 @@
 """The Discord bot: owns the store and the service, loads the cogs (``bot.cogs``), and shuts
-down cleanly on SIGTERM."""
+down cleanly on SIGTERM. It runs the shards the configuration names (all of them by default),
+and does the background work of their servers only."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import signal
 from collections.abc import Awaitable, Callable
@@ -21,14 +23,19 @@ from bot.cogs.replies import only_pinging, post_announced, report_message
 from bot.cogs.translator import CatalogueTranslator
 from bot.cogs.tree import JarmoTree
 from bot.cogs.words import discord_words
-from bot.health import Heartbeat
+from bot.health import Heartbeat, heartbeat_path
 from bot.jarmo import Game
 from bot.render import render_board
 from bot.service import Actor, ChallengeView, JarmoService
 from bot.service.backoff import Backoff
 from bot.service.computer import ComputerOpponent, ProcessThinker
 from bot.service.deadlines import DeadlineScheduler
-from bot.service.delivery import AnnouncementDelivery, Delivery, Undeliverable
+from bot.service.delivery import (
+    AnnouncementDelivery,
+    Delivery,
+    Undeliverable,
+    idempotency_token,
+)
 from bot.store import SqliteStore
 
 if TYPE_CHECKING:
@@ -44,11 +51,15 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
-class JarmoBot(commands.Bot):
-    """The bot. ``serve=False`` builds only the command tree (for syncing it)."""
+class JarmoBot(commands.AutoShardedBot):
+    """The bot. ``serve=False`` builds only the command tree (for syncing it).
+
+    Without a shard count, discord.py asks Discord how many shards to run and runs them all;
+    with one, it runs the configured shard ids (or every shard of that count)."""
 
     def __init__(self, config: BotConfig, *, serve: bool = True) -> None:
         super().__init__(
+            **_sharding(config),
             command_prefix=commands.when_mentioned,  # unused: the bot has only slash commands
             help_command=None,
             tree_cls=JarmoTree,
@@ -65,7 +76,8 @@ class JarmoBot(commands.Bot):
         self._computer: ComputerOpponent | None = None
         self._thinker: ProcessThinker | None = None
         self._jobs: list[asyncio.Task[None]] = []
-        self._heartbeat = Heartbeat.of_client(self, config.database)
+        self._shards = config.shards()
+        self._heartbeat = Heartbeat(heartbeat_path(config.database), self.gateway_open)
 
     @property
     def service(self) -> JarmoService:
@@ -99,7 +111,7 @@ class JarmoBot(commands.Bot):
         # not inside a player's first interaction.
         for ruleset in ("classic", "ludos"):
             await asyncio.to_thread(render_board, Game.new(ruleset=ruleset))
-        scheduler = DeadlineScheduler(self._service)
+        scheduler = DeadlineScheduler(self._service, owns=self._shards.owns)
         delivery = AnnouncementDelivery(self._service, self.post_announcement)
         self._jobs = [
             self._start_job("expiring challenges", self.expire_challenges_once, _every_sweep),
@@ -155,6 +167,12 @@ class JarmoBot(commands.Bot):
 
         return asyncio.create_task(run(), name=f"jarmo-job: {name}")
 
+    def gateway_open(self) -> bool:
+        """Whether the bot is ready and every one of its shards is connected right now (a
+        shard's socket is closed while discord.py reconnects it)."""
+        shards = self.shards.values()
+        return self.is_ready() and not self.is_closed() and all(not s.is_closed() for s in shards)
+
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # discord.py's ready timer waits for late guilds and may fire after close() has taken
         # the event loop away; an event nobody can handle any more is dropped, not crashed on.
@@ -188,10 +206,12 @@ class JarmoBot(commands.Bot):
     async def on_ready(self) -> None:
         self._heartbeat.beat()
         log.info(
-            "connected as %s (id %s) to %d servers",
+            "connected as %s (id %s) to %d servers on shards %s of %s",
             self.user,
             self.user and self.user.id,
             len(self.guilds),
+            sorted(self.shards),
+            self.shard_count,
         )
 
     async def expire_challenges_once(self) -> list[ChallengeView]:
@@ -215,13 +235,18 @@ class JarmoBot(commands.Bot):
         return expired
 
     async def _computer_catches_up(self) -> None:
-        """Games left waiting for the computer's move when the bot stopped get it now."""
-        for place in await self.service.computer_turns.awaiting():
+        """Games left waiting for the computer's move when the bot stopped get it now (in the
+        servers of this process's shards)."""
+        for place in await self.service.computer_turns.awaiting(owns=self._shards.owns):
             try:
                 report = await self.computer.reply(place)
                 if report is not None:
                     channel = self.get_partial_messageable(place.channel_id)
-                    await post_announced(report, channel.send, self.service)
+                    send = channel.send
+                    if report.announcement is not None:  # the delivery loop may post it too
+                        nonce = idempotency_token(report.announcement)
+                        send = functools.partial(channel.send, nonce=nonce)
+                    await post_announced(report, send, self.service)
             except Exception:
                 log.exception("the computer could not move in channel %s", place.channel_id)
 
@@ -235,9 +260,21 @@ class JarmoBot(commands.Bot):
             assert delivery.report is not None
             message = report_message(delivery.report)
         try:
-            await channel.send(**message)
+            # The nonce makes Discord keep one message if this announcement is posted twice
+            # (its lease ran out, or a process died between posting and settling).
+            await channel.send(**message, nonce=idempotency_token(delivery.entry.key))
         except (discord.Forbidden, discord.NotFound) as exc:
             raise Undeliverable(f"channel {delivery.entry.channel_id}: {exc}") from exc
+
+
+def _sharding(config: BotConfig) -> dict[str, Any]:
+    """discord.py's shard options: none (ask Discord, run every shard), a count, or a count
+    and the ids to run."""
+    if config.shard_count is None:
+        return {}
+    if config.shard_ids is None:
+        return {"shard_count": config.shard_count}
+    return {"shard_count": config.shard_count, "shard_ids": list(config.shard_ids)}
 
 
 async def _every_sweep() -> None:

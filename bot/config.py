@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.jarmo import LAYOUTS, RULESETS
 from bot.service import ServiceConfig
+from bot.service.shards import ShardSet
 from bot.service.timecontrol import TimeControlError, parse_time_per_move
 
 CONFIG_ENV = "JARMO_CONFIG"
@@ -29,6 +30,9 @@ EXPIRY_RANGE = (30, 86_400)
 MAX_PLIES_RANGE = (10, 1_000)
 WORKERS_ENV = "JARMO_COMPUTER_WORKERS"
 WORKERS_RANGE = (1, 64)
+SHARD_COUNT_ENV = "JARMO_SHARD_COUNT"
+SHARD_IDS_ENV = "JARMO_SHARD_IDS"
+SHARD_COUNT_RANGE = (1, 16_384)
 
 
 class ConfigError(ValueError):
@@ -61,6 +65,10 @@ class BotConfig:
     # on servers that have not chosen (/jarmo server threads).
     threads: bool = True
     computer_workers: int = field(default_factory=lambda: _cores())  # [computer] workers
+    # [discord] shard_count / shard_ids: the shards this process runs (issue 17). None: every
+    # shard, as many as Discord recommends.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
     # Where the token came from, for messages about it: "DISCORD_TOKEN" or "<file>: discord.token".
     token_source: str = f"the environment variable {TOKEN_ENV}"
 
@@ -73,6 +81,12 @@ class BotConfig:
             max_plies=self.max_plies,
             time_per_move_seconds=self.time_per_move_seconds,
         )
+
+    def shards(self) -> ShardSet:
+        """The servers whose background work this process does: those of its shards."""
+        if self.shard_count is None:
+            return ShardSet.every()
+        return ShardSet.of(self.shard_count, self.shard_ids)
 
     def __repr__(self) -> str:
         shown = []
@@ -110,6 +124,7 @@ def load_config(
     values.update(_from_env(env))  # the environment's token, if any, wins
     if env.get(TOKEN_ENV, "").strip():
         values["token_source"] = f"the environment variable {TOKEN_ENV}"
+    _check_shards(values, source, env)
     values.setdefault("database", _absolute(BotConfig.database, base))
     values.setdefault("boards_dir", _absolute(BotConfig.boards_dir, base))
     return BotConfig(**values)
@@ -350,6 +365,7 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
     if database:
         values["database"] = _absolute(Path(database), Path.cwd())
     values.update(_computer_from_env(env))
+    values.update(_shards_from_env(env))
     return values
 
 
@@ -374,3 +390,66 @@ def _computer_from_env(env: Mapping[str, str]) -> dict[str, Any]:
     except (ValueError, _Invalid):
         raise ConfigError(f"environment variable {WORKERS_ENV}", f"expected {expected}") from None
     return {"computer_workers": workers}
+
+
+# -- [discord] shards --------------------------------------------------------------------------
+
+
+def _shard_ids(value: object) -> tuple[int, ...]:
+    expected = "a list of shard numbers such as [0, 2]"
+    if not isinstance(value, list) or not value:
+        raise _Invalid(expected)
+    if not all(isinstance(i, int) and not isinstance(i, bool) for i in value):
+        raise _Invalid(expected)
+    return tuple(value)
+
+
+SCHEMA["discord"]["shard_count"] = _Key("shard_count", _integer(*SHARD_COUNT_RANGE))
+SCHEMA["discord"]["shard_ids"] = _Key("shard_ids", _shard_ids)
+
+
+def _shards_from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    count = env.get(SHARD_COUNT_ENV, "").strip()
+    if count:
+        expected = f"an integer from {SHARD_COUNT_RANGE[0]} to {SHARD_COUNT_RANGE[1]}"
+        try:
+            values["shard_count"] = _integer(*SHARD_COUNT_RANGE)(int(count))
+        except (ValueError, _Invalid):
+            raise ConfigError(
+                f"environment variable {SHARD_COUNT_ENV}", f"expected {expected}"
+            ) from None
+    ids = env.get(SHARD_IDS_ENV, "").strip()
+    if ids:
+        try:
+            values["shard_ids"] = _shard_ids([int(part) for part in ids.split(",")])
+        except (ValueError, _Invalid):
+            raise ConfigError(
+                f"environment variable {SHARD_IDS_ENV}",
+                'expected shard numbers separated by commas, such as "0,2"',
+            ) from None
+    return values
+
+
+def _check_shards(values: Mapping[str, Any], source: str, env: Mapping[str, str]) -> None:
+    """Shard ids need a count, each below it and none twice (Discord would refuse the rest
+    of the connection, or two processes would both serve one shard)."""
+    ids: tuple[int, ...] | None = values.get("shard_ids")
+    if ids is None:
+        return
+    where, key = (
+        (f"environment variable {SHARD_IDS_ENV}", None)
+        if env.get(SHARD_IDS_ENV, "").strip()
+        else (source, "discord.shard_ids")
+    )
+    count: int | None = values.get("shard_count")
+    if count is None:
+        problem = f"shard ids need a shard count: set {SHARD_COUNT_ENV} or discord.shard_count"
+        raise ConfigError(where, problem, key=key)
+    outside = sorted({i for i in ids if not 0 <= i < count})
+    if outside:
+        problem = f"shard {outside[0]} is outside 0..{count - 1} (the shard count is {count})"
+        raise ConfigError(where, problem, key=key)
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise ConfigError(where, f"shard {twice[0]} is listed twice", key=key)

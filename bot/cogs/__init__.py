@@ -45,7 +45,7 @@ async def setup(bot: JarmoBot) -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
 
-async def add_commands(bot: commands.Bot) -> None:
+async def add_commands(bot: commands.Bot | commands.AutoShardedBot) -> None:
     """Every feature's cog: all the slash commands, on any bot (the catalogue reads them)."""
     for feature in FEATURES:
         await bot.add_cog(feature())

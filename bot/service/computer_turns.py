@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from bot.jarmo import Game
@@ -20,8 +21,10 @@ class ComputerTurns:
     def __init__(self, unit: UnitOfWork) -> None:
         self._unit = unit
 
-    async def awaiting(self) -> list[Place]:
-        """Channels whose game waits for the computer's move (after a restart, say)."""
+    async def awaiting(self, *, owns: Callable[[int], bool] = lambda guild_id: True) -> list[Place]:
+        """Channels whose game waits for the computer's move (after a restart, say), in the
+        servers this process ``owns`` (by default, all). Two processes that both answer one
+        game still play one move: the move's version check refuses the second."""
         unit = self._unit
         if unit.computer is None:
             return []
@@ -29,7 +32,7 @@ class ComputerTurns:
         return [
             Place(g.guild_id, g.channel_id)
             for g in games
-            if unit.is_computer(g.player_id(g.game.turn))
+            if owns(g.guild_id) and unit.is_computer(g.player_id(g.game.turn))
         ]
 
     async def to_move(self, place: Place) -> tuple[Game, str] | None:

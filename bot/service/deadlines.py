@@ -6,6 +6,9 @@ guarded by the game's version, deadline and reminder count (``ClockStore.mark_re
 a timeout is a ``GameStore.end`` guarded by the game's version. A scheduler that restarts, or a
 second one over the same file, re-reads the clocks and finds nothing left to do. Messages are
 the caller's business: ``run_due`` returns what happened, and the front end announces it.
+
+With several processes, each scheduler looks only at the games of the servers it ``owns`` (its
+shards): the database checks above keep it once even if two look at the same game.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
@@ -87,11 +91,16 @@ def due_at(clock: RunningClock, now: datetime) -> datetime | None:
 
 
 class DeadlineScheduler:
-    """Applies due reminders and timeouts; tells its caller how long it may sleep."""
+    """Applies due reminders and timeouts; tells its caller how long it may sleep.
 
-    def __init__(self, service: JarmoService) -> None:
+    ``owns`` says whether this process works for a server (by its id); by default, for all."""
+
+    def __init__(
+        self, service: JarmoService, *, owns: Callable[[int], bool] = lambda guild_id: True
+    ) -> None:
         self._cases = service.clocks
         self._unit = service.unit
+        self._owns = owns
         # A damaged game waits for a moderator's abort; its clock is left alone until then.
         self._damaged: set[int] = set()
         self._failing: ItemBackoff[int] = ItemBackoff()  # game id -> retry after a failure
@@ -127,7 +136,11 @@ class DeadlineScheduler:
 
     async def _clocks(self) -> list[RunningClock]:
         clocks = await self._cases.running()
-        return [clock for clock in clocks if clock.game_id not in self._damaged]
+        return [
+            clock
+            for clock in clocks
+            if clock.game_id not in self._damaged and self._owns(clock.guild_id)
+        ]
 
     async def _apply(self, clock: RunningClock, now: datetime) -> DeadlineEvent | None:
         try:

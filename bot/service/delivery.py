@@ -6,6 +6,12 @@ that harmless: whatever is not settled is delivered on the next pass, after a re
 The front end's ``post`` raises :class:`Undeliverable` when trying again cannot help (the
 channel is gone, the bot may not write there); any other failure is retried later, waiting
 longer each time, and given up after ``MAX_ATTEMPTS``.
+
+Several processes may deliver from one database: a claim leases each announcement to one of
+them, and a post that outlasts half the lease is abandoned (and retried), so the lease never
+runs out while its holder is still posting. A post that reached Discord before its holder died
+unsettled is posted again with the same :func:`idempotency_token`, which the front end hands to
+Discord (a message nonce) so that the second post is recognised and not shown twice.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -31,6 +38,14 @@ log = logging.getLogger(__name__)
 LEASE_SECONDS = 60.0  # longer than a post can take; a lease is only reclaimed after a crash
 MAX_ATTEMPTS = 8  # with the backoff: given up after about four minutes of failures
 MAX_WAIT_SECONDS = 60.0
+POST_LIMIT_SECONDS = LEASE_SECONDS / 2  # a post still running then is abandoned and retried
+TOKEN_LENGTH = 24  # characters; Discord takes a nonce of up to 25
+
+
+def idempotency_token(key: str) -> str:
+    """A short token naming the announcement ``key``: posting twice with the same token lets
+    the receiver keep only one."""
+    return hashlib.blake2b(key.encode(), digest_size=TOKEN_LENGTH // 2).hexdigest()
 
 
 class Undeliverable(Exception):
@@ -52,8 +67,11 @@ Poster = Callable[[Delivery], Awaitable[None]]
 class AnnouncementDelivery:
     """Takes deliverable announcements from the store, posts them, and settles them."""
 
-    def __init__(self, service: JarmoService, post: Poster) -> None:
+    def __init__(
+        self, service: JarmoService, post: Poster, *, post_limit: float = POST_LIMIT_SECONDS
+    ) -> None:
         self._unit = service.unit
+        self._post_limit = post_limit
         self._outbox = service.unit.store.outbox
         self._games = service.unit.store.games
         self._standings = service.standings
@@ -81,7 +99,8 @@ class AnnouncementDelivery:
             await self._failed(entry, now, exc)
             return None
         try:
-            await self._post(delivery)
+            async with asyncio.timeout(self._post_limit):
+                await self._post(delivery)
         except Undeliverable as exc:
             log.warning("dropped announcement %s: %s", entry.key, exc)
             await self._settle(entry, "dropped", now, str(exc))
