@@ -30,13 +30,20 @@ def write_config(
     max_plies: int = 200,
     dev_guild: bool = True,
     token_in_file: bool = False,
+    shard_count: int | None = None,
+    shard_ids: list[int] | None = None,
 ) -> Path:
-    """A configuration file for the bot, with the fake's guild; returns its path."""
+    """A configuration file for the bot, with the fake's guild; returns its path. Without
+    ``shard_count`` the bot runs every shard the fake recommends."""
     lines = ["[discord]"]
     if token_in_file:
         lines.append(f'token = "{fake.token}"')
     if dev_guild:
         lines.append(f"dev_guild_id = {fake.world.guild_id}")
+    if shard_count is not None:
+        lines.append(f"shard_count = {shard_count}")
+    if shard_ids is not None:
+        lines.append(f"shard_ids = {shard_ids}")
     lines += [
         "",
         "[database]",
@@ -77,6 +84,9 @@ class BotProcess:
         self.fake = fake
         self.folder = folder
         self.config_path = write_config(fake, folder, **config)  # type: ignore[arg-type]
+        # The gateway sessions one start opens: one per shard the bot runs.
+        ids, count = config.get("shard_ids"), config.get("shard_count")
+        self.shards = len(ids) if isinstance(ids, list) else count or fake.recommended_shards
         self.database = folder / "jarmo.sqlite3"
         self.log_path = folder / "bot.log"
         self.process: subprocess.Popen[bytes] | None = None
@@ -84,7 +94,8 @@ class BotProcess:
         self._log_offset = 0
 
     def start(self, timeout: float = 30.0) -> None:
-        """Start the bot and wait until it has identified on the gateway."""
+        """Start the bot and wait until every one of its shards has identified on the gateway
+        (discord.py waits 5 s between one shard's IDENTIFY and the next)."""
         assert self.process is None or self.process.poll() is not None, "already running"
         sessions = self.fake.sessions_started
         with self.log_path.open("ab") as log:
@@ -100,7 +111,9 @@ class BotProcess:
         self.starts += 1
         process = self.process
         self.fake.wait_until(
-            lambda: self.fake.sessions_started > sessions or process.poll() is not None,
+            lambda: (
+                self.fake.sessions_started >= sessions + self.shards or process.poll() is not None
+            ),
             timeout,
             "the bot to connect to the gateway",
         )

@@ -134,14 +134,21 @@ class Connection:
 
 
 class Session:
-    """A gateway session: its sequence numbers and every dispatch, kept for RESUME."""
+    """A gateway session of one shard (``shard_id`` of ``shard_count``): its sequence numbers
+    and every dispatch, kept for RESUME."""
 
-    def __init__(self) -> None:
+    def __init__(self, shard_id: int = 0, shard_count: int = 1) -> None:
+        self.shard_id = shard_id
+        self.shard_count = shard_count
         self.id = secrets.token_hex(16)
         self.seq = 0
         self.events: list[dict[str, Any]] = []
         self.connection: Connection | None = None
         self.lock = asyncio.Lock()
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether this session's shard gets the events of ``guild_id``."""
+        return (guild_id >> 22) % self.shard_count == self.shard_id
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         async with self.lock:
@@ -165,6 +172,7 @@ class FakeDiscord:
         heartbeat_ms: int = 1000,
         answer_deadline: float = ANSWER_DEADLINE,
         compress: bool = True,
+        shards: int = 1,
     ) -> None:
         self.answer_deadline = answer_deadline
         self.compress = compress  # honour compress=zlib-stream (else always plain text frames)
@@ -183,7 +191,13 @@ class FakeDiscord:
         self.resumes = 0
         self.heartbeats = 0
         self.intents: list[int] = []
-        self.session: Session | None = None
+        self.session: Session | None = None  # the session of the shard of ``world``'s guild
+        # Sharding (issue 17): GET /gateway/bot recommends ``shards``; each shard's session
+        # gets the events of its guilds only. ``world`` is the first guild, ``worlds`` all.
+        self.recommended_shards = shards
+        self.worlds = [self.world]
+        self.sessions: dict[int, Session] = {}  # by shard id: the latest IDENTIFY of each
+        self.identified: list[tuple[int, int]] = []  # (shard id, shard count) of each IDENTIFY
         self.in_flight = 0
         # The languages interactions carry: each user's Discord client (by user id), and the
         # server's (a community server's locale).
@@ -312,8 +326,8 @@ class FakeDiscord:
                 await self._on_frame(connection, json.loads(frame.data))
             elif frame.type == WSMsgType.BINARY:
                 self.problem("the bot sent a binary gateway frame")
-        if self.session is not None and self.session.connection is connection:
-            self.session.connection = None
+        if connection.session is not None and connection.session.connection is connection:
+            connection.session.connection = None
         return ws
 
     async def _on_frame(self, connection: Connection, frame: dict[str, Any]) -> None:
@@ -347,16 +361,25 @@ class FakeDiscord:
         if intents & PRIVILEGED_INTENTS:
             await connection.ws.close(code=4014, message=b"Disallowed intent(s)")
             return
-        session = Session()
-        self.session = connection.session = session
+        shard = data.get("shard", [0, 1])
+        if not _valid_shard(shard):
+            self.problem(f"IDENTIFY with an invalid shard: {shard!r}")
+            await connection.ws.close(code=4010, message=b"Invalid shard")
+            return
+        session = Session(*shard)
+        connection.session = self.sessions[session.shard_id] = session
+        if session.owns(self.world.guild_id):
+            self.session = session
         session.connection = connection
         world = self.world
+        guilds = [w for w in self.worlds if session.owns(w.guild_id)]
         await session.dispatch(
             "READY",
             {
                 "v": 10,
                 "user": world.bot.payload() | {"verified": True, "mfa_enabled": False},
-                "guilds": [{"id": str(world.guild_id), "unavailable": True}],
+                "guilds": [{"id": str(w.guild_id), "unavailable": True} for w in guilds],
+                "shard": [session.shard_id, session.shard_count],
                 "session_id": session.id,
                 "session_type": "normal",
                 "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway/resume",
@@ -369,13 +392,15 @@ class FakeDiscord:
                 "geo_ordered_rtc_regions": ["local"],
             },
         )
-        await session.dispatch("GUILD_CREATE", world.guild_create())
+        for guild in guilds:
+            await session.dispatch("GUILD_CREATE", guild.guild_create())
         with self._changed:
+            self.identified.append((session.shard_id, session.shard_count))
             self.sessions_started += 1
             self._changed.notify_all()
 
     async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
-        session = self.session
+        session = next((s for s in self.sessions.values() if s.id == data.get("session_id")), None)
         if (
             session is None
             or data.get("session_id") != session.id
@@ -412,12 +437,53 @@ class FakeDiscord:
 
         self._run(drop())
 
+    # -- shards and guilds (issue 17) ------------------------------------------------------
+
+    def shard_of(self, guild_id: int) -> int:
+        """The shard, of those Discord recommends, that gets the events of ``guild_id``."""
+        return (guild_id >> 22) % self.recommended_shards
+
+    def add_guild(self, *, shard: int) -> World:
+        """Another server of the bot, with the same people, whose events go to ``shard`` (of
+        the recommended count). Added before the bot connects, it is in READY; after, it
+        arrives as a GUILD_CREATE on its shard."""
+        assert 0 <= shard < self.recommended_shards, "no such shard"
+        # A snowflake's time (the bits above 22) decides its shard; bit 21 keeps the id
+        # apart from every id the snowflake generator hands out.
+        moment = self.ids() >> 22
+        moment += (shard - moment) % self.recommended_shards
+        world = World(self.ids, guild_id=(moment << 22) | (1 << 21), like=self.world)
+        self.worlds.append(world)
+
+        async def announce() -> None:
+            session = self.session_for(world.guild_id)
+            if session is not None:
+                await session.dispatch("GUILD_CREATE", world.guild_create())
+
+        self._run(announce())
+        return world
+
+    def world_of(self, guild_id: int) -> World:
+        """The server with this id (the first one for an id the fake does not know)."""
+        return next((w for w in self.worlds if w.guild_id == guild_id), self.world)
+
+    def channel_by_id(self, channel_id: int) -> Channel | Thread | None:
+        """A channel or thread of any of the bot's servers."""
+        found = (w.channel_by_id(channel_id) for w in self.worlds)
+        return next((channel for channel in found if channel is not None), None)
+
+    def session_for(self, guild_id: int | None) -> Session | None:
+        """The session that gets the events of ``guild_id`` (shard 0's for a DM)."""
+        if guild_id is None:
+            return self.sessions.get(0)
+        return next((s for s in self.sessions.values() if s.owns(guild_id)), None)
+
     # -- interactions ------------------------------------------------------------------------
 
     def _new_interaction(
         self, kind: int, user: User, channel: Channel, data: dict[str, Any], label: str
     ) -> Interaction:
-        world = self.world
+        world = self.world_of(channel.guild_id)
         interaction_id = self.ids()
         token = f"aW50ZXJhY3Rpb24.{secrets.token_urlsafe(48)}"
         permissions = str(world.permissions(user))
@@ -485,7 +551,7 @@ class FakeDiscord:
             if button.get("disabled"):
                 raise AssertionError(f"button {label!r} is disabled")
             api = current.api(self)
-        channel = self.world.channel_by_id(current.channel_id)
+        channel = self.channel_by_id(current.channel_id)
         assert channel is not None
         data = {"custom_id": button["custom_id"], "component_type": 2}
         interaction = self._new_interaction(
@@ -528,10 +594,11 @@ class FakeDiscord:
         the bot at the same instant); returns the first."""
 
         async def dispatch() -> None:
-            session = self.session
-            if session is None:
-                raise AssertionError("the bot never connected to the gateway")
             for interaction in interactions:
+                guild_id = interaction.payload.get("guild_id")
+                session = self.session_for(int(guild_id) if guild_id else None)
+                if session is None:
+                    raise AssertionError("the bot never connected that shard to the gateway")
                 await session.dispatch("INTERACTION_CREATE", interaction.payload)
 
         self._run(dispatch())
@@ -737,7 +804,7 @@ class FakeDiscord:
     async def _get_gateway_bot(self, request: web.Request, *_: Any) -> dict[str, Any]:
         return {
             "url": self.gateway_url,
-            "shards": 1,
+            "shards": self.recommended_shards,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 999,
@@ -994,7 +1061,7 @@ class FakeDiscord:
     # -- channel messages --------------------------------------------------------------------
 
     def _channel(self, channel: str) -> Channel:
-        found = self.world.channel_by_id(int(channel))
+        found = self.channel_by_id(int(channel))
         if found is None:
             raise DiscordError(404, "Unknown Channel", 10003)
         return found
@@ -1228,7 +1295,7 @@ class FakeDiscord:
         return self.world.member(found)
 
     async def _dispatch_thread(self, event: str, thread: Thread, **extra: Any) -> None:
-        session = self.session
+        session = self.session_for(thread.guild_id)
         if session is not None:
             await session.dispatch(event, thread.payload() | extra)
 
@@ -1256,7 +1323,7 @@ class FakeDiscord:
         async def delete() -> None:
             with self._changed:
                 del self.world.threads[thread.id]
-            session = self.session
+            session = self.session_for(thread.guild_id)
             assert session is not None, "the bot never connected to the gateway"
             await session.dispatch(
                 "THREAD_DELETE",
@@ -1328,6 +1395,14 @@ class FakeDiscord:
             return [
                 r for r in self.requests if r.method == method and re.fullmatch(pattern, r.path)
             ]
+
+
+def _valid_shard(shard: object) -> bool:
+    """Whether IDENTIFY's ``shard`` is ``[shard_id, shard_count]`` with the id below the count."""
+    if not isinstance(shard, list) or len(shard) != 2:
+        return False
+    shard_id, count = shard
+    return isinstance(shard_id, int) and isinstance(count, int) and 0 <= shard_id < count
 
 
 def _empty(key: str) -> Any:

@@ -152,15 +152,20 @@ class Thread:
 class World:
     """The guild the bot sits in: channels, roles, four people and the bot."""
 
-    def __init__(self, ids: Snowflakes) -> None:
-        self.bot = User(ids(), "Jarmo", bot=True)
+    def __init__(
+        self, ids: Snowflakes, *, guild_id: int | None = None, like: World | None = None
+    ) -> None:
+        """A guild of its own; with ``like``, another guild of the same bot and people (issue
+        17: servers on different shards), with ``guild_id`` if given."""
+        self.bot = like.bot if like else User(ids(), "Jarmo", bot=True)
         self.application_id = self.bot.id  # a bot's user id is its application's id
-        self.ann = User(ids(), "ann", "Ann")
-        self.bob = User(ids(), "bob", "Bob")
-        self.cat = User(ids(), "cat", "Cat")
-        self.eve = User(ids(), "eve", "@everyone")  # a display name that must never ping
+        self.ann = like.ann if like else User(ids(), "ann", "Ann")
+        self.bob = like.bob if like else User(ids(), "bob", "Bob")
+        self.cat = like.cat if like else User(ids(), "cat", "Cat")
+        # A display name that must never ping.
+        self.eve = like.eve if like else User(ids(), "eve", "@everyone")
         self.people = (self.ann, self.bob, self.cat, self.eve)
-        self.guild_id = ids()
+        self.guild_id = guild_id or ids()
         self.moderator_role = ids()
         self.joined_at = iso()
         names = ["general", *(f"arena-{n}" for n in range(1, 13))]
