@@ -1,0 +1,166 @@
+"""Moves per second through the service: one bot process, then two processes on one database,
+measured side by side.
+
+Run: ``python bench/cluster.py --database-url postgresql://... [--seconds 5] [--runs 3]
+[--channels 16]``, or without a URL for one process on a temporary SQLite file (an SQLite file
+serves one process). Each node is a child process with its own service over its own
+connections, as a bot process is; its ``--channels`` games each play random moves through
+``service.play.move`` (version-checked commit, board rendered), one at a time per channel, a new
+match starting when one ends. The nodes set up, then start together and count the moves they
+commit in ``--seconds`` of wall time. One and two processes take turns, ``--runs`` times each;
+prints each run, the medians and their ratio. Target (issue 17): two processes >= 1.7x one.
+Under load from other programs the figures are noisy: compare the ratio, not the rates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Barrier
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.service import Actor, ChallengeRequest, JarmoService, Place
+from bot.store import Store
+
+SECONDS = 5.0
+CHANNELS = 16
+GAMES_PER_MATCH = 6
+
+
+async def open_target(target: str) -> Store:
+    """The store at ``target``: a ``postgresql://`` URL or an SQLite file."""
+    if target.startswith(("postgresql://", "postgres://")):
+        from bot.store import open_database  # the PostgreSQL backend (issue 17)
+
+        return await open_database(target)
+    from bot.store import SqliteStore
+
+    return await SqliteStore.open(Path(target))
+
+
+class Table:
+    """One channel's match between two players, replayed with random legal moves."""
+
+    def __init__(self, service: JarmoService, place: Place, rng: random.Random) -> None:
+        self.service = service
+        self.place = place
+        self.rng = rng
+        self.players = {
+            actor.user_id: actor
+            for actor in (
+                Actor(place.channel_id * 10 + 1, "A"),
+                Actor(place.channel_id * 10 + 2, "B"),
+            )
+        }
+
+    async def start_match(self) -> None:
+        challenger, opponent = self.players.values()
+        request = ChallengeRequest(opponent, games=GAMES_PER_MATCH, side="white")
+        view = await self.service.challenges.post(self.place, challenger, request)
+        await self.service.challenges.accept(opponent, view.challenge.id)
+
+    async def play_one(self) -> None:
+        record = await self.service.unit.store.games.active(self.place.channel_id)
+        if record is None:  # the match ended with the last move
+            await self.start_match()
+            return
+        mover = self.players[record.player_id(record.game.turn) or 0]
+        await self.service.play.move(self.place, mover, self.rng.choice(record.game.legal_moves()))
+
+
+async def node(target: str, guild: int, channels: int, seconds: float, start: Barrier) -> int:
+    """Set up ``channels`` matches in server ``guild``, wait at ``start`` for the other nodes,
+    then play for ``seconds``; returns the moves committed."""
+    store = await open_target(target)
+    try:
+        service = JarmoService(store, rng=random.Random(guild))
+        tables = [
+            Table(service, Place(guild, guild * 1_000 + c), random.Random(c))
+            for c in range(channels)
+        ]
+        for table in tables:
+            await table.start_match()
+        await asyncio.to_thread(start.wait)
+        stop = time.perf_counter() + seconds
+        moves = 0
+
+        async def keep_playing(table: Table) -> None:
+            nonlocal moves
+            while time.perf_counter() < stop:
+                await table.play_one()
+                moves += 1
+
+        await asyncio.gather(*(keep_playing(t) for t in tables))
+        return moves
+    finally:
+        await store.close()
+
+
+def _node_process(
+    target: str, guild: int, channels: int, seconds: float, start: Barrier, out: Queue[int]
+) -> None:
+    out.put(asyncio.run(node(target, guild, channels, seconds, start)))
+
+
+def measure(target: str, processes: int, run: int, channels: int, seconds: float) -> float:
+    """Moves per second of ``processes`` nodes playing at the same time (each its own servers)."""
+    context = multiprocessing.get_context("spawn")
+    start, out = context.Barrier(processes + 1), context.Queue()
+    guilds = [(run * 10 + n + 1) << 22 for n in range(processes)]  # fresh channels every run
+    children = [
+        context.Process(target=_node_process, args=(target, g, channels, seconds, start, out))
+        for g in guilds
+    ]
+    for child in children:
+        child.start()
+    start.wait(timeout=120)  # every node has opened its store and started its matches
+    moves = sum(out.get(timeout=seconds + 120) for _ in children)
+    for child in children:
+        child.join(30)
+        if child.exitcode != 0:
+            raise SystemExit(f"a node failed with exit code {child.exitcode}")
+    return moves / seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url", default=os.environ.get("JARMO_DATABASE_URL"))
+    parser.add_argument("--seconds", type=float, default=SECONDS)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--channels", type=int, default=CHANNELS, help="games per process")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        target = args.database_url or str(Path(folder) / "bench.sqlite3")
+        layouts = (1, 2) if args.database_url else (1,)
+        rates: dict[int, list[float]] = {n: [] for n in layouts}
+        print(
+            f"{args.channels} games per process, {args.seconds:.0f} s per run, on "
+            f"{'PostgreSQL' if args.database_url else 'SQLite (one process only)'}"
+        )
+        for run in range(args.runs):
+            for processes in layouts:
+                rate = measure(target, processes, run * 2 + processes, args.channels, args.seconds)
+                rates[processes].append(rate)
+                print(f"run {run + 1}: {processes} process(es): {rate:,.0f} moves/s")
+        medians = {n: statistics.median(r) for n, r in rates.items()}
+        for processes, median in medians.items():
+            print(
+                f"median, {processes} process(es): {median:,.0f} moves/s "
+                f"({1_000 / median * processes:.1f} ms of a process per move)"
+            )
+        if 2 in medians:
+            print(f"two processes / one: {medians[2] / medians[1]:.2f}x (target >= 1.7x)")
+
+
+if __name__ == "__main__":
+    main()
