@@ -1,19 +1,17 @@
 """Challenges on SQLite: the SQL of challenge and match writes, as plain functions run inside the
-writer's transaction, and :class:`SqliteChallenges`, the challenge role built on them."""
+writer's transaction, and :class:`SqlChallenges`, the challenge role built on them."""
 
 from __future__ import annotations
 
 import sqlite3
 from datetime import datetime
 
-import aiosqlite
-
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._game_sql import insert_game
 from bot.store._games import GameLoader, dump
 from bot.store._rows import CHALLENGE_COLUMNS, MATCH_COLUMNS, only_row, to_text
-from bot.store._writer import Writer
+from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Writer
 from bot.store.errors import ChallengeClosed, ChannelBusy, NotFound
 from bot.store.records import (
     MATCH_LENGTHS,
@@ -48,7 +46,8 @@ def expire_overdue(
     """Mark pending challenges overdue at ``now`` (in one channel, or all) expired."""
     rows = db.execute(
         "UPDATE challenges SET status = 'expired', closed_at = ?1"
-        " WHERE status = 'pending' AND expires_at <= ?1 AND (?2 IS NULL OR channel_id = ?2)"
+        " WHERE status = 'pending' AND expires_at <= ?1"
+        " AND (CAST(?2 AS BIGINT) IS NULL OR channel_id = ?2)"
         f" RETURNING {CHALLENGE_COLUMNS}",
         (now, channel_id),
     ).fetchall()
@@ -70,17 +69,21 @@ def ensure_channel_free(db: sqlite3.Connection, channel_id: int) -> None:
 def insert_challenge(db: sqlite3.Connection, new: NewChallenge, now: str) -> ChallengeRecord:
     """Store ``new`` as pending."""
     o = new.options
-    row = db.execute(
-        "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenged_id, game_count,"
-        " ruleset, layout, side, max_plies, vs_computer_level, created_at, expires_at,"
-        " time_per_move_seconds)"
-        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {CHALLENGE_COLUMNS}",
-        (
-            new.guild_id, new.channel_id, new.challenger_id, new.challenged_id, o.game_count,
-            o.ruleset, o.layout, o.side, o.max_plies, o.vs_computer_level, now,
-            _rows.to_text(new.expires_at), o.time_per_move_seconds,
-        ),
-    ).fetchone()  # fmt: skip
+    try:
+        row = db.execute(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenged_id,"
+            " game_count, ruleset, layout, side, max_plies, vs_computer_level, created_at,"
+            " expires_at,"
+            " time_per_move_seconds)"
+            f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {CHALLENGE_COLUMNS}",
+            (
+                new.guild_id, new.channel_id, new.challenger_id, new.challenged_id, o.game_count,
+                o.ruleset, o.layout, o.side, o.max_plies, o.vs_computer_level, now,
+                _rows.to_text(new.expires_at), o.time_per_move_seconds,
+            ),
+        ).fetchone()  # fmt: skip
+    except UNIQUE_VIOLATIONS as exc:  # another process's challenge won the race
+        raise ChannelBusy(new.channel_id, "challenge") from exc
     return _rows.challenge(row)
 
 
@@ -129,11 +132,11 @@ def insert_match(
     return _rows.match(row)
 
 
-class SqliteChallenges:
-    """The SQLite :class:`~bot.store.interface.ChallengeStore`. Accepting hands the new game's
+class SqlChallenges:
+    """The :class:`~bot.store.interface.ChallengeStore`. Accepting hands the new game's
     snapshot to the loader as trusted, so loading it needs no replay."""
 
-    def __init__(self, writer: Writer, reader: aiosqlite.Connection, loader: GameLoader) -> None:
+    def __init__(self, writer: Writer, reader: Reader, loader: GameLoader) -> None:
         self._writer = writer
         self._read = reader
         self._loader = loader

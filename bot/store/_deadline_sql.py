@@ -11,13 +11,11 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timedelta
 
-import aiosqlite
-
 from bot.store._game_sql import update_game
 from bot.store._games import GameLoader
 from bot.store._outbox_sql import add_announcement
 from bot.store._rows import from_text, to_text
-from bot.store._writer import Writer
+from bot.store._sql import Reader, Writer
 from bot.store.clocks import RunningClock, deadline_after
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
@@ -107,10 +105,10 @@ def _running_clock(row: sqlite3.Row) -> RunningClock:
     )  # fmt: skip
 
 
-class SqliteClocks:
-    """The SQLite :class:`~bot.store.interface.ClockStore`."""
+class SqlClocks:
+    """The :class:`~bot.store.interface.ClockStore`."""
 
-    def __init__(self, writer: Writer, reader: aiosqlite.Connection, loader: GameLoader) -> None:
+    def __init__(self, writer: Writer, reader: Reader, loader: GameLoader) -> None:
         self._writer = writer
         self._read = reader
         self._loader = loader

@@ -9,6 +9,7 @@ from typing import NoReturn
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._rows import GAME_COLUMNS, MATCH_COLUMNS
+from bot.store._sql import UNIQUE_VIOLATIONS
 from bot.store.clocks import deadline_text
 from bot.store.errors import ChannelBusy, GameNotActive, NotFound, StaleGame, StoreError
 from bot.store.records import GameRecord, MatchRecord
@@ -26,6 +27,13 @@ def insert_game(
     if not 0 <= index < match.game_count:
         raise ValueError(f"match {match.id} has {match.game_count} games, there is no game {index}")
     deadline = deadline_text(now, match.time_per_move_seconds)  # the clock starts with the game
+    # Asked first, because after a failed statement PostgreSQL answers nothing more in the
+    # transaction; the unique index still decides a race between two processes.
+    holder = db.execute(
+        "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (match.channel_id,)
+    ).fetchone()
+    if holder is not None:
+        raise ChannelBusy(match.channel_id, "game", holder[0])
     try:
         row = db.execute(
             "INSERT INTO games (match_id, game_index, guild_id, channel_id, white_id, black_id,"
@@ -36,13 +44,10 @@ def insert_game(
                 match.black_for(index), snapshot, now, now, deadline,
             ),
         ).fetchone()  # fmt: skip
-    except sqlite3.IntegrityError as exc:
-        if "games.channel_id" not in str(exc):
+    except UNIQUE_VIOLATIONS as exc:
+        if "channel_id" not in str(exc) and "games_one_active_per_channel" not in str(exc):
             raise
-        holder = db.execute(
-            "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (match.channel_id,)
-        ).fetchone()
-        raise ChannelBusy(match.channel_id, "game", holder and holder[0]) from exc
+        raise ChannelBusy(match.channel_id, "game") from exc
     return _rows.game(row, game)
 
 

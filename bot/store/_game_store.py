@@ -6,8 +6,6 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
-import aiosqlite
-
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._deadline_sql import restart_clock
@@ -16,18 +14,18 @@ from bot.store._games import GameLoader, dump
 from bot.store._outbox_sql import add_announcement
 from bot.store._ratings_sql import apply_ratings, count_match_win
 from bot.store._rows import MATCH_COLUMNS, only_row, to_text
-from bot.store._writer import Writer
+from bot.store._sql import Reader, Writer
 from bot.store.endings import GameEnding, NextGame
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
 from bot.store.records import ActionRecord, GameEnd, GameRecord, MatchRecord
 
 
-class SqliteGames:
-    """The SQLite :class:`~bot.store.interface.GameStore`. Every committed snapshot is handed to
+class SqlGames:
+    """The :class:`~bot.store.interface.GameStore`. Every committed snapshot is handed to
     the loader as trusted, so loading that version again needs no replay."""
 
-    def __init__(self, writer: Writer, reader: aiosqlite.Connection, loader: GameLoader) -> None:
+    def __init__(self, writer: Writer, reader: Reader, loader: GameLoader) -> None:
         self._writer = writer
         self._read = reader
         self._loader = loader

@@ -6,12 +6,11 @@ import json
 import logging
 import sqlite3
 
-import aiosqlite
-
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._replay import Mismatch, StoredGame, read_snapshot, verify
 from bot.store._rows import GAME_COLUMNS
+from bot.store._sql import Reader
 from bot.store.errors import CorruptGame
 from bot.store.records import DamagedGame, GameRecord
 
@@ -37,7 +36,7 @@ class GameLoader:
     process, a hand edit) makes it replay again.
     """
 
-    def __init__(self, reader: aiosqlite.Connection) -> None:
+    def __init__(self, reader: Reader) -> None:
         self._db = reader
         self._trusted: dict[int, tuple[int, int]] = {}  # id -> (version, hash(snapshot))
         self._reported: set[int] = set()  # damaged games already logged at ERROR

@@ -14,9 +14,9 @@ _UPSERT_RATING = (
     "INSERT INTO ratings (guild_id, ruleset, user_id, mu, sigma, rating, games, wins, draws,"
     " losses, points, last_game_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)"
     " ON CONFLICT (guild_id, ruleset, user_id) DO UPDATE SET mu = excluded.mu,"
-    " sigma = excluded.sigma, rating = excluded.rating, games = games + 1,"
-    " wins = wins + excluded.wins, draws = draws + excluded.draws,"
-    " losses = losses + excluded.losses, points = points + excluded.points,"
+    " sigma = excluded.sigma, rating = excluded.rating, games = ratings.games + 1,"
+    " wins = ratings.wins + excluded.wins, draws = ratings.draws + excluded.draws,"
+    " losses = ratings.losses + excluded.losses, points = ratings.points + excluded.points,"
     " last_game_at = excluded.last_game_at"
 )
 _INSERT_HISTORY = (
@@ -24,7 +24,8 @@ _INSERT_HISTORY = (
     " rating_before, mu_after, sigma_after, rating_after, at)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-_IN_SCOPE = "(? IS NULL OR guild_id = ?)"  # one server, or all of them for NULL
+# One server, or all of them for NULL (the cast gives PostgreSQL the parameter's type).
+_IN_SCOPE = "(CAST(? AS BIGINT) IS NULL OR guild_id = ?)"
 
 
 def check_update(ended: GameRecord, match: MatchRecord, update: RatingUpdate) -> None:
@@ -42,7 +43,7 @@ def apply_ratings(
     db: sqlite3.Connection, ended: GameRecord, match: MatchRecord, update: RatingUpdate, at: str
 ) -> None:
     """Store both players' new ratings and their history rows. The caller marks the game
-    ``rated`` in the same transaction (``SqliteGames.end`` does so in the update that ends it).
+    ``rated`` in the same transaction (``SqlGames.end`` does so in the update that ends it).
 
     Raises ``StaleRatings`` if a player's stored rating is not the ``before`` the update was
     computed from (another rated game or a rebuild got there first); ``ValueError`` for an
