@@ -34,6 +34,8 @@ from bot.store import (
     StoreError,
     check_database,
     check_not_in_use,
+    check_server,
+    describe,
 )
 
 PROG = "jarmo-bot"
@@ -177,10 +179,14 @@ def _connect(config: BotConfig, entry: str) -> int:
         # Before connecting to Discord: a database we cannot use is a start-up error, and the
         # file (and its folder) must be left exactly as they were.
         try:
-            check_database(config.database)
-            check_not_in_use(config.database)
+            if config.database_url is not None:
+                asyncio.run(check_server(config.database_url))
+            else:
+                check_database(config.database)
+                check_not_in_use(config.database)
         except (DatabaseUnusable, SchemaTooNew) as exc:
-            return _fail(_database_problem(exc, config.database) or str(exc), EXIT_CONFIG)
+            where = _database_name(config)
+            return _fail(_database_problem(exc, where) or str(exc), EXIT_CONFIG)
         except OSError as exc:
             return _fail(f"cannot use the database {config.database}: {exc}", EXIT_FAILED)
     client = importlib.import_module("bot.client")
@@ -199,7 +205,9 @@ def _connect(config: BotConfig, entry: str) -> int:
 
 def _startup_failure(exc: Exception, config: BotConfig) -> int:
     """One line for a failure we can explain; the full traceback in the log otherwise."""
-    message = _discord_problem(exc, config.token_source) or _database_problem(exc, config.database)
+    message = _discord_problem(exc, config.token_source) or _database_problem(
+        exc, _database_name(config)
+    )
     if message is None:
         log.exception("the bot stopped because of an unexpected error")
         return EXIT_FAILED
@@ -236,6 +244,11 @@ def _known_discord_problem(exc: BaseException, token_source: str) -> str | None:
     if isinstance(exc, discord.DiscordServerError):
         return f"Discord is having trouble ({exc}). Try again in a few minutes."
     return None
+
+
+def _database_name(config: BotConfig) -> str:
+    """The database as messages name it (a PostgreSQL URL without its password)."""
+    return describe(config.database_url) if config.database_url else str(config.database)
 
 
 def _database_problem(exc: BaseException, path: object) -> str | None:

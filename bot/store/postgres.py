@@ -38,7 +38,7 @@ from bot.store._stats_sql import SqlResults
 from bot.store.errors import DatabaseUnusable, SchemaTooNew
 
 URL_SCHEMES = ("postgresql", "postgres")
-# Taken (for the transaction) by whoever migrates, so bots starting together migrate once.
+# Taken by whoever migrates, so bots starting together migrate once.
 _MIGRATION_LOCK = 0x4A41524D4F  # "JARMO"
 _VERSION_TABLE = "jarmo_schema_version"
 
@@ -151,6 +151,8 @@ async def migrate_database(url: str, *, target: int | None = None) -> int:
     target = len(steps) if target is None else target
     connection = await connect(url)
     try:
+        # Held until the end: bots starting together wait here, then find the work done.
+        await connection.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
         await connection.execute(
             f"CREATE TABLE IF NOT EXISTS {_VERSION_TABLE} (version INTEGER NOT NULL)"
         )
@@ -159,16 +161,13 @@ async def migrate_database(url: str, *, target: int | None = None) -> int:
             raise SchemaTooNew(current, len(steps))
         for step in steps[current:target]:
             await _apply(connection, step)
-        return max(await _version(connection), 0)
+        return max(current, target)
     finally:
-        await connection.close()
+        await connection.close()  # which also releases the lock
 
 
 async def _apply(connection: Any, step: Migration) -> None:
     async with connection.transaction():
-        await connection.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-        if await _version(connection) >= step.version:
-            return  # another process applied it while we waited for the lock
         await connection.execute(step.sql)
         await connection.execute(f"DELETE FROM {_VERSION_TABLE}")
         await connection.execute(f"INSERT INTO {_VERSION_TABLE} VALUES ($1)", step.version)
@@ -199,6 +198,7 @@ def _unusable(url: str, exc: BaseException) -> DatabaseUnusable:
         reason = f"the server cannot be reached ({type(exc).__name__}: {exc})"
     else:
         reason = f"{type(exc).__name__}: {exc}"
+    reason = " ".join(reason.split())  # one line, whatever the driver's message looked like
     password = urlsplit(url).password
     if password:
         reason = reason.replace(password, "<password>")
