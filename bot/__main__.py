@@ -23,6 +23,7 @@ from typing import Any
 
 from bot import package_version
 from bot._doctor_cli import add_doctor_parser, run_doctor
+from bot._migrate_cli import add_migrate_parser, run_migrate
 from bot._ratings_cli import add_ratings_parser, run_ratings
 from bot.config import LOG_LEVELS, BotConfig, ConfigError, load_config
 from bot.health import add_health_parser, run_health
@@ -91,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_doctor(config, args)
     if command == "health":
         return run_health(config)
+    if command == "migrate-store":
+        return run_migrate(args)
     if config.token is None:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return EXIT_CONFIG
@@ -135,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_ratings_parser(commands, shared)  # ratings --check / --rebuild (issue 6)
     add_doctor_parser(commands, shared)  # damaged games (issue 14)
     add_health_parser(commands, shared)  # Docker's HEALTHCHECK
+    add_migrate_parser(commands, shared)  # SQLite -> PostgreSQL (issue 17)
     return parser
 
 

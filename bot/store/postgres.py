@@ -49,13 +49,14 @@ def is_postgres_url(target: object) -> bool:
 
 
 def describe(url: str) -> str:
-    """The URL as it may be shown: server and database, never the user's password."""
+    """The URL as it may be shown: server and database, without user name or password."""
     parts = urlsplit(url)
-    host = parts.hostname or ""
-    if not host and "host=" in parts.query:  # a unix socket folder
-        host = unquote(parts.query.split("host=", 1)[1].split("&", 1)[0])
+    database = parts.path.lstrip("/")
+    if not parts.hostname and "host=" in parts.query:  # a unix socket folder
+        folder = unquote(parts.query.split("host=", 1)[1].split("&", 1)[0])
+        return f"postgresql:///{database}?host={folder}"
     port = f":{parts.port}" if parts.port else ""
-    return f"postgresql://{host or 'localhost'}{port}/{parts.path.lstrip('/')}"
+    return f"postgresql://{parts.hostname or 'localhost'}{port}/{database}"
 
 
 class PostgresStore:
