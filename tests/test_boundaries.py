@@ -176,6 +176,7 @@ RULES: dict[str, Rule] = {
     "bot/health.py": Rule(ours=frozenset({"bot.config"}), packages=frozenset()),
     "bot/_doctor_cli.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
     "bot/_ratings_cli.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
+    "bot/_migrate_cli.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
 }
 # They wire the layers together, so they may import any of them.
 COMPOSITION_ROOTS = ("bot/__init__.py", "bot/__main__.py", "bot/client.py")
