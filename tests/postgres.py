@@ -54,6 +54,7 @@ class PostgresServer:
         self._data_dir = data_dir
         self._numbers = itertools.count(1)
         self._lock = threading.Lock()
+        self.settings = _SETTINGS  # the private server's `postgres -c` options
 
     def fresh_database(self, *, migrated: bool = True) -> str:
         """A new, private database and its URL: with the latest schema and no rows, or
@@ -81,7 +82,8 @@ class PostgresServer:
         """Restart the server (``pg_ctl restart``): every connection drops."""
         if self._data_dir is None:
             raise RuntimeError(f"cannot restart a server given by {URL_ENV}")
-        _pg_ctl(self._data_dir, "restart", "-m", "fast", "-o", _SETTINGS + f" -k {self._socket}")
+        options = self.settings + f" -k {self._socket}"
+        _pg_ctl(self._data_dir, "restart", "-m", "fast", "-o", options)
 
     def stop(self) -> None:
         """Stop the private server and delete its files (nothing for a server given by URL)."""
@@ -113,7 +115,13 @@ def postgres_server() -> PostgresServer:
         return _server
 
 
-def _start_private() -> PostgresServer:
+def start_server(settings: str = _SETTINGS) -> PostgresServer:
+    """A new private server with these ``postgres -c`` settings (the benchmarks ask for a
+    durable one); stop it with ``stop()``."""
+    return _start_private(settings)
+
+
+def _start_private(settings: str = _SETTINGS) -> PostgresServer:
     root = Path(tempfile.mkdtemp(prefix="jarmo-pg-"))
     data, socket = root / "data", root / "socket"
     socket.mkdir()
@@ -124,8 +132,10 @@ def _start_private() -> PostgresServer:
         _tool("initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
         "--no-sync", "--locale=C",
     )  # fmt: skip
-    _pg_ctl(data, "start", "-o", _SETTINGS + f" -k {socket}")
-    return PostgresServer(f"postgresql://postgres@/postgres?host={quote(str(socket))}", data)
+    _pg_ctl(data, "start", "-o", settings + f" -k {socket}")
+    server = PostgresServer(f"postgresql://postgres@/postgres?host={quote(str(socket))}", data)
+    server.settings = settings
+    return server
 
 
 def _pg_ctl(data: Path, *args: str) -> None:
