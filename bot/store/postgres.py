@@ -63,9 +63,9 @@ class PostgresStore:
     """The store on a PostgreSQL database. Open with ``await PostgresStore.open(url)``; each role
     is an attribute (``store.games``, ...), see :class:`~bot.store.interface.Store`."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
-        self._writer = PgWriter(pool)
+        self._writer = PgWriter(url)
         reader = PgReader(pool)
         loader = GameLoader(reader)
         self.players = SqlPlayers(self._writer, reader)
@@ -92,7 +92,7 @@ class PostgresStore:
             pool = await create_pool(url)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
             raise _unusable(url, exc) from exc
-        return cls(pool)
+        return cls(pool, url)
 
     async def close(self) -> None:
         """Wait for the writes in progress, then close the pool. Closing twice is fine."""

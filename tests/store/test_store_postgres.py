@@ -164,6 +164,8 @@ async def one_move(store: PostgresStore, record: GameRecord) -> GameRecord:
 
 
 async def waiting_for_lock(connection: asyncpg.Connection) -> bool:
+    # Inside a transaction the statistics views keep their first snapshot: take a new one.
+    await connection.execute("SELECT pg_stat_clear_snapshot()")
     waiting = await connection.fetchval(
         "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
     )
