@@ -3,7 +3,6 @@ writer's transaction, and :class:`SqlChallenges`, the challenge role built on th
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from bot.jarmo import Game
@@ -11,7 +10,7 @@ from bot.store import _rows
 from bot.store._game_sql import insert_game
 from bot.store._games import GameLoader, dump
 from bot.store._rows import CHALLENGE_COLUMNS, MATCH_COLUMNS, only_row, to_text
-from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Writer
+from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Writer
 from bot.store.errors import ChallengeClosed, ChannelBusy, NotFound
 from bot.store.records import (
     MATCH_LENGTHS,
@@ -40,9 +39,7 @@ def check_new_challenge(new: NewChallenge) -> None:
         raise ValueError("a player cannot challenge themselves")
 
 
-def expire_overdue(
-    db: sqlite3.Connection, now: str, channel_id: int | None = None
-) -> list[ChallengeRecord]:
+def expire_overdue(db: Sql, now: str, channel_id: int | None = None) -> list[ChallengeRecord]:
     """Mark pending challenges overdue at ``now`` (in one channel, or all) expired."""
     rows = db.execute(
         "UPDATE challenges SET status = 'expired', closed_at = ?1"
@@ -54,7 +51,7 @@ def expire_overdue(
     return sorted((_rows.challenge(row) for row in rows), key=lambda c: c.id)
 
 
-def ensure_channel_free(db: sqlite3.Connection, channel_id: int) -> None:
+def ensure_channel_free(db: Sql, channel_id: int) -> None:
     """Raise ``ChannelBusy`` if the channel has an active game or a pending challenge."""
     row = db.execute(
         "SELECT 'game', id FROM games WHERE channel_id = ?1 AND status = 'active'"
@@ -66,7 +63,7 @@ def ensure_channel_free(db: sqlite3.Connection, channel_id: int) -> None:
         raise ChannelBusy(channel_id, row[0], row[1])
 
 
-def insert_challenge(db: sqlite3.Connection, new: NewChallenge, now: str) -> ChallengeRecord:
+def insert_challenge(db: Sql, new: NewChallenge, now: str) -> ChallengeRecord:
     """Store ``new`` as pending."""
     o = new.options
     try:
@@ -87,7 +84,7 @@ def insert_challenge(db: sqlite3.Connection, new: NewChallenge, now: str) -> Cha
     return _rows.challenge(row)
 
 
-def pending_for_update(db: sqlite3.Connection, challenge_id: int) -> ChallengeRecord:
+def pending_for_update(db: Sql, challenge_id: int) -> ChallengeRecord:
     """The challenge, read inside the write transaction; raises unless it is pending."""
     row = db.execute(
         f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
@@ -100,7 +97,7 @@ def pending_for_update(db: sqlite3.Connection, challenge_id: int) -> ChallengeRe
     return challenge
 
 
-def set_status(db: sqlite3.Connection, challenge_id: int, status: str, now: str) -> ChallengeRecord:
+def set_status(db: Sql, challenge_id: int, status: str, now: str) -> ChallengeRecord:
     """Close the challenge as ``status`` at ``now``."""
     row = db.execute(
         "UPDATE challenges SET status = ?, closed_at = ? WHERE id = ?"
@@ -110,9 +107,7 @@ def set_status(db: sqlite3.Connection, challenge_id: int, status: str, now: str)
     return _rows.challenge(row)
 
 
-def insert_match(
-    db: sqlite3.Connection, challenge: ChallengeRecord, first_white_id: int, now: str
-) -> MatchRecord:
+def insert_match(db: Sql, challenge: ChallengeRecord, first_white_id: int, now: str) -> MatchRecord:
     """Create the running match for an accepted challenge."""
     players = (challenge.challenger_id, challenge.challenged_id)
     if first_white_id not in players:
@@ -149,7 +144,7 @@ class SqlChallenges:
         check_new_challenge(new)
         at = to_text(now)
 
-        def work(db: sqlite3.Connection) -> ChallengeRecord:
+        def work(db: Sql) -> ChallengeRecord:
             expire_overdue(db, at, new.channel_id)  # makes way for the new one
             ensure_channel_free(db, new.channel_id)
             return insert_challenge(db, new, at)
@@ -192,7 +187,7 @@ class SqlChallenges:
             raise ValueError(f"cannot close a challenge as {status!r}")
         at = to_text(now)
 
-        def work(db: sqlite3.Connection) -> ChallengeRecord:
+        def work(db: Sql) -> ChallengeRecord:
             current = pending_for_update(db, challenge_id)
             final = "expired" if current.is_overdue(now) else status
             return set_status(db, challenge_id, final, at)
@@ -214,7 +209,7 @@ class SqlChallenges:
         see ``ChallengeStore.accept``."""
         snapshot, at = dump(first_game), to_text(now)
 
-        def work(db: sqlite3.Connection) -> tuple[MatchRecord, GameRecord] | None:
+        def work(db: Sql) -> tuple[MatchRecord, GameRecord] | None:
             challenge = pending_for_update(db, challenge_id)
             if challenge.is_overdue(now):
                 set_status(db, challenge_id, "expired", at)

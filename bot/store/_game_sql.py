@@ -9,14 +9,14 @@ from typing import NoReturn
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._rows import GAME_COLUMNS, MATCH_COLUMNS
-from bot.store._sql import UNIQUE_VIOLATIONS
+from bot.store._sql import UNIQUE_VIOLATIONS, Sql
 from bot.store.clocks import deadline_text
 from bot.store.errors import ChannelBusy, GameNotActive, NotFound, StaleGame, StoreError
 from bot.store.records import GameRecord, MatchRecord
 
 
 def insert_game(
-    db: sqlite3.Connection, match: MatchRecord, index: int, game: Game, snapshot: str, now: str
+    db: Sql, match: MatchRecord, index: int, game: Game, snapshot: str, now: str
 ) -> GameRecord:
     """Create game ``index`` of ``match``, active, sides from the match.
 
@@ -52,7 +52,7 @@ def insert_game(
 
 
 def update_game(
-    db: sqlite3.Connection, game_id: int, expected_version: int, sets: Mapping[str, object]
+    db: Sql, game_id: int, expected_version: int, sets: Mapping[str, object]
 ) -> sqlite3.Row:
     """Apply ``sets`` (constant column names) if the game is still active at
     ``expected_version``, and return the new row: the optimistic-concurrency check.
@@ -70,7 +70,7 @@ def update_game(
     return row
 
 
-def _raise_stale(db: sqlite3.Connection, game_id: int, expected_version: int) -> NoReturn:
+def _raise_stale(db: Sql, game_id: int, expected_version: int) -> NoReturn:
     row = db.execute("SELECT version, status FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         raise NotFound("game", game_id)
@@ -80,9 +80,7 @@ def _raise_stale(db: sqlite3.Connection, game_id: int, expected_version: int) ->
     raise StaleGame(game_id, expected_version, version)
 
 
-def append_action(
-    db: sqlite3.Connection, game_id: int, ply: int, player_id: int, move: str, now: str
-) -> None:
+def append_action(db: Sql, game_id: int, ply: int, player_id: int, move: str, now: str) -> None:
     """Store action number ``ply`` of the game."""
     db.execute(
         "INSERT INTO actions (game_id, ply, player_id, move, played_at) VALUES (?, ?, ?, ?, ?)",
@@ -90,14 +88,14 @@ def append_action(
     )
 
 
-def fetch_match(db: sqlite3.Connection, match_id: int) -> MatchRecord:
+def fetch_match(db: Sql, match_id: int) -> MatchRecord:
     """The match of a game (which must exist: games reference it)."""
     row = db.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
     return _rows.match(row)
 
 
 def end_match(
-    db: sqlite3.Connection, match: MatchRecord, state: str, winner_id: int | None, now: str
+    db: Sql, match: MatchRecord, state: str, winner_id: int | None, now: str
 ) -> MatchRecord:
     """Give the running match its final state and winner."""
     if winner_id is not None and winner_id not in match.player_ids:

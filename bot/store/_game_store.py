@@ -3,7 +3,6 @@ optimistic-concurrency transaction."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from bot.jarmo import Game
@@ -14,7 +13,7 @@ from bot.store._games import GameLoader, dump
 from bot.store._outbox_sql import add_announcement
 from bot.store._ratings_sql import apply_ratings, count_match_win
 from bot.store._rows import MATCH_COLUMNS, only_row, to_text
-from bot.store._sql import Reader, Writer
+from bot.store._sql import Reader, Sql, Writer
 from bot.store.endings import GameEnding, NextGame
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
@@ -106,7 +105,7 @@ class SqlGames:
             raise ValueError(f"{move} ends the game: record it with end")
         snapshot, at = dump(game), to_text(now)
 
-        def work(db: sqlite3.Connection) -> GameRecord:
+        def work(db: Sql) -> GameRecord:
             sets = {"version": expected_version + 1, "snapshot": snapshot, "last_activity": at}
             row = update_game(db, game_id, expected_version, sets | restart_clock(db, game_id, now))
             record = _rows.game(row, game)
@@ -142,7 +141,7 @@ class SqlGames:
         if ending.ratings is not None:  # only committed if apply_ratings accepts them below
             sets["rated"] = 1
 
-        def work(db: sqlite3.Connection) -> GameEnd:
+        def work(db: Sql) -> GameEnd:
             ended = _rows.game(update_game(db, game_id, expected_version, sets), ending.game)
             if final is not None:
                 if final.player_id not in (ended.white_id, ended.black_id):

@@ -8,7 +8,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 from bot.store._rows import from_text, to_text
-from bot.store._sql import Reader, Writer
+from bot.store._sql import Reader, Sql, Writer
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement, OutboxEntry, Settlement
 
@@ -16,9 +16,7 @@ DELIVERABLE_NOW = datetime.min.replace(tzinfo=UTC)
 _ENTRY_COLUMNS = "id, key, kind, guild_id, channel_id, game_id, payload, created_at, attempts"
 
 
-def add_announcement(
-    db: sqlite3.Connection, game_id: int, announcement: Announcement, now: datetime
-) -> None:
+def add_announcement(db: Sql, game_id: int, announcement: Announcement, now: datetime) -> None:
     """Write ``announcement`` about ``game_id`` (in the caller's transaction). An event that
     is already in the outbox is not written again."""
     held = to_text(now + timedelta(seconds=announcement.held_seconds))
@@ -37,9 +35,7 @@ def add_announcement(
     )
 
 
-def _claim(
-    db: sqlite3.Connection, now: str, until: str, limit: int, lock: str
-) -> list[sqlite3.Row]:
+def _claim(db: Sql, now: str, until: str, limit: int, lock: str) -> list[sqlite3.Row]:
     return db.execute(
         f"UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id IN ("
         " SELECT id FROM outbox WHERE status = 'pending'"

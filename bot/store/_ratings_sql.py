@@ -3,9 +3,8 @@ computed (never computing them), and replacing them all after a recomputation.""
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.store._rows import to_text
+from bot.store._sql import Sql
 from bot.store.errors import StaleRatings
 from bot.store.rating_records import COUNTED_STATUSES, RatingChange, RatingTables, RatingUpdate
 from bot.store.records import GameRecord, MatchRecord
@@ -40,7 +39,7 @@ def check_update(ended: GameRecord, match: MatchRecord, update: RatingUpdate) ->
 
 
 def apply_ratings(
-    db: sqlite3.Connection, ended: GameRecord, match: MatchRecord, update: RatingUpdate, at: str
+    db: Sql, ended: GameRecord, match: MatchRecord, update: RatingUpdate, at: str
 ) -> None:
     """Store both players' new ratings and their history rows. The caller marks the game
     ``rated`` in the same transaction (``SqlGames.end`` does so in the update that ends it).
@@ -74,9 +73,7 @@ def apply_ratings(
         )  # fmt: skip
 
 
-def _check_current(
-    db: sqlite3.Connection, guild_id: int, ruleset: str, change: RatingChange
-) -> None:
+def _check_current(db: Sql, guild_id: int, ruleset: str, change: RatingChange) -> None:
     row = db.execute(
         "SELECT games, mu, sigma, rating FROM ratings"
         " WHERE guild_id = ? AND ruleset = ? AND user_id = ?",
@@ -90,9 +87,7 @@ def _check_current(
         raise StaleRatings(guild_id, ruleset, change.user_id, change.games_before, games)
 
 
-def count_match_win(
-    db: sqlite3.Connection, match: MatchRecord, update: RatingUpdate, winner_id: int
-) -> None:
+def count_match_win(db: Sql, match: MatchRecord, update: RatingUpdate, winner_id: int) -> None:
     """The winner of a match that a rated game ended gets a rated match win."""
     db.execute(
         "UPDATE ratings SET match_wins = match_wins + 1"
@@ -102,7 +97,7 @@ def count_match_win(
 
 
 def replace_ratings(
-    db: sqlite3.Connection, tables: RatingTables, guild_id: int | None, expected_games: int
+    db: Sql, tables: RatingTables, guild_id: int | None, expected_games: int
 ) -> None:
     """Replace every rating and rating-history row of ``guild_id`` (all servers for ``None``).
 

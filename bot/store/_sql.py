@@ -38,9 +38,6 @@ class Sql(Protocol):
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> Cursor: ...
 
 
-Work = Callable[[Sql], T]
-
-
 class Writer(Protocol):
     """Runs write transactions: ``await run(work)`` commits what ``work`` did, or nothing."""
 
