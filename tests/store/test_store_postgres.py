@@ -18,6 +18,7 @@ from test_store_concurrency import one_winner, race
 
 from bot.store import (
     Announcement,
+    CorruptGame,
     GameRecord,
     PostgresStore,
     SchemaTooNew,
@@ -120,6 +121,30 @@ async def test_a_server_restart_fails_the_call_in_flight_and_the_pool_reconnects
     moved = await one_move(store, record)
     assert moved.version == 1
     assert [a.ply for a in await store.games.actions(record.id)] == [1]
+
+
+@on_postgres
+async def test_a_damaged_game_is_reported_and_set_aside_with_its_raw_record(
+    store: PostgresStore, store_target: str, start_match: StartMatch
+) -> None:
+    _, record = await start_match()
+    record = await one_move(store, record)
+    connection = await asyncpg.connect(store_target)
+    try:
+        await connection.execute("UPDATE games SET snapshot = 'not json' WHERE id = $1", record.id)
+        with pytest.raises(CorruptGame):
+            await store.games.get(record.id)
+        [damaged] = await store.quarantine.damaged_games()
+        assert (damaged.game_id, damaged.status) == (record.id, "active")
+        assert await store.quarantine.set_aside(record.id, reason="test", now=T0) == "aborted"
+        kept = await connection.fetchval(
+            "SELECT game_row FROM quarantined_games WHERE game_id = $1", record.id
+        )
+    finally:
+        await connection.close()
+    assert '"snapshot": "not json"' in kept
+    assert (await store.games.get(record.id)).status == "aborted"
+    assert await store.quarantine.damaged_games() == []
 
 
 @on_postgres
