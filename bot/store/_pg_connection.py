@@ -85,9 +85,10 @@ class PgReader:
         """The rows of one query; ``StoreUnavailable`` when the server cannot be reached."""
         text, args = to_postgres(sql, parameters)
         try:
-            return await self._pool.fetch(text, *args)  # type: ignore[no-any-return]
+            rows: Iterable[Any] = await self._pool.fetch(text, *args)
         except _UNAVAILABLE as exc:
             raise unavailable(exc) from exc
+        return rows
 
 
 class PgWriter:
