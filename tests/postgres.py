@@ -37,7 +37,12 @@ from typing import Any
 from urllib.parse import quote
 
 URL_ENV = "JARMO_TEST_DATABASE_URL"
-_BIN_DIRS = (Path("/usr/lib/postgresql/15/bin"),)
+# Debian keeps the server's programs off PATH, in a folder per major version: newest first.
+_BIN_DIRS = tuple(
+    sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: -int(p.parent.name))
+    if Path("/usr/lib/postgresql").is_dir()
+    else ()
+)
 _SETTINGS = (
     # A throwaway server: durability is not what the tests check (the restart test uses a
     # clean `pg_ctl restart`, which flushes everything anyway).
@@ -155,7 +160,7 @@ def _tool(name: str) -> str:
             return str(folder / name)
     found = shutil.which(name)
     if found is None:
-        raise RuntimeError(f"PostgreSQL's {name} was not found; install PostgreSQL 15")
+        raise RuntimeError(f"PostgreSQL's {name} was not found; install PostgreSQL (15 or newer)")
     return found
 
 
