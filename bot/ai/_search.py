@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 
 from bot.jarmo import CAPTURE, Game
-from bot.jarmo.board import IN_ENEMY_CAMP
+from bot.jarmo.board import IN_ENEMY_CAMP, POINT_COUNT
 from bot.jarmo.codes import DECODE, PLACE_UNIT
 
 from ._eval import PIECE_VALUES, POINT, Evaluator
@@ -71,6 +71,7 @@ class Searcher:
     def __init__(self, game: Game, budget: Budget, seed: int) -> None:
         self.game = game
         self.evaluate = Evaluator(game).evaluate
+        self.occupancy = game.occupancy  # a live view
         self.root_side = game.turn_index
         self.budget = budget
         self.rng = random.Random(seed)
@@ -258,8 +259,8 @@ class Searcher:
 
     def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
         """Captures (and game-ending entries) only, so that the horizon is not mid-exchange."""
-        self.nodes += 1
-        if self.nodes >= self.next_check:
+        nodes = self.nodes = self.nodes + 1
+        if nodes >= self.next_check:
             self._check_budget()
         game = self.game
         if game.stopped:
@@ -268,9 +269,13 @@ class Searcher:
         stand = self.evaluate()
         if stand >= beta or ply >= MAX_PLY:
             return stand
-        alpha = max(alpha, stand)
+        if stand > alpha:
+            alpha = stand
         best = stand
-        moves = _tactical(game)
+        side = game.turn_index
+        runners = self.occupancy[side] & _RUNNER_POINTS[side]
+        # With one runner left, its entry into the camp ends the game: tactical too.
+        moves = game.capture_codes() if runners & runners - 1 else _last_runner_tactics(game, side)
         if len(moves) > 1:
             owners, kinds = game.owners, game.kinds
             moves.sort(
@@ -334,15 +339,19 @@ class Searcher:
         table[key] = min(table[key] + depth * depth, 1 << 19)
 
 
-def _tactical(game: Game) -> list[int]:
-    """Captures (without a ludos place), and the step into the enemy camp that ends the game
-    (its last runner). The engine's legal moves, so the no-shuffling rule holds."""
-    on_board, in_camp, _, _ = game.counts(game.turn_index)
-    if on_board - in_camp == 1:
-        camp = IN_ENEMY_CAMP[game.turn_index]
-        return [
-            m
-            for m in game.legal_codes()
-            if CAPTURE <= m < CAPTURE + PLACE_UNIT or (m < PLACE_UNIT and camp[DECODE[m][1]])
-        ]
-    return game.capture_codes()
+#: Per side, the points outside the camp it attacks: where its pieces still run.
+_RUNNER_POINTS = tuple(
+    sum(1 << p for p in range(POINT_COUNT) if not IN_ENEMY_CAMP[side][p]) for side in (0, 1)
+)
+
+
+def _last_runner_tactics(game: Game, side: int) -> list[int]:
+    """The tactical moves when ``side`` has one piece left outside the enemy camp: captures
+    (without a ludos place), and that piece's step into the camp, which ends the game. The
+    engine's legal moves, so the no-shuffling rule holds."""
+    camp = IN_ENEMY_CAMP[side]
+    return [
+        m
+        for m in game.legal_codes()
+        if CAPTURE <= m < CAPTURE + PLACE_UNIT or (m < PLACE_UNIT and camp[DECODE[m][1]])
+    ]
