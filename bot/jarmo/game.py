@@ -516,8 +516,8 @@ class Game:
         return NOTATION[code]
 
     def push(self, code: ActionCode) -> None:
-        """Make the action ``code``, which must be one of ``legal_codes()``: nothing is checked
-        (the search's fast path). ``pop`` takes it back."""
+        """Make the action ``code``, which must be one of ``legal_codes()`` (a capture with its
+        ``CAPTURE`` bit): nothing is checked (the search's fast path). ``pop`` takes it back."""
         if code >= PLACE_UNIT:  # a capture (it carries the bit) or a place / redeploy
             self._push_any(code)
             return
