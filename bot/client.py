@@ -36,7 +36,7 @@ from bot.service.delivery import (
     Undeliverable,
     idempotency_token,
 )
-from bot.store import SqliteStore
+from bot.store import Store, open_database
 
 if TYPE_CHECKING:
     from bot.config import BotConfig
@@ -71,7 +71,7 @@ class JarmoBot(commands.AutoShardedBot):
         self.config = config
         self.in_flight = InFlight()
         self._serve = serve
-        self._store: SqliteStore | None = None
+        self._store: Store | None = None
         self._service: JarmoService | None = None
         self._computer: ComputerOpponent | None = None
         self._thinker: ProcessThinker | None = None
@@ -98,7 +98,7 @@ class JarmoBot(commands.AutoShardedBot):
         await self.load_extension("bot.cogs")
         if not self._serve:
             return
-        self._store = await SqliteStore.open(self.config.database)
+        self._store = await open_database(self.config.store_target)
         assert self.user is not None  # setup_hook runs after login
         self._service = JarmoService(
             self._store,
