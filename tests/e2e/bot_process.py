@@ -32,9 +32,11 @@ def write_config(
     token_in_file: bool = False,
     shard_count: int | None = None,
     shard_ids: list[int] | None = None,
+    database_url: str | None = None,
 ) -> Path:
     """A configuration file for the bot, with the fake's guild; returns its path. Without
-    ``shard_count`` the bot runs every shard the fake recommends."""
+    ``shard_count`` the bot runs every shard the fake recommends; with ``database_url`` it keeps
+    its games on that PostgreSQL database instead of its own SQLite file."""
     lines = ["[discord]"]
     if token_in_file:
         lines.append(f'token = "{fake.token}"')
@@ -48,6 +50,7 @@ def write_config(
         "",
         "[database]",
         'path = "jarmo.sqlite3"',
+        *([f'url = "{database_url}"'] if database_url else []),
         "",
         "[game]",
         f"challenge_expiry_seconds = {expiry_seconds}",
@@ -138,6 +141,13 @@ class BotProcess:
                 f"the bot did not exit within {timeout:.0f} s of SIGTERM:\n{self.log_tail()}"
             ) from None
         return status, time.monotonic() - began
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or the kernel's OOM killer would end it: no clean-up at all."""
+        process = self.process
+        assert process is not None and process.poll() is None, "not running"
+        process.kill()
+        process.wait(10)
 
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
