@@ -1,9 +1,11 @@
 """Moves per second through the service: one bot process, then two processes on one database,
 measured side by side.
 
-Run: ``python bench/cluster.py --database-url postgresql://... [--seconds 5] [--runs 3]
-[--channels 16]``, or without a URL for one process on a temporary SQLite file (an SQLite file
-serves one process). Each node is a child process with its own service over its own
+Run: ``python bench/cluster.py [--database-url postgresql://...] [--seconds 5] [--runs 3]
+[--channels 16] [--sqlite]``. Without a URL a private PostgreSQL server is started
+(``tests/postgres.py``, unix socket, ``synchronous_commit=off`` as in ``bench/store.py``);
+``--sqlite`` measures one process on a temporary SQLite file instead (a file serves one
+process). Each node is a child process with its own service over its own
 connections, as a bot process is; its ``--channels`` games each play random moves through
 ``service.play.move`` (version-checked commit, board rendered), one at a time per channel, a new
 match starting when one ends. The nodes set up, then start together and count the moves they
@@ -28,6 +30,7 @@ from multiprocessing.synchronize import Barrier
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # PostgreSQL helper
 
 from bot.service import Actor, ChallengeRequest, JarmoService, Place
 from bot.store import Store
@@ -138,28 +141,45 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=SECONDS)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--channels", type=int, default=CHANNELS, help="games per process")
+    parser.add_argument("--sqlite", action="store_true", help="one process on an SQLite file")
     args = parser.parse_args()
+    print(
+        f"{args.channels} games per process, {args.seconds:.0f} s per run; "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
+    )
     with tempfile.TemporaryDirectory() as folder:
-        target = args.database_url or str(Path(folder) / "bench.sqlite3")
-        layouts = (1, 2) if args.database_url else (1,)
-        rates: dict[int, list[float]] = {n: [] for n in layouts}
+        if args.sqlite:
+            print("SQLite (one process only)")
+            compare(str(Path(folder) / "bench.sqlite3"), (1,), args)
+        elif args.database_url:
+            compare(args.database_url, (1, 2), args)
+        else:
+            from postgres import start_server
+
+            server = start_server("-c synchronous_commit=off -c listen_addresses=''")
+            try:
+                compare(server.fresh_database(), (1, 2), args)
+            finally:
+                server.stop()
+
+
+def compare(target: str, layouts: tuple[int, ...], args: argparse.Namespace) -> None:
+    """Take turns between the layouts (numbers of processes); print the runs, the medians and
+    the ratio of two processes to one."""
+    rates: dict[int, list[float]] = {n: [] for n in layouts}
+    for run in range(args.runs):
+        for processes in layouts:
+            rate = measure(target, processes, run * 2 + processes, args.channels, args.seconds)
+            rates[processes].append(rate)
+            print(f"run {run + 1}: {processes} process(es): {rate:,.0f} moves/s")
+    medians = {n: statistics.median(r) for n, r in rates.items()}
+    for processes, median in medians.items():
         print(
-            f"{args.channels} games per process, {args.seconds:.0f} s per run, on "
-            f"{'PostgreSQL' if args.database_url else 'SQLite (one process only)'}"
+            f"median, {processes} process(es): {median:,.0f} moves/s "
+            f"({1_000 / median * processes:.1f} ms of a process per move)"
         )
-        for run in range(args.runs):
-            for processes in layouts:
-                rate = measure(target, processes, run * 2 + processes, args.channels, args.seconds)
-                rates[processes].append(rate)
-                print(f"run {run + 1}: {processes} process(es): {rate:,.0f} moves/s")
-        medians = {n: statistics.median(r) for n, r in rates.items()}
-        for processes, median in medians.items():
-            print(
-                f"median, {processes} process(es): {median:,.0f} moves/s "
-                f"({1_000 / median * processes:.1f} ms of a process per move)"
-            )
-        if 2 in medians:
-            print(f"two processes / one: {medians[2] / medians[1]:.2f}x (target >= 1.7x)")
+    if 2 in medians:
+        print(f"two processes / one: {medians[2] / medians[1]:.2f}x (target >= 1.7x)")
 
 
 if __name__ == "__main__":
