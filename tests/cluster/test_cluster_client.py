@@ -1,0 +1,61 @@
+"""The bot's side of exactly-once posting: an announcement goes to Discord with a nonce made
+from its outbox key, so that a second post of it (its lease ran out, or a process died between
+posting and settling) is recognised by Discord and not shown twice."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from bot.client import JarmoBot
+from bot.config import BotConfig
+from bot.service.deadlines import event_from_payload
+from bot.service.delivery import Delivery, idempotency_token
+from bot.store import OutboxEntry
+
+DEADLINE = datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
+
+
+class Channel:
+    """Records what the bot sends to it."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, **message: Any) -> None:
+        self.sent.append(message)
+
+
+def reminder(key: str) -> Delivery:
+    entry = OutboxEntry(
+        id=1,
+        key=key,
+        kind="reminder",
+        guild_id=1 << 22,
+        channel_id=10,
+        game_id=7,
+        payload={
+            "due_at": DEADLINE.replace(hour=12, minute=30).isoformat(),
+            "user_id": 101,
+            "deadline_at": DEADLINE.isoformat(),
+        },
+        created_at=DEADLINE,
+        attempts=1,
+    )
+    return Delivery(entry, event=event_from_payload(entry))
+
+
+async def test_the_same_announcement_is_posted_with_the_same_nonce(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bot = JarmoBot(BotConfig(), serve=False)
+    channel = Channel()
+    monkeypatch.setattr(bot, "get_partial_messageable", lambda channel_id: channel)
+    for key in ("reminder:7:3:1", "reminder:7:3:1", "reminder:7:4:1"):
+        await bot.post_announcement(reminder(key))
+    nonces = [message["nonce"] for message in channel.sent]
+    assert nonces[0] == nonces[1] == idempotency_token("reminder:7:3:1")
+    assert nonces[2] != nonces[0]
+    assert all(len(nonce) <= 25 for nonce in nonces)  # Discord's limit
