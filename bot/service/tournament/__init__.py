@@ -1,0 +1,69 @@
+"""Tournaments, the pure part: the draw of each round (Berger round robin or Swiss) and the
+table with its tie-breaks, from plain ids and numbers. The use cases store and announce them.
+"""
+
+from bot.service.tournament.berger import round_robin_round, round_robin_rounds
+from bot.service.tournament.models import (
+    BYE_POINTS,
+    MATCH_DRAW,
+    MATCH_LOSS,
+    MATCH_WIN,
+    Bye,
+    Event,
+    Format,
+    MatchResult,
+    Outcome,
+    Pairing,
+    PairingError,
+    PlayerId,
+    Round,
+    RoundCell,
+    Standing,
+    Standings,
+    forfeit,
+)
+from bot.service.tournament.standings import standings
+from bot.service.tournament.swiss import swiss_round
+
+MIN_PLAYERS = 3  # fewer make no tournament worth the name (the use cases refuse them)
+
+
+def max_rounds(format: Format, count: int) -> int:
+    """The most rounds an event of ``count`` players may have: a round robin's full cycle; a
+    Swiss event no more (beyond it rematches could not be avoided)."""
+    return round_robin_rounds(count)
+
+
+def pair_round(format: Format, event: Event, number: int) -> Round:
+    """Round ``number``'s draw in ``format``. Raises ``PairingError`` (see the two pairers)."""
+    if format == "round-robin":
+        return round_robin_round(event, number)
+    return swiss_round(event, number)
+
+
+__all__ = [
+    "BYE_POINTS",
+    "MATCH_DRAW",
+    "MATCH_LOSS",
+    "MATCH_WIN",
+    "MIN_PLAYERS",
+    "Bye",
+    "Event",
+    "Format",
+    "MatchResult",
+    "Outcome",
+    "Pairing",
+    "PairingError",
+    "PlayerId",
+    "Round",
+    "RoundCell",
+    "Standing",
+    "Standings",
+    "forfeit",
+    "max_rounds",
+    "pair_round",
+    "round_robin_round",
+    "round_robin_rounds",
+    "standings",
+    "swiss_round",
+]
