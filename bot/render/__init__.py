@@ -7,6 +7,7 @@ player's ratings) and returns image bytes. They are safe to call from several th
 from bot.render._api import render_board, render_position, render_replay
 from bot.render._chart import render_rating_chart
 from bot.render._result import OFF_BOARD_ENDS, OffBoardEnd, ResultBanner
+from bot.render._table import TableCell, TableRow, TableWording, render_standings_table
 from bot.render._theme import Perspective
 
 __all__ = [
@@ -14,8 +15,12 @@ __all__ = [
     "OffBoardEnd",
     "Perspective",
     "ResultBanner",
+    "TableCell",
+    "TableRow",
+    "TableWording",
     "render_board",
     "render_position",
     "render_rating_chart",
     "render_replay",
+    "render_standings_table",
 ]

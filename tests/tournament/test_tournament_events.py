@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 from tournament_helpers import play_event
 
-from bot.service.tournament import Format, PlayerId, standings
+from bot.service.tournament import (
+    Event,
+    Format,
+    MatchResult,
+    PairingError,
+    PlayerId,
+    standings,
+    swiss_round,
+)
 
 # (rank, player, match points, game points, Buchholz, Sonneborn-Berger)
 Row = tuple[int, PlayerId, int, int, int, int]
@@ -140,3 +148,24 @@ def test_results_by_round_show_opponent_outcome_start_and_points() -> None:
         ("win", 3, False, (8, 4)),
     ]
     assert table.rank_of(3) == 3
+
+
+def test_players_level_on_every_count_share_a_rank_in_seed_order() -> None:
+    event = Event((1, 2, 3, 4)).with_round(
+        (MatchResult(1, 1, 2, 1, (8, 4)), MatchResult(1, 3, 4, 3, (8, 4)))
+    )
+    table = standings(event)
+    assert [(r.rank, r.player) for r in table.rows] == [(1, 1), (1, 3), (3, 2), (3, 4)]
+
+
+def test_bad_input_is_refused_with_a_pairing_error() -> None:
+    with pytest.raises(PairingError):
+        MatchResult(1, 1, 2, 3)  # the winner did not play
+    with pytest.raises(PairingError):
+        Event((1, 1, 2))  # entered twice
+    with pytest.raises(PairingError):
+        Event((1, 2), results=(MatchResult(1, 1, 9, 1),))  # 9 never entered
+    with pytest.raises(PairingError):
+        swiss_round(Event((1, 2, 3)), 2)  # round 1 comes first
+    with pytest.raises(PairingError):
+        swiss_round(Event((1, 2, 3)).with_withdrawal(1).with_withdrawal(2), 1)
