@@ -29,6 +29,7 @@ from bot.store.interface import (
     RatingStore,
     ResultStore,
     Store,
+    TournamentStore,
 )
 from bot.store.outbox import Announcement, AnnouncementKind, OutboxEntry, Settlement
 from bot.store.rating_records import (
@@ -67,6 +68,19 @@ from bot.store.records import (
     SidePreference,
 )
 from bot.store.sqlite import SqliteStore, open_store
+from bot.store.tournament_records import (
+    ChannelHasTournament,
+    EntryRecord,
+    NewPairing,
+    NewTournament,
+    PairingRecord,
+    PairingResult,
+    StaleTournament,
+    TournamentClosed,
+    TournamentFormat,
+    TournamentRecord,
+    TournamentStatus,
+)
 
 __all__ = [
     "MATCH_LENGTHS",
@@ -137,4 +151,18 @@ __all__ = [
     "check_database",
     "check_not_in_use",
     "open_store",
+]
+__all__ += [  # issue 19: tournaments
+    "ChannelHasTournament",
+    "EntryRecord",
+    "NewPairing",
+    "NewTournament",
+    "PairingRecord",
+    "PairingResult",
+    "StaleTournament",
+    "TournamentClosed",
+    "TournamentFormat",
+    "TournamentRecord",
+    "TournamentStatus",
+    "TournamentStore",
 ]

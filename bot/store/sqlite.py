@@ -28,6 +28,7 @@ from bot.store._preflight import ProcessLock, check_database
 from bot.store._quarantine_sql import SqliteQuarantine
 from bot.store._rating_store import SqliteRatings
 from bot.store._stats_sql import SqliteResults
+from bot.store._tournament_sql import SqliteTournaments
 from bot.store._writer import Writer
 
 
@@ -52,6 +53,7 @@ class SqliteStore:
         self.results = SqliteResults(reader)
         self.outbox = SqliteOutbox(writer, reader)
         self.quarantine = SqliteQuarantine(writer, loader)
+        self.tournaments = SqliteTournaments(writer, reader)  # issue 19
         self._closed = False
 
     @classmethod
