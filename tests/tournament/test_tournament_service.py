@@ -120,9 +120,7 @@ async def test_swiss_of_eight_plays_three_rounds_and_the_top_seed_wins(service, 
     assert len({frozenset(pair) for pair in met}) == len(met)  # no rematch
 
 
-async def test_a_result_comes_back_by_itself_and_the_round_waits_for_the_last(
-    service, host, store
-):
+async def test_a_result_comes_back_by_itself_and_the_round_waits_for_the_last(service, host, store):
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     first, second = (p for p in await store.tournaments.pairings(tournament_id))
@@ -147,9 +145,7 @@ async def test_a_result_comes_back_by_itself_and_the_round_waits_for_the_last(
     assert aborted.decided and aborted.winner_id is None  # level when aborted: drawn
 
 
-async def test_the_event_goes_on_after_a_restart_that_lost_the_ending(
-    tmp_path, clock, monkeypatch
-):
+async def test_the_event_goes_on_after_a_restart_that_lost_the_ending(tmp_path, clock, monkeypatch):
     path = tmp_path / "jarmo.sqlite3"
     async with open_store(path) as store:
         service = make_service(store, clock)
@@ -158,6 +154,7 @@ async def test_the_event_goes_on_after_a_restart_that_lost_the_ending(
         await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
         pairing = (await store.tournaments.pairings(tournament_id))[0]
         match = await store.games.match(pairing.match_id)
+
         # The process stops after the game ended but before the tournament heard of it.
         async def crash(match_id: int) -> None:
             raise RuntimeError("the process stopped here")
