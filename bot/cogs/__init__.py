@@ -14,6 +14,7 @@ from bot.cogs.rematch import RematchButton
 from bot.cogs.servers import ServerCog
 from bot.cogs.stats import HistoryPicker, LeaderboardButton, StatsCog
 from bot.cogs.threads import ThreadCog
+from bot.cogs.tournament import SignupButton, TournamentCog
 from bot.cogs.tree import JarmoTree
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ DYNAMIC_ITEMS = (
     PauseButton,
     RematchButton,
     ResignButton,
+    SignupButton,
     StopButton,
 )
 
@@ -41,6 +43,7 @@ async def setup(bot: JarmoBot) -> None:
     for feature in FEATURES:
         await bot.add_cog(feature())
     await bot.add_cog(ThreadCog(bot))  # a thread per match (no commands of its own)
+    await bot.add_cog(TournamentCog(bot))  # issue 19: needs the bot for its host and job
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
 
@@ -60,8 +63,10 @@ __all__ = [
     "RematchButton",
     "ResignButton",
     "ServerCog",
+    "SignupButton",
     "StatsCog",
     "StopButton",
     "ThreadCog",
+    "TournamentCog",
     "setup",
 ]

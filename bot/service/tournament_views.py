@@ -9,6 +9,7 @@ from typing import Protocol
 
 from bot import store as st
 from bot.service import tournament as draw
+from bot.store import TournamentRecord  # the front ends see it through here
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +30,7 @@ class TournamentRequest:
 class TournamentView:
     """A tournament, its entries in seed order and its players' names."""
 
-    tournament: st.TournamentRecord
+    tournament: TournamentRecord
     entries: tuple[st.EntryRecord, ...]
     names: dict[int, str]
 
@@ -44,7 +45,7 @@ class RoundView:
     """One round's boards: the pairings (a bye has no second player), where each match is
     played (``channels`` by board) and the players' names."""
 
-    tournament: st.TournamentRecord
+    tournament: TournamentRecord
     number: int
     pairings: tuple[st.PairingRecord, ...]
     channels: dict[int, int]
@@ -55,7 +56,7 @@ class RoundView:
 class TableView:
     """The table after the rounds played, and how many rounds the event has."""
 
-    tournament: st.TournamentRecord
+    tournament: TournamentRecord
     standings: draw.Standings
     names: dict[int, str]
     rounds: int
@@ -71,7 +72,7 @@ class TournamentHost(Protocol):
     of each round paired and of the end (to post them)."""
 
     async def open_match(
-        self, tournament: st.TournamentRecord, first_name: str, second_name: str
+        self, tournament: TournamentRecord, first_name: str, second_name: str
     ) -> int | None:
         """The channel id of a new place for a match between these players (Discord: a thread
         from the tournament's channel), or ``None`` if none can be opened now (tried again on
@@ -85,3 +86,13 @@ class TournamentHost(Protocol):
     async def finished(self, table: TableView) -> None:
         """The tournament is over; ``table`` is final."""
         ...
+
+
+__all__ = [
+    "RoundView",
+    "TableView",
+    "TournamentHost",
+    "TournamentRecord",
+    "TournamentRequest",
+    "TournamentView",
+]
