@@ -77,12 +77,20 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
     def __init__(self, bot: JarmoBot) -> None:
         self.bot = bot
         self._advancing: asyncio.Task[None] | None = None
+        self._host: DiscordHost | None = None
+
+    def _attach_host(self) -> None:
+        """Give the service its host once it exists (it is built after the cogs load); the
+        commands that may pair a round call this too, as they can come before ``on_ready``."""
+        if self._host is None:
+            self._host = DiscordHost(self.bot)
+            self.bot.service.tournaments.attach(self._host)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Start the job once connected (``on_ready`` comes again after a reconnect)."""
+        self._attach_host()
         if self._advancing is None or self._advancing.done():
-            self.bot.service.tournaments.attach(DiscordHost(self.bot))
             self._advancing = asyncio.create_task(self._advance_forever(), name="tournaments")
 
     async def cog_unload(self) -> None:
@@ -149,6 +157,7 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
     async def start(self, interaction: discord.Interaction[JarmoBot]) -> None:
         """Close sign-up and pair round 1: each match gets its own thread."""
         await interaction.response.defer(ephemeral=True, thinking=True)
+        self._attach_host()
         service = interaction.client.service
         guild = interaction.guild
         assert guild is not None  # guild-only
@@ -365,19 +374,24 @@ class DiscordHost:
     async def open_match(
         self, tournament: TournamentRecord, first_name: str, second_name: str
     ) -> int | None:
-        """A public thread named after the players, or ``None`` if Discord refuses one."""
+        """A public thread, named after the players, from a short message in the tournament's
+        channel that names the match (so the channel lists every match); ``None`` if Discord
+        refuses either."""
         channel = self.bot.get_channel(tournament.channel_id)
         if not isinstance(channel, discord.TextChannel):
             log.warning("tournament %d: channel %s not found", tournament.id, tournament.channel_id)
             return None
-        name = thread_name(
-            first_name, second_name, tournament.ruleset, await self._language(tournament)
-        )
+        language = await self._language(tournament)
+        name = thread_name(first_name, second_name, tournament.ruleset, language)
         try:
-            thread = await channel.create_thread(
-                name=name,
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=ARCHIVE_AFTER_MINUTES,
+            starter = await channel.send(
+                discord_words(language)
+                .gettext("{name}: {match}")
+                .format(name=tournament.name, match=name),
+                allowed_mentions=only_pinging(),
+            )
+            thread = await starter.create_thread(
+                name=name, auto_archive_duration=ARCHIVE_AFTER_MINUTES
             )
         except discord.HTTPException as exc:
             log.warning("tournament %d: could not open a thread: %s", tournament.id, exc)
