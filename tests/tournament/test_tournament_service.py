@@ -73,6 +73,15 @@ async def test_a_round_robin_of_four_ends_with_the_table_worked_out_by_hand(serv
     assert len(host.opened) == 6  # one place per match, each pair once
 
 
+async def test_tournament_games_count_for_ratings_like_any_other(service, host, store):
+    await run_event(service, host, 4, "round-robin")
+
+    ranked = await store.ratings.leaderboard(1, "classic", offset=0, limit=10)
+    assert [r.rating.user_id for r in ranked][:1] == [1] and len(ranked) == 4
+    # Six matches: three resigned in game 1 (one rated game), three drawn over two games.
+    assert sum(r.rating.games for r in ranked) == 2 * (3 * 1 + 3 * 2)
+
+
 async def test_a_round_robin_of_three_gives_each_a_bye(service, host):
     await run_event(service, host, 3, "round-robin")
 
