@@ -7,7 +7,7 @@ score groups, colour debts, byes and rematch threats of a real event. Each round
 separately; the figure that counts is the slowest round's median. On a shared, busy machine
 the figures are noisy: compare runs made side by side.
 
-    .venv/bin/python bench/tournament.py [--players 200] [--rounds 9] [--runs 15]
+    .venv/bin/python bench/tournament.py [--players 200] [--rounds 15] [--runs 15]
         [--sample docs/images/tournament-table.png]
 """
 
@@ -118,7 +118,7 @@ def bench_table(players: int, rounds: int, runs: int) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--rounds", type=int, default=15)  # the most a Swiss may have
     parser.add_argument("--table-players", type=int, default=64)
     parser.add_argument("--table-rounds", type=int, default=7)
     parser.add_argument("--runs", type=int, default=15)

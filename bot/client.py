@@ -8,7 +8,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -18,6 +18,7 @@ from bot.cogs.clock import deadline_message
 from bot.cogs.inflight import InFlight
 from bot.cogs.publishing import publish_if_changed
 from bot.cogs.replies import only_pinging, post_announced, report_message
+from bot.cogs.translator import CatalogueTranslator
 from bot.cogs.tree import JarmoTree
 from bot.cogs.words import discord_words
 from bot.health import Heartbeat
@@ -28,7 +29,7 @@ from bot.service.backoff import Backoff
 from bot.service.computer import ComputerOpponent, ProcessThinker
 from bot.service.deadlines import DeadlineScheduler
 from bot.service.delivery import AnnouncementDelivery, Delivery, Undeliverable
-from bot.store import SqliteStore
+from bot.store import Store, open_database
 
 if TYPE_CHECKING:
     from bot.config import BotConfig
@@ -59,7 +60,7 @@ class JarmoBot(commands.Bot):
         self.config = config
         self.in_flight = InFlight()
         self._serve = serve
-        self._store: SqliteStore | None = None
+        self._store: Store | None = None
         self._service: JarmoService | None = None
         self._computer: ComputerOpponent | None = None
         self._thinker: ProcessThinker | None = None
@@ -81,17 +82,18 @@ class JarmoBot(commands.Bot):
         return self._computer
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogueTranslator())
         await self.load_extension("bot.cogs")
         if not self._serve:
             return
-        self._store = await SqliteStore.open(self.config.database)
+        self._store = await open_database(self.config.store_target)
         assert self.user is not None  # setup_hook runs after login
         self._service = JarmoService(
             self._store,
             config=self.config.service_config(),
             computer=Actor(self.user.id, self.user.display_name, is_bot=True),
         )
-        self._thinker = ProcessThinker()
+        self._thinker = ProcessThinker.open(self.config.computer_workers)
         self._computer = ComputerOpponent(self._service, self._thinker)
         # The first render of each theme builds its palette and background (~0.5 s): do it now,
         # not inside a player's first interaction.
@@ -153,6 +155,13 @@ class JarmoBot(commands.Bot):
 
         return asyncio.create_task(run(), name=f"jarmo-job: {name}")
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # discord.py's ready timer waits for late guilds and may fire after close() has taken
+        # the event loop away; an event nobody can handle any more is dropped, not crashed on.
+        if self.is_closed():
+            return
+        super().dispatch(event_name, *args, **kwargs)
+
     async def close(self) -> None:
         """Stop the background jobs, the connection, the computer and the database, within
         ``JOB_STOP_SECONDS + STORE_CLOSE_SECONDS`` (plus the gateway's close) whatever the jobs
@@ -166,7 +175,7 @@ class JarmoBot(commands.Bot):
                 log.warning("background job %r did not stop in time", job.get_name())
         await super().close()
         if self._thinker is not None:
-            self._thinker.close()
+            await self._thinker.close()
             self._thinker = None
         if self._store is not None:
             store, self._store = self._store, None

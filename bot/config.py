@@ -12,9 +12,10 @@ import difflib
 import os
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.jarmo import LAYOUTS, RULESETS
 from bot.service import ServiceConfig
@@ -23,10 +24,14 @@ from bot.service.timecontrol import TimeControlError, parse_time_per_move
 CONFIG_ENV = "JARMO_CONFIG"
 TOKEN_ENV = "DISCORD_TOKEN"
 DATABASE_ENV = "JARMO_DATABASE"
+DATABASE_URL_ENV = "JARMO_DATABASE_URL"  # the [database] part: PostgreSQL (issue 17)
+_DATABASE_SCHEMES = ("postgresql", "postgres")
 DEFAULT_CONFIG_FILE = "config.toml"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 EXPIRY_RANGE = (30, 86_400)
 MAX_PLIES_RANGE = (10, 1_000)
+WORKERS_ENV = "JARMO_COMPUTER_WORKERS"
+WORKERS_RANGE = (1, 64)
 
 
 class ConfigError(ValueError):
@@ -47,6 +52,8 @@ class BotConfig:
 
     token: str | None = None
     database: Path = Path("data/jarmo.sqlite3")
+    # [database] url / $JARMO_DATABASE_URL: a PostgreSQL server instead of the SQLite file
+    database_url: str | None = None
     dev_guild_id: int | None = None
     challenge_expiry_seconds: int = 600
     default_ruleset: str = "classic"
@@ -58,6 +65,7 @@ class BotConfig:
     # [discord] threads: whether an accepted challenge's match moves into a thread of its own,
     # on servers that have not chosen (/jarmo server threads).
     threads: bool = True
+    computer_workers: int = field(default_factory=lambda: _cores())  # [computer] workers
     # Where the token came from, for messages about it: "DISCORD_TOKEN" or "<file>: discord.token".
     token_source: str = f"the environment variable {TOKEN_ENV}"
 
@@ -71,12 +79,19 @@ class BotConfig:
             time_per_move_seconds=self.time_per_move_seconds,
         )
 
+    @property
+    def store_target(self) -> str | Path:
+        """What the store opens: the PostgreSQL URL when one is configured, else the file."""
+        return self.database_url or self.database
+
     def __repr__(self) -> str:
         shown = []
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name == "token":
                 shown.append(f"token={'<hidden>' if value else None}")
+            elif f.name == "database_url" and value:
+                shown.append(f"database_url={_without_password(value)!r}")
             else:
                 shown.append(f"{f.name}={value!r}")
         return f"BotConfig({', '.join(shown)})"
@@ -89,8 +104,9 @@ def load_config(
 
     ``path`` None means ``$JARMO_CONFIG``, else ``config.toml`` in the working directory if it
     exists, else the defaults. ``$DISCORD_TOKEN`` wins over ``discord.token`` and
-    ``$JARMO_DATABASE`` over ``database.path``. Relative paths in the file are taken from the
-    file's folder; other relative paths from the working directory.
+    ``$JARMO_DATABASE`` over ``database.path``, ``$JARMO_DATABASE_URL`` over ``database.url``.
+    Relative paths in the file are taken from the file's folder; other relative paths from the
+    working directory.
 
     Raises ``ConfigError``.
     """
@@ -217,6 +233,20 @@ def _path(value: object) -> Path:
     return Path(value.strip())
 
 
+def _database_url(value: object) -> str:
+    expected = 'a PostgreSQL URL such as "postgresql://user:password@host:5432/jarmo"'
+    if not isinstance(value, str) or urlsplit(value.strip()).scheme not in _DATABASE_SCHEMES:
+        raise _Invalid(expected)
+    return value.strip()
+
+
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")))
+
+
 def _token(value: object) -> str:
     expected = 'the bot token as a string, alone (no "Bot " prefix, no spaces)'
     if not isinstance(value, str) or not value.strip() or any(ch.isspace() for ch in value.strip()):
@@ -242,7 +272,10 @@ SCHEMA: dict[str, dict[str, _Key]] = {
         "token": _Key("token", _token, secret=True),
         "dev_guild_id": _Key("dev_guild_id", _guild_id),
     },
-    "database": {"path": _Key("database", _path)},
+    "database": {
+        "path": _Key("database", _path),
+        "url": _Key("database_url", _database_url, secret=True),
+    },
     "game": {
         "challenge_expiry_seconds": _Key("challenge_expiry_seconds", _integer(*EXPIRY_RANGE)),
         "default_ruleset": _Key("default_ruleset", _choice(tuple(RULESETS))),
@@ -253,6 +286,7 @@ SCHEMA: dict[str, dict[str, _Key]] = {
     },
     "logging": {"level": _Key("log_level", _choice(LOG_LEVELS, upper=True))},
     "console": {"boards_dir": _Key("boards_dir", _path)},
+    "computer": {"workers": _Key("computer_workers", _integer(*WORKERS_RANGE))},
 }
 # A thread per match (issue 18).
 SCHEMA["discord"]["threads"] = _Key("threads", _boolean)
@@ -345,4 +379,36 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
     database = env.get(DATABASE_ENV, "").strip()
     if database:
         values["database"] = _absolute(Path(database), Path.cwd())
+    url = env.get(DATABASE_URL_ENV, "").strip()
+    if url:
+        try:
+            values["database_url"] = _database_url(url)
+        except _Invalid as bad:
+            raise ConfigError(
+                f"environment variable {DATABASE_URL_ENV}", f"expected {bad.expected}"
+            ) from None
+    values.update(_computer_from_env(env))
     return values
+
+
+# -- [computer] ----------------------------------------------------------------------------------
+
+
+def _cores() -> int:
+    """The cores this process may run on: the default number of search processes."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def _computer_from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    text = env.get(WORKERS_ENV, "").strip()
+    if not text:
+        return {}
+    expected = f"an integer from {WORKERS_RANGE[0]} to {WORKERS_RANGE[1]}"
+    try:
+        workers = _integer(*WORKERS_RANGE)(int(text))
+    except (ValueError, _Invalid):
+        raise ConfigError(f"environment variable {WORKERS_ENV}", f"expected {expected}") from None
+    return {"computer_workers": workers}

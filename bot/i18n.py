@@ -8,8 +8,9 @@ English text is the message id itself, so English needs no file; a language is a
 The ``.po`` files are compiled in memory with Babel when first used, so the repository holds
 only text that translators edit, and no build step can leave a stale ``.mo`` behind.
 
-Code marks its messages with ``_`` (and ``N_`` for text looked up later), which is what
-``python -m bot.i18n`` extracts to refresh the templates.
+Code marks its messages with ``_`` (and ``N_`` for text looked up later, ``N_plural`` for a
+pair of forms looked up later with ``ngettext``), which is what ``python -m bot._i18n_extract``
+extracts to refresh the templates.
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ def N_(message: str) -> str:
     return message
 
 
+def N_plural(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message's singular and plural for extraction as one entry, looked up later with
+    ``ngettext`` (languages have one, two or three forms where English has two)."""
+    return singular, plural
+
+
 @dataclass(frozen=True, slots=True)
 class Catalogue:
     """One domain's messages in one language; missing messages fall back to English."""
@@ -46,6 +53,11 @@ class Catalogue:
     def ngettext(self, singular: str, plural: str, count: int) -> str:
         """The form of a message that fits ``count`` (languages differ in their plural rules)."""
         return self.translations.ngettext(singular, plural, count)
+
+    def pgettext(self, context: str, message: str) -> str:
+        """``message`` in this catalogue's language, where ``context`` tells it apart from the
+        same English words used elsewhere (a command's name, an option's)."""
+        return self.translations.pgettext(context, message)
 
 
 def catalogue(directory: Path, domain: str, language: str | None = None) -> Catalogue:

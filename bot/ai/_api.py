@@ -83,17 +83,18 @@ def choose_move(
 def choose_move_from_dict(
     data: dict[str, Any], level: str, seed: int, time_limit: float | None
 ) -> str:
-    """``choose_move`` on ``Game.to_dict()`` output: picklable, for a process pool.
-
-    The bot keeps the event loop free by running the search in another process::
-
-        move = await asyncio.get_running_loop().run_in_executor(
-            process_pool, choose_move_from_dict, game.to_dict(), level, seed, time_limit
-        )
+    """``choose_move`` on ``Game.to_dict()`` output: plain data in, a string out, for a search
+    in another process (the worker of :class:`bot.ai.SearchPool` calls it).
 
     Raises ``ValueError`` for malformed data, an unknown level or a finished game.
     """
     return choose_move(Game.from_dict(data), level=level, seed=seed, time_limit=time_limit)
+
+
+def level_time_limit(level: str) -> float | None:
+    """The level's own thinking time in seconds (a search may be given less), or ``None`` for
+    no limit. Raises ``ValueError`` for an unknown level."""
+    return _budget(level, None, None).time_limit
 
 
 def _budget(level: str, time_limit: float | None, node_limit: int | None) -> Budget:

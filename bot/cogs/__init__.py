@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from discord.ext import commands
+
 from bot.cogs.challenges import ChallengeButton, ChallengeCog
 from bot.cogs.clock import ClockCog, PauseButton
 from bot.cogs.grid import GridCell, MoveButton
@@ -14,14 +16,14 @@ from bot.cogs.rematch import RematchButton
 from bot.cogs.servers import ServerCog
 from bot.cogs.stats import HistoryPicker, LeaderboardButton, StatsCog
 from bot.cogs.threads import ThreadCog
-from bot.cogs.tournament import SignupButton, TournamentCog
+from bot.cogs.tournament import SignupButton, TournamentCog, TournamentRunner
 from bot.cogs.tree import JarmoTree
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 # In the order ``/jarmo`` lists their sub-commands.
-FEATURES = (ChallengeCog, PlayCog, ClockCog, StatsCog, ServerCog)
+FEATURES = (ChallengeCog, PlayCog, ClockCog, StatsCog, ServerCog, TournamentCog)
 
 DYNAMIC_ITEMS = (
     ChallengeButton,
@@ -40,11 +42,16 @@ DYNAMIC_ITEMS = (
 async def setup(bot: JarmoBot) -> None:
     """The extension's entry point (``bot.load_extension("bot.cogs")``): every feature's cog
     and the persistent components."""
+    await add_commands(bot)
+    await bot.add_cog(ThreadCog(bot))  # a thread per match (no commands of its own)
+    await bot.add_cog(TournamentRunner(bot))  # issue 19: moves tournaments' rounds on
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+
+
+async def add_commands(bot: commands.Bot) -> None:
+    """Every feature's cog: all the slash commands, on any bot (the catalogue reads them)."""
     for feature in FEATURES:
         await bot.add_cog(feature())
-    await bot.add_cog(ThreadCog(bot))  # a thread per match (no commands of its own)
-    await bot.add_cog(TournamentCog(bot))  # issue 19: needs the bot for its host and job
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
 
 __all__ = [
@@ -68,5 +75,7 @@ __all__ = [
     "StopButton",
     "ThreadCog",
     "TournamentCog",
+    "TournamentRunner",
+    "add_commands",
     "setup",
 ]

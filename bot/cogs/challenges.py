@@ -189,8 +189,9 @@ async def _accept(interaction: discord.Interaction[JarmoBot], challenge_id: int)
     started = report_message(Report(actor.user_id, None, board), language)
     thread = venue.thread if venue is not None else None
     if thread is None:
+        accepted = _("**Accepted.** Game on!")  # outside the f-string, for the extractor
         await interaction.response.edit_message(
-            content=f"{answered(view, language)}\n{_('**Accepted.** Game on!')}",
+            content=f"{answered(view, language)}\n{accepted}",
             view=None,
             allowed_mentions=only_pinging(),
         )

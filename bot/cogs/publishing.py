@@ -42,7 +42,12 @@ async def publish_if_changed(
     """Publish the tree's commands (to ``guild``, or globally) unless Discord already has
     exactly what was last published from the same payload; returns whether it published."""
     commands = tree.get_commands(guild=guild)
-    payload = [command.to_dict(tree) for command in commands]
+    # With a translator the payload holds the localizations, so a new translation is published.
+    translator = tree.translator
+    if translator is None:
+        payload = [command.to_dict(tree) for command in commands]
+    else:
+        payload = [await command.get_translated_payload(tree, translator) for command in commands]
     scope = f"guild {guild.id}" if guild is not None else "global"
     key = f"published_commands:{application_id}:{scope}"
     wanted = payload_hash(payload)

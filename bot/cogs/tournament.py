@@ -3,7 +3,7 @@ moderators' commands, and the service's ``TournamentHost`` on Discord: a thread 
 each round and the final table posted in the tournament's channel.
 
 Rounds move on in the background: the service records each match's result when it ends (any
-ending), and :class:`TournamentCog`'s job pairs the next round once a round is complete. It
+ending), and :class:`TournamentRunner`'s job pairs the next round once a round is complete. It
 also runs every minute, so an event carries on after a restart."""
 
 from __future__ import annotations
@@ -66,30 +66,25 @@ def chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
     return messages
 
 
-@app_commands.guild_only()
-class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
-    """Round robin and Swiss events, each pairing a match in its own thread."""
+def attach_host(bot: JarmoBot) -> None:
+    """Give the service its Discord host, once (the service is built after the cogs load, and
+    a start can come before ``on_ready``)."""
+    cases = bot.service.tournaments
+    if cases.rounds.host is None:
+        cases.attach(DiscordHost(bot))
 
-    tournament = app_commands.Group(
-        name="tournament", description="Round robin and Swiss tournaments in this channel"
-    )
+
+class TournamentRunner(commands.Cog):
+    """Moves tournaments from round to round in the background (no commands of its own)."""
 
     def __init__(self, bot: JarmoBot) -> None:
         self.bot = bot
         self._advancing: asyncio.Task[None] | None = None
-        self._host: DiscordHost | None = None
-
-    def _attach_host(self) -> None:
-        """Give the service its host once it exists (it is built after the cogs load); the
-        commands that may pair a round call this too, as they can come before ``on_ready``."""
-        if self._host is None:
-            self._host = DiscordHost(self.bot)
-            self.bot.service.tournaments.attach(self._host)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Start the job once connected (``on_ready`` comes again after a reconnect)."""
-        self._attach_host()
+        attach_host(self.bot)
         if self._advancing is None or self._advancing.done():
             self._advancing = asyncio.create_task(self._advance_forever(), name="tournaments")
 
@@ -107,6 +102,15 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
             await rounds.advance_all()  # logs each tournament's failure itself
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(rounds.changed.wait(), ADVANCE_EVERY_SECONDS)
+
+
+@app_commands.guild_only()
+class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
+    """Round robin and Swiss events, each pairing a match in its own thread."""
+
+    tournament = app_commands.Group(
+        name="tournament", description="Round robin and Swiss tournaments in this channel"
+    )
 
     @tournament.command(name="create")
     @app_commands.describe(
@@ -157,7 +161,7 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
     async def start(self, interaction: discord.Interaction[JarmoBot]) -> None:
         """Close sign-up and pair round 1: each match gets its own thread."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        self._attach_host()
+        attach_host(interaction.client)
         service = interaction.client.service
         guild = interaction.guild
         assert guild is not None  # guild-only

@@ -10,11 +10,15 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Catalogue, catalogue
+from bot.i18n import ENGLISH, Catalogue, catalogue
 from bot.words import Voice, shared_catalogue
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 DOMAIN = "discord"
+
+# The languages a server can choose for its public posts, each named in itself. Esperanto has
+# no Discord locale, so a server setting is the only way to it.
+SERVER_LANGUAGES = {"en": "English", "de": "Deutsch", "eo": "Esperanto", "pl": "polski"}
 
 
 def mention(user_id: int) -> str:
@@ -49,7 +53,17 @@ def reader_language(interaction: discord.Interaction[Any]) -> str:
     return interaction.locale.value
 
 
-def channel_language(interaction: discord.Interaction[Any]) -> str | None:
-    """The language of a post everyone in the channel reads: the server's locale, when Discord
-    says one (community servers), else the default."""
-    return interaction.guild_locale.value if interaction.guild_locale else None
+def public_language(server_setting: str | None, guild_locale: discord.Locale | None) -> str:
+    """The language of a post everyone in a server reads: the language the server chose (its
+    ``/jarmo server`` setting), else the server's locale when Discord says one (community
+    servers), else English. A locale without a translation reads in English all the same."""
+    if server_setting:
+        return server_setting
+    return guild_locale.value if guild_locale is not None else ENGLISH
+
+
+def channel_language(
+    interaction: discord.Interaction[Any], server_setting: str | None = None
+) -> str:
+    """The language of a post in the channel of ``interaction`` (see :func:`public_language`)."""
+    return public_language(server_setting, interaction.guild_locale)

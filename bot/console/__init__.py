@@ -3,5 +3,15 @@
 from bot.console._diagram import board_diagram
 from bot.console._run import run_console
 from bot.console._session import PLACE, InputFn, OutputFn, play_console
+from bot.console._words import CONSOLE_LANGUAGES, console_language
 
-__all__ = ["PLACE", "InputFn", "OutputFn", "board_diagram", "play_console", "run_console"]
+__all__ = [
+    "CONSOLE_LANGUAGES",
+    "PLACE",
+    "InputFn",
+    "OutputFn",
+    "board_diagram",
+    "console_language",
+    "play_console",
+    "run_console",
+]

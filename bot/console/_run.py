@@ -23,6 +23,7 @@ async def run_console(
     layout: str | None = None,
     games: int = 1,
     vs_computer: str | None = None,
+    language: str | None = None,
     input_fn: InputFn = input,
     output_fn: OutputFn = print,
 ) -> Standings | None:
@@ -30,8 +31,9 @@ async def run_console(
 
     Without ``db`` the games go to a temporary file that is deleted afterwards; with it they are
     kept, and an unfinished game there is resumed. Pictures go to ``out_dir``, by default the
-    configured ``boards_dir``. Raises ``OSError``, ``sqlite3.Error`` or
-    ``bot.store.StoreError`` when the database or the pictures' folder cannot be used.
+    configured ``boards_dir``; ``language`` is the players' language. Raises ``OSError``,
+    ``sqlite3.Error`` or ``bot.store.StoreError`` when the database or the pictures' folder
+    cannot be used.
     """
     temporary = db is None
     with ExitStack() as stack:
@@ -52,4 +54,5 @@ async def run_console(
                 games=games,
                 vs_computer=vs_computer,
                 temporary=temporary,
+                language=language,
             )

@@ -66,6 +66,9 @@ Commands:
   help        this list
   quit        leave (Ctrl-D works too)""")
 YES = ("y", "yes")
+# TRANSLATORS: the answers that mean yes, separated by spaces ("y" and "yes" work in every
+# language too); keep them in step with the "[y/N]" of the questions.
+YES_WORDS = N_("y yes")
 # Example moves from each side's point of view: a first step, and a step into the enemy camp.
 STEP_EXAMPLE = {"white": "A1-C2", "black": "A5-C4"}
 INTO_CAMP_EXAMPLE = {"white": "D3-C5", "black": "D3-C1"}
@@ -138,19 +141,23 @@ async def play_console(
     games: int = 1,
     vs_computer: str | None = None,
     temporary: bool = False,
+    language: str | None = None,
 ) -> Standings | None:
     """Play one match at the console: ask the names, start the match, then take turns until it
     is over. An unfinished game already in the store's console channel is resumed instead.
 
     With ``vs_computer`` (a level) one player plays the computer, which answers every move.
     ``out_dir`` (a path) receives a PNG of every position. ``temporary`` says the store is
-    thrown away afterwards, so ``quit`` asks before losing the game. Returns the final
+    thrown away afterwards, so ``quit`` asks before losing the game. ``language`` is the
+    players' language (English without a translation). Returns the final
     standings, or ``None`` when the players left first (``quit``, end of input). Raises
     ``OSError`` when the pictures cannot be written.
     """
     if vs_computer is not None:
         service = service.with_computer(COMPUTER)
-    session = _Session(service, _Terminal(input_fn, output_fn), BoardFolder(Path(out_dir)))
+    session = _Session(
+        service, _Terminal(input_fn, output_fn), BoardFolder(Path(out_dir)), language=language
+    )
     session.temporary = temporary
     if vs_computer is not None:
         session.computer = ComputerOpponent(service, think_in_thread)
@@ -173,6 +180,7 @@ class _Session:
         language: str | None = None,
     ) -> None:
         self.service = service
+        self.language = language
         self.words = console_catalogue(language)
         self.voice = console_voice(self.name, language)
         self.term = term
@@ -199,7 +207,11 @@ class _Session:
     def confirm(self, question: str) -> bool | None:
         """Ask a yes/no question, no by default; ``None`` at the end of input."""
         answer = self.term.ask(question + self.words.gettext(" [y/N] "))
-        return None if answer is None else answer.lower() in YES
+        return None if answer is None else self.is_yes(answer)
+
+    def is_yes(self, answer: str) -> bool:
+        """Whether ``answer`` means yes, in English or in the players' language."""
+        return answer.strip().lower() in {*YES, *self.words.gettext(YES_WORDS).split()}
 
     def side_of(self, user_id: int) -> str:
         """'White', 'Black' (or 'Green', 'Blue' in ludos): the side ``user_id`` plays now."""
@@ -385,7 +397,7 @@ class _Session:
 
     async def _show_board(self, view: BoardView) -> None:
         await self.folder.save(view)
-        self.say(board_diagram(view.game.game.position()))
+        self.say(board_diagram(view.game.game.position(), self.language))
 
     def _leave(self) -> None:
         self.leaving = True
@@ -445,7 +457,7 @@ class _Session:
         )
         if answer is None:
             self._leave()
-        elif answer.lower() in ("y", "yes"):
+        elif self.is_yes(answer):
             await self._show_report(await self.service.play.accept_stop(PLACE, other, offer))
         else:
             self.say(

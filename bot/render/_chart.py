@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from bot.render._fonts import clean, draw_text, fit, font, length
+from bot.render._words import ENGLISH, ImageWords
 
 CHART_WIDTH, CHART_HEIGHT = 560, 220
 _SCALE = 2  # drawn at twice the size, then reduced
@@ -25,8 +26,11 @@ _UP, _DOWN = (92, 200, 120), (236, 96, 96)
 _LEFT, _RIGHT, _TOP, _BOTTOM = 64, 24, 40, 30  # plot margins at 1x
 
 
-def render_rating_chart(values: Sequence[float], *, title: str = "") -> bytes:
-    """PNG of ``values`` (ratings, oldest first) as a line with its scale and the last value.
+def render_rating_chart(
+    values: Sequence[float], *, title: str = "", words: ImageWords = ENGLISH
+) -> bytes:
+    """PNG of ``values`` (ratings, oldest first) as a line with its scale and the last value,
+    labelled in ``words``.
 
     Raises ``ValueError`` with fewer than two values or a value that is not finite.
     """
@@ -44,7 +48,7 @@ def render_rating_chart(values: Sequence[float], *, title: str = "") -> bytes:
     for x, y in points[-1:]:
         colour = _UP if values[-1] >= values[0] else _DOWN
         draw.ellipse((x - 5 * s, y - 5 * s, x + 5 * s, y + 5 * s), fill=colour)
-    _titles(image, values, title)
+    _titles(image, values, title, words)
     image = image.reduce(_SCALE)  # a box filter: smooth enough at 2x, and 6x faster than Lanczos
     buffer = io.BytesIO()
     image.save(buffer, "PNG", optimize=False, compress_level=3)
@@ -88,15 +92,22 @@ def _grid(image: Image.Image, low: float, high: float, step: float) -> None:
         draw_text(image, (left - 8 * _SCALE, y), f"{value:.0f}", face, _AXIS_TEXT, anchor="rm")
 
 
-def _titles(image: Image.Image, values: Sequence[float], title: str) -> None:
+def _titles(image: Image.Image, values: Sequence[float], title: str, words: ImageWords) -> None:
     s = _SCALE
     left, _, right, bottom = _plot_box()
     face, bold = font(13 * s), font(14 * s, bold=True)
     change = round(values[-1]) - round(values[0])
-    summary = f"{values[-1]:.0f} ({change:+d} over {len(values) - 1} games)"
+    summary = clean(
+        words.chart_summary.format(
+            rating=f"{values[-1]:.0f}",
+            change=f"{change:+d}",
+            games=words.games_count(len(values) - 1),
+        )
+    )
     draw_text(image, (right, 24 * s), summary, bold, _UP if change >= 0 else _DOWN, anchor="rs")
     room = right - left - length(summary, bold) - 16 * s
     if title and room > 0:
         draw_text(image, (left, 24 * s), fit(clean(title), bold, room), bold, _TITLE)
-    draw_text(image, (left, bottom + 20 * s), "older", face, _AXIS_TEXT, anchor="ls")
-    draw_text(image, (right, bottom + 20 * s), "latest", face, _AXIS_TEXT, anchor="rs")
+    older, latest = clean(words.chart_older), clean(words.chart_latest)
+    draw_text(image, (left, bottom + 20 * s), older, face, _AXIS_TEXT, anchor="ls")
+    draw_text(image, (right, bottom + 20 * s), latest, face, _AXIS_TEXT, anchor="rs")

@@ -1,10 +1,11 @@
-"""A fixed palette per theme, and PNG encoding through it.
+"""A fixed palette per theme, and PNG encoding of images drawn on it.
 
 Quantising to a palette worked out once per theme, without dithering, makes PNG encoding about
 three times faster and files about three times smaller than RGB, and keeps every image of a
 theme (and every frame of a replay) on the same colours, so output is byte-for-byte repeatable.
 The theme's own 64 colours come first; an even spread of colours fills the rest of the 256, so
-emoji in player names keep roughly their colours.
+emoji in player names keep roughly their colours. Replays use a short palette: the same 64, and
+a coarser spread under 128 colours in all.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from bot.render._theme import COLUMNS, LUDOS, RGB, ROWS, Theme
 
 COLOURS = 64  # the theme's colours, fitted to what the board draws
 SPREAD_LEVELS = (6, 6, 5)  # red, green, blue steps of the even spread after them (180 colours)
+SHORT_SPREAD_LEVELS = (4, 4, 4)  # the replays' coarser spread (64 colours, some dropped)
+SHORT_COLOURS = 127  # a replay's palette: 7-bit GIF codes, and one index left for "unchanged"
 PNG_COMPRESS_LEVEL = 2  # measured in bench/render.py: the speed/size sweet spot
 
 
@@ -108,8 +111,8 @@ def _blend(top: RGB, under: RGB, alpha: int) -> RGB:
 
 
 @lru_cache(maxsize=4)
-def palette(theme: Theme) -> Image.Image:
-    """The theme's palette image, derived once from calibration renders (deterministic)."""
+def _fitted(theme: Theme) -> tuple[RGB, ...]:
+    """The theme's :data:`COLOURS` colours, fitted once to calibration renders (deterministic)."""
     frames = [
         compose(p, perspective, ("Ada Lovelace", "Émile Zola 12345 ?…"))
         for p in _calibration_positions(theme)
@@ -122,29 +125,43 @@ def palette(theme: Theme) -> Image.Image:
     shades = strip.quantize(
         COLOURS - len(keys), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
     )
-    image = Image.new("P", (1, 1))
-    fitted = [v for colour in keys for v in colour]
     shade_palette = shades.getpalette()
     assert shade_palette is not None, "quantize() always returns a palette image"
-    fitted += shade_palette[: 3 * (COLOURS - len(keys))]
-    image.putpalette(fitted + _spread())
+    values = shade_palette[: 3 * (COLOURS - len(keys))]
+    shade_colours = [(values[i], values[i + 1], values[i + 2]) for i in range(0, len(values), 3)]
+    return (*keys, *shade_colours)
+
+
+@lru_cache(maxsize=8)
+def palette(theme: Theme, *, short: bool = False) -> Image.Image:
+    """The theme's palette image: its own colours, then an even spread of others.
+
+    The ``short`` one (for replays) has a coarser spread and fewer than 128 colours, so a GIF
+    stores each pixel in 7 bits and still has an index free for "unchanged".
+    """
+    fitted = _fitted(theme)
+    spread = _spread(SHORT_SPREAD_LEVELS if short else SPREAD_LEVELS)
+    if short:
+        spread = [c for c in spread if c not in fitted][: SHORT_COLOURS - len(fitted)]
+    image = Image.new("P", (1, 1))
+    image.putpalette([v for colour in (*fitted, *spread) for v in colour])
     image.load()  # settle the palette now: threads will only ever read this image
     return image
 
 
-def _spread() -> list[int]:
+def _spread(levels: tuple[int, int, int]) -> list[RGB]:
     """An even grid of colours: the nearest of them is never far from any colour."""
-    steps = [[round(i * 255 / (n - 1)) for i in range(n)] for n in SPREAD_LEVELS]
-    return [v for r in steps[0] for g in steps[1] for b in steps[2] for v in (r, g, b)]
+    steps = [[round(i * 255 / (n - 1)) for i in range(n)] for n in levels]
+    return [(r, g, b) for r in steps[0] for g in steps[1] for b in steps[2]]
 
 
-def quantize(image: Image.Image, theme: Theme) -> Image.Image:
-    """``image`` mapped to the theme's palette, nearest colour, no dithering."""
-    return image.quantize(palette=palette(theme), dither=Image.Dither.NONE)
+def quantize(image: Image.Image, theme: Theme, *, short: bool = False) -> Image.Image:
+    """``image`` mapped to the theme's (``short``) palette, nearest colour, no dithering."""
+    return image.quantize(palette=palette(theme, short=short), dither=Image.Dither.NONE)
 
 
-def to_png(image: Image.Image, theme: Theme) -> bytes:
-    """PNG bytes of ``image`` through the theme's palette."""
+def to_png(image: Image.Image) -> bytes:
+    """PNG bytes of ``image``, already on its theme's palette."""
     buffer = io.BytesIO()
-    quantize(image, theme).save(buffer, "PNG", compress_level=PNG_COMPRESS_LEVEL, optimize=False)
+    image.save(buffer, "PNG", compress_level=PNG_COMPRESS_LEVEL, optimize=False)
     return buffer.getvalue()

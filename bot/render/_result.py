@@ -6,15 +6,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.jarmo.position import SIDES, Outcome, Side, Termination, other_side
+from bot.render._words import ENGLISH, ImageWords
 
 OffBoardEnd = Literal["resigned", "timeout", "stopped", "aborted"]
 OFF_BOARD_ENDS: tuple[OffBoardEnd, ...] = ("resigned", "timeout", "stopped", "aborted")
-_BOARD_ENDS = {
-    Termination.CAMP: "all pieces in camp",
-    Termination.REPETITION: "repetition",
-    Termination.PLY_LIMIT: "move limit reached",
-    Termination.NO_MOVES: "no legal move left",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,30 +49,39 @@ class ResultBanner:
         return cls(ending, winner, dict(points))
 
 
-def headline(result: ResultBanner, side_names: dict[Side, str]) -> str:
-    """``"White wins 7–4"``, ``"Draw 5–5"`` or ``"Aborted"``."""
+def headline(result: ResultBanner, side_names: dict[Side, str], words: ImageWords = ENGLISH) -> str:
+    """``"White wins 7–4"``, ``"Draw 5–5"`` or ``"Aborted"`` (``side_names`` are the theme's
+    colours, which ``words`` translates)."""
     if result.reason == "aborted":
-        return "Aborted"
+        return words.aborted
     points = result.points
     if result.winner is None:
-        return f"Draw {points['white']}–{points['black']}"
+        return words.draw.format(white=points["white"], black=points["black"])
     loser = other_side(result.winner)
-    return f"{side_names[result.winner]} wins {points[result.winner]}–{points[loser]}"
+    return words.wins.format(
+        side=words.colour(side_names[result.winner]),
+        winner=points[result.winner],
+        loser=points[loser],
+    )
 
 
-def reason_text(result: ResultBanner, side_names: dict[Side, str]) -> str:
+def reason_text(
+    result: ResultBanner, side_names: dict[Side, str], words: ImageWords = ENGLISH
+) -> str:
     """Why the game ended, e.g. ``"Black resigned"`` or ``"aborted, nothing counts"``."""
     if isinstance(result.reason, Termination):
-        return _BOARD_ENDS[result.reason]
-    loser = side_names[other_side(result.winner)] if result.winner else ""
+        return words.board_ends[result.reason]
+    loser = words.colour(side_names[other_side(result.winner)]) if result.winner else ""
     return {
-        "resigned": f"{loser} resigned",
-        "timeout": f"{loser} lost on time",
-        "stopped": "stopped by agreement, scored as it stood",
-        "aborted": "aborted by a moderator, nothing counts",
-    }[result.reason]
+        "resigned": words.resigned,
+        "timeout": words.lost_on_time,
+        "stopped": words.stopped,
+        "aborted": words.aborted_reason,
+    }[result.reason].format(side=loser)
 
 
-def loser_tag(result: ResultBanner) -> str:
+def loser_tag(result: ResultBanner, words: ImageWords = ENGLISH) -> str:
     """The label on the losing side's bar, when the loss was not on the board."""
-    return {"resigned": "RESIGNED", "timeout": "OUT OF TIME"}.get(str(result.reason), "")
+    return {"resigned": words.tag_resigned, "timeout": words.tag_out_of_time}.get(
+        str(result.reason), ""
+    )

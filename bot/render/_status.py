@@ -3,6 +3,7 @@ captures)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -20,14 +21,65 @@ from bot.render._theme import (
     Perspective,
     Theme,
 )
+from bot.render._words import ENGLISH, ImageWords
 
-_LIT_TAGS = ("TO MOVE", "WINNER")  # drawn in the accent colour, with the bar outlined
 _PAD = 16
 _ICON_X = _PAD + 26
 _NAME_X = _ICON_X + 32
 _SCORE_RIGHT = WIDTH - _PAD - 14
 _TAG_RIGHT = WIDTH - 112
 _ICON_R = 9  # the small captured / reserve pieces
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """Everything one player's bar shows, so that equal bars are drawn once (a cache key).
+
+    ``lit`` outlines the bar and draws ``tag`` in the accent colour (the side to move, the
+    winner); ``captured`` counts the enemy pieces this side took.
+    """
+
+    theme: Theme
+    words: ImageWords
+    side: Side
+    name: str
+    points: int
+    tag: str
+    lit: bool
+    captured: int
+    reserve: int
+
+
+def bars(
+    position: Position,
+    theme: Theme,
+    perspective: Perspective,
+    players: tuple[str, str],
+    result: ResultBanner | None,
+    words: ImageWords,
+    *,
+    turn_cues: bool = True,
+) -> tuple[Bar, Bar]:
+    """The far player's bar (above the board) and the near one's (below it).
+
+    Without ``turn_cues`` (a replay's frames) neither bar says whose turn it is, so a bar
+    changes only when its points or tallies do.
+    """
+    if result is None and position.outcome is not None:
+        result = ResultBanner.from_outcome(position.outcome)
+    names = dict(zip(("white", "black"), players, strict=True))
+
+    def bar(side: Side) -> Bar:
+        tag, lit = _tag_for(position, side, result, words)
+        if result is None and not turn_cues:
+            tag, lit = "", False
+        enemy = other_side(side)
+        return Bar(
+            theme, words, side, names[side], position.points[side], tag, lit,
+            position.captured[enemy], position.reserve[side],
+        )  # fmt: skip
+
+    return bar(other_side(perspective)), bar(perspective)
 
 
 def draw_status(
@@ -37,113 +89,133 @@ def draw_status(
     perspective: Perspective,
     players: tuple[str, str],
     result: ResultBanner | None = None,
+    words: ImageWords = ENGLISH,
 ) -> None:
     """Draw the header and both player bars onto ``image`` (a private copy).
 
     ``result`` is how the game ended; without one, a position that is over on the board shows
     its own outcome and any other shows whose turn it is.
     """
-    if result is None and position.outcome is not None:
-        result = ResultBanner.from_outcome(position.outcome)
-    _header(image, position, theme, result)
-    names = dict(zip(("white", "black"), players, strict=True))
-    far, near = other_side(perspective), perspective
-    _bar(image, HEADER_H, far, names[far], position, theme, result)
-    _bar(image, BOARD_TOP + BOARD_H, near, names[near], position, theme, result)
+    image.paste(header_strip(position, theme, result, words), (0, 0))
+    far, near = bars(position, theme, perspective, players, result, words)
+    image.paste(bar_strip(far), (0, HEADER_H))
+    image.paste(bar_strip(near), (0, BOARD_TOP + BOARD_H))
 
 
-def result_text(position: Position, theme: Theme, result: ResultBanner | None = None) -> str:
+def result_text(
+    position: Position,
+    theme: Theme,
+    result: ResultBanner | None = None,
+    words: ImageWords = ENGLISH,
+) -> str:
     """``"White wins 7–4"`` / ``"Draw 5–5"`` / ``"Aborted"`` for an ended game (``result``, or
     the position's own outcome), else ``"White to move"``."""
     if result is None and position.outcome is not None:
         result = ResultBanner.from_outcome(position.outcome)
     if result is None:
-        return f"{theme.side_names[position.turn]} to move"
-    return headline(result, theme.side_names)
+        return words.to_move.format(side=words.colour(theme.side_names[position.turn]))
+    return headline(result, theme.side_names, words)
 
 
-def _header(
-    image: Image.Image, position: Position, theme: Theme, result: ResultBanner | None
-) -> None:
-    middle = HEADER_H // 2
-    right = result_text(position, theme, result)
-    bold = _fonts.font(20, bold=True)
-    colour = theme.active if result is None else theme.frame_text
-    _fonts.draw_text(image, (WIDTH - _PAD, middle), right, bold, colour, anchor="rm")
-    parts = []
-    if result is not None:  # first, so a cut for room takes the ply rather than the reason
-        why = reason_text(result, theme.side_names)
-        parts.append(why[:1].upper() + why[1:])
-    parts.append(position.ruleset.capitalize())
-    if position.layout != "bow":
-        parts.append(f"{position.layout} lines")
-    # Players count moves: "move 21" is the position after the 21st move of the game.
-    parts.append(f"move {position.ply}" if position.ply else "start")
-    regular = _fonts.font(16)
-    room = WIDTH - 3 * _PAD - _fonts.length(right, bold)
-    left = _fonts.fit(" · ".join(p for p in parts if p), regular, room)
-    _fonts.draw_text(image, (_PAD, middle), left, regular, theme.frame_muted, anchor="lm")
-
-
-def _bar(
-    image: Image.Image,
-    top: int,
-    side: Side,
-    name: str,
+def header_strip(
     position: Position,
     theme: Theme,
     result: ResultBanner | None,
-) -> None:
-    tag = _tag_for(position, side, result)
-    if tag in _LIT_TAGS:
+    words: ImageWords,
+    *,
+    replay: bool = False,
+) -> Image.Image:
+    """The header, ``WIDTH`` x ``HEADER_H`` (RGB): ruleset and move number on the left, the
+    turn or the result on the right.
+
+    A ``replay`` frame names the move just played on the left and leaves out the turn, so that
+    from one frame to the next only a few characters change.
+    """
+    if result is None and position.outcome is not None:
+        result = ResultBanner.from_outcome(position.outcome)
+    image = Image.new("RGB", (WIDTH, HEADER_H), theme.frame)
+    middle = HEADER_H // 2
+    right = "" if replay and result is None else result_text(position, theme, result, words)
+    bold = _fonts.font(20, bold=True)
+    if right:
+        colour = theme.active if result is None else theme.frame_text
+        _fonts.draw_text(image, (WIDTH - _PAD, middle), right, bold, colour, anchor="rm")
+    parts = []
+    if result is not None:  # first, so a cut for room takes the ply rather than the reason
+        why = reason_text(result, theme.side_names, words)
+        parts.append(why[:1].upper() + why[1:])
+    parts.append(position.ruleset.capitalize())
+    if position.layout != "bow":
+        parts.append(words.layout_lines.format(layout=position.layout))
+    # Players count moves: "move 21" is the position after the 21st move of the game.
+    parts.append(words.move_number.format(number=position.ply) if position.ply else words.start)
+    if replay and position.last is not None:
+        parts.append(position.last.notation)
+    regular = _fonts.font(16)
+    room = WIDTH - 3 * _PAD - _fonts.length(right, bold)
+    left = _fonts.fit(_fonts.clean(" · ".join(p for p in parts if p)), regular, room)
+    _fonts.draw_text(image, (_PAD, middle), left, regular, theme.frame_muted, anchor="lm")
+    return image
+
+
+def bar_strip(bar: Bar) -> Image.Image:
+    """One player's bar, ``WIDTH`` x ``BAR_H`` (RGB): icon, name, points, tag and tallies."""
+    theme, words = bar.theme, bar.words
+    image = Image.new("RGB", (WIDTH, BAR_H), theme.frame)
+    if bar.lit:
         frame = _active_frame(theme)
-        image.paste(frame, (_PAD // 2, top + 5), frame)
-    icon = _pieces.piece(theme, side, "archer", 15, on_dark=True)
-    image.paste(icon, (_ICON_X - icon.width // 2, top + 29 - icon.height // 2), icon)
+        image.paste(frame, (_PAD // 2, 5), frame)
+    icon = _pieces.piece(theme, bar.side, "archer", 15, on_dark=True)
+    image.paste(icon, (_ICON_X - icon.width // 2, 29 - icon.height // 2), icon)
 
     score_face, name_face = _fonts.font(30, bold=True), _fonts.font(22, bold=True)
-    points = str(position.points[side])
     _fonts.draw_text(
-        image, (_SCORE_RIGHT - 34, top + 40), points, score_face, theme.frame_text, anchor="rs"
+        image, (_SCORE_RIGHT - 34, 40), str(bar.points), score_face, theme.frame_text, anchor="rs"
     )
+    units = _fonts.clean(words.points)
     _fonts.draw_text(
-        image, (_SCORE_RIGHT, top + 40), "pts", _fonts.font(15), theme.frame_muted, anchor="rs"
+        image, (_SCORE_RIGHT, 40), units, _fonts.font(15), theme.frame_muted, anchor="rs"
     )
-    name_right = _TAG_RIGHT - (_tag(tag, theme).width + 12 if tag else 0)
-    shown = _fonts.fit(
-        _fonts.clean(name) or theme.side_names[side], name_face, name_right - _NAME_X
-    )
-    _fonts.draw_text(image, (_NAME_X, top + 37), shown, name_face, theme.frame_text)
+    tag = _tag(_fonts.clean(bar.tag), bar.lit, theme) if bar.tag else None
+    name_right = _TAG_RIGHT - (tag.width + 12 if tag else 0)
+    colour = words.colour(theme.side_names[bar.side])
+    shown = _fonts.clean(bar.name) or _fonts.clean(colour)
+    shown = _fonts.fit(shown, name_face, name_right - _NAME_X)
+    _fonts.draw_text(image, (_NAME_X, 37), shown, name_face, theme.frame_text)
     if tag:
-        sprite = _tag(tag, theme)
-        image.paste(sprite, (_TAG_RIGHT - sprite.width, top + 17), sprite)
-    _tallies(image, top + 58, side, position, theme)
+        image.paste(tag, (_TAG_RIGHT - tag.width, 17), tag)
+    _tallies(image, 58, bar)
+    return image
 
 
-def _tag_for(position: Position, side: Side, result: ResultBanner | None) -> str:
+def _tag_for(
+    position: Position, side: Side, result: ResultBanner | None, words: ImageWords
+) -> tuple[str, bool]:
+    """The tag on ``side``'s bar, and whether it is lit."""
     if result is None:
-        return "TO MOVE" if position.turn == side else ""
+        return (words.tag_to_move, True) if position.turn == side else ("", False)
     if result.reason == "aborted":
-        return ""
+        return "", False
     if result.winner is None:
-        return "DRAW"
-    return "WINNER" if result.winner == side else loser_tag(result)
+        return words.tag_draw, False
+    if result.winner == side:
+        return words.tag_winner, True
+    return loser_tag(result, words), False
 
 
-def _tallies(
-    image: Image.Image, baseline: int, side: Side, position: Position, theme: Theme
-) -> None:
+def _tallies(image: Image.Image, baseline: int, bar: Bar) -> None:
     """Side name, then enemy pieces this side has captured and (ludos) its reserve, as icons."""
+    theme, words = bar.theme, bar.words
     small = _fonts.font(15)
     x: float = _NAME_X
-    groups: list[tuple[str, Side | None, int]] = [(theme.side_names[side], None, 0)]
-    enemy = other_side(side)
-    if position.captured[enemy]:
-        groups.append(("captured", enemy, position.captured[enemy]))
-    if position.reserve[side]:
-        groups.append(("reserve", side, position.reserve[side]))
+    colour = words.colour(theme.side_names[bar.side])
+    groups: list[tuple[str, Side | None, int]] = [(colour, None, 0)]
+    if bar.captured:
+        groups.append((words.captured, other_side(bar.side), bar.captured))
+    if bar.reserve:
+        groups.append((words.reserve, bar.side, bar.reserve))
     for i, (label, icon_side, count) in enumerate(groups):
-        text = ("  ·  " if i else "") + label
+        text = ("  ·  " if i else "") + _fonts.clean(label)
         _fonts.draw_text(image, (x, baseline), text, small, theme.frame_muted)
         x += _fonts.length(text, small) + (4 if icon_side else 0)
         if icon_side is None:
@@ -165,12 +237,13 @@ def _active_frame(theme: Theme) -> Image.Image:
     return big.resize((w, h), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=16)
-def _tag(text: str, theme: Theme) -> Image.Image:
-    """A small filled pill with ``text``: TO MOVE / WINNER in the accent colour, others muted."""
+@lru_cache(maxsize=64)
+def _tag(text: str, lit: bool, theme: Theme) -> Image.Image:
+    """A small filled pill with ``text``: lit (to move, winner) in the accent colour, others
+    muted."""
     face = _fonts.font(13, bold=True)
     w, h, s = round(_fonts.length(text, face)) + 18, 24, SUPERSAMPLE
-    colour = theme.active if text in _LIT_TAGS else theme.frame_muted
+    colour = theme.active if lit else theme.frame_muted
     big = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))
     ImageDraw.Draw(big).rounded_rectangle(
         (0, 0, w * s - 1, h * s - 1), radius=h * s // 2, fill=(*colour, 255)

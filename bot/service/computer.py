@@ -4,13 +4,11 @@ move with a move chosen by ``bot.ai``. The search runs outside the event loop.""
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from bot.ai import choose_move_from_dict
+from bot.ai import SearchPool, choose_move_from_dict, search_pool
 from bot.service import errors
 from bot.service.models import Actor, BoardView, ChallengeRequest, Place, Report
 from bot.store import GameRecord
@@ -21,6 +19,11 @@ if TYPE_CHECKING:
 #: ``(game.to_dict(), level, seed) -> canonical move``
 Thinker = Callable[[dict[str, Any], str, int], Awaitable[str]]
 HINT_LEVEL = "medium"
+# The computer's move comes at most this long after the human's, however many games wait.
+ANSWER_WITHIN_SECONDS = 2.5
+# Of that, what is not search: reading the game before, storing the move and drawing the board
+# after (on a machine whose cores the searches keep busy).
+AROUND_THE_SEARCH_SECONDS = 0.4
 
 
 async def think_in_thread(data: dict[str, Any], level: str, seed: int) -> str:
@@ -29,22 +32,27 @@ async def think_in_thread(data: dict[str, Any], level: str, seed: int) -> str:
 
 
 class ProcessThinker:
-    """Search in a separate process, so a 2-second think never slows other channels down."""
+    """Search in a pool of processes, so a 2-second think never slows other channels down and
+    every answer comes within ``ANSWER_WITHIN_SECONDS`` of the human's move: when more games
+    wait than there are workers, the pool shortens each search."""
 
-    def __init__(self, workers: int = 1) -> None:
-        # spawn, not fork: the bot process has database and event-loop threads running.
-        context = multiprocessing.get_context("spawn")
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    def __init__(self, pool: SearchPool) -> None:
+        self._pool = pool
+
+    @classmethod
+    def open(cls, workers: int) -> ProcessThinker:
+        """A thinker over ``workers`` search processes, started now (in an event loop)."""
+        pool = search_pool(workers)
+        pool.start()
+        return cls(pool)
 
     async def __call__(self, data: dict[str, Any], level: str, seed: int) -> str:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._pool, choose_move_from_dict, data, level, seed, None
-        )
+        within = ANSWER_WITHIN_SECONDS - AROUND_THE_SEARCH_SECONDS
+        return await self._pool.choose(data, level, seed, within=within)
 
-    def close(self) -> None:
-        """Stop the worker processes (pending searches are dropped)."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+    async def close(self) -> None:
+        """Stop the worker processes (waiting searches are refused) and wait for them."""
+        await self._pool.close()
 
 
 class ComputerOpponent:

@@ -24,6 +24,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from bot.service.bounded import KeyedLocks
 from bot.store import (
     GameRecord,
     MatchRecord,
@@ -78,7 +79,7 @@ class Ratings:
 
     def __init__(self, *, unrated_players: Iterable[int] = ()) -> None:
         self.unrated_players = frozenset(unrated_players)
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: KeyedLocks[int] = KeyedLocks()  # by server, only while in use
 
     def is_rated(self, record: GameRecord, status: str) -> bool:
         """Whether a game ending as ``status`` changes ratings."""
@@ -89,10 +90,7 @@ class Ratings:
         """Held from reading the ratings to writing the update: two games of one player ending
         at once in two channels are then rated one after the other, not both from the same
         ``before`` (the store would refuse the second)."""
-        lock = self._locks.get(guild_id)
-        if lock is None:
-            lock = self._locks[guild_id] = asyncio.Lock()
-        return lock
+        return self._locks(guild_id)
 
     async def plan(
         self,

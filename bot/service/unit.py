@@ -2,7 +2,9 @@
 per-channel locks, the names shown for players, and the signals that wake background jobs.
 
 One ``UnitOfWork`` is built per service and handed to each use-case module; none of them
-changes it (the locks, names and signals are objects of their own).
+changes it (the locks, names and signals are objects of their own). Nothing in it grows with
+the number of channels or players: a channel's lock lives only while it is used, and the names
+are a cache of the players seen most recently.
 """
 
 from __future__ import annotations
@@ -14,8 +16,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bot import store as st
+from bot.service.bounded import BoundedCache, KeyedLocks
 from bot.service.models import Actor, Place, ServiceConfig
 from bot.service.ratings import Ratings
+
+# Players whose names are kept in memory (about 150 bytes each); the others are read again.
+NAMES_CACHED = 20_000
 
 
 def utc_now() -> datetime:
@@ -23,34 +29,19 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class ChannelLocks:
-    """One ``asyncio.Lock`` per channel: every change to a channel's game runs under it. It only
-    saves work inside one process; correctness comes from the store's version checks."""
-
-    def __init__(self) -> None:
-        self._locks: dict[int, asyncio.Lock] = {}
-
-    def __call__(self, channel_id: int) -> asyncio.Lock:
-        """The lock of ``channel_id``."""
-        lock = self._locks.get(channel_id)
-        if lock is None:
-            lock = self._locks[channel_id] = asyncio.Lock()
-        return lock
-
-
 class PlayerNames:
     """The names players are shown by, cached in front of the store's player role."""
 
-    def __init__(self, players: st.PlayerStore) -> None:
+    def __init__(self, players: st.PlayerStore, *, cached: int = NAMES_CACHED) -> None:
         self._players = players
-        self._names: dict[tuple[int, int], str] = {}
+        self._names: BoundedCache[tuple[int, int], str] = BoundedCache(cached)
 
     async def remember(self, place: Place, actor: Actor) -> None:
         """Store the actor's current display name in the place's server (if it changed)."""
         key = (place.guild_id, actor.user_id)
         if self._names.get(key) != actor.display_name:
             await self._players.upsert(place.guild_id, actor.user_id, actor.display_name)
-            self._names[key] = actor.display_name
+            self._names.put(key, actor.display_name)
 
     async def __call__(self, guild_id: int, user_id: int) -> str:
         """The name last seen for a user in this server."""
@@ -62,8 +53,12 @@ class PlayerNames:
                 name = player.display_name or f"Player {user_id}"
             except st.NotFound:
                 name = f"Player {user_id}"
-            self._names[key] = name
+            self._names.put(key, name)
         return name
+
+    def __len__(self) -> int:
+        """How many names are held in memory."""
+        return len(self._names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +91,9 @@ class UnitOfWork:
         self.rng = rng
         self.ratings = ratings
         self.computer = computer
-        self.locks = ChannelLocks()
+        # Every change to a channel's game runs under its lock. It only saves work inside one
+        # process; correctness comes from the store's version checks.
+        self.locks: KeyedLocks[int] = KeyedLocks()
         self.names = PlayerNames(store.players)
         self.signals = Signals()
 

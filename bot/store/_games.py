@@ -5,17 +5,20 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-
-import aiosqlite
+from collections import OrderedDict
 
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._replay import Mismatch, StoredGame, read_snapshot, verify
 from bot.store._rows import GAME_COLUMNS
+from bot.store._sql import Reader
 from bot.store.errors import CorruptGame
 from bot.store.records import DamagedGame, GameRecord
 
 log = logging.getLogger(__name__)
+# Games whose checked snapshot is remembered (about 250 bytes each): the ones loaded or written
+# most recently. Another is replayed once more when it is next loaded.
+TRUSTED_GAMES = 20_000
 
 _SELECT_GAMES = (
     "SELECT " + ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
@@ -37,14 +40,21 @@ class GameLoader:
     process, a hand edit) makes it replay again.
     """
 
-    def __init__(self, reader: aiosqlite.Connection) -> None:
+    def __init__(self, reader: Reader) -> None:
         self._db = reader
-        self._trusted: dict[int, tuple[int, int]] = {}  # id -> (version, hash(snapshot))
+        # id -> (version, hash(snapshot)), least recently used first
+        self._trusted: OrderedDict[int, tuple[int, int]] = OrderedDict()
         self._reported: set[int] = set()  # damaged games already logged at ERROR
 
     def trust(self, game_id: int, version: int, snapshot: str) -> None:
         """Remember a committed (version, snapshot) of a game as correct."""
-        self._trusted[game_id] = (version, hash(snapshot))
+        self._remember(game_id, (version, hash(snapshot)))
+
+    def _remember(self, game_id: int, seen: tuple[int, int]) -> None:
+        self._trusted[game_id] = seen
+        self._trusted.move_to_end(game_id)
+        if len(self._trusted) > TRUSTED_GAMES:
+            self._trusted.popitem(last=False)
 
     async def load_where(self, condition: str, params: tuple[object, ...]) -> list[GameRecord]:
         """The games matching ``condition`` (a constant SQL fragment over ``g``/``m``), checked.
@@ -96,7 +106,7 @@ class GameLoader:
             record = _rows.game(row, live)
         except (Mismatch, ValueError, TypeError) as exc:  # the latter two: a damaged column
             raise self.report_damaged(game_id, str(exc)) from exc
-        self._trusted[game_id] = seen
+        self._remember(game_id, seen)
         return record
 
     async def _stored(self, row: sqlite3.Row) -> StoredGame:

@@ -1,18 +1,15 @@
-"""Tournaments on SQLite: the SQL of tournament writes as plain functions run inside the writer's
-transaction (written in the dialect PostgreSQL shares), and :class:`SqliteTournaments`, the
-tournament role built on them."""
+"""Tournaments: the SQL of tournament writes as plain functions run inside a writer's
+transaction, and :class:`SqlTournaments`, the tournament role built on them, for either
+backend (see ``_sql``)."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
 from bot.store._rows import from_text, only_row, to_text
-from bot.store._writer import Writer
+from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Writer
 from bot.store.errors import NotFound
 from bot.store.tournament_records import (
     ChannelHasTournament,
@@ -36,6 +33,11 @@ PAIRING_COLUMNS = (
     "tournament_id, round_number, board, first_id, second_id, match_id, decided, winner_id,"
     " first_points, second_points, forfeit"
 )
+
+
+# Ids are the highest plus one (portable SQL has no common way to generate them); two writers
+# may pick the same one at once, and the loser tries again with the next.
+_CREATE_ATTEMPTS = 5
 
 
 def tournament_row(row: Any) -> TournamentRecord:
@@ -85,7 +87,7 @@ def pairing_row(row: Any) -> PairingRecord:
     )
 
 
-def insert_tournament(db: sqlite3.Connection, new: NewTournament, now: str) -> TournamentRecord:
+def insert_tournament(db: Sql, new: NewTournament, now: str) -> TournamentRecord:
     """Insert ``new`` with the next id; ``ChannelHasTournament`` if the channel has an open one."""
     busy = db.execute(
         "SELECT 1 FROM tournaments WHERE channel_id = ? AND status <> 'finished'",
@@ -116,14 +118,14 @@ def insert_tournament(db: sqlite3.Connection, new: NewTournament, now: str) -> T
     return tournament_row(row)
 
 
-def _status(db: sqlite3.Connection, tournament_id: int) -> str:
+def _status(db: Sql, tournament_id: int) -> str:
     row = db.execute("SELECT status FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
     if row is None:
         raise NotFound("tournament", tournament_id)
     return str(row["status"])
 
 
-def _entries(db: sqlite3.Connection, tournament_id: int) -> list[EntryRecord]:
+def _entries(db: Sql, tournament_id: int) -> list[EntryRecord]:
     rows = db.execute(
         f"SELECT {ENTRY_COLUMNS} FROM tournament_entries WHERE tournament_id = ? ORDER BY seed",
         (tournament_id,),
@@ -131,7 +133,7 @@ def _entries(db: sqlite3.Connection, tournament_id: int) -> list[EntryRecord]:
     return [entry_row(row) for row in rows]
 
 
-def join(db: sqlite3.Connection, tournament_id: int, user_id: int) -> list[EntryRecord]:
+def join(db: Sql, tournament_id: int, user_id: int) -> list[EntryRecord]:
     """Enter a player at the end of the seed order, during sign-up only."""
     status = _status(db, tournament_id)
     if status != "signup":
@@ -146,7 +148,7 @@ def join(db: sqlite3.Connection, tournament_id: int, user_id: int) -> list[Entry
     return _entries(db, tournament_id)
 
 
-def leave(db: sqlite3.Connection, tournament_id: int, user_id: int) -> list[EntryRecord]:
+def leave(db: Sql, tournament_id: int, user_id: int) -> list[EntryRecord]:
     """Take a player off the list, during sign-up only."""
     status = _status(db, tournament_id)
     if status != "signup":
@@ -158,7 +160,7 @@ def leave(db: sqlite3.Connection, tournament_id: int, user_id: int) -> list[Entr
     return _entries(db, tournament_id)
 
 
-def withdraw(db: sqlite3.Connection, tournament_id: int, user_id: int) -> None:
+def withdraw(db: Sql, tournament_id: int, user_id: int) -> None:
     """Mark an entered player withdrawn."""
     changed = db.execute(
         "UPDATE tournament_entries SET withdrawn = 1 WHERE tournament_id = ? AND user_id = ?",
@@ -169,7 +171,7 @@ def withdraw(db: sqlite3.Connection, tournament_id: int, user_id: int) -> None:
 
 
 def start_round(
-    db: sqlite3.Connection,
+    db: Sql,
     tournament_id: int,
     expected_round: int,
     pairings: Sequence[NewPairing],
@@ -206,7 +208,7 @@ def start_round(
 
 
 def finish(
-    db: sqlite3.Connection, tournament_id: int, expected_round: int, now: str
+    db: Sql, tournament_id: int, expected_round: int, now: str
 ) -> TournamentRecord:
     """Mark a running tournament at ``expected_round`` finished."""
     row = db.execute(
@@ -222,7 +224,7 @@ def finish(
 
 
 def attach_match(
-    db: sqlite3.Connection, tournament_id: int, round_number: int, board: int, match_id: int
+    db: Sql, tournament_id: int, round_number: int, board: int, match_id: int
 ) -> None:
     """Record the match a pairing is played as."""
     changed = db.execute(
@@ -235,7 +237,7 @@ def attach_match(
 
 
 def decide(
-    db: sqlite3.Connection,
+    db: Sql,
     tournament_id: int,
     round_number: int,
     board: int,
@@ -268,20 +270,24 @@ def decide(
     return False
 
 
-class SqliteTournaments:
-    """The SQLite :class:`~bot.store.interface.TournamentStore`."""
+class SqlTournaments:
+    """The :class:`~bot.store.interface.TournamentStore`."""
 
-    def __init__(self, writer: Writer, reader: aiosqlite.Connection) -> None:
+    def __init__(self, writer: Writer, reader: Reader) -> None:
         self._writer = writer
         self._read = reader
 
     async def create(self, new: NewTournament, *, now: datetime) -> TournamentRecord:
         """See :meth:`TournamentStore.create`."""
         at = to_text(now)
-        try:
-            return await self._writer.run(lambda db: insert_tournament(db, new, at))
-        except sqlite3.IntegrityError:  # the partial unique index: another one got in first
-            raise ChannelHasTournament(new.channel_id) from None
+        for _ in range(_CREATE_ATTEMPTS):
+            try:
+                return await self._writer.run(lambda db: insert_tournament(db, new, at))
+            except UNIQUE_VIOLATIONS:
+                # Another writer got in first: with this channel (the partial unique index),
+                # or with the same new id (on PostgreSQL, where writers run at once): try again.
+                pass
+        raise ChannelHasTournament(new.channel_id)
 
     async def get(self, tournament_id: int) -> TournamentRecord:
         """See :meth:`TournamentStore.get`."""
@@ -309,7 +315,7 @@ class SqliteTournaments:
     async def attach_message(self, tournament_id: int, message_id: int) -> None:
         """See :meth:`TournamentStore.attach_message`."""
 
-        def attach(db: sqlite3.Connection) -> None:
+        def attach(db: Sql) -> None:
             changed = db.execute(
                 "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
             ).rowcount

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.i18n import N_
+from bot.i18n import N_, N_plural
 from bot.jarmo import Side, Termination, side_name
 from bot.service.models import BoardView, ChallengeView, GameSummary, Report, Standings
 from bot.service.offers import PauseOffer
@@ -52,9 +52,9 @@ def duration_text(delta: timedelta | float, voice: Voice) -> str:
         return voice.gettext("less than a minute")
     total = round(seconds / 60) * 60
     units = (
-        (86_400, N_("{count} day"), N_("{count} days")),
-        (3_600, N_("{count} hour"), N_("{count} hours")),
-        (60, N_("{count} minute"), N_("{count} minutes")),
+        (86_400, *N_plural("{count} day", "{count} days")),
+        (3_600, *N_plural("{count} hour", "{count} hours")),
+        (60, *N_plural("{count} minute", "{count} minutes")),
     )
     parts = []
     for size, one, many in units:
@@ -267,7 +267,9 @@ def challenge_text(view: ChallengeView, voice: Voice, *, expires: str) -> str:
     options = record.options
     challenger = voice.name(record.challenger_id)
     if options.game_count > 1:
-        games = _("a match of {count} games").format(count=options.game_count)
+        games = voice.ngettext(
+            "a match of {count} game", "a match of {count} games", options.game_count
+        ).format(count=options.game_count)
     else:
         games = _("a game")
     if options.side == "random":

@@ -245,7 +245,8 @@ def move_refusal_text(error: JarmoError, voice: Voice) -> str:
             advice = _("Your move was not played; try another.")
         return f"{reason} {advice}"
     assert isinstance(error, NotationError)
-    return f"{_notation_text(error, voice)} {_('Your move was not played.')}"
+    not_played = _("Your move was not played.")
+    return f"{_notation_text(error, voice)} {not_played}"
 
 
 def _notation_text(error: NotationError, voice: Voice) -> str:

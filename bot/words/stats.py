@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.i18n import N_
+from bot.i18n import N_, N_plural
 from bot.service.stats_models import (
     HistoryLine,
     HistoryPage,
@@ -112,13 +112,18 @@ def profile_text(profile: PlayerProfile, voice: Voice) -> str:
         played=stats.matches, won=stats.match_wins, lost=stats.match_losses
     )
     average = _("{average} points per game").format(average=f"{profile.average_points:.1f}")
+    # The labels are looked up outside the f-strings: the extractor does not read inside them.
+    as_white, as_black = strong(_("As White")), strong(_("As Black"))
+    green, blue = _("(Green in ludos)"), _("(Blue in ludos)")
+    matches_label, average_label = strong(_("Matches")), strong(_("Average"))
+    streak_label = strong(_("Streak"))
     lines += [
         "",
-        f"{strong(_('As White'))} {_('(Green in ludos)')}: {_side_line(stats.as_white, voice)}",
-        f"{strong(_('As Black'))} {_('(Blue in ludos)')}: {_side_line(stats.as_black, voice)}",
-        f"{strong(_('Matches'))}: {matches}",
-        f"{strong(_('Average'))}: {average}",
-        f"{strong(_('Streak'))}: {streak_text(stats.streak, voice)}",
+        f"{as_white} {green}: {_side_line(stats.as_white, voice)}",
+        f"{as_black} {blue}: {_side_line(stats.as_black, voice)}",
+        f"{matches_label}: {matches}",
+        f"{average_label}: {average}",
+        f"{streak_label}: {streak_text(stats.streak, voice)}",
     ]
     if profile.head_to_head is not None:
         against = _("Against {player}").format(player=voice.name(profile.viewer_id))
@@ -158,9 +163,9 @@ def streak_text(streak: Streak, voice: Voice) -> str:
         }
         return _(last[streak.result])
     in_a_row = {
-        "win": (N_("{count} win in a row"), N_("{count} wins in a row")),
-        "draw": (N_("{count} draw in a row"), N_("{count} draws in a row")),
-        "loss": (N_("{count} loss in a row"), N_("{count} losses in a row")),
+        "win": N_plural("{count} win in a row", "{count} wins in a row"),
+        "draw": N_plural("{count} draw in a row", "{count} draws in a row"),
+        "loss": N_plural("{count} loss in a row", "{count} losses in a row"),
     }
     one, many = in_a_row[streak.result]
     return voice.ngettext(one, many, streak.length).format(count=streak.length)

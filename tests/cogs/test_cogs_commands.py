@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import JarmoBot
-from bot.cogs import FEATURES, JarmoTree, TournamentCog, setup
+from bot.cogs import FEATURES, JarmoTree, setup
 from bot.config import BotConfig
 
 PUBLISHED = Path(__file__).with_name("jarmo_commands.json")
@@ -37,7 +37,7 @@ async def test_each_feature_cog_owns_its_sub_commands() -> None:
     assert isinstance(group, app_commands.Group)
     commands = [c for c in group.walk_commands() if isinstance(c, app_commands.Command)]
     owners = {command.name: type(command.binding) for command in commands}
-    assert {owner for owner in owners.values()} == {*FEATURES, TournamentCog}  # issue 19
+    assert {owner for owner in owners.values()} == set(FEATURES)
     assert owners["move"].__name__ == "PlayCog" and owners["pause"].__name__ == "ClockCog"
     assert all(command.parent is group for command in group.commands)
 

@@ -185,6 +185,10 @@ class FakeDiscord:
         self.intents: list[int] = []
         self.session: Session | None = None
         self.in_flight = 0
+        # The languages interactions carry: each user's Discord client (by user id), and the
+        # server's (a community server's locale).
+        self.user_locales: dict[int, str] = {}
+        self.guild_locale = "en-US"
         self._table = self._route_table()
         self._thread_events: set[asyncio.Future[None]] = set()  # THREAD_UPDATEs on their way
         self._changed = threading.Condition(threading.RLock())
@@ -422,7 +426,7 @@ class FakeDiscord:
             "application_id": str(world.application_id),
             "type": kind,
             "data": data,
-            "guild": {"id": str(world.guild_id), "locale": "en-US", "features": []},
+            "guild": {"id": str(world.guild_id), "locale": self.guild_locale, "features": []},
             "guild_id": str(world.guild_id),
             "channel": channel.payload(),
             "channel_id": str(channel.id),
@@ -430,8 +434,8 @@ class FakeDiscord:
             "token": token,
             "version": 1,
             "app_permissions": str(world.bot_permissions),
-            "locale": "en-GB",
-            "guild_locale": "en-US",
+            "locale": self.user_locales.get(user.id, "en-GB"),
+            "guild_locale": self.guild_locale,
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(world.guild_id)},
             "context": 0,

@@ -15,8 +15,9 @@ from bot.service import (
     JarmoService,
     NotAllowed,
     NotYourTurn,
+    Place,
 )
-from bot.service.computer import ComputerOpponent, think_in_thread
+from bot.service.computer import ComputerOpponent, ProcessThinker, think_in_thread
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
 
@@ -132,3 +133,22 @@ async def test_games_against_the_computer_are_not_rated(service, computer, store
     await service.play.resign(HERE, ANN)
     assert await store.ratings.player_ratings(HERE.guild_id, ANN.user_id) == []
     assert (await store.results.player_stats(HERE.guild_id, ANN.user_id)).as_white.losses == 1
+
+
+async def test_six_games_against_the_computer_at_once_are_all_answered(service, store):
+    thinker = ProcessThinker.open(2)
+    computer = ComputerOpponent(service, thinker)
+    places = [Place(HERE.guild_id, HERE.channel_id + number) for number in range(6)]
+    try:
+        for place in places:
+            await computer.start(place, ANN, ChallengeRequest(ROBOT, side="white", level="hard"))
+            await service.play.move(place, ANN, "A1-C2")
+        replies = await asyncio.wait_for(
+            asyncio.gather(*(computer.reply(place) for place in places)), 30
+        )
+    finally:
+        await thinker.close()
+    assert [reply.actor_id for reply in replies] == [ROBOT.user_id] * 6
+    for place in places:
+        record = await store.games.active(place.channel_id)
+        assert record.version == 2 and record.game.turn == "white"

@@ -57,3 +57,10 @@ def test_pairings_with_a_withdrawn_player_are_walkovers_won_by_the_other() -> No
     assert draw.walkovers == (Pairing(1, 4),)
     (result,) = draw.walkover_results(event.withdrawn)
     assert (result.winner, result.forfeit, result.points) == (1, True, (0, 0))
+
+
+@pytest.mark.parametrize(("size", "rounds"), [(3, 3), (8, 7), (16, 15), (17, 15), (200, 15)])
+def test_a_swiss_event_has_at_most_a_cycle_and_never_more_than_fifteen(
+    size: int, rounds: int
+) -> None:
+    assert max_rounds("swiss", size) == rounds

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,30 @@ def test_a_translation_is_used_for_its_language_and_its_regional_variants(tmp_pa
     shown = [words.ngettext("{count} game", "{count} games", n).format(count=n) for n in (1, 3, 5)]
     assert shown == ["1 partia", "3 partie", "5 partii"]
     assert words.gettext("Not in the catalogue.") == "Not in the catalogue."
+
+
+MARKERS = frozenset({"_", "N_", "N_plural", "gettext", "ngettext"})
+
+
+def _marked_in_fstrings(path: Path) -> list[str]:
+    """Messages written as literals inside f-strings: the extractor cannot see them there, so
+    they would read in English in every language."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not isinstance(node, ast.JoinedStr):
+            continue
+        for call in ast.walk(node):
+            if not isinstance(call, ast.Call):
+                continue
+            name = call.func.attr if isinstance(call.func, ast.Attribute) else None
+            name = call.func.id if isinstance(call.func, ast.Name) else name
+            literal = any(isinstance(arg, ast.Constant) for arg in call.args)
+            if name in MARKERS and literal:
+                found.append(f"{path}:{call.lineno}")
+    return found
+
+
+def test_no_message_hides_inside_an_f_string() -> None:
+    bot = Path(__file__).resolve().parents[2] / "bot"
+    hidden = [where for path in sorted(bot.rglob("*.py")) for where in _marked_in_fstrings(path)]
+    assert hidden == []

@@ -26,12 +26,16 @@ from bot.service.tournament.standings import standings
 from bot.service.tournament.swiss import swiss_round
 
 MIN_PLAYERS = 3  # fewer make no tournament worth the name (the use cases refuse them)
+# A longer Swiss is a round robin in all but name, and its late rounds are slow to pair without
+# rematches in big fields (seconds at 40 rounds of 100 players; milliseconds up to 15).
+SWISS_MAX_ROUNDS = 15
 
 
 def max_rounds(format: Format, count: int) -> int:
     """The most rounds an event of ``count`` players may have: a round robin's full cycle; a
-    Swiss event no more (beyond it rematches could not be avoided)."""
-    return round_robin_rounds(count)
+    Swiss event no more than that (rematches would follow) nor than ``SWISS_MAX_ROUNDS``."""
+    cycle = round_robin_rounds(count)
+    return cycle if format == "round-robin" else min(cycle, SWISS_MAX_ROUNDS)
 
 
 def pair_round(format: Format, event: Event, number: int) -> Round:
@@ -47,6 +51,7 @@ __all__ = [
     "MATCH_LOSS",
     "MATCH_WIN",
     "MIN_PLAYERS",
+    "SWISS_MAX_ROUNDS",
     "Bye",
     "Event",
     "Format",

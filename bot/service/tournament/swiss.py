@@ -5,8 +5,9 @@ Players are ranked by match points, then seed. The search pairs the best-ranked 
 first, trying partners in order of preference: not met before, no colour clash, the smallest
 score difference, and within a score group the partner half a group below (the top half meets
 the bottom half). It backtracks, remembering dead ends, so it finds a pairing that meets the
-hard rules whenever one exists. The rules are given up one at a time, colour clashes before
-rematches, only when no pairing keeps them. The bye goes to the lowest-ranked player without
+hard rules whenever one exists (within a search budget that small events never reach). The
+rules are given up one at a time, colour clashes before rematches, only when no pairing keeps
+them. The bye goes to the lowest-ranked player without
 one (a higher one only if that lets the rest be paired without breaking a rule).
 """
 
@@ -18,13 +19,19 @@ from dataclasses import dataclass
 from bot.service.tournament.ledger import Record, ledger
 from bot.service.tournament.models import Event, Pairing, PairingError, PlayerId, Round
 
-# Each search may look at this many partial pairings before its stage is given up. Small
-# events are searched to the end well within it; in large ones a pairing is found at once.
+# Each stage may look at this many partial pairings (over all its bye candidates) before it
+# is given up for the next. Small events are searched to the end well within it; in large
+# ones a pairing is found at once. The last stage allows every pair, so it never backtracks.
 SEARCH_BUDGET = 100_000
 
 
 class _OutOfBudget(Exception):
     pass
+
+
+@dataclass(slots=True)
+class _Budget:
+    left: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +55,14 @@ def swiss_round(event: Event, number: int) -> Round:
     records = ledger(event)
     ranked = sorted(event.active, key=lambda p: -records[p].match_points)  # stable: seeds
     for rules in _STAGES:
+        budget = _Budget(SEARCH_BUDGET)
         for bye in _bye_candidates(ranked, records):
             field = [p for p in ranked if p != bye]
-            pairs = _Search(field, records, rules).run()
+            pairs = _Search(field, records, rules, budget).run()
             if pairs is not None:
                 return Round(number, _coloured(pairs, records, number), bye)
+            if budget.left < 0:
+                break
     raise AssertionError("the last stage allows every pairing")  # pragma: no cover
 
 
@@ -75,16 +85,25 @@ def _clash(a: Record, b: Record) -> bool:
 class _Search:
     """A depth-first search for a perfect pairing of ``field`` under ``rules``."""
 
-    def __init__(self, field: list[PlayerId], records: dict[PlayerId, Record], rules: _Rules):
+    def __init__(
+        self, field: list[PlayerId], records: dict[PlayerId, Record], rules: _Rules, budget: _Budget
+    ):
         self._field = field
         self._rules = rules
-        self._budget = SEARCH_BUDGET
+        self._budget = budget
         self._dead: set[int] = set()  # sets of free players (as bits) that cannot be paired
         index = {p: i for i, p in enumerate(field)}
         self._met = [sum(1 << index[o] for o in records[p].met if o in index) for p in field]
         balances = [records[p].colour_balance for p in field]
         self._due_second = sum(1 << i for i, b in enumerate(balances) if b > 0)
         self._due_first = sum(1 << i for i, b in enumerate(balances) if b < 0)
+        everyone = (1 << len(field)) - 1
+        self._allowed = [everyone & ~(1 << i) for i in range(len(field))]  # partners by rules
+        for i in range(len(field)):
+            if not rules.rematches:
+                self._allowed[i] &= ~self._met[i]
+            if not rules.clashes:
+                self._allowed[i] &= ~self._clashing(i)
         scores = [records[p].match_points for p in field]
         self._group_end = _group_ends(scores)
         self._ideal = _ideal_partners(scores, self._group_end)
@@ -103,10 +122,10 @@ class _Search:
     def _pair(self, free: int) -> list[tuple[int, int]] | None:
         if not free:
             return []
-        if free in self._dead or not self._colours_can_work(free):
+        if free in self._dead or not self._colours_can_work(free) or self._stranded(free):
             return None
-        self._budget -= 1
-        if self._budget < 0:
+        self._budget.left -= 1
+        if self._budget.left < 0:
             raise _OutOfBudget
         top = (free & -free).bit_length() - 1
         rest = free & ~(1 << top)
@@ -127,11 +146,28 @@ class _Search:
         neutral = free.bit_count() - second - first
         return second <= first + neutral and first <= second + neutral
 
+    def _stranded(self, free: int) -> bool:
+        """Whether a free player has no free partner left under the rules (a dead end found
+        early, rather than after pairing everyone above them)."""
+        allowed = self._allowed
+        rest = free
+        while rest:
+            low = rest & -rest
+            if not allowed[low.bit_length() - 1] & free:
+                return True
+            rest ^= low
+        return False
+
+    def _clashing(self, player: int) -> int:
+        """The players due the same colour as ``player`` (as bits), if it is due one."""
+        if self._due_second >> player & 1:
+            return self._due_second
+        return self._due_first if self._due_first >> player & 1 else 0
+
     def _partners(self, top: int, free: int) -> Iterator[int]:
         """The free players ``top`` may meet, best first: new opponents before rematches,
         no clash before a clash, then by :func:`_preference`."""
-        clashing = self._due_second if self._due_second >> top & 1 else 0
-        clashing |= self._due_first if self._due_first >> top & 1 else 0
+        clashing = self._clashing(top)
         met = self._met[top]
         for rematch in (False, True) if self._rules.rematches else (False,):
             for clash in (False, True) if self._rules.clashes else (False,):

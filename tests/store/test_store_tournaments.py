@@ -1,16 +1,18 @@
 """The tournament role of the store: sign-up order, version-checked round changes, results
-recorded once, and one open tournament per channel enforced by the database."""
+recorded once, and one open tournament per channel enforced by the database. On every backend
+(the ``store`` fixture)."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from datetime import UTC, datetime
 
 import pytest
 
 from bot import store as st
 from bot.jarmo import Game
-from bot.store import open_store
+from bot.store import open_any
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 CUP = st.NewTournament(
@@ -26,12 +28,6 @@ CUP = st.NewTournament(
     max_plies=200,
 )
 ROUND = [st.NewPairing(1, 2), st.NewPairing(3, None, decided=True, winner_id=3)]
-
-
-@pytest.fixture
-async def store(tmp_path):
-    async with open_store(tmp_path / "jarmo.sqlite3") as opened:
-        yield opened
 
 
 async def signed_up(store, *players: int) -> st.TournamentRecord:
@@ -129,11 +125,22 @@ async def test_a_pairing_is_found_by_its_match(store):
     assert await store.tournaments.pairing_of_match(match.id + 1) is None
 
 
-async def test_the_tournament_tables_survive_reopening(tmp_path):
-    path = tmp_path / "jarmo.sqlite3"
-    async with open_store(path) as store:
+async def test_the_tournament_tables_survive_reopening(store_target):
+    async with open_any(store_target) as store:
         record = await signed_up(store, 1, 2, 3)
         await store.tournaments.withdraw(record.id, 2)
-    async with open_store(path) as store:
+    async with open_any(store_target) as store:
         entries = await store.tournaments.entries(record.id)
         assert [(e.user_id, e.withdrawn) for e in entries] == [(1, False), (2, True), (3, False)]
+
+
+async def test_tournaments_created_at_once_in_different_channels_all_get_their_own_id(store):
+    made = await asyncio.gather(
+        *(
+            store.tournaments.create(dataclasses.replace(CUP, channel_id=100 + n), now=NOW)
+            for n in range(4)
+        )
+    )
+
+    assert sorted(t.id for t in made) == [1, 2, 3, 4]
+    assert {t.channel_id for t in made} == {100, 101, 102, 103}
