@@ -207,9 +207,7 @@ def start_round(
     return tournament_row(row)
 
 
-def finish(
-    db: Sql, tournament_id: int, expected_round: int, now: str
-) -> TournamentRecord:
+def finish(db: Sql, tournament_id: int, expected_round: int, now: str) -> TournamentRecord:
     """Mark a running tournament at ``expected_round`` finished."""
     row = db.execute(
         "UPDATE tournaments SET status = 'finished', finished_at = ?"
@@ -223,9 +221,7 @@ def finish(
     return tournament_row(row)
 
 
-def attach_match(
-    db: Sql, tournament_id: int, round_number: int, board: int, match_id: int
-) -> None:
+def attach_match(db: Sql, tournament_id: int, round_number: int, board: int, match_id: int) -> None:
     """Record the match a pairing is played as."""
     changed = db.execute(
         "UPDATE tournament_pairings SET match_id = ?"
