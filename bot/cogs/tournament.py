@@ -50,8 +50,12 @@ _BUTTONS = {"join": (N_("Join"), discord.ButtonStyle.success), "leave": (N_("Lea
 
 
 def can_run_tournaments(interaction: discord.Interaction[JarmoBot]) -> bool:
-    """Members who can manage the server run tournaments."""
-    return interaction.permissions.manage_guild
+    """Members who can manage the server run tournaments, and those with the configured role."""
+    if interaction.permissions.manage_guild:
+        return True
+    role = interaction.client.config.tournament_role_id
+    user = interaction.user
+    return role is not None and isinstance(user, discord.Member) and user.get_role(role) is not None
 
 
 def chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
