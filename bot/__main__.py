@@ -24,6 +24,7 @@ from typing import Any
 
 from bot import package_version
 from bot._doctor_cli import add_doctor_parser, run_doctor
+from bot._migrate_cli import add_migrate_parser, run_migrate
 from bot._ratings_cli import add_ratings_parser, run_ratings
 from bot.config import LOG_LEVELS, BotConfig, ConfigError, load_config
 from bot.health import add_health_parser, run_health
@@ -35,6 +36,8 @@ from bot.store import (
     StoreError,
     check_database,
     check_not_in_use,
+    check_server,
+    describe,
 )
 
 PROG = "jarmo-bot"
@@ -91,6 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_doctor(config, args)
     if command == "health":
         return run_health(config)
+    if command == "migrate-store":
+        return run_migrate(args)
     if config.token is None:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return EXIT_CONFIG
@@ -140,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_ratings_parser(commands, shared)  # ratings --check / --rebuild (issue 6)
     add_doctor_parser(commands, shared)  # damaged games (issue 14)
     add_health_parser(commands, shared)  # Docker's HEALTHCHECK
+    add_migrate_parser(commands, shared)  # SQLite -> PostgreSQL (issue 17)
     return parser
 
 
@@ -184,10 +190,14 @@ def _connect(config: BotConfig, entry: str) -> int:
         # Before connecting to Discord: a database we cannot use is a start-up error, and the
         # file (and its folder) must be left exactly as they were.
         try:
-            check_database(config.database)
-            check_not_in_use(config.database)
+            if config.database_url is not None:
+                asyncio.run(check_server(config.database_url))
+            else:
+                check_database(config.database)
+                check_not_in_use(config.database)
         except (DatabaseUnusable, SchemaTooNew) as exc:
-            return _fail(_database_problem(exc, config.database) or str(exc), EXIT_CONFIG)
+            where = _database_name(config)
+            return _fail(_database_problem(exc, where) or str(exc), EXIT_CONFIG)
         except OSError as exc:
             return _fail(f"cannot use the database {config.database}: {exc}", EXIT_FAILED)
     client = importlib.import_module("bot.client")
@@ -206,7 +216,9 @@ def _connect(config: BotConfig, entry: str) -> int:
 
 def _startup_failure(exc: Exception, config: BotConfig) -> int:
     """One line for a failure we can explain; the full traceback in the log otherwise."""
-    message = _discord_problem(exc, config.token_source) or _database_problem(exc, config.database)
+    message = _discord_problem(exc, config.token_source) or _database_problem(
+        exc, _database_name(config)
+    )
     if message is None:
         log.exception("the bot stopped because of an unexpected error")
         return EXIT_FAILED
@@ -243,6 +255,11 @@ def _known_discord_problem(exc: BaseException, token_source: str) -> str | None:
     if isinstance(exc, discord.DiscordServerError):
         return f"Discord is having trouble ({exc}). Try again in a few minutes."
     return None
+
+
+def _database_name(config: BotConfig) -> str:
+    """The database as messages name it (a PostgreSQL URL without its password)."""
+    return describe(config.database_url) if config.database_url else str(config.database)
 
 
 def _database_problem(exc: BaseException, path: object) -> str | None:

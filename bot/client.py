@@ -28,7 +28,7 @@ from bot.service.backoff import Backoff
 from bot.service.computer import ComputerOpponent, ProcessThinker
 from bot.service.deadlines import DeadlineScheduler
 from bot.service.delivery import AnnouncementDelivery, Delivery, Undeliverable
-from bot.store import SqliteStore
+from bot.store import Store, open_database
 
 if TYPE_CHECKING:
     from bot.config import BotConfig
@@ -59,7 +59,7 @@ class JarmoBot(commands.Bot):
         self.config = config
         self.in_flight = InFlight()
         self._serve = serve
-        self._store: SqliteStore | None = None
+        self._store: Store | None = None
         self._service: JarmoService | None = None
         self._computer: ComputerOpponent | None = None
         self._thinker: ProcessThinker | None = None
@@ -85,7 +85,7 @@ class JarmoBot(commands.Bot):
         await self.load_extension("bot.cogs")
         if not self._serve:
             return
-        self._store = await SqliteStore.open(self.config.database)
+        self._store = await open_database(self.config.store_target)
         assert self.user is not None  # setup_hook runs after login
         self._service = JarmoService(
             self._store,

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.jarmo import LAYOUTS, RULESETS
 from bot.service import ServiceConfig
@@ -23,6 +24,8 @@ from bot.service.timecontrol import TimeControlError, parse_time_per_move
 CONFIG_ENV = "JARMO_CONFIG"
 TOKEN_ENV = "DISCORD_TOKEN"
 DATABASE_ENV = "JARMO_DATABASE"
+DATABASE_URL_ENV = "JARMO_DATABASE_URL"  # the [database] part: PostgreSQL (issue 17)
+_DATABASE_SCHEMES = ("postgresql", "postgres")
 DEFAULT_CONFIG_FILE = "config.toml"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 EXPIRY_RANGE = (30, 86_400)
@@ -49,6 +52,8 @@ class BotConfig:
 
     token: str | None = None
     database: Path = Path("data/jarmo.sqlite3")
+    # [database] url / $JARMO_DATABASE_URL: a PostgreSQL server instead of the SQLite file
+    database_url: str | None = None
     dev_guild_id: int | None = None
     challenge_expiry_seconds: int = 600
     default_ruleset: str = "classic"
@@ -74,12 +79,19 @@ class BotConfig:
             time_per_move_seconds=self.time_per_move_seconds,
         )
 
+    @property
+    def store_target(self) -> str | Path:
+        """What the store opens: the PostgreSQL URL when one is configured, else the file."""
+        return self.database_url or self.database
+
     def __repr__(self) -> str:
         shown = []
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name == "token":
                 shown.append(f"token={'<hidden>' if value else None}")
+            elif f.name == "database_url" and value:
+                shown.append(f"database_url={_without_password(value)!r}")
             else:
                 shown.append(f"{f.name}={value!r}")
         return f"BotConfig({', '.join(shown)})"
@@ -92,8 +104,9 @@ def load_config(
 
     ``path`` None means ``$JARMO_CONFIG``, else ``config.toml`` in the working directory if it
     exists, else the defaults. ``$DISCORD_TOKEN`` wins over ``discord.token`` and
-    ``$JARMO_DATABASE`` over ``database.path``. Relative paths in the file are taken from the
-    file's folder; other relative paths from the working directory.
+    ``$JARMO_DATABASE`` over ``database.path``, ``$JARMO_DATABASE_URL`` over ``database.url``.
+    Relative paths in the file are taken from the file's folder; other relative paths from the
+    working directory.
 
     Raises ``ConfigError``.
     """
@@ -220,6 +233,20 @@ def _path(value: object) -> Path:
     return Path(value.strip())
 
 
+def _database_url(value: object) -> str:
+    expected = 'a PostgreSQL URL such as "postgresql://user:password@host:5432/jarmo"'
+    if not isinstance(value, str) or urlsplit(value.strip()).scheme not in _DATABASE_SCHEMES:
+        raise _Invalid(expected)
+    return value.strip()
+
+
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")))
+
+
 def _token(value: object) -> str:
     expected = 'the bot token as a string, alone (no "Bot " prefix, no spaces)'
     if not isinstance(value, str) or not value.strip() or any(ch.isspace() for ch in value.strip()):
@@ -245,7 +272,10 @@ SCHEMA: dict[str, dict[str, _Key]] = {
         "token": _Key("token", _token, secret=True),
         "dev_guild_id": _Key("dev_guild_id", _guild_id),
     },
-    "database": {"path": _Key("database", _path)},
+    "database": {
+        "path": _Key("database", _path),
+        "url": _Key("database_url", _database_url, secret=True),
+    },
     "game": {
         "challenge_expiry_seconds": _Key("challenge_expiry_seconds", _integer(*EXPIRY_RANGE)),
         "default_ruleset": _Key("default_ruleset", _choice(tuple(RULESETS))),
@@ -349,6 +379,14 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
     database = env.get(DATABASE_ENV, "").strip()
     if database:
         values["database"] = _absolute(Path(database), Path.cwd())
+    url = env.get(DATABASE_URL_ENV, "").strip()
+    if url:
+        try:
+            values["database_url"] = _database_url(url)
+        except _Invalid as bad:
+            raise ConfigError(
+                f"environment variable {DATABASE_URL_ENV}", f"expected {bad.expected}"
+            ) from None
     values.update(_computer_from_env(env))
     return values
 

@@ -159,7 +159,7 @@ RULES: dict[str, Rule] = {
     "bot/ai": Rule(ours=frozenset({"bot.jarmo", "bot.ai"}), packages=frozenset()),
     "bot/render": Rule(ours=frozenset({"bot.jarmo", "bot.render"}), packages=frozenset({"PIL"})),
     "bot/store": Rule(
-        ours=frozenset({"bot.jarmo", "bot.store"}), packages=frozenset({"aiosqlite"})
+        ours=frozenset({"bot.jarmo", "bot.store"}), packages=frozenset({"aiosqlite", "asyncpg"})
     ),
     "bot/service": Rule(not_ours=FRONT_ENDS | {"bot.words", "bot.i18n"}, not_packages=DISCORD),
     # The wording both front ends share: values from the service, words from its catalogue.
@@ -179,6 +179,7 @@ RULES: dict[str, Rule] = {
     "bot/health.py": Rule(ours=frozenset({"bot.config"}), packages=frozenset()),
     "bot/_doctor_cli.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
     "bot/_ratings_cli.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
+    "bot/_migrate_cli.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
 }
 # They wire the layers together, so they may import any of them.
 COMPOSITION_ROOTS = ("bot/__init__.py", "bot/__main__.py", "bot/client.py")

@@ -1,5 +1,7 @@
-"""Persistence: the store protocols by role that the service uses, and their SQLite backend."""
+"""Persistence: the store protocols by role that the service uses, and their backends (an SQLite
+file, or a PostgreSQL database)."""
 
+from bot.store._open import open_any, open_database
 from bot.store._preflight import check_database, check_not_in_use
 from bot.store.clocks import GameClock, RunningClock
 from bot.store.endings import FinalMove, GameEnding, MatchOver, NextGame
@@ -17,6 +19,7 @@ from bot.store.errors import (
     StaleRatings,
     StoreBusy,
     StoreError,
+    StoreUnavailable,
 )
 from bot.store.interface import (
     BotStateStore,
@@ -31,6 +34,7 @@ from bot.store.interface import (
     Store,
 )
 from bot.store.outbox import Announcement, AnnouncementKind, OutboxEntry, Settlement
+from bot.store.postgres import PostgresStore, check_server, describe, is_postgres_url
 from bot.store.rating_records import (
     GameResultRecord,
     PlayerStatsRecord,
@@ -109,6 +113,7 @@ __all__ = [
     "PlayerRecord",
     "PlayerStatsRecord",
     "PlayerStore",
+    "PostgresStore",
     "QuarantineStore",
     "RankedRating",
     "RatedGameRecord",
@@ -132,9 +137,15 @@ __all__ = [
     "Store",
     "StoreBusy",
     "StoreError",
+    "StoreUnavailable",
     "Streak",
     "Tally",
     "check_database",
     "check_not_in_use",
+    "check_server",
+    "describe",
+    "is_postgres_url",
+    "open_any",
+    "open_database",
     "open_store",
 ]

@@ -1,19 +1,16 @@
 """Challenges on SQLite: the SQL of challenge and match writes, as plain functions run inside the
-writer's transaction, and :class:`SqliteChallenges`, the challenge role built on them."""
+writer's transaction, and :class:`SqlChallenges`, the challenge role built on them."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
-
-import aiosqlite
 
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._game_sql import insert_game
 from bot.store._games import GameLoader, dump
 from bot.store._rows import CHALLENGE_COLUMNS, MATCH_COLUMNS, only_row, to_text
-from bot.store._writer import Writer
+from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Writer
 from bot.store.errors import ChallengeClosed, ChannelBusy, NotFound
 from bot.store.records import (
     MATCH_LENGTHS,
@@ -42,20 +39,19 @@ def check_new_challenge(new: NewChallenge) -> None:
         raise ValueError("a player cannot challenge themselves")
 
 
-def expire_overdue(
-    db: sqlite3.Connection, now: str, channel_id: int | None = None
-) -> list[ChallengeRecord]:
+def expire_overdue(db: Sql, now: str, channel_id: int | None = None) -> list[ChallengeRecord]:
     """Mark pending challenges overdue at ``now`` (in one channel, or all) expired."""
     rows = db.execute(
         "UPDATE challenges SET status = 'expired', closed_at = ?1"
-        " WHERE status = 'pending' AND expires_at <= ?1 AND (?2 IS NULL OR channel_id = ?2)"
+        " WHERE status = 'pending' AND expires_at <= ?1"
+        " AND (CAST(?2 AS BIGINT) IS NULL OR channel_id = ?2)"
         f" RETURNING {CHALLENGE_COLUMNS}",
         (now, channel_id),
     ).fetchall()
     return sorted((_rows.challenge(row) for row in rows), key=lambda c: c.id)
 
 
-def ensure_channel_free(db: sqlite3.Connection, channel_id: int) -> None:
+def ensure_channel_free(db: Sql, channel_id: int) -> None:
     """Raise ``ChannelBusy`` if the channel has an active game or a pending challenge."""
     row = db.execute(
         "SELECT 'game', id FROM games WHERE channel_id = ?1 AND status = 'active'"
@@ -67,24 +63,28 @@ def ensure_channel_free(db: sqlite3.Connection, channel_id: int) -> None:
         raise ChannelBusy(channel_id, row[0], row[1])
 
 
-def insert_challenge(db: sqlite3.Connection, new: NewChallenge, now: str) -> ChallengeRecord:
+def insert_challenge(db: Sql, new: NewChallenge, now: str) -> ChallengeRecord:
     """Store ``new`` as pending."""
     o = new.options
-    row = db.execute(
-        "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenged_id, game_count,"
-        " ruleset, layout, side, max_plies, vs_computer_level, created_at, expires_at,"
-        " time_per_move_seconds)"
-        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {CHALLENGE_COLUMNS}",
-        (
-            new.guild_id, new.channel_id, new.challenger_id, new.challenged_id, o.game_count,
-            o.ruleset, o.layout, o.side, o.max_plies, o.vs_computer_level, now,
-            _rows.to_text(new.expires_at), o.time_per_move_seconds,
-        ),
-    ).fetchone()  # fmt: skip
+    try:
+        row = db.execute(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenged_id,"
+            " game_count, ruleset, layout, side, max_plies, vs_computer_level, created_at,"
+            " expires_at,"
+            " time_per_move_seconds)"
+            f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {CHALLENGE_COLUMNS}",
+            (
+                new.guild_id, new.channel_id, new.challenger_id, new.challenged_id, o.game_count,
+                o.ruleset, o.layout, o.side, o.max_plies, o.vs_computer_level, now,
+                _rows.to_text(new.expires_at), o.time_per_move_seconds,
+            ),
+        ).fetchone()  # fmt: skip
+    except UNIQUE_VIOLATIONS as exc:  # another process's challenge won the race
+        raise ChannelBusy(new.channel_id, "challenge") from exc
     return _rows.challenge(row)
 
 
-def pending_for_update(db: sqlite3.Connection, challenge_id: int) -> ChallengeRecord:
+def pending_for_update(db: Sql, challenge_id: int) -> ChallengeRecord:
     """The challenge, read inside the write transaction; raises unless it is pending."""
     row = db.execute(
         f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
@@ -97,7 +97,7 @@ def pending_for_update(db: sqlite3.Connection, challenge_id: int) -> ChallengeRe
     return challenge
 
 
-def set_status(db: sqlite3.Connection, challenge_id: int, status: str, now: str) -> ChallengeRecord:
+def set_status(db: Sql, challenge_id: int, status: str, now: str) -> ChallengeRecord:
     """Close the challenge as ``status`` at ``now``."""
     row = db.execute(
         "UPDATE challenges SET status = ?, closed_at = ? WHERE id = ?"
@@ -108,7 +108,7 @@ def set_status(db: sqlite3.Connection, challenge_id: int, status: str, now: str)
 
 
 def insert_match(
-    db: sqlite3.Connection,
+    db: Sql,
     challenge: ChallengeRecord,
     first_white_id: int,
     now: str,
@@ -134,11 +134,11 @@ def insert_match(
     return _rows.match(row)
 
 
-class SqliteChallenges:
-    """The SQLite :class:`~bot.store.interface.ChallengeStore`. Accepting hands the new game's
+class SqlChallenges:
+    """The :class:`~bot.store.interface.ChallengeStore`. Accepting hands the new game's
     snapshot to the loader as trusted, so loading it needs no replay."""
 
-    def __init__(self, writer: Writer, reader: aiosqlite.Connection, loader: GameLoader) -> None:
+    def __init__(self, writer: Writer, reader: Reader, loader: GameLoader) -> None:
         self._writer = writer
         self._read = reader
         self._loader = loader
@@ -151,7 +151,7 @@ class SqliteChallenges:
         check_new_challenge(new)
         at = to_text(now)
 
-        def work(db: sqlite3.Connection) -> ChallengeRecord:
+        def work(db: Sql) -> ChallengeRecord:
             expire_overdue(db, at, new.channel_id)  # makes way for the new one
             ensure_channel_free(db, new.channel_id)
             return insert_challenge(db, new, at)
@@ -194,7 +194,7 @@ class SqliteChallenges:
             raise ValueError(f"cannot close a challenge as {status!r}")
         at = to_text(now)
 
-        def work(db: sqlite3.Connection) -> ChallengeRecord:
+        def work(db: Sql) -> ChallengeRecord:
             current = pending_for_update(db, challenge_id)
             final = "expired" if current.is_overdue(now) else status
             return set_status(db, challenge_id, final, at)
@@ -222,7 +222,7 @@ class SqliteChallenges:
         see ``ChallengeStore.accept``."""
         snapshot, at = dump(first_game), to_text(now)
 
-        def work(db: sqlite3.Connection) -> tuple[MatchRecord, GameRecord] | None:
+        def work(db: Sql) -> tuple[MatchRecord, GameRecord] | None:
             challenge = pending_for_update(db, challenge_id)
             if challenge.is_overdue(now):
                 set_status(db, challenge_id, "expired", at)

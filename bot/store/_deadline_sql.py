@@ -11,13 +11,11 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timedelta
 
-import aiosqlite
-
 from bot.store._game_sql import update_game
 from bot.store._games import GameLoader
 from bot.store._outbox_sql import add_announcement
 from bot.store._rows import from_text, to_text
-from bot.store._writer import Writer
+from bot.store._sql import Reader, Sql, Writer
 from bot.store.clocks import RunningClock, deadline_after
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
@@ -29,7 +27,7 @@ _CLOCK_OF_GAME = (
 )
 
 
-def restart_clock(db: sqlite3.Connection, game_id: int, now: datetime) -> dict[str, object]:
+def restart_clock(db: Sql, game_id: int, now: datetime) -> dict[str, object]:
     """The column values that give the player to move a full period from ``now``: to merge into
     the move's own (version-guarded) update. Empty for a match without a time limit."""
     row = db.execute(_CLOCK_OF_GAME, (game_id,)).fetchone()
@@ -44,7 +42,7 @@ def restart_clock(db: sqlite3.Connection, game_id: int, now: datetime) -> dict[s
     }
 
 
-def pause(db: sqlite3.Connection, game_id: int, expected_version: int, now: datetime) -> None:
+def pause(db: Sql, game_id: int, expected_version: int, now: datetime) -> None:
     """Stop the running clock, keeping the time left. Raises ``NotFound``, ``StaleGame``,
     ``GameNotActive``, or ``ValueError`` if the clock is not running."""
     row = _clock_row(db, game_id)
@@ -56,7 +54,7 @@ def pause(db: sqlite3.Connection, game_id: int, expected_version: int, now: date
     update_game(db, game_id, expected_version, sets)
 
 
-def resume(db: sqlite3.Connection, game_id: int, expected_version: int, now: datetime) -> None:
+def resume(db: Sql, game_id: int, expected_version: int, now: datetime) -> None:
     """Restart a paused clock with the time that was left. Raises ``NotFound``, ``StaleGame``,
     ``GameNotActive``, or ``ValueError`` if the clock is not paused."""
     row = _clock_row(db, game_id)
@@ -69,7 +67,7 @@ def resume(db: sqlite3.Connection, game_id: int, expected_version: int, now: dat
 
 
 def mark_reminders(
-    db: sqlite3.Connection,
+    db: Sql,
     game_id: int,
     expected_version: int,
     deadline_at: str,
@@ -90,7 +88,7 @@ def mark_reminders(
     return claimed
 
 
-def _clock_row(db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
+def _clock_row(db: Sql, game_id: int) -> sqlite3.Row:
     row: sqlite3.Row | None = db.execute(_CLOCK_OF_GAME, (game_id,)).fetchone()
     if row is None:
         raise NotFound("game", game_id)
@@ -107,10 +105,10 @@ def _running_clock(row: sqlite3.Row) -> RunningClock:
     )  # fmt: skip
 
 
-class SqliteClocks:
-    """The SQLite :class:`~bot.store.interface.ClockStore`."""
+class SqlClocks:
+    """The :class:`~bot.store.interface.ClockStore`."""
 
-    def __init__(self, writer: Writer, reader: aiosqlite.Connection, loader: GameLoader) -> None:
+    def __init__(self, writer: Writer, reader: Reader, loader: GameLoader) -> None:
         self._writer = writer
         self._read = reader
         self._loader = loader

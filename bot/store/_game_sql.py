@@ -9,13 +9,14 @@ from typing import NoReturn
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._rows import GAME_COLUMNS, MATCH_COLUMNS
+from bot.store._sql import UNIQUE_VIOLATIONS, Sql
 from bot.store.clocks import deadline_text
 from bot.store.errors import ChannelBusy, GameNotActive, NotFound, StaleGame, StoreError
 from bot.store.records import GameRecord, MatchRecord
 
 
 def insert_game(
-    db: sqlite3.Connection, match: MatchRecord, index: int, game: Game, snapshot: str, now: str
+    db: Sql, match: MatchRecord, index: int, game: Game, snapshot: str, now: str
 ) -> GameRecord:
     """Create game ``index`` of ``match``, active, sides from the match.
 
@@ -26,6 +27,13 @@ def insert_game(
     if not 0 <= index < match.game_count:
         raise ValueError(f"match {match.id} has {match.game_count} games, there is no game {index}")
     deadline = deadline_text(now, match.time_per_move_seconds)  # the clock starts with the game
+    # Asked first, because after a failed statement PostgreSQL answers nothing more in the
+    # transaction; the unique index still decides a race between two processes.
+    holder = db.execute(
+        "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (match.channel_id,)
+    ).fetchone()
+    if holder is not None:
+        raise ChannelBusy(match.channel_id, "game", holder[0])
     try:
         row = db.execute(
             "INSERT INTO games (match_id, game_index, guild_id, channel_id, white_id, black_id,"
@@ -36,18 +44,15 @@ def insert_game(
                 match.black_for(index), snapshot, now, now, deadline,
             ),
         ).fetchone()  # fmt: skip
-    except sqlite3.IntegrityError as exc:
-        if "games.channel_id" not in str(exc):
+    except UNIQUE_VIOLATIONS as exc:
+        if "channel_id" not in str(exc) and "games_one_active_per_channel" not in str(exc):
             raise
-        holder = db.execute(
-            "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (match.channel_id,)
-        ).fetchone()
-        raise ChannelBusy(match.channel_id, "game", holder and holder[0]) from exc
+        raise ChannelBusy(match.channel_id, "game") from exc
     return _rows.game(row, game)
 
 
 def update_game(
-    db: sqlite3.Connection, game_id: int, expected_version: int, sets: Mapping[str, object]
+    db: Sql, game_id: int, expected_version: int, sets: Mapping[str, object]
 ) -> sqlite3.Row:
     """Apply ``sets`` (constant column names) if the game is still active at
     ``expected_version``, and return the new row: the optimistic-concurrency check.
@@ -65,7 +70,7 @@ def update_game(
     return row
 
 
-def _raise_stale(db: sqlite3.Connection, game_id: int, expected_version: int) -> NoReturn:
+def _raise_stale(db: Sql, game_id: int, expected_version: int) -> NoReturn:
     row = db.execute("SELECT version, status FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         raise NotFound("game", game_id)
@@ -75,9 +80,7 @@ def _raise_stale(db: sqlite3.Connection, game_id: int, expected_version: int) ->
     raise StaleGame(game_id, expected_version, version)
 
 
-def append_action(
-    db: sqlite3.Connection, game_id: int, ply: int, player_id: int, move: str, now: str
-) -> None:
+def append_action(db: Sql, game_id: int, ply: int, player_id: int, move: str, now: str) -> None:
     """Store action number ``ply`` of the game."""
     db.execute(
         "INSERT INTO actions (game_id, ply, player_id, move, played_at) VALUES (?, ?, ?, ?, ?)",
@@ -85,14 +88,14 @@ def append_action(
     )
 
 
-def fetch_match(db: sqlite3.Connection, match_id: int) -> MatchRecord:
+def fetch_match(db: Sql, match_id: int) -> MatchRecord:
     """The match of a game (which must exist: games reference it)."""
     row = db.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
     return _rows.match(row)
 
 
 def end_match(
-    db: sqlite3.Connection, match: MatchRecord, state: str, winner_id: int | None, now: str
+    db: Sql, match: MatchRecord, state: str, winner_id: int | None, now: str
 ) -> MatchRecord:
     """Give the running match its final state and winner."""
     if winner_id is not None and winner_id not in match.player_ids:

@@ -3,10 +3,7 @@ optimistic-concurrency transaction."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
-
-import aiosqlite
 
 from bot.jarmo import Game
 from bot.store import _rows
@@ -16,18 +13,18 @@ from bot.store._games import GameLoader, dump
 from bot.store._outbox_sql import add_announcement
 from bot.store._ratings_sql import apply_ratings, count_match_win
 from bot.store._rows import MATCH_COLUMNS, only_row, to_text
-from bot.store._writer import Writer
+from bot.store._sql import Reader, Sql, Writer
 from bot.store.endings import GameEnding, NextGame
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
 from bot.store.records import ActionRecord, GameEnd, GameRecord, MatchRecord
 
 
-class SqliteGames:
-    """The SQLite :class:`~bot.store.interface.GameStore`. Every committed snapshot is handed to
+class SqlGames:
+    """The :class:`~bot.store.interface.GameStore`. Every committed snapshot is handed to
     the loader as trusted, so loading that version again needs no replay."""
 
-    def __init__(self, writer: Writer, reader: aiosqlite.Connection, loader: GameLoader) -> None:
+    def __init__(self, writer: Writer, reader: Reader, loader: GameLoader) -> None:
         self._writer = writer
         self._read = reader
         self._loader = loader
@@ -108,7 +105,7 @@ class SqliteGames:
             raise ValueError(f"{move} ends the game: record it with end")
         snapshot, at = dump(game), to_text(now)
 
-        def work(db: sqlite3.Connection) -> GameRecord:
+        def work(db: Sql) -> GameRecord:
             sets = {"version": expected_version + 1, "snapshot": snapshot, "last_activity": at}
             row = update_game(db, game_id, expected_version, sets | restart_clock(db, game_id, now))
             record = _rows.game(row, game)
@@ -144,7 +141,7 @@ class SqliteGames:
         if ending.ratings is not None:  # only committed if apply_ratings accepts them below
             sets["rated"] = 1
 
-        def work(db: sqlite3.Connection) -> GameEnd:
+        def work(db: Sql) -> GameEnd:
             ended = _rows.game(update_game(db, game_id, expected_version, sets), ending.game)
             if final is not None:
                 if final.player_id not in (ended.white_id, ended.black_id):

@@ -7,12 +7,11 @@ import logging
 import sqlite3
 from collections import OrderedDict
 
-import aiosqlite
-
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._replay import Mismatch, StoredGame, read_snapshot, verify
 from bot.store._rows import GAME_COLUMNS
+from bot.store._sql import Reader
 from bot.store.errors import CorruptGame
 from bot.store.records import DamagedGame, GameRecord
 
@@ -41,7 +40,7 @@ class GameLoader:
     process, a hand edit) makes it replay again.
     """
 
-    def __init__(self, reader: aiosqlite.Connection) -> None:
+    def __init__(self, reader: Reader) -> None:
         self._db = reader
         # id -> (version, hash(snapshot)), least recently used first
         self._trusted: OrderedDict[int, tuple[int, int]] = OrderedDict()

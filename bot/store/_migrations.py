@@ -1,8 +1,10 @@
-"""Versioned schema migrations, tracked with ``PRAGMA user_version``.
+"""Versioned schema migrations; on SQLite tracked with ``PRAGMA user_version``.
 
 Migration ``N`` lives in ``migrations/NNNN_name.sql`` and takes the schema from version ``N - 1``
-to ``N``. Each one runs in its own transaction together with the ``user_version`` bump, so a
-crash leaves the database at a whole version.
+to ``N``. Each one runs in its own transaction together with the version bump, so a crash leaves
+the database at a whole version. Both backends run the same numbered steps: a file written in
+SQL both understand serves both, and where the dialects differ, PostgreSQL's own file of the same
+number and name in ``migrations/postgresql/`` replaces it there (``postgres`` runs them).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import sqlite3
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Literal
 
 from bot.store.errors import SchemaTooNew
 
@@ -27,14 +31,35 @@ class Migration:
     sql: str
 
 
+Backend = Literal["sqlite", "postgresql"]
+
+
 @cache
-def migrations() -> tuple[Migration, ...]:
-    """All migrations in order; raises ``RuntimeError`` if the numbering has a gap."""
-    found = []
-    for entry in resources.files("bot.store.migrations").iterdir():
+def migrations(backend: Backend = "sqlite") -> tuple[Migration, ...]:
+    """The backend's migrations in order; raises ``RuntimeError`` if the numbering has a gap,
+    or a PostgreSQL file has no shared file of the same name to replace."""
+    folder = resources.files("bot.store.migrations")
+    shared = _read(folder)
+    found = dict(shared)
+    if backend == "postgresql":
+        for version, own in _read(folder / "postgresql").items():
+            if version not in shared or shared[version].name != own.name:
+                raise RuntimeError(f"postgresql/{own.name} replaces no migration of that name")
+            found[version] = own
+    return _in_order(list(found.values()))
+
+
+def _read(folder: Traversable) -> dict[int, Migration]:
+    found = {}
+    for entry in folder.iterdir():
         match = _FILE_NAME.match(entry.name)
         if match:
-            found.append(Migration(int(match[1]), entry.name, entry.read_text(encoding="utf-8")))
+            step = Migration(int(match[1]), entry.name, entry.read_text(encoding="utf-8"))
+            found[step.version] = step
+    return found
+
+
+def _in_order(found: list[Migration]) -> tuple[Migration, ...]:
     found.sort(key=lambda m: m.version)
     if [m.version for m in found] != list(range(1, len(found) + 1)):
         raise RuntimeError(f"migration numbers must run 1, 2, 3...: {[m.name for m in found]}")

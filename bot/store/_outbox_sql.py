@@ -7,10 +7,8 @@ import json
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
-import aiosqlite
-
 from bot.store._rows import from_text, to_text
-from bot.store._writer import Writer
+from bot.store._sql import Reader, Sql, Writer
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement, OutboxEntry, Settlement
 
@@ -18,9 +16,7 @@ DELIVERABLE_NOW = datetime.min.replace(tzinfo=UTC)
 _ENTRY_COLUMNS = "id, key, kind, guild_id, channel_id, game_id, payload, created_at, attempts"
 
 
-def add_announcement(
-    db: sqlite3.Connection, game_id: int, announcement: Announcement, now: datetime
-) -> None:
+def add_announcement(db: Sql, game_id: int, announcement: Announcement, now: datetime) -> None:
     """Write ``announcement`` about ``game_id`` (in the caller's transaction). An event that
     is already in the outbox is not written again."""
     held = to_text(now + timedelta(seconds=announcement.held_seconds))
@@ -39,11 +35,11 @@ def add_announcement(
     )
 
 
-def _claim(db: sqlite3.Connection, now: str, until: str, limit: int) -> list[sqlite3.Row]:
+def _claim(db: Sql, now: str, until: str, limit: int, lock: str) -> list[sqlite3.Row]:
     return db.execute(
         f"UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id IN ("
         " SELECT id FROM outbox WHERE status = 'pending'"
-        " AND (lease_until IS NULL OR lease_until <= ?) ORDER BY id LIMIT ?)"
+        f" AND (lease_until IS NULL OR lease_until <= ?) ORDER BY id LIMIT ?{lock})"
         f" RETURNING {_ENTRY_COLUMNS}",
         (until, now, limit),
     ).fetchall()
@@ -63,19 +59,22 @@ def _entry(row: sqlite3.Row) -> OutboxEntry:
     )
 
 
-class SqliteOutbox:
-    """The SQLite :class:`~bot.store.interface.OutboxStore`."""
+class SqlOutbox:
+    """The :class:`~bot.store.interface.OutboxStore`."""
 
-    def __init__(self, writer: Writer, reader: aiosqlite.Connection) -> None:
+    def __init__(self, writer: Writer, reader: Reader, *, shared: bool = False) -> None:
+        """``shared``: the database serves several processes (PostgreSQL), so a claim skips
+        the rows another transaction is claiming instead of waiting for them."""
         self._writer = writer
         self._read = reader
+        self._lock = " FOR UPDATE SKIP LOCKED" if shared else ""
 
     async def claim(
         self, *, now: datetime, lease_seconds: float, limit: int = 20
     ) -> list[OutboxEntry]:
         """See ``OutboxStore.claim``."""
         at, until = to_text(now), to_text(now + timedelta(seconds=lease_seconds))
-        rows = await self._writer.run(lambda db: _claim(db, at, until, limit))
+        rows = await self._writer.run(lambda db: _claim(db, at, until, limit, self._lock))
         return sorted((_entry(row) for row in rows), key=lambda entry: entry.id)
 
     async def settle(

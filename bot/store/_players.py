@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import aiosqlite
-
 from bot.store import _rows
 from bot.store._rows import only_row
-from bot.store._writer import Writer
+from bot.store._sql import Reader, Writer
 from bot.store.records import PlayerRecord
 
 
-class SqlitePlayers:
-    """The SQLite :class:`~bot.store.interface.PlayerStore`."""
+class SqlPlayers:
+    """The :class:`~bot.store.interface.PlayerStore`."""
 
-    def __init__(self, writer: Writer, reader: aiosqlite.Connection) -> None:
+    def __init__(self, writer: Writer, reader: Reader) -> None:
         self._writer = writer
         self._read = reader
 
@@ -37,10 +35,10 @@ class SqlitePlayers:
         return _rows.player(only_row(rows, "player", (guild_id, user_id)))
 
 
-class SqliteBotState:
-    """The SQLite :class:`~bot.store.interface.BotStateStore`."""
+class SqlBotState:
+    """The :class:`~bot.store.interface.BotStateStore`."""
 
-    def __init__(self, writer: Writer, reader: aiosqlite.Connection) -> None:
+    def __init__(self, writer: Writer, reader: Reader) -> None:
         self._writer = writer
         self._read = reader
 

@@ -11,7 +11,7 @@ from datetime import datetime
 from bot.jarmo import Game
 from bot.store._games import GameLoader, dump
 from bot.store._rows import to_text
-from bot.store._writer import Writer
+from bot.store._sql import Sql, Writer
 from bot.store.errors import NotFound
 from bot.store.records import DamagedGame
 
@@ -20,8 +20,8 @@ _REQUIRED_TIMES = ("started_at", "last_activity")
 _OPTIONAL_TIMES = ("finished_at", "deadline_at", "paused_at")
 
 
-class SqliteQuarantine:
-    """The SQLite :class:`~bot.store.interface.QuarantineStore`."""
+class SqlQuarantine:
+    """The :class:`~bot.store.interface.QuarantineStore`."""
 
     def __init__(self, writer: Writer, loader: GameLoader) -> None:
         self._writer = writer
@@ -29,7 +29,7 @@ class SqliteQuarantine:
 
     async def damaged_games(self) -> list[DamagedGame]:
         """Every game whose stored record cannot be loaded, active ones first."""
-        _, damaged = await self._loader.load_sound("1 ORDER BY g.status <> 'active', g.id", ())
+        _, damaged = await self._loader.load_sound("TRUE ORDER BY g.status <> 'active', g.id", ())
         return damaged
 
     async def set_aside(self, game_id: int, *, reason: str, now: datetime) -> str:
@@ -37,7 +37,7 @@ class SqliteQuarantine:
         return await self._writer.run(lambda db: quarantine(db, game_id, reason, now))
 
 
-def quarantine(db: sqlite3.Connection, game_id: int, reason: str, now: datetime) -> str:
+def quarantine(db: Sql, game_id: int, reason: str, now: datetime) -> str:
     """Keep the game's raw record and make the game loadable; returns its status afterwards
     (``"aborted"`` for a game that was active). Raises ``NotFound``."""
     row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -86,7 +86,7 @@ def quarantine(db: sqlite3.Connection, game_id: int, reason: str, now: datetime)
     return str(status)
 
 
-def _fresh_game(db: sqlite3.Connection, match_id: int) -> Game:
+def _fresh_game(db: Sql, match_id: int) -> Game:
     match = db.execute(
         "SELECT ruleset, layout, max_plies FROM matches WHERE id = ?", (match_id,)
     ).fetchone()

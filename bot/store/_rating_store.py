@@ -12,10 +12,8 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
 from bot.store._ratings_sql import replace_ratings
-from bot.store._writer import Writer
+from bot.store._sql import Reader, Writer
 from bot.store.rating_records import (
     RankedRating,
     RatedGameRecord,
@@ -40,10 +38,10 @@ _HISTORY_COLUMNS = (
 )
 
 
-class SqliteRatings:
-    """The SQLite :class:`~bot.store.interface.RatingStore`."""
+class SqlRatings:
+    """The :class:`~bot.store.interface.RatingStore`."""
 
-    def __init__(self, writer: Writer, reader: aiosqlite.Connection) -> None:
+    def __init__(self, writer: Writer, reader: Reader) -> None:
         self._writer = writer
         self._db = reader
 
@@ -134,7 +132,7 @@ class SqliteRatings:
             " AND g.game_index = (SELECT max(game_index) FROM games WHERE match_id = g.match_id)"
             " THEN m.winner_id END AS match_winner_id"
             " FROM games AS g JOIN matches AS m ON m.id = g.match_id"
-            " WHERE g.rated = 1 AND (:guild IS NULL OR g.guild_id = :guild)"
+            " WHERE g.rated = 1 AND (CAST(:guild AS BIGINT) IS NULL OR g.guild_id = :guild)"
             " ORDER BY g.finished_at,"
             " (SELECT min(h.id) FROM rating_history AS h WHERE h.game_id = g.id), g.id",
             {"guild": guild_id},
@@ -157,13 +155,14 @@ class SqliteRatings:
     async def tables(self, guild_id: int | None = None) -> RatingTables:
         """Every rating and rating-history row of the server (all servers for ``None``)."""
         ratings = await self._rows(
-            f"{_RATINGS_WITH_NAMES} WHERE (:guild IS NULL OR r.guild_id = :guild)"
+            f"{_RATINGS_WITH_NAMES}"
+            " WHERE (CAST(:guild AS BIGINT) IS NULL OR r.guild_id = :guild)"
             " ORDER BY r.guild_id, r.ruleset, r.user_id",
             {"guild": guild_id},
         )
         history = await self._rows(
             f"SELECT {_HISTORY_COLUMNS} FROM rating_history"
-            " WHERE (:guild IS NULL OR guild_id = :guild) ORDER BY id",
+            " WHERE (CAST(:guild AS BIGINT) IS NULL OR guild_id = :guild) ORDER BY id",
             {"guild": guild_id},
         )
         return RatingTables([_rating(row) for row in ratings], [_history(row) for row in history])

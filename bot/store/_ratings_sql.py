@@ -3,9 +3,8 @@ computed (never computing them), and replacing them all after a recomputation.""
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.store._rows import to_text
+from bot.store._sql import Sql
 from bot.store.errors import StaleRatings
 from bot.store.rating_records import COUNTED_STATUSES, RatingChange, RatingTables, RatingUpdate
 from bot.store.records import GameRecord, MatchRecord
@@ -14,9 +13,9 @@ _UPSERT_RATING = (
     "INSERT INTO ratings (guild_id, ruleset, user_id, mu, sigma, rating, games, wins, draws,"
     " losses, points, last_game_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)"
     " ON CONFLICT (guild_id, ruleset, user_id) DO UPDATE SET mu = excluded.mu,"
-    " sigma = excluded.sigma, rating = excluded.rating, games = games + 1,"
-    " wins = wins + excluded.wins, draws = draws + excluded.draws,"
-    " losses = losses + excluded.losses, points = points + excluded.points,"
+    " sigma = excluded.sigma, rating = excluded.rating, games = ratings.games + 1,"
+    " wins = ratings.wins + excluded.wins, draws = ratings.draws + excluded.draws,"
+    " losses = ratings.losses + excluded.losses, points = ratings.points + excluded.points,"
     " last_game_at = excluded.last_game_at"
 )
 _INSERT_HISTORY = (
@@ -24,7 +23,8 @@ _INSERT_HISTORY = (
     " rating_before, mu_after, sigma_after, rating_after, at)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-_IN_SCOPE = "(? IS NULL OR guild_id = ?)"  # one server, or all of them for NULL
+# One server, or all of them for NULL (the cast gives PostgreSQL the parameter's type).
+_IN_SCOPE = "(CAST(? AS BIGINT) IS NULL OR guild_id = ?)"
 
 
 def check_update(ended: GameRecord, match: MatchRecord, update: RatingUpdate) -> None:
@@ -39,10 +39,10 @@ def check_update(ended: GameRecord, match: MatchRecord, update: RatingUpdate) ->
 
 
 def apply_ratings(
-    db: sqlite3.Connection, ended: GameRecord, match: MatchRecord, update: RatingUpdate, at: str
+    db: Sql, ended: GameRecord, match: MatchRecord, update: RatingUpdate, at: str
 ) -> None:
     """Store both players' new ratings and their history rows. The caller marks the game
-    ``rated`` in the same transaction (``SqliteGames.end`` does so in the update that ends it).
+    ``rated`` in the same transaction (``SqlGames.end`` does so in the update that ends it).
 
     Raises ``StaleRatings`` if a player's stored rating is not the ``before`` the update was
     computed from (another rated game or a rebuild got there first); ``ValueError`` for an
@@ -73,9 +73,7 @@ def apply_ratings(
         )  # fmt: skip
 
 
-def _check_current(
-    db: sqlite3.Connection, guild_id: int, ruleset: str, change: RatingChange
-) -> None:
+def _check_current(db: Sql, guild_id: int, ruleset: str, change: RatingChange) -> None:
     row = db.execute(
         "SELECT games, mu, sigma, rating FROM ratings"
         " WHERE guild_id = ? AND ruleset = ? AND user_id = ?",
@@ -89,9 +87,7 @@ def _check_current(
         raise StaleRatings(guild_id, ruleset, change.user_id, change.games_before, games)
 
 
-def count_match_win(
-    db: sqlite3.Connection, match: MatchRecord, update: RatingUpdate, winner_id: int
-) -> None:
+def count_match_win(db: Sql, match: MatchRecord, update: RatingUpdate, winner_id: int) -> None:
     """The winner of a match that a rated game ended gets a rated match win."""
     db.execute(
         "UPDATE ratings SET match_wins = match_wins + 1"
@@ -101,7 +97,7 @@ def count_match_win(
 
 
 def replace_ratings(
-    db: sqlite3.Connection, tables: RatingTables, guild_id: int | None, expected_games: int
+    db: Sql, tables: RatingTables, guild_id: int | None, expected_games: int
 ) -> None:
     """Replace every rating and rating-history row of ``guild_id`` (all servers for ``None``).
 

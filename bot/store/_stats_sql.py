@@ -11,8 +11,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
+from bot.store._sql import Reader
 from bot.store.rating_records import GameResultRecord, PlayerStatsRecord, Result, Streak, Tally
 
 _COUNTED = "('finished', 'resigned', 'timeout', 'stopped')"  # COUNTED_STATUSES, as SQL
@@ -28,24 +27,28 @@ _LATEST = (
     "SELECT {columns} FROM ("
     " SELECT * FROM (SELECT id FROM games WHERE guild_id = :guild AND white_id = :user"
     f" {{vs_black}} AND status IN {_COUNTED} ORDER BY finished_at DESC, id DESC LIMIT :limit)"
+    " AS as_white"
     " UNION ALL"
     " SELECT * FROM (SELECT id FROM games WHERE guild_id = :guild AND black_id = :user"
     f" {{vs_white}} AND status IN {_COUNTED} ORDER BY finished_at DESC, id DESC LIMIT :limit)"
+    " AS as_black"
     ") AS latest JOIN games AS g ON g.id = latest.id JOIN matches AS m ON m.id = g.match_id"
     " ORDER BY g.finished_at DESC, g.id DESC LIMIT :limit"
 )
 _TALLY = (
-    "SELECT count(*), total(winner = :side), total(winner IS NULL),"
-    " total(winner IS NOT NULL AND winner <> :side), total({own}), total({other})"
+    "SELECT count(*), count(*) FILTER (WHERE winner = :side),"
+    " count(*) FILTER (WHERE winner IS NULL),"
+    " count(*) FILTER (WHERE winner IS NOT NULL AND winner <> :side),"
+    " coalesce(sum({own}), 0), coalesce(sum({other}), 0)"
     " FROM games WHERE guild_id = :guild AND {column} = :user AND status IN " + _COUNTED
 )
 _STREAK_BATCH = 32
 
 
-class SqliteResults:
-    """The SQLite :class:`~bot.store.interface.ResultStore`."""
+class SqlResults:
+    """The :class:`~bot.store.interface.ResultStore`."""
 
-    def __init__(self, reader: aiosqlite.Connection) -> None:
+    def __init__(self, reader: Reader) -> None:
         self._db = reader
 
     async def _rows(self, sql: str, params: Any = ()) -> Iterable[sqlite3.Row]:
@@ -93,8 +96,8 @@ class SqliteResults:
     async def _match_counts(self, guild_id: int, user_id: int) -> tuple[int, int, int]:
         """(matches ended with a result, won, lost) for the player."""
         rows = await self._rows(
-            "SELECT count(*), total(winner_id = :user),"
-            " total(winner_id IS NOT NULL AND winner_id <> :user) FROM matches"
+            "SELECT count(*), count(*) FILTER (WHERE winner_id = :user),"
+            " count(*) FILTER (WHERE winner_id IS NOT NULL AND winner_id <> :user) FROM matches"
             " WHERE guild_id = :guild AND (first_white_id = :user OR first_black_id = :user)"
             " AND state IN ('finished', 'forfeited')",
             {"guild": guild_id, "user": user_id},

@@ -114,6 +114,17 @@ class StoreBusy(StoreError):
         super().__init__(f"the database stayed locked for {waited_seconds:.1f} s; nothing written")
 
 
+class StoreUnavailable(StoreBusy):
+    """The database server could not be reached, or dropped the connection, during the call;
+    nothing was written (the transaction, if one had begun, was rolled back). To a player this
+    is the same as a busy database: try again in a moment."""
+
+    def __init__(self, reason: str) -> None:
+        StoreError.__init__(self, f"the database server is unavailable ({reason}); nothing written")
+        self.waited_seconds = 0.0
+        self.reason = reason
+
+
 class StaleRatings(StoreError):
     """A rating changed meanwhile: it is not the one the update was computed from.
 

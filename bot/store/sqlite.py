@@ -17,17 +17,17 @@ from typing import Self
 
 import aiosqlite
 
-from bot.store._challenge_sql import SqliteChallenges
+from bot.store._challenge_sql import SqlChallenges
 from bot.store._connection import connect_reader
-from bot.store._deadline_sql import SqliteClocks
-from bot.store._game_store import SqliteGames
+from bot.store._deadline_sql import SqlClocks
+from bot.store._game_store import SqlGames
 from bot.store._games import GameLoader
-from bot.store._outbox_sql import SqliteOutbox
-from bot.store._players import SqliteBotState, SqlitePlayers
+from bot.store._outbox_sql import SqlOutbox
+from bot.store._players import SqlBotState, SqlPlayers
 from bot.store._preflight import ProcessLock, check_database
-from bot.store._quarantine_sql import SqliteQuarantine
-from bot.store._rating_store import SqliteRatings
-from bot.store._stats_sql import SqliteResults
+from bot.store._quarantine_sql import SqlQuarantine
+from bot.store._rating_store import SqlRatings
+from bot.store._stats_sql import SqlResults
 from bot.store._writer import Writer
 
 
@@ -43,15 +43,15 @@ class SqliteStore:
         self._writer = writer
         self._read = reader
         loader = GameLoader(reader)  # shared: what one role wrote, the others trust
-        self.players = SqlitePlayers(writer, reader)
-        self.state = SqliteBotState(writer, reader)
-        self.challenges = SqliteChallenges(writer, reader, loader)
-        self.games = SqliteGames(writer, reader, loader)
-        self.clocks = SqliteClocks(writer, reader, loader)
-        self.ratings = SqliteRatings(writer, reader)
-        self.results = SqliteResults(reader)
-        self.outbox = SqliteOutbox(writer, reader)
-        self.quarantine = SqliteQuarantine(writer, loader)
+        self.players = SqlPlayers(writer, reader)
+        self.state = SqlBotState(writer, reader)
+        self.challenges = SqlChallenges(writer, reader, loader)
+        self.games = SqlGames(writer, reader, loader)
+        self.clocks = SqlClocks(writer, reader, loader)
+        self.ratings = SqlRatings(writer, reader)
+        self.results = SqlResults(reader)
+        self.outbox = SqlOutbox(writer, reader)
+        self.quarantine = SqlQuarantine(writer, loader)
         self._closed = False
 
     @classmethod
@@ -73,7 +73,7 @@ class SqliteStore:
             raise
         store = cls(writer, reader, lock)
         try:
-            await store.outbox.release_leases()  # see SqliteOutbox.release_leases
+            await store.outbox.release_leases()  # see SqlOutbox.release_leases
         except BaseException:
             await store.close()
             raise

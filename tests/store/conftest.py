@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from postgres import PostgresServer
 from store_helpers import ALICE, CHANNEL, T0, StartMatch, challenge, new_game
 
-from bot.store import GameRecord, MatchRecord, SqliteStore, open_store
+from bot.store import GameRecord, MatchRecord, Store, open_any
 
 
 @pytest.fixture
@@ -17,17 +19,27 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "jarmo.sqlite3"
 
 
-@pytest.fixture(params=["sqlite"])
-async def store(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[SqliteStore]:
-    """An open store on a fresh database, once per backend (each test id names its backend):
-    the contract tests written against the protocols run on every backend added here."""
-    assert request.param == "sqlite"
-    async with open_store(db_path) as opened:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_target(request: pytest.FixtureRequest, db_path: Path) -> Path | str:
+    """Where the test's fresh database is, once per backend (each test id names its backend):
+    the SQLite file, or the URL of a fresh PostgreSQL database. A test about one backend's own
+    machinery narrows it with ``@only_sqlite``."""
+    if request.param == "sqlite":
+        return db_path
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.fresh_database()
+
+
+@pytest.fixture
+async def store(store_target: Path | str) -> AsyncIterator[Any]:
+    """An open store on the test's fresh database: the contract tests written against the
+    protocols run on every backend ``store_target`` lists."""
+    async with open_any(store_target) as opened:
         yield opened
 
 
 @pytest.fixture
-def start_match(store: SqliteStore) -> StartMatch:
+def start_match(store: Store) -> StartMatch:
     """``await start_match(channel=..., game_count=..., max_plies=...)``: ALICE (White in game 0)
     against BOB, accepted at ``T0``."""
 

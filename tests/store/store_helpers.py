@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.jarmo import Game
 from bot.store import (
     ChallengeOptions,
@@ -25,6 +27,9 @@ CHANNEL = 10
 ALICE = 101
 BOB = 202
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+
+# For a test about SQLite's own machinery (the file, its writer thread, its locks).
+only_sqlite = pytest.mark.parametrize("store_target", ["sqlite"], indirect=True)
 
 StartMatch = Callable[..., Awaitable[tuple[MatchRecord, GameRecord]]]
 

@@ -9,7 +9,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from store_helpers import T0, StartMatch, fork, quiet_move
+from store_helpers import T0, StartMatch, fork, only_sqlite, quiet_move
 from wording import english
 
 from bot.service.errors import Busy, as_refusal
@@ -30,6 +30,7 @@ def move_of(record: GameRecord, seed: int) -> dict[str, object]:
     }
 
 
+@only_sqlite
 async def test_a_write_behind_a_foreign_lock_fails_busy_and_writes_nothing(
     store: SqliteStore, start_match: StartMatch, db_path: Path
 ) -> None:

@@ -8,7 +8,17 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from store_helpers import ALICE, BOB, CHANNEL, GUILD, T0, StartMatch, challenge, new_game
+from store_helpers import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    GUILD,
+    T0,
+    StartMatch,
+    challenge,
+    new_game,
+    only_sqlite,
+)
 
 from bot.store import (
     ChallengeClosed,
@@ -223,6 +233,7 @@ async def test_a_failed_accept_writes_nothing(store: SqliteStore) -> None:
     assert await store.games.latest_match(CHANNEL) is None
 
 
+@only_sqlite
 async def test_accepting_into_a_channel_with_an_active_game_is_refused(
     store: SqliteStore, start_match: StartMatch, db_path: Path
 ) -> None:

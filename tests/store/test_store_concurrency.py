@@ -14,6 +14,7 @@ from store_helpers import (
     T0,
     StartMatch,
     fork,
+    only_sqlite,
     open_without_process_lock,
     play_quiet,
     quiet_move,
@@ -66,6 +67,7 @@ async def test_exactly_one_move_wins_per_version(
         assert [a.move for a in actions] == winner.game.history
 
 
+@only_sqlite
 async def test_exactly_one_wins_across_two_processes_worth_of_connections(
     store: SqliteStore, start_match: StartMatch, db_path: Path
 ) -> None:

@@ -16,6 +16,7 @@ from store_helpers import (
     CHANNEL,
     StartMatch,
     new_game,
+    only_sqlite,
     open_without_process_lock,
     play_quiet,
 )
@@ -98,6 +99,7 @@ TAMPERING: dict[str, tuple[str, Callable[[int], tuple[object, ...]], str]] = {
 }
 
 
+@only_sqlite
 @pytest.mark.parametrize("how", TAMPERING)
 async def test_tampering_is_detected_on_the_next_load(
     db_path: Path,
@@ -131,6 +133,7 @@ async def test_tampering_is_detected_on_the_next_load(
     assert dump(db_path) == before  # reported, not repaired
 
 
+@only_sqlite
 async def test_tampering_is_detected_even_after_this_process_wrote_the_game(
     db_path: Path, store: SqliteStore, start_match: StartMatch
 ) -> None:
@@ -142,6 +145,7 @@ async def test_tampering_is_detected_even_after_this_process_wrote_the_game(
         await store.games.get(record.id)
 
 
+@only_sqlite
 async def test_a_game_is_replayed_once_per_process(
     db_path: Path, store: SqliteStore, start_match: StartMatch, monkeypatch: pytest.MonkeyPatch
 ) -> None:

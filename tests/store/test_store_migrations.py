@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import CHANNEL, T0, StartMatch
+from store_helpers import CHANNEL, T0, StartMatch, only_sqlite
 
 from bot.store import NotFound, PlayerRecord, SchemaTooNew, SqliteStore, open_store
 from bot.store._migrations import Migration, latest_version, migrate, migrations
@@ -168,6 +168,7 @@ def test_migration_files_are_numbered_and_say_why() -> None:
         assert any("Why" in line for line in step.sql.splitlines()[:6]), step.name
 
 
+@only_sqlite
 async def test_writer_connection_settings(store: SqliteStore) -> None:
     # These live on the connection, not in the file, so ask the writer itself.
     def pragmas(db: sqlite3.Connection) -> tuple[int, ...]:
@@ -177,6 +178,7 @@ async def test_writer_connection_settings(store: SqliteStore) -> None:
     assert await store._writer.run(pragmas) == (1, 1, 2000, 0)  # synchronous 1 = NORMAL
 
 
+@only_sqlite
 async def test_the_database_allows_one_active_game_per_channel(
     store: SqliteStore, start_match: StartMatch, db_path: Path
 ) -> None:

@@ -19,7 +19,8 @@ from bot.store import (
     GameEnding,
     GameRecord,
     NextGame,
-    SqliteStore,
+    Store,
+    open_any,
     open_store,
 )
 
@@ -27,7 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 async def test_everything_survives_a_restart(
-    db_path: Path, store: SqliteStore, start_match: StartMatch
+    store_target: Path | str, store: Store, start_match: StartMatch
 ) -> None:
     await store.players.upsert(GUILD, ALICE, "Alice")
     await store.players.upsert(GUILD, BOB, "Bob")
@@ -70,7 +71,7 @@ async def test_everything_survives_a_restart(
     )
     await store.close()
 
-    async with open_store(db_path) as reopened:
+    async with open_any(store_target) as reopened:
         after = (
             await reopened.players.get(GUILD, ALICE),
             await reopened.players.get(GUILD, BOB),

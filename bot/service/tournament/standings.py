@@ -1,0 +1,82 @@
+"""The table: match points, then Buchholz, Sonneborn-Berger and game points, with each
+player's results by round."""
+
+from __future__ import annotations
+
+from bot.service.tournament.ledger import Record, ledger
+from bot.service.tournament.models import (
+    Event,
+    MatchResult,
+    Outcome,
+    PlayerId,
+    RoundCell,
+    Standing,
+    Standings,
+)
+
+
+def standings(event: Event) -> Standings:
+    """The event's table. Players level on every count share a rank (and keep seed order)."""
+    records = ledger(event)
+    scores = {
+        player: (
+            record.match_points,
+            _buchholz(record, records),
+            _sonneborn_berger(record, records),
+            record.game_points,
+        )
+        for player, record in records.items()
+    }
+    order = sorted(event.players, key=lambda p: tuple(-x for x in scores[p]))  # stable: seeds
+    rounds = event.rounds_played
+    cells = _cells(event, rounds)
+    rows: list[Standing] = []
+    for place, player in enumerate(order, 1):
+        tied = rows and scores[rows[-1].player] == scores[player]
+        match_points, buchholz, sonneborn_berger, game_points = scores[player]
+        rows.append(
+            Standing(
+                rank=rows[-1].rank if tied else place,
+                player=player,
+                match_points=match_points,
+                game_points=game_points,
+                buchholz=buchholz,
+                sonneborn_berger=sonneborn_berger,
+                rounds=cells[player],
+                withdrawn=player in event.withdrawn,
+            )
+        )
+    return Standings(tuple(rows), rounds)
+
+
+def _buchholz(record: Record, records: dict[PlayerId, Record]) -> int:
+    return sum(records[who].match_points for who, _ in record.opponents)
+
+
+def _sonneborn_berger(record: Record, records: dict[PlayerId, Record]) -> int:
+    return sum(records[who].match_points * scored for who, scored in record.opponents)
+
+
+def _cells(event: Event, rounds: int) -> dict[PlayerId, tuple[RoundCell | None, ...]]:
+    table: dict[PlayerId, list[RoundCell | None]] = {p: [None] * rounds for p in event.players}
+    for bye in event.byes:
+        table[bye.player][bye.round - 1] = RoundCell(bye.round, "bye")
+    for result in event.results:
+        for mine in (0, 1):
+            player, opponent = result.players[mine], result.players[1 - mine]
+            table[player][result.round - 1] = RoundCell(
+                round=result.round,
+                outcome=_outcome(result, player),
+                opponent=opponent,
+                started=mine == 0 and not result.forfeit,
+                points=(result.points[mine], result.points[1 - mine]),
+            )
+    return {player: tuple(cells) for player, cells in table.items()}
+
+
+def _outcome(result: MatchResult, player: PlayerId) -> Outcome:
+    if result.forfeit:
+        return "forfeit-win" if result.winner == player else "forfeit-loss"
+    if result.winner is None:
+        return "draw"
+    return "win" if result.winner == player else "loss"

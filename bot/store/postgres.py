@@ -1,0 +1,206 @@
+"""The PostgreSQL backend: the same role stores as SQLite's, on an ``asyncpg`` pool shared by any
+number of bot processes.
+
+Each role runs the shared SQL (see ``_sql``); PostgreSQL decides every race itself: a move's
+``UPDATE ... WHERE version = ?`` waits for a concurrent one's row lock and then finds the version
+changed, and the outbox's claims skip the rows another process is claiming (``FOR UPDATE SKIP
+LOCKED``). Leases run out by time, so a process that dies holding one delays its announcements
+by one lease at most.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from types import TracebackType
+from typing import Any, Self
+from urllib.parse import unquote, urlsplit
+
+import asyncpg
+
+from bot.store._challenge_sql import SqlChallenges
+from bot.store._deadline_sql import SqlClocks
+from bot.store._game_store import SqlGames
+from bot.store._games import GameLoader
+from bot.store._migrations import Migration, migrations
+from bot.store._outbox_sql import SqlOutbox
+from bot.store._pg_connection import (
+    CONNECT_TIMEOUT_S,
+    PgReader,
+    PgWriter,
+    create_pool,
+)
+from bot.store._players import SqlBotState, SqlPlayers
+from bot.store._quarantine_sql import SqlQuarantine
+from bot.store._rating_store import SqlRatings
+from bot.store._stats_sql import SqlResults
+from bot.store.errors import DatabaseUnusable, SchemaTooNew
+
+URL_SCHEMES = ("postgresql", "postgres")
+# Taken by whoever migrates, so bots starting together migrate once.
+_MIGRATION_LOCK = 0x4A41524D4F  # "JARMO"
+_VERSION_TABLE = "jarmo_schema_version"
+
+
+def is_postgres_url(target: object) -> bool:
+    """Whether ``target`` is a ``postgresql://`` (or ``postgres://``) URL."""
+    return isinstance(target, str) and urlsplit(target).scheme in URL_SCHEMES
+
+
+def describe(url: str) -> str:
+    """The URL as it may be shown: server and database, without user name or password."""
+    parts = urlsplit(url)
+    database = parts.path.lstrip("/")
+    if not parts.hostname and "host=" in parts.query:  # a unix socket folder
+        folder = unquote(parts.query.split("host=", 1)[1].split("&", 1)[0])
+        return f"postgresql:///{database}?host={folder}"
+    port = f":{parts.port}" if parts.port else ""
+    return f"postgresql://{parts.hostname or 'localhost'}{port}/{database}"
+
+
+class PostgresStore:
+    """The store on a PostgreSQL database. Open with ``await PostgresStore.open(url)``; each role
+    is an attribute (``store.games``, ...), see :class:`~bot.store.interface.Store`."""
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self._writer = PgWriter(url)
+        reader = PgReader(pool)
+        loader = GameLoader(reader)
+        self.players = SqlPlayers(self._writer, reader)
+        self.state = SqlBotState(self._writer, reader)
+        self.challenges = SqlChallenges(self._writer, reader, loader)
+        self.games = SqlGames(self._writer, reader, loader)
+        self.clocks = SqlClocks(self._writer, reader, loader)
+        self.ratings = SqlRatings(self._writer, reader)
+        self.results = SqlResults(reader)
+        self.outbox = SqlOutbox(self._writer, reader, shared=True)
+        self.quarantine = SqlQuarantine(self._writer, loader)
+        self._closed = False
+
+    @classmethod
+    async def open(cls, url: str) -> Self:
+        """Connect to ``url`` and bring its schema up to date.
+
+        Raises ``DatabaseUnusable`` (naming the server and database, never the password) when
+        the server cannot be reached or refuses us, and ``SchemaTooNew`` for a database written
+        by newer code.
+        """
+        await migrate_database(url)
+        try:
+            pool = await create_pool(url)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+            raise _unusable(url, exc) from exc
+        return cls(pool, url)
+
+    async def close(self) -> None:
+        """Wait for the writes in progress, then close the pool. Closing twice is fine."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._writer.close()
+        await self._pool.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+
+@asynccontextmanager
+async def open_postgres(url: str) -> AsyncIterator[PostgresStore]:
+    """``async with open_postgres(url) as store:`` opens the store and closes it afterwards."""
+    store = await PostgresStore.open(url)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+async def connect(url: str) -> Any:
+    """One connection to ``url``; ``DatabaseUnusable`` (one clear line) when there is none."""
+    try:
+        return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+        raise _unusable(url, exc) from exc
+    except ValueError as exc:  # asyncpg's reading of a malformed URL
+        raise DatabaseUnusable(describe_safely(url), f"the URL is not valid ({exc})") from exc
+
+
+async def check_server(url: str) -> int:
+    """Check, without changing anything, that the database can be used by this code: returns
+    its schema version. Raises ``DatabaseUnusable`` or ``SchemaTooNew``."""
+    connection = await connect(url)
+    try:
+        found = await _version(connection)
+    finally:
+        await connection.close()
+    supported = len(migrations("postgresql"))
+    if found > supported:
+        raise SchemaTooNew(found, supported)
+    return found
+
+
+async def migrate_database(url: str, *, target: int | None = None) -> int:
+    """Bring the database's schema up to ``target`` (default: the latest); returns the version
+    reached. Raises ``SchemaTooNew`` for a database written by newer code."""
+    steps = migrations("postgresql")
+    target = len(steps) if target is None else target
+    connection = await connect(url)
+    try:
+        # Held until the end: bots starting together wait here, then find the work done.
+        await connection.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
+        await connection.execute(
+            f"CREATE TABLE IF NOT EXISTS {_VERSION_TABLE} (version INTEGER NOT NULL)"
+        )
+        current = await _version(connection)
+        if current > len(steps):
+            raise SchemaTooNew(current, len(steps))
+        for step in steps[current:target]:
+            await _apply(connection, step)
+        return max(current, target)
+    finally:
+        await connection.close()  # which also releases the lock
+
+
+async def _apply(connection: Any, step: Migration) -> None:
+    async with connection.transaction():
+        await connection.execute(step.sql)
+        await connection.execute(f"DELETE FROM {_VERSION_TABLE}")
+        await connection.execute(f"INSERT INTO {_VERSION_TABLE} VALUES ($1)", step.version)
+
+
+async def _version(connection: Any) -> int:
+    exists = await connection.fetchval("SELECT to_regclass($1) IS NOT NULL", _VERSION_TABLE)
+    if not exists:
+        return 0
+    found = await connection.fetchval(f"SELECT max(version) FROM {_VERSION_TABLE}")
+    return int(found or 0)
+
+
+def describe_safely(url: str) -> str:
+    """:func:`describe`, or a placeholder for a URL too broken to read."""
+    try:
+        return describe(url)
+    except ValueError:
+        return "the PostgreSQL database (unreadable URL)"
+
+
+def _unusable(url: str, exc: BaseException) -> DatabaseUnusable:
+    if isinstance(exc, asyncpg.InvalidCatalogNameError):
+        reason = "it does not exist (create it first, e.g. with createdb)"
+    elif isinstance(exc, asyncpg.InvalidAuthorizationSpecificationError):
+        reason = "the server refused the user name or password"
+    elif isinstance(exc, OSError | TimeoutError | asyncio.TimeoutError):
+        reason = f"the server cannot be reached ({type(exc).__name__}: {exc})"
+    else:
+        reason = f"{type(exc).__name__}: {exc}"
+    reason = " ".join(reason.split())  # one line, whatever the driver's message looked like
+    password = urlsplit(url).password
+    if password:
+        reason = reason.replace(password, "<password>")
+    return DatabaseUnusable(describe_safely(url), reason)

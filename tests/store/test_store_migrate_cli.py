@@ -1,0 +1,158 @@
+"""``jarmo-bot migrate-store``: an SQLite database copied into PostgreSQL, checked, refused when
+it cannot be done; and ``jarmo-bot run`` with a database URL it cannot use."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from postgres import PostgresServer
+from store_helpers import ALICE, BOB, GUILD, T0, challenge, new_game, play_quiet
+
+from bot.__main__ import main
+from bot.store import (
+    GameEnding,
+    MatchOver,
+    RatingChange,
+    RatingUpdate,
+    Skill,
+    open_store,
+)
+from bot.store.postgres import open_postgres
+
+
+async def fill(path: Path) -> None:
+    """A small but complete SQLite database: names, state, challenges, a rated match that ended,
+    a running game with moves and a pending announcement, a quarantined game."""
+    async with open_store(path) as store:
+        await store.players.upsert(GUILD, ALICE, "Alice")
+        await store.state.set("commands", "abc")
+        await store.challenges.create(challenge(channel=1), now=T0)
+        ended = await store.challenges.create(challenge(channel=2), now=T0)
+        _, first = await store.challenges.accept(
+            ended.id, first_white_id=ALICE, first_game=new_game(), now=T0
+        )
+        change = [
+            RatingChange(user, 0, Skill(25.0, 8.3, 0.0), Skill(25.5 + user / 1000, 8.0, 1.5))
+            for user in (ALICE, BOB)
+        ]
+        await store.games.end(
+            first.id,
+            GameEnding(
+                status="resigned", winner="white", points=first.game.points(),
+                termination="resigned", game=first.game, then=MatchOver("forfeited", ALICE),
+                ratings=RatingUpdate("classic", tuple(change)),
+            ),
+            expected_version=0,
+            now=T0,
+        )  # fmt: skip
+        running = await store.challenges.create(challenge(channel=3), now=T0)
+        _, game = await store.challenges.accept(
+            running.id, first_white_id=BOB, first_game=new_game(), now=T0
+        )
+        game = await play_quiet(store, game, 6, random.Random(3))
+        await store.quarantine.set_aside(first.id, reason="a test", now=T0)
+        await play_quiet(store, game, 1, random.Random(4))
+        assert game.version == 6
+
+
+def migrate(source: Path, target: str) -> int:
+    return main(["migrate-store", "--from", f"sqlite:///{source}", "--to", target])
+
+
+async def test_everything_is_copied_and_checked(
+    tmp_path: Path, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "jarmo.sqlite3"
+    await fill(source)
+    target = postgres.fresh_database(migrated=False)
+    assert await _in_thread(migrate, source, target) == 0
+    out = capsys.readouterr().out
+    assert "games: 2" in out and "actions: 7" in out and "quarantined_games: 1" in out
+    async with open_store(source) as before, open_postgres(target) as after:
+        assert await after.ratings.tables() == await before.ratings.tables()
+        assert await after.ratings.rated_games() == await before.ratings.rated_games()
+        assert await after.games.active(3) == await before.games.active(3)
+        assert await after.players.get(GUILD, ALICE) == await before.players.get(GUILD, ALICE)
+        assert await after.state.get("commands") == "abc"
+        assert await after.challenges.pending(1, now=T0) == await before.challenges.pending(
+            1, now=T0
+        )
+        assert await after.quarantine.damaged_games() == []
+        # New rows get new ids after the copied ones.
+        fresh = await after.challenges.create(challenge(channel=9), now=T0)
+        assert fresh.id == 4
+
+
+async def test_a_target_with_rows_is_refused_and_left_alone(
+    tmp_path: Path, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "jarmo.sqlite3"
+    await fill(source)
+    target = postgres.fresh_database()
+    async with open_postgres(target) as store:
+        await store.state.set("mine", "keep")
+    assert await _in_thread(migrate, source, target) == 2
+    err = capsys.readouterr().err
+    assert "already holds data" in err and len(err.strip().splitlines()) == 1
+    async with open_postgres(target) as store:
+        assert await store.state.get("mine") == "keep"
+        assert await store.state.get("commands") is None
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "expected"),
+    [
+        ("mysql://x/y", "postgresql:///db", "--from must be sqlite:///PATH"),
+        ("sqlite:///nowhere.sqlite3", "postgresql:///db", "there is no SQLite database"),
+        ("FILE", "sqlite:///other", "--to must be a postgresql:// URL"),
+    ],
+)
+async def test_bad_arguments_get_one_clear_line(
+    tmp_path: Path, source: str, target: str, expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "jarmo.sqlite3"
+    await fill(file)
+    argv = ["migrate-store", "--from", source.replace("FILE", str(file)), "--to", target]
+    assert await _in_thread(main, argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert expected in err and len(err.splitlines()) == 1
+
+
+async def test_an_unreachable_server_is_one_line_naming_host_and_database_not_password(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JARMO_CONFIG", raising=False)
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    monkeypatch.setenv("JARMO_DATABASE_URL", "postgresql://jarmo:s3cret@127.0.0.1:9/games")
+    assert await _in_thread(main, ["run"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert "127.0.0.1:9" in err and "/games" in err and "cannot be reached" in err
+    assert "s3cret" not in err
+
+
+async def test_a_missing_database_is_named(
+    tmp_path: Path,
+    postgres: PostgresServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = postgres.admin_url.replace("/postgres?", "/no_such_db?")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JARMO_CONFIG", raising=False)
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    monkeypatch.setenv("JARMO_DATABASE_URL", url)
+    assert await _in_thread(main, ["run"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert "/no_such_db" in err and "does not exist" in err
+
+
+async def _in_thread(function: Callable[..., int], *args: object) -> int:
+    """Run a command-line entry point (which runs its own event loop) off this test's loop."""
+    return await asyncio.to_thread(function, *args)
