@@ -76,10 +76,10 @@ def search_speed(positions: list[tuple[str, list[str]]], depth: int) -> dict[str
         for move in moves:
             game.play(move)
         budget = _search.Budget(max_depth=depth, node_limit=None, time_limit=None)
-        start = time.perf_counter()
+        start = time.process_time()  # CPU time: other work on the machine counts less
         root: Any = _baseline_state(game) or game
         nodes += _search.Searcher(root, budget, 0).run().nodes
-        seconds += time.perf_counter() - start
+        seconds += time.process_time() - start
     return {"nodes": nodes, "seconds": seconds}
 
 
@@ -92,8 +92,11 @@ def _baseline_state(game: Any) -> Any:
     return state.State(game.to_dict())
 
 
-def measure_speed(root: Path, positions: list[tuple[str, list[str]]], depth: int) -> float:
-    """Nodes per second in a fresh child process importing the code under ``root``."""
+def measure_speed(
+    root: Path, positions: list[tuple[str, list[str]]], depth: int
+) -> tuple[float, int]:
+    """Nodes per second and nodes in a fresh child process importing the code under
+    ``root``."""
     payload = json.dumps({"positions": positions, "depth": depth})
     out = subprocess.run(
         [sys.executable, __file__, "--worker", str(root)],
@@ -104,7 +107,7 @@ def measure_speed(root: Path, positions: list[tuple[str, list[str]]], depth: int
         cwd=root,
     )
     result = json.loads(out.stdout)
-    return float(result["nodes"] / result["seconds"])
+    return float(result["nodes"] / result["seconds"]), int(result["nodes"])
 
 
 def export_baseline(commit: str, into: Path) -> Path:
@@ -126,14 +129,16 @@ def run_speed(args: argparse.Namespace) -> None:
         old: list[float] = []
         new: list[float] = []
         for _ in range(args.runs):  # interleaved, so that load spikes hit both alike
-            old.append(measure_speed(old_root, positions, args.depth))
-            new.append(measure_speed(REPO, positions, args.depth))
+            rate, old_nodes = measure_speed(old_root, positions, args.depth)
+            old.append(rate)
+            rate, new_nodes = measure_speed(REPO, positions, args.depth)
+            new.append(rate)
     print(
         f"search speed: depth {args.depth}, {len(positions)} positions "
         f"({args.positions} per ruleset), {args.runs} runs; nodes/s median (min-max)"
     )
-    print(f"  old {args.baseline}: {_cell(old)}")
-    print(f"  new working tree: {_cell(new)}")
+    print(f"  old {args.baseline}: {_cell(old)}, {old_nodes} nodes")
+    print(f"  new working tree: {_cell(new)}, {new_nodes} nodes")
     print(f"  ratio new/old: {statistics.median(new) / statistics.median(old):.2f}x", flush=True)
 
 

@@ -73,33 +73,45 @@ class Evaluator:
         """The position's value for the side to move (positive = good for it)."""
         game = self._game
         key = game.key
-        values = self._values
-        value = values.get(key)
+        value = self._values.get(key)
         if value is None:
-            if len(values) > MEMO_MAX:
-                values.clear()
-            white, black = self._occupancy
-            value = self._side_value(0, white, black) - self._side_value(1, black, white)
-            value = values[key] = (-value if game.turn_index else value) + TEMPO
+            value = self._fresh(key, game.turn_index)
         return value
 
-    def _side_value(self, s: int, own: int, enemy: int) -> int:
-        board = own | enemy << POINT_COUNT
-        pieces = self._pieces[s]
-        points = points_of(own)
+    def _fresh(self, key: int, side: int) -> int:
+        """Works out and keeps the value of the position with ``key`` (``side`` to move)."""
+        values = self._values
+        if len(values) > MEMO_MAX:
+            values.clear()
+        white, black = self._occupancy
+        white_pieces, black_pieces = self._pieces
+        board = white | black << POINT_COUNT
+        white_points = points_of(white)
         value = 0
-        for p in points:
-            mask, memo = pieces[p]
+        for p in white_points:
+            mask, memo = white_pieces[p]
             near = board & mask
             try:
                 value += memo[near]
             except KeyError:
-                value += _fill_placement(s, p, mask, memo, near)
+                value += _fill_placement(0, p, mask, memo, near)
+        board = black | white << POINT_COUNT
+        black_points = points_of(black)
+        for p in black_points:
+            mask, memo = black_pieces[p]
+            near = board & mask
+            try:
+                value -= memo[near]
+            except KeyError:
+                value -= _fill_placement(1, p, mask, memo, near)
         if self._guards:
-            value += RESERVE_PIECE * self._reserve[s]
-        captured = self._captured[s]
-        if captured:
-            value += self._recovery(s, captured, points)
+            value += RESERVE_PIECE * (self._reserve[0] - self._reserve[1])
+        white_lost, black_lost = self._captured
+        if white_lost:
+            value += self._recovery(0, white_lost, white_points)
+        if black_lost:
+            value -= self._recovery(1, black_lost, black_points)
+        value = values[key] = (-value if side else value) + TEMPO
         return value
 
     def _recovery(self, s: int, captured: int, points: tuple[int, ...]) -> int:

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 
 from bot.jarmo import CAPTURE, Game
-from bot.jarmo.board import IN_ENEMY_CAMP
+from bot.jarmo.board import IN_ENEMY_CAMP, POINT_COUNT
 from bot.jarmo.codes import DECODE, PLACE_UNIT
 
 from ._eval import PIECE_VALUES, POINT, Evaluator
@@ -71,6 +71,8 @@ class Searcher:
     def __init__(self, game: Game, budget: Budget, seed: int) -> None:
         self.game = game
         self.evaluate = Evaluator(game).evaluate
+        # Live views of the game's state, read at every node without a call.
+        self.occupancy, self.owners, self.kinds = game.occupancy, game.owners, game.kinds
         self.root_side = game.turn_index
         self.budget = budget
         self.rng = random.Random(seed)
@@ -193,8 +195,8 @@ class Searcher:
         return margin + (self.budget.result_bonus if result > 0 else -self.budget.result_bonus)
 
     def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
-        self.nodes += 1
-        if self.nodes >= self.next_check:
+        nodes = self.nodes = self.nodes + 1
+        if nodes >= self.next_check:
             self._check_budget()
         game = self.game
         if game.stopped:
@@ -258,8 +260,8 @@ class Searcher:
 
     def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
         """Captures (and game-ending entries) only, so that the horizon is not mid-exchange."""
-        self.nodes += 1
-        if self.nodes >= self.next_check:
+        nodes = self.nodes = self.nodes + 1
+        if nodes >= self.next_check:
             self._check_budget()
         game = self.game
         if game.stopped:
@@ -268,11 +270,15 @@ class Searcher:
         stand = self.evaluate()
         if stand >= beta or ply >= MAX_PLY:
             return stand
-        alpha = max(alpha, stand)
+        if stand > alpha:
+            alpha = stand
         best = stand
-        moves = _tactical(game)
+        side = self.root_side ^ ply & 1
+        runners = self.occupancy[side] & _RUNNER_POINTS[side]
+        # With one runner left, its entry into the camp ends the game: tactical too.
+        moves = game.capture_codes() if runners & runners - 1 else _last_runner_tactics(game, side)
         if len(moves) > 1:
-            owners, kinds = game.owners, game.kinds
+            owners, kinds = self.owners, self.kinds
             moves.sort(
                 key=lambda m: PIECE_VALUES[owners[t := DECODE[m][1]]][kinds[t]][t], reverse=True
             )
@@ -296,31 +302,29 @@ class Searcher:
     def _ordered(self, moves: list[int], tt_move: int, ply: int) -> list[int]:
         """The moves, best first: the table's move, captures of the most valuable pieces by
         the least valuable, killers, entries into the enemy camp, then by history."""
-        game = self.game
-        side = game.turn_index
-        owners, kinds = game.owners, game.kinds
-        killers = self.killers[ply]
+        side = self.root_side ^ ply & 1  # every action is one turn
+        owners, kinds = self.owners, self.kinds
+        killer, second_killer = self.killers[ply]
         history = self.history[side]
-        in_camp = IN_ENEMY_CAMP[side]
+        camp_bonus = _CAMP_BONUS[side]
+        values = PIECE_VALUES
         keyed = []
         for i, move in enumerate(moves):
-            origin, target, _ = DECODE[move]
             if move == tt_move:
                 key = 1 << 40
             elif move & CAPTURE:
+                origin, target, _ = DECODE[move]
                 key = (
                     (1 << 30)
-                    + 100 * PIECE_VALUES[owners[target]][kinds[target]][target]
-                    - PIECE_VALUES[side + 1][kinds[origin]][origin] // 10
+                    + 100 * values[owners[target]][kinds[target]][target]
+                    - values[side + 1][kinds[origin]][origin] // 10
                 )
-            elif move == killers[0]:
+            elif move == killer:
                 key = 1 << 29
-            elif move == killers[1]:
+            elif move == second_killer:
                 key = (1 << 29) - 1
             else:
-                key = history[move % PLACE_UNIT]
-                if origin >= 0 and in_camp[target]:
-                    key += 1 << 20  # cashing in the camp point is usually worth a look early
+                key = history[move % PLACE_UNIT] + camp_bonus[move]
             keyed.append(key << _INDEX_BITS | _LAST_INDEX - i)
         keyed.sort(reverse=True)  # equal keys keep their order, as the index breaks the tie
         return [moves[_LAST_INDEX - (packed & _LAST_INDEX)] for packed in keyed]
@@ -329,20 +333,33 @@ class Searcher:
         killers = self.killers[ply]
         if killers[0] != move:
             killers[1], killers[0] = killers[0], move
-        table = self.history[self.game.turn_index]
+        table = self.history[self.root_side ^ ply & 1]
         key = move % PLACE_UNIT
         table[key] = min(table[key] + depth * depth, 1 << 19)
 
 
-def _tactical(game: Game) -> list[int]:
-    """Captures (without a ludos place), and the step into the enemy camp that ends the game
-    (its last runner). The engine's legal moves, so the no-shuffling rule holds."""
-    on_board, in_camp, _, _ = game.counts(game.turn_index)
-    if on_board - in_camp == 1:
-        camp = IN_ENEMY_CAMP[game.turn_index]
-        return [
-            m
-            for m in game.legal_codes()
-            if CAPTURE <= m < CAPTURE + PLACE_UNIT or (m < PLACE_UNIT and camp[DECODE[m][1]])
-        ]
-    return game.capture_codes()
+#: Per side and quiet code, what ordering adds for a step into the enemy camp: cashing in the
+#: camp point is usually worth a look early.
+_CAMP_BONUS = tuple(
+    tuple(
+        1 << 20 if DECODE[code][0] >= 0 and IN_ENEMY_CAMP[side][DECODE[code][1]] else 0
+        for code in range(CAPTURE)
+    )
+    for side in (0, 1)
+)
+#: Per side, the points outside the camp it attacks: where its pieces still run.
+_RUNNER_POINTS = tuple(
+    sum(1 << p for p in range(POINT_COUNT) if not IN_ENEMY_CAMP[side][p]) for side in (0, 1)
+)
+
+
+def _last_runner_tactics(game: Game, side: int) -> list[int]:
+    """The tactical moves when ``side`` has one piece left outside the enemy camp: captures
+    (without a ludos place), and that piece's step into the camp, which ends the game. The
+    engine's legal moves, so the no-shuffling rule holds."""
+    camp = IN_ENEMY_CAMP[side]
+    return [
+        m
+        for m in game.legal_codes()
+        if CAPTURE <= m < CAPTURE + PLACE_UNIT or (m < PLACE_UNIT and camp[DECODE[m][1]])
+    ]

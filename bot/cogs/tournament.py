@@ -19,13 +19,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.audience import channel_language, server_language
 from bot.cogs.challenges import Layout, Ruleset
 from bot.cogs.clock import time_per_move_choices
 from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem
 from bot.cogs.replies import actor_of, only_pinging, place_of, report_message
 from bot.cogs.threads import ARCHIVE_AFTER_MINUTES, thread_name
-from bot.cogs.words import channel_language, discord_voice, discord_words, mention
+from bot.cogs.words import discord_voice, discord_words, mention, reader_language
 from bot.i18n import N_
 from bot.render import render_standings_table
 from bot.service import Place, Report
@@ -146,7 +147,7 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
             request,
             moderator=can_run_tournaments(interaction),
         )
-        language = channel_language(interaction)
+        language = await channel_language(interaction)
         sent = await interaction.response.send_message(
             signup_text(view, discord_voice(language)),
             view=signup_buttons(view.tournament.id, language),
@@ -186,7 +187,7 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
             is_member=is_member,
         )
         await close_signup(interaction, view.tournament.id)
-        _ = discord_words(channel_language(interaction)).gettext
+        _ = discord_words(reader_language(interaction)).gettext
         await interaction.followup.send(_("Started: round 1 is paired."), ephemeral=True)
 
     @tournament.command(name="standings")
@@ -194,7 +195,7 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
         """The table of this channel's tournament, as an image and as text."""
         table = await interaction.client.service.tournaments.standings(place_of(interaction))
         await interaction.response.defer(thinking=True)
-        messages = await table_messages(table, channel_language(interaction))
+        messages = await table_messages(table, await channel_language(interaction))
         for message in messages:
             await interaction.followup.send(**message)
 
@@ -207,7 +208,7 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
     ) -> None:
         """Who meets whom in a round, where, and the results so far."""
         view = await interaction.client.service.tournaments.pairings(place_of(interaction), round)
-        voice = discord_voice(channel_language(interaction))
+        voice = discord_voice(await channel_language(interaction))
         first, *rest = chunks(round_lines(view, voice, _channel_mention))
         await interaction.response.send_message(first, allowed_mentions=only_pinging())
         for text in rest:
@@ -228,7 +229,7 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
             moderator=can_run_tournaments(interaction),
         )
         await refresh_signup(interaction.client, view)
-        _ = discord_words(channel_language(interaction)).gettext
+        _ = discord_words(reader_language(interaction)).gettext
         who = interaction.user.id if player is None else player.id
         await interaction.followup.send(
             _("{player} has left {name}.").format(player=mention(who), name=view.tournament.name),
@@ -244,7 +245,7 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
             actor_of(interaction),
             moderator=can_run_tournaments(interaction),
         )
-        _ = discord_words(channel_language(interaction)).gettext
+        _ = discord_words(reader_language(interaction)).gettext
         await interaction.followup.send(
             _("Round {number} is decided; the next one follows.").format(number=view.number),
             ephemeral=True,
@@ -291,7 +292,7 @@ class SignupButton(
             view = await cases.join(self.tournament_id, actor)
         else:
             view = await cases.unjoin(self.tournament_id, actor)
-        language = channel_language(interaction)
+        language = await channel_language(interaction)
         await interaction.response.edit_message(
             content=signup_text(view, discord_voice(language)),
             view=signup_buttons(self.tournament_id, language),
@@ -318,7 +319,7 @@ async def refresh_signup(bot: JarmoBot, view: TournamentView) -> None:
     record = view.tournament
     if record.message_id is None:
         return
-    language = (await bot.service.servers.settings(record.guild_id)).language
+    language = await server_language(bot, record.guild_id)
     buttons = signup_buttons(record.id, language) if record.status == "signup" else None
     message = bot.get_partial_messageable(record.channel_id).get_partial_message(record.message_id)
     try:
@@ -376,8 +377,8 @@ class DiscordHost:
         self.bot = bot
         self._threads: dict[int, discord.Thread] = {}
 
-    async def _language(self, tournament: TournamentRecord) -> str | None:
-        return (await self.bot.service.servers.settings(tournament.guild_id)).language
+    async def _language(self, tournament: TournamentRecord) -> str:
+        return await server_language(self.bot, tournament.guild_id)
 
     async def open_match(
         self, tournament: TournamentRecord, first_name: str, second_name: str
@@ -434,7 +435,7 @@ class DiscordHost:
         language: str | None,
     ) -> None:
         board = await self.bot.service.play.board(Place(tournament.guild_id, thread_id))
-        message = report_message(Report(first, None, board), language)
+        message = await report_message(Report(first, None, board), language)
         _ = discord_words(language).gettext
         welcome = _("{first} and {second}: your match of {name} is played in this thread.").format(
             first=mention(first), second=mention(second), name=tournament.name

@@ -36,6 +36,7 @@ from .codes import (
     DECODE,
     NO_POINT,
     NOTATION,
+    PLACE_UNIT,
     ActionCode,
 )
 from .keys import CAPTURED_KEYS, PIECE_KEYS, RESERVE_KEYS, SIDE_KEY, STEP_KEYS
@@ -503,7 +504,9 @@ class Game:
                 code = parse_code(action)
         else:
             code = action.code
-        legal = self._legal_list()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.legal_codes()
         # The generator is the single source of truth; a refusal is only explained.
         if code not in legal:
             code ^= CAPTURE  # the capture mark was missing, or written where nothing is taken
@@ -513,14 +516,13 @@ class Game:
         return NOTATION[code]
 
     def push(self, code: ActionCode) -> None:
-        """Make the action ``code``, which must be one of ``legal_codes()``: nothing is checked
-        (the search's fast path). ``pop`` takes it back."""
-        origin, target, place = DECODE[code]
-        owner = self._owner
-        if place >= 0 or owner[target]:
+        """Make the action ``code``, which must be one of ``legal_codes()`` (a capture with its
+        ``CAPTURE`` bit): nothing is checked (the search's fast path). ``pop`` takes it back."""
+        if code >= PLACE_UNIT:  # a capture (it carries the bit) or a place / redeploy
             self._push_any(code)
             return
         # A step to an empty point, the common case, kept short.
+        origin, target, _ = DECODE[code]
         side = self._side
         kind = self._kind
         mover = kind[origin]
@@ -532,6 +534,7 @@ class Game:
             self._in_camp[side] += 1
             if mover == MARKED:
                 self._marked_in_camp[side] += 1
+        owner = self._owner
         owner[origin] = EMPTY
         owner[target] = side + 1
         kind[target] = mover

@@ -3,8 +3,11 @@ engine ends them and scores them as the engine does."""
 
 import random
 
+import pytest
+
 from bot.ai._search import RESULT_BONUS, Budget, Searcher
 from bot.jarmo import Game
+from bot.jarmo.codes import NOTATION
 
 BUDGET = Budget(max_depth=2, node_limit=None, time_limit=None)
 
@@ -67,3 +70,43 @@ def test_no_shuffling_forbids_the_fifth_step_in_the_integer_moves_too():
     assert not game.over and "A1-B3" not in game.legal_moves()
     assert [str(a) for a in game.legal_actions()] == game.legal_moves()
     assert len(game.legal_codes()) == len(game.legal_moves())
+
+
+# The search's answer at depth 4 from fixed positions: move, score and the nodes it took, kept
+# as data like move-generation counts. A change made for speed must find the same move with
+# the same score after the same tree; a change to what the search does updates the table.
+SEARCH_TREES = [
+    ("classic", "B1-D2 A5-B3 C1-E2 B3-A5 A1-C2 D5-E3", "D1xE3", 138, 1103),
+    (
+        "classic",
+        "B1-C3 B5-A3 C3-B5 C5-D3 A1-B3 A3-B1 B3xA5 D3-C5 C1-B3 C5-D3 E1xD3 D5-C3 D3xE5",
+        "C3xB5",
+        -590,
+        219,
+    ),
+    ("jasir", "E1-D3 A5-C4 C1-E2 B5-D4 D1-E3 D4-C2", "D3xC5", 136, 933),
+    (
+        "jasir",
+        "C1-D3 C5-E4 A1-C2 E5xD3 C2-D4 B5-C3 B1xC3 A5-C4 C3-A4 D5-E3 D1xE3 D3-B2 E3-D5 E4-D2",
+        "E1-D3",
+        298,
+        232,
+    ),
+    ("ludos", "B1-A3 C5-E4 E1-D3 E4-C5 D3xC5 D5-E3", "A3xB5", 218, 910),
+    (
+        "ludos",
+        "C1-D3 B5-C3 B1-D2 C5-B3 D3-C5 B3xA1 D2-C4 C3-B1 E1-D3 E5xD3 C4-D2 D3-B2 D1-E3 D5-C3",
+        "E3-D1",
+        -364,
+        551,
+    ),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "moves", "move", "score", "nodes"), SEARCH_TREES)
+def test_the_search_walks_the_same_tree_to_the_same_answer(ruleset, moves, move, score, nodes):
+    game = Game.new(ruleset=ruleset)
+    for text in moves.split():
+        game.play(text)
+    found = Searcher(game, Budget(max_depth=4, node_limit=None, time_limit=None), 0).run()
+    assert (NOTATION[found.move], found.score, found.depth, found.nodes) == (move, score, 4, nodes)
