@@ -219,8 +219,7 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
     async def leave(
         self, interaction: discord.Interaction[JarmoBot], player: discord.User | None = None
     ) -> None:
-        """Leave this channel's tournament: once started, your remaining matches are forfeited
-        and the results you played stay."""
+        """Leave this channel's tournament (once started, your remaining matches are forfeited)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         view = await interaction.client.service.tournaments.leave(
             place_of(interaction),
