@@ -3,7 +3,8 @@ thread) as a Discord-like picture: author, text, embeds, attached images, Compon
 containers and buttons, private ("Only you can see this") messages marked.
 
 ``python bench/make_screens.py`` runs the real bot against the fake, plays a few moves, opens
-the click grid and picks a piece, and writes ``docs/images/click-grid.png``. To shoot another
+the click grid and picks a piece, and writes ``docs/images/click-grid.png``; then plays a match
+in a thread of its own and writes ``docs/images/thread.png``. To shoot another
 scene, drive the fake as the e2e tests do and call ``save_screenshot(fake, messages, path)``
 with the messages to show (``latest(fake, channel_or_thread_id, count)``, plus private ones).
 """
@@ -294,6 +295,46 @@ def click_grid_scene(fake: FakeDiscord) -> list[Message]:
     return [*latest(fake, table.channel.id, 1), fake.message(grid.id)]
 
 
+def thread_scene(fake: FakeDiscord) -> tuple[str, list[Message]]:
+    """Ann challenges Bob; Bob accepts, so the match moves into a thread of its own; two moves
+    are played there. The thread's name, its first post and the two moves' boards."""
+    from e2e_play import Table
+    from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS
+
+    world = fake.world
+    world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
+    here = world.channel("arena-2")
+    challenge = fake.slash(world.ann, here, "jarmo challenge", opponent=world.bob, side="white")
+    fake.press(world.bob, challenge.wait_answer().message, "Accept").wait_answer()
+    [thread] = fake.wait_threads(here, 1)
+    fake.wait_until(lambda: fake.channel_messages(thread), 20, "the thread's first board")
+    table = Table(fake, thread, world.ann, world.bob)
+    for move in ("A1-C2", "A5-C4"):
+        table.play(move)
+    fake.wait_idle()
+    return thread.name, latest(fake, thread.id, 3)
+
+
+def save_thread_screenshot(
+    fake: FakeDiscord, name: str, messages: list[Message], path: Path
+) -> Path:
+    """Like :func:`save_screenshot`, under a bar with the thread's name, as Discord shows an
+    open thread."""
+    body = screenshot(fake, messages)
+    bar = 48
+    sheet = Image.new("RGB", (body.width, body.height + bar), BACKGROUND)
+    draw = ImageDraw.Draw(sheet)
+    draw.rectangle((0, 0, body.width, bar - 2), fill=EMBED)
+    draw.line((0, bar - 1, body.width, bar - 1), fill="#1e1f22", width=2)
+    face = fonts()
+    draw.text((MARGIN, bar // 2), "#", font=face.heading, fill=MUTED, anchor="lm")
+    draw.text((MARGIN + 22, bar // 2), name, font=face.heading, fill=NAME, anchor="lm")
+    sheet.paste(body, (0, bar))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sheet.save(path, optimize=True)
+    return path
+
+
 def main() -> None:
     from bot_process import BotProcess
 
@@ -304,12 +345,17 @@ def main() -> None:
             bot.start()
             try:
                 messages = click_grid_scene(fake)
+                name, in_thread = thread_scene(fake)
             finally:
                 bot.stop()
-        path = save_screenshot(fake, messages, OUT / "click-grid.png")
+        paths = [
+            save_screenshot(fake, messages, OUT / "click-grid.png"),
+            save_thread_screenshot(fake, name, in_thread, OUT / "thread.png"),
+        ]
     finally:
         fake.close()
-    print(f"wrote {path.relative_to(ROOT)}")
+    for path in paths:
+        print(f"wrote {path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -43,12 +43,12 @@ async def one_run(channels: int, moves: int, in_flight: int, seed: int) -> list[
                 move = rng.choice(record.game.legal_moves())
                 start = time.perf_counter()
                 report = await service.play.move(place, mover, move)
-                report_message(report)
+                await report_message(report)
                 latencies.append(time.perf_counter() - start)
 
             # Moves arrive interleaved across the channels, ``in_flight`` at a time.
             for i in range(0, len(turn_order), in_flight):
-                await asyncio.gather(*(play(place) for place in turn_order[i:i + in_flight]))
+                await asyncio.gather(*(play(place) for place in turn_order[i : i + in_flight]))
             return latencies
 
 
@@ -62,8 +62,12 @@ def main() -> None:
     parser.add_argument("--channels", type=int, default=100)
     parser.add_argument("--moves", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--in-flight", type=int, default=1,
-                        help="moves being handled at the same moment (other channels' moves)")
+    parser.add_argument(
+        "--in-flight",
+        type=int,
+        default=1,
+        help="moves being handled at the same moment (other channels' moves)",
+    )
     args = parser.parse_args()
     p50s, p99s = [], []
     for run in range(args.runs):
@@ -71,11 +75,15 @@ def main() -> None:
         p50, p99 = percentile(lat, 0.5) * 1e3, percentile(lat, 0.99) * 1e3
         p50s.append(p50)
         p99s.append(p99)
-        print(f"run {run + 1}: {len(lat)} moves over {args.channels} channels, "
-              f"{args.in_flight} in flight: "
-              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(lat) * 1e3:.1f} ms")
-    print(f"median over {args.runs} runs: p50 {statistics.median(p50s):.1f} ms "
-          f"(target ≤ 15), p99 {statistics.median(p99s):.1f} ms (target ≤ 40)")
+        print(
+            f"run {run + 1}: {len(lat)} moves over {args.channels} channels, "
+            f"{args.in_flight} in flight: "
+            f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(lat) * 1e3:.1f} ms"
+        )
+    print(
+        f"median over {args.runs} runs: p50 {statistics.median(p50s):.1f} ms "
+        f"(target ≤ 15), p99 {statistics.median(p99s):.1f} ms (target ≤ 40)"
+    )
 
 
 if __name__ == "__main__":

@@ -15,14 +15,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.cogs.challenges import answered
-from bot.cogs.clock import deadline_message
+from bot.cogs.announcing import announcement_message, expired_text
+from bot.cogs.audience import server_language
 from bot.cogs.inflight import InFlight
 from bot.cogs.publishing import publish_if_changed
-from bot.cogs.replies import only_pinging, post_announced, report_message
+from bot.cogs.replies import only_pinging, post_announced
 from bot.cogs.translator import CatalogueTranslator
 from bot.cogs.tree import JarmoTree
-from bot.cogs.words import discord_words
 from bot.health import Heartbeat, heartbeat_path
 from bot.jarmo import Game
 from bot.render import render_board
@@ -224,8 +223,7 @@ class JarmoBot(commands.AutoShardedBot):
             message = self.get_partial_messageable(record.channel_id).get_partial_message(
                 record.message_id
             )
-            note = discord_words().gettext("**Expired** without an answer.")
-            text = f"{answered(view, None)}\n{note}"
+            text = await expired_text(self, view)
             try:
                 await message.edit(content=text, view=None, allowed_mentions=only_pinging())
             except discord.HTTPException as exc:
@@ -246,7 +244,8 @@ class JarmoBot(commands.AutoShardedBot):
                     if report.announcement is not None:  # the delivery loop may post it too
                         nonce = idempotency_token(report.announcement)
                         send = functools.partial(channel.send, nonce=nonce)
-                    await post_announced(report, send, self.service)
+                    language = await server_language(self, place.guild_id)
+                    await post_announced(report, send, self.service, language)
             except Exception:
                 log.exception("the computer could not move in channel %s", place.channel_id)
 
@@ -254,11 +253,7 @@ class JarmoBot(commands.AutoShardedBot):
         """Post an announcement from the outbox in its game's channel: a reminder, a game lost
         on time with its final board, or the computer's move."""
         channel = self.get_partial_messageable(delivery.entry.channel_id)
-        if delivery.event is not None:
-            message = deadline_message(delivery.event)
-        else:
-            assert delivery.report is not None
-            message = report_message(delivery.report)
+        message = await announcement_message(self, delivery)
         try:
             # The nonce makes Discord keep one message if this announcement is posted twice
             # (its lease ran out, or a process died between posting and settling).

@@ -69,6 +69,9 @@ class BotConfig:
     # [discord] threads: whether an accepted challenge's match moves into a thread of its own,
     # on servers that have not chosen (/jarmo server threads).
     threads: bool = True
+    # [discord] tournament_role (issue 19): members with this role run tournaments, besides
+    # those who can manage the server.
+    tournament_role_id: int | None = None
     computer_workers: int = field(default_factory=lambda: _cores())  # [computer] workers
     # [discord] shard_count / shard_ids: the shards this process runs (issue 17). None: every
     # shard, as many as Discord recommends.
@@ -305,6 +308,16 @@ SCHEMA: dict[str, dict[str, _Key]] = {
 }
 # A thread per match (issue 18).
 SCHEMA["discord"]["threads"] = _Key("threads", _boolean)
+
+
+# Who runs tournaments besides server managers (issue 19).
+def _role_id(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise _Invalid("a role ID as a number without quotes, e.g. 123456789012345678")
+    return value
+
+
+SCHEMA["discord"]["tournament_role"] = _Key("tournament_role_id", _role_id)
 
 
 def _parse(data: Mapping[str, object], source: str) -> dict[str, Any]:

@@ -16,13 +16,14 @@ from bot.cogs.rematch import RematchButton
 from bot.cogs.servers import ServerCog
 from bot.cogs.stats import HistoryPicker, LeaderboardButton, StatsCog
 from bot.cogs.threads import ThreadCog
+from bot.cogs.tournament import SignupButton, TournamentCog, TournamentRunner
 from bot.cogs.tree import JarmoTree
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 # In the order ``/jarmo`` lists their sub-commands.
-FEATURES = (ChallengeCog, PlayCog, ClockCog, StatsCog, ServerCog)
+FEATURES = (ChallengeCog, PlayCog, ClockCog, StatsCog, ServerCog, TournamentCog)
 
 DYNAMIC_ITEMS = (
     ChallengeButton,
@@ -33,6 +34,7 @@ DYNAMIC_ITEMS = (
     PauseButton,
     RematchButton,
     ResignButton,
+    SignupButton,
     StopButton,
 )
 
@@ -42,6 +44,7 @@ async def setup(bot: JarmoBot) -> None:
     and the persistent components."""
     await add_commands(bot)
     await bot.add_cog(ThreadCog(bot))  # a thread per match (no commands of its own)
+    await bot.add_cog(TournamentRunner(bot))  # issue 19: moves tournaments' rounds on
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
 
@@ -67,9 +70,12 @@ __all__ = [
     "RematchButton",
     "ResignButton",
     "ServerCog",
+    "SignupButton",
     "StatsCog",
     "StopButton",
     "ThreadCog",
+    "TournamentCog",
+    "TournamentRunner",
     "add_commands",
     "setup",
 ]

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.audience import channel_language
 from bot.cogs.clock import time_per_move_choices
 from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem
@@ -25,7 +26,7 @@ from bot.cogs.threads import (
     tell_missing_permissions,
     thread_venue,
 )
-from bot.cogs.words import channel_language, discord_voice, discord_words, relative_time
+from bot.cogs.words import discord_voice, discord_words, relative_time
 from bot.i18n import N_
 from bot.service import Actor, ChallengeRequest, ChallengeView, Report
 from bot.words import challenge_text
@@ -100,7 +101,7 @@ async def _play_the_computer(
     )
     started = Report(interaction.user.id, None, board)
     await interaction.response.send_message(
-        **report_message(started, channel_language(interaction))
+        **await report_message(started, await channel_language(interaction))
     )
     await computer_answers(interaction, started)
 
@@ -116,7 +117,7 @@ async def _challenge_a_member(
 async def post_challenge(interaction: discord.Interaction[JarmoBot], view: ChallengeView) -> None:
     """Answer ``interaction`` with the challenge and its buttons, pinging the challenged."""
     record = view.challenge
-    language = channel_language(interaction)
+    language = await channel_language(interaction)
     text = challenge_text(view, discord_voice(language), expires=relative_time(record.expires_at))
     sent = await interaction.response.send_message(
         text,
@@ -159,7 +160,7 @@ class ChallengeButton(
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         service, actor = interaction.client.service, actor_of(interaction)
-        language = channel_language(interaction)
+        language = await channel_language(interaction)
         _ = discord_words(language).gettext
         if self.answer == "accept":
             await _accept(interaction, self.challenge_id)
@@ -181,12 +182,12 @@ async def _accept(interaction: discord.Interaction[JarmoBot], challenge_id: int)
     """The match starts: in a thread of its own when the server plays in threads and the bot
     may open one (else in the channel, saying once which permissions threads need)."""
     service, actor = interaction.client.service, actor_of(interaction)
-    language = channel_language(interaction)
+    language = await channel_language(interaction)
     _ = discord_words(language).gettext
     venue, missing = await thread_venue(interaction)
     board = await service.challenges.accept(actor, challenge_id, venue=venue)
     view = await service.challenges.view(challenge_id)
-    started = report_message(Report(actor.user_id, None, board), language)
+    started = await report_message(Report(actor.user_id, None, board), language)
     thread = venue.thread if venue is not None else None
     if thread is None:
         accepted = _("**Accepted.** Game on!")  # outside the f-string, for the extractor

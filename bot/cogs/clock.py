@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.audience import channel_language
 from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem, offer_button, offer_from, offer_template, single
 from bot.cogs.replies import (
@@ -21,7 +22,7 @@ from bot.cogs.replies import (
     report_message,
     your_move,
 )
-from bot.cogs.words import channel_language, discord_voice, discord_words, mention
+from bot.cogs.words import discord_voice, discord_words, mention
 from bot.service import PauseOffer
 from bot.service.deadlines import DeadlineEvent
 from bot.service.timecontrol import SUGGESTIONS, TimeControlError, format_time_per_move
@@ -42,7 +43,7 @@ class ClockCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP
         offer = await interaction.client.service.clocks.offer_pause(
             place_of(interaction), actor_of(interaction)
         )
-        language = channel_language(interaction)
+        language = await channel_language(interaction)
         await interaction.response.send_message(
             pause_offer_text(offer, discord_voice(language)),
             view=single(PauseButton(offer, language)),
@@ -54,10 +55,10 @@ class ClockCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP
         """Restart the paused clock with the time that was left (either player)."""
         clocks = interaction.client.service.clocks
         view = await clocks.resume(place_of(interaction), actor_of(interaction))
-        language = channel_language(interaction)
+        language = await channel_language(interaction)
         restarted = discord_words(language).gettext("{player} restarted the clock.")
         text = position_line(view, discord_voice(language))
-        embed, file = board_embed(
+        embed, file = await board_embed(
             view, f"{restarted.format(player=mention(interaction.user.id))}\n{text}", language
         )
         turn = view.turn_user_id
@@ -98,11 +99,11 @@ class PauseButton(
             place_of(interaction), actor_of(interaction), self.offer
         )
         await interaction.response.edit_message(view=None)
-        language = channel_language(interaction)
+        language = await channel_language(interaction)
         _ = discord_words(language).gettext
         text = clock_line(view, discord_voice(language)) or _("The clock is paused.")
         agreed = _("The players agreed to pause the clock.")
-        embed, file = board_embed(view, f"{agreed}\n{text}", language)
+        embed, file = await board_embed(view, f"{agreed}\n{text}", language)
         await interaction.followup.send(embed=embed, file=file, allowed_mentions=only_pinging())
 
 
@@ -120,11 +121,11 @@ def time_per_move_choices(current: str) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=value, value=value) for value in values[:25]]
 
 
-def deadline_message(event: DeadlineEvent) -> dict[str, Any]:
+async def deadline_message(event: DeadlineEvent, language: str | None = None) -> dict[str, Any]:
     """Keyword arguments for the channel message that announces a reminder or a timeout."""
     if event.report is not None:
-        return report_message(event.report)
+        return await report_message(event.report, language)
     return {
-        "content": reminder_text(event.user_id, event.deadline_at, discord_voice()),
+        "content": reminder_text(event.user_id, event.deadline_at, discord_voice(language)),
         "allowed_mentions": only_pinging(event.user_id),
     }

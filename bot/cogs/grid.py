@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.cogs.audience import channel_language
 from bot.cogs.grid_plan import BACK, LATER, Cell, GridPlan, OffGrid, Picked, Stage, click, plan
 from bot.cogs.items import JarmoItem
 from bot.cogs.replies import (
@@ -26,7 +27,12 @@ from bot.cogs.replies import (
     report_message,
 )
 from bot.cogs.tree import Unwelcome
-from bot.cogs.words import channel_language, discord_voice, discord_words, reader_language
+from bot.cogs.words import (
+    discord_voice,
+    discord_words,
+    picture_words,
+    reader_language,
+)
 from bot.i18n import N_
 from bot.jarmo import Side
 from bot.service import BoardView, Code, NoGameHere, NotAPlayer, NotYourTurn
@@ -80,7 +86,7 @@ class MoveButton(
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         board = await movers_board(interaction)
         notice = OUT_OF_DATE if board.game.id != self.game_id else None
-        message = grid_message(board, interaction, Picked(), notice)
+        message = await grid_message(board, interaction, Picked(), notice)
         await interaction.response.send_message(
             view=message.view, file=message.image, ephemeral=True, allowed_mentions=only_pinging()
         )
@@ -150,7 +156,9 @@ class GridCell(
             discord.ui.TextDisplay(_("You played **{move}**.").format(move=report.action))
         )
         await interaction.response.edit_message(view=done, attachments=[])
-        await interaction.followup.send(**report_message(report, channel_language(interaction)))
+        await interaction.followup.send(
+            **await report_message(report, await channel_language(interaction))
+        )
         await computer_answers(interaction, report)
 
 
@@ -186,7 +194,7 @@ async def show(
     notice: str | None = None,
 ) -> None:
     """Turn the clicked grid into the grid after ``picked`` (a fresh image with a notice)."""
-    message = grid_message(board, interaction, picked, notice)
+    message = await grid_message(board, interaction, picked, notice)
     if notice is None:  # the same position: the image already shown stays
         await interaction.response.edit_message(view=message.view)
     else:
@@ -201,7 +209,7 @@ class GridMessage:
     image: discord.File
 
 
-def grid_message(
+async def grid_message(
     board: BoardView,
     interaction: discord.Interaction[JarmoBot],
     picked: Picked,
@@ -242,7 +250,8 @@ def grid_message(
         container.add_item(discord.ui.ActionRow[Any](*extras))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(container)
-    return GridMessage(view, discord.File(io.BytesIO(board.image), filename=IMAGE))
+    image = await board.image.png(picture_words(language))
+    return GridMessage(view, discord.File(io.BytesIO(image), filename=IMAGE))
 
 
 def instruction(grid: GridPlan, language: str | None) -> str:

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.audience import channel_language
 from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem, offer_button, offer_from, offer_template, single
 from bot.cogs.replies import (
@@ -28,10 +29,10 @@ from bot.cogs.rules import rules_embed, start_image
 from bot.cogs.transformers import MoveTransformer, PointTransformer
 from bot.cogs.tree import Unwelcome
 from bot.cogs.words import (
-    channel_language,
     discord_voice,
     discord_words,
     mention,
+    picture_words,
     reader_language,
 )
 from bot.i18n import N_
@@ -60,7 +61,7 @@ class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_
             place_of(interaction), actor_of(interaction), str(move)
         )
         await interaction.response.send_message(
-            **report_message(report, channel_language(interaction))
+            **await report_message(report, await channel_language(interaction))
         )
         await computer_answers(interaction, report)
 
@@ -78,7 +79,7 @@ class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_
             place_of(interaction), actor_of(interaction), point
         )
         await interaction.response.send_message(
-            **report_message(report, channel_language(interaction))
+            **await report_message(report, await channel_language(interaction))
         )
         await computer_answers(interaction, report)
 
@@ -91,9 +92,9 @@ class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_
         view = await interaction.client.service.play.board(
             place_of(interaction), viewer_id=interaction.user.id if private else None
         )
-        language = reader_language(interaction) if private else channel_language(interaction)
+        language = reader_language(interaction) if private else await channel_language(interaction)
         text = position_line(view, discord_voice(language))
-        embed, file = board_embed(view, text, language)
+        embed, file = await board_embed(view, text, language)
         extra: dict[str, Any] = {}
         if view.human_to_move is not None:
             extra["view"] = move_view(view.game.id, language)
@@ -135,7 +136,7 @@ class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_
         offer = await interaction.client.service.play.offer_stop(
             place_of(interaction), actor_of(interaction)
         )
-        language = channel_language(interaction)
+        language = await channel_language(interaction)
         _ = discord_words(language).gettext
         text = _(
             "{player} offers to end this game here, scored as it stands. {opponent}, do you "
@@ -151,7 +152,7 @@ class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_
     async def standings(self, interaction: discord.Interaction[JarmoBot]) -> None:
         """Show the standing of this channel's current (or last) match."""
         standings = await interaction.client.service.standings.current(place_of(interaction))
-        language = channel_language(interaction)
+        language = await channel_language(interaction)
         embed = discord.Embed(
             title=discord_words(language).gettext("Match standings"),
             colour=EMBED_COLOUR,
@@ -162,10 +163,11 @@ class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_
     @app_commands.command()
     async def rules(self, interaction: discord.Interaction[JarmoBot]) -> None:
         """How to play Jarmo (only you see it)."""
-        image = await asyncio.to_thread(start_image, "classic")
+        language = reader_language(interaction)
+        image = await asyncio.to_thread(start_image, "classic", picture_words(language))
         file = discord.File(io.BytesIO(image), filename="start.png")
         # Servers have no move limit of their own: every game gets the bot's configured one.
-        embed = rules_embed(interaction.client.config.max_plies, reader_language(interaction))
+        embed = rules_embed(interaction.client.config.max_plies, language)
         embed.set_image(url="attachment://start.png")
         await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
 
@@ -176,7 +178,7 @@ class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_
         report = await interaction.client.service.play.abort(
             place_of(interaction), actor_of(interaction), can_manage=can_manage
         )
-        language = channel_language(interaction)
+        language = await channel_language(interaction)
         _ = discord_words(language).gettext
         moderator = mention(interaction.user.id)
         if isinstance(report, DamagedGameAborted):
@@ -189,7 +191,7 @@ class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_
                 allowed_mentions=only_pinging(),
             )
             return
-        message = report_message(report, language)
+        message = await report_message(report, language)
         message["content"] = _("Game aborted by {moderator}.").format(moderator=moderator)
         message["allowed_mentions"] = only_pinging()
         await interaction.response.send_message(**message)
@@ -233,7 +235,9 @@ class ResignButton(
         )
         resigned = discord_words(reader_language(interaction)).gettext("You resigned.")
         await interaction.response.edit_message(content=resigned, view=None)
-        await interaction.followup.send(**report_message(report, channel_language(interaction)))
+        await interaction.followup.send(
+            **await report_message(report, await channel_language(interaction))
+        )
 
 
 class StopButton(
@@ -265,4 +269,6 @@ class StopButton(
             place_of(interaction), actor_of(interaction), self.offer
         )
         await interaction.response.edit_message(view=None)
-        await interaction.followup.send(**report_message(report, channel_language(interaction)))
+        await interaction.followup.send(
+            **await report_message(report, await channel_language(interaction))
+        )

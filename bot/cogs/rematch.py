@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.cogs.audience import channel_language
 from bot.cogs.challenges import post_challenge
 from bot.cogs.items import JarmoItem
 from bot.cogs.rematch_offer import REMATCH_TEMPLATE, rematch_button
 from bot.cogs.replies import actor_of, computer_answers, report_message
-from bot.cogs.words import channel_language
 from bot.service import Actor, Report
 from bot.service.rematches import MemberLookup, RematchStarted
 
@@ -50,7 +50,7 @@ class RematchButton(
         if isinstance(rematch, RematchStarted):
             started = Report(interaction.user.id, None, rematch.board)
             await interaction.response.send_message(
-                **report_message(started, channel_language(interaction))
+                **await report_message(started, await channel_language(interaction))
             )
             await computer_answers(interaction, started)
             return

@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.cogs.audience import channel_language
 from bot.cogs.items import single
 from bot.cogs.rematch_offer import rematch_view
 from bot.cogs.words import (
-    channel_language,
     discord_voice,
     discord_words,
     mention,
+    picture_words,
     reader_language,
 )
 from bot.service import Actor, BoardView, Place, Report
@@ -52,7 +53,7 @@ async def computer_answers(interaction: discord.Interaction[JarmoBot], report: R
         return
     if reply is not None:
         await post_announced(
-            reply, interaction.followup.send, service, channel_language(interaction)
+            reply, interaction.followup.send, service, await channel_language(interaction)
         )
 
 
@@ -65,7 +66,7 @@ async def post_announced(
     """Post a report the store also keeps in its outbox (the computer's move), and settle it
     there: sent, or left for the delivery loop if posting failed."""
     try:
-        await send(**report_message(report, language))
+        await send(**await report_message(report, language))
     except Exception as exc:
         if report.announcement is not None:
             await service.announcements.post_later(report.announcement, repr(exc))
@@ -85,13 +86,15 @@ def place_of(interaction: discord.Interaction[JarmoBot]) -> Place:
     return Place(interaction.guild_id or 0, interaction.channel_id or 0)
 
 
-def board_embed(
+async def board_embed(
     view: BoardView, text: str, language: str | None = None, *, filename: str = "board.png"
 ) -> tuple[discord.Embed, discord.File]:
-    """An embed showing the board image as an attachment, with ``text`` under the title."""
-    file = discord.File(io.BytesIO(view.image), filename=filename)
-    title = game_title(view, discord_voice(language))
-    embed = discord.Embed(title=title, description=text, colour=EMBED_COLOUR)
+    """An embed showing the board image (its words in ``language``) as an attachment, with
+    ``text`` under the title."""
+    voice = discord_voice(language)
+    image = await view.image.png(picture_words(language))
+    file = discord.File(io.BytesIO(image), filename=filename)
+    embed = discord.Embed(title=game_title(view, voice), description=text, colour=EMBED_COLOUR)
     embed.set_image(url=f"attachment://{filename}")
     return embed, file
 
@@ -109,14 +112,14 @@ def your_move(user_id: int | None, language: str | None = None) -> str | None:
     return discord_words(language).gettext("{player}, your move.").format(player=mention(user_id))
 
 
-def report_message(report: Report, language: str | None = None) -> dict[str, Any]:
+async def report_message(report: Report, language: str | None = None) -> dict[str, Any]:
     """Keyword arguments for a message that shows ``report`` (one or two boards)."""
     voice = discord_voice(language)
-    embed, file = board_embed(report.board, report_text(report, voice), language)
+    embed, file = await board_embed(report.board, report_text(report, voice), language)
     embeds, files = [embed], [file]
     turn = report.board.human_to_move  # never "your move" to the computer
     if report.next_board is not None:
-        next_embed, next_file = board_embed(
+        next_embed, next_file = await board_embed(
             report.next_board,
             position_line(report.next_board, voice),
             language,

@@ -10,7 +10,7 @@ from bot.cogs.replies import EMBED_COLOUR
 from bot.cogs.words import discord_words
 from bot.i18n import N_
 from bot.jarmo import Game
-from bot.render import render_board
+from bot.render import ImageWords, render_board
 
 RULES_SUMMARY = N_("""\
 **Board and pieces**
@@ -91,7 +91,7 @@ def rules_embed(max_moves: int, language: str | None = None) -> discord.Embed:
     return embed
 
 
-@lru_cache(maxsize=4)
-def start_image(ruleset: str) -> bytes:
-    """The start position of ``ruleset`` as a PNG (made once per ruleset)."""
-    return render_board(Game.new(ruleset=ruleset))
+@lru_cache(maxsize=16)  # a few rulesets in a few languages (``ImageWords`` hash by identity)
+def start_image(ruleset: str, words: ImageWords) -> bytes:
+    """The start position of ``ruleset`` as a PNG, its texts in ``words`` (made once each)."""
+    return render_board(Game.new(ruleset=ruleset), words=words)

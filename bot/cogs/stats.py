@@ -12,11 +12,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.audience import channel_language
 from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem, single
 from bot.cogs.replies import EMBED_COLOUR, only_pinging
 from bot.cogs.tree import Unwelcome
-from bot.cogs.words import channel_language, discord_voice, discord_words, reader_language
+from bot.cogs.words import (
+    discord_voice,
+    discord_words,
+    picture_words,
+    reader_language,
+)
 from bot.i18n import N_
 from bot.service.stats_models import GameExport, HistoryPage, LeaderboardPage
 from bot.words import (
@@ -80,7 +86,7 @@ class LeaderboardButton(
             self.guild_id, self.ruleset, page=self.page, viewer_id=interaction.user.id
         )
         mine = interaction.user.id == self.viewer_id
-        language = channel_language(interaction) if mine else reader_language(interaction)
+        language = await channel_language(interaction) if mine else reader_language(interaction)
         message = leaderboard_message(page, language)
         if mine:
             await interaction.response.edit_message(**message)
@@ -169,8 +175,10 @@ class HistoryPicker(
         game_id = int(self.item.values[0])
         # Replaying a long game into a GIF can take longer than Discord's 3 s to answer.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        export = await interaction.client.service.stats.export_game(self.guild_id, game_id)
         language = reader_language(interaction)
+        export = await interaction.client.service.stats.export_game(
+            self.guild_id, game_id, words=picture_words(language)
+        )
         moves = move_list_text(
             export.game,
             export.actions,
@@ -225,7 +233,7 @@ class StatsCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP
             viewer_id=interaction.user.id,
         )
         await interaction.response.send_message(
-            **leaderboard_message(page, channel_language(interaction))
+            **leaderboard_message(page, await channel_language(interaction))
         )
 
     @app_commands.command()
@@ -241,10 +249,14 @@ class StatsCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP
     ) -> None:
         """A player's rating, its trend and their results on this server."""
         user = player or interaction.user
+        language = await channel_language(interaction)
         profile = await interaction.client.service.stats.profile(
-            interaction.guild_id or 0, user.id, viewer_id=interaction.user.id, ruleset=ruleset
+            interaction.guild_id or 0,
+            user.id,
+            viewer_id=interaction.user.id,
+            ruleset=ruleset,
+            words=picture_words(language),
         )
-        language = channel_language(interaction)
         title = discord_words(language).gettext("{player} · Jarmo stats")
         embed = discord.Embed(
             title=title.format(player=profile.name),
@@ -272,7 +284,7 @@ class StatsCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP
         guild_id = interaction.guild_id or 0
         opponent_id = opponent.id if opponent else None
         page = await interaction.client.service.stats.history(guild_id, user.id, opponent_id)
-        language = channel_language(interaction)
+        language = await channel_language(interaction)
         voice = discord_voice(language)
         embed = discord.Embed(
             title=history_title(page, voice),

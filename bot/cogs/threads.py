@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 from discord.ext import commands, tasks
 
+from bot.cogs.audience import channel_language, server_language
 from bot.cogs.replies import only_pinging
-from bot.cogs.words import channel_language, discord_words, mention, reader_language
+from bot.cogs.words import discord_words, mention, reader_language
 from bot.service import ChallengeView, Place, Refusal, Standings
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ async def thread_venue(
     missing = missing_thread_permissions(interaction)
     if missing:
         return None, missing
-    return ThreadVenue(message, channel_language(interaction)), []
+    return ThreadVenue(message, await channel_language(interaction)), []
 
 
 async def tell_missing_permissions(
@@ -174,7 +175,7 @@ class ThreadCog(commands.Cog):
             "thread %s was deleted: its game %s aborted", event.thread_id, report.board.game.id
         )
         match = report.board.match
-        language = (await service.servers.settings(event.guild_id)).language
+        language = await server_language(self.bot, event.guild_id)
         _ = discord_words(language).gettext
         text = _(
             "The thread of the match between {first} and {second} was deleted, so the match "
@@ -220,7 +221,7 @@ class ThreadCog(commands.Cog):
             return
         if not standings.over:
             return
-        language = (await service.servers.settings(thread.guild.id)).language
+        language = await server_language(self.bot, thread.guild.id)
         name = finished_name(standings, language)
         if thread.name == name:
             return

@@ -11,7 +11,8 @@ from typing import Any
 import discord
 
 from bot.i18n import ENGLISH, Catalogue, catalogue
-from bot.words import Voice, shared_catalogue
+from bot.render import ImageWords
+from bot.words import Voice, image_words, shared_catalogue
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 DOMAIN = "discord"
@@ -48,6 +49,11 @@ def discord_voice(language: str | None = None) -> Voice:
     return Voice(shared_catalogue(language), name=mention, when=relative_time, date=short_date)
 
 
+def picture_words(language: str | None = None) -> ImageWords:
+    """The words the board images, replays and charts draw, in ``language``."""
+    return image_words(shared_catalogue(language))
+
+
 def reader_language(interaction: discord.Interaction[Any]) -> str:
     """The language of a private answer: the reader's own Discord locale."""
     return interaction.locale.value
@@ -60,10 +66,3 @@ def public_language(server_setting: str | None, guild_locale: discord.Locale | N
     if server_setting:
         return server_setting
     return guild_locale.value if guild_locale is not None else ENGLISH
-
-
-def channel_language(
-    interaction: discord.Interaction[Any], server_setting: str | None = None
-) -> str:
-    """The language of a post in the channel of ``interaction`` (see :func:`public_language`)."""
-    return public_language(server_setting, interaction.guild_locale)

@@ -6,6 +6,7 @@ import asyncio
 import os
 from pathlib import Path
 
+from bot.render import ImageWords
 from bot.service import BoardView
 
 LATEST = "latest.png"
@@ -27,9 +28,11 @@ class BoardFolder:
         """Make the folder (and its parents). Raises ``OSError``."""
         self.path.mkdir(parents=True, exist_ok=True)
 
-    async def save(self, view: BoardView) -> Path:
-        """Write ``view``'s picture; returns the numbered file. Raises ``OSError``."""
-        return await asyncio.to_thread(self._write, picture_name(view), view.image)
+    async def save(self, view: BoardView, words: ImageWords) -> Path:
+        """Write ``view``'s picture, its texts in ``words``; returns the numbered file.
+        Raises ``OSError``."""
+        image = await view.image.png(words)
+        return await asyncio.to_thread(self._write, picture_name(view), image)
 
     def _write(self, name: str, image: bytes) -> Path:
         target = self.path / name

@@ -36,6 +36,7 @@ from bot.service.errors import as_refusal
 from bot.store import StoreError
 from bot.words import (
     game_title,
+    image_words,
     position_line,
     refusal_text,
     reminder_text,
@@ -396,7 +397,7 @@ class _Session:
             await self.service.announcements.posted(report.announcement)
 
     async def _show_board(self, view: BoardView) -> None:
-        await self.folder.save(view)
+        await self.folder.save(view, image_words(self.voice.catalogue))
         self.say(board_diagram(view.game.game.position(), self.language))
 
     def _leave(self) -> None:

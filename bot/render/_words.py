@@ -42,6 +42,7 @@ class ImageWords:
     points: str
     captured: str
     reserve: str
+    chart_title: str  # {name} {ruleset}: whose rating, in which rules
     chart_summary: str  # {rating} {change} {games}: games is ``games_count`` of the count
     games_count: Callable[[int], str]
     chart_older: str
@@ -83,6 +84,7 @@ ENGLISH = ImageWords(
     points="pts",
     captured="captured",
     reserve="reserve",
+    chart_title="{name} · {ruleset} rating",
     chart_summary="{rating} ({change} over {games})",
     games_count=_english_games,
     chart_older="older",

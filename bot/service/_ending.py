@@ -11,6 +11,7 @@ from bot.jarmo.position import Side
 from bot.service._reports import Reports
 from bot.service._scoring import Scoreboard
 from bot.service._seats import game_changed
+from bot.service.match_events import MatchEnded, MatchListeners
 from bot.service.models import Report
 from bot.service.unit import UnitOfWork
 
@@ -28,9 +29,12 @@ class Result:
 class GameEnder:
     """Records game endings for the use cases that end games (play and clocks)."""
 
-    def __init__(self, unit: UnitOfWork, reports: Reports) -> None:
+    def __init__(
+        self, unit: UnitOfWork, reports: Reports, listeners: MatchListeners | None = None
+    ) -> None:
         self._unit = unit
         self._reports = reports
+        self._listeners = listeners or MatchListeners()  # told when an ending ends the match
 
     async def end(
         self,
@@ -71,6 +75,8 @@ class GameEnder:
                 raise game_changed() from None
         if end.next_game is not None:
             self._unit.signals.deadlines_changed.set()
+        else:
+            await self._listeners.tell(MatchEnded(end.match))
         return await self._reports.ended(
             end.game,
             end.match,

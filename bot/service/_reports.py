@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot import store as st
 from bot.jarmo.position import Side
 from bot.service._scoring import Scoreboard, points_by_player
-from bot.service._views import render_view, result_banner
+from bot.service._views import board_picture, result_banner
 from bot.service.models import BoardView, GameLine, GameSummary, Report, Standings
 from bot.service.stats import match_shifts
 from bot.service.timecontrol import clock_view
@@ -26,7 +26,7 @@ class Reports:
         unit = self._unit
         white = await unit.names(record.guild_id, record.white_id)
         black = await unit.names(record.guild_id, record.black_id)
-        image = await render_view(
+        image = board_picture(
             record.game,
             perspective=perspective,
             players=(white, black),

@@ -1,13 +1,15 @@
-"""Rendering for the service: Pillow runs in a worker thread so the event loop stays free."""
+"""Board images for the service's results: a snapshot of the position that the front end draws
+in its reader's words, with Pillow in a worker thread so the event loop stays free."""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.jarmo import Game
-from bot.jarmo.position import Side
-from bot.render import OFF_BOARD_ENDS, ResultBanner, render_position
+from bot.jarmo.position import Position, Side
+from bot.render import ENGLISH_WORDS, OFF_BOARD_ENDS, ImageWords, ResultBanner, render_position
 
 
 class StoredEnd(Protocol):
@@ -33,16 +35,36 @@ def result_banner(game: StoredEnd) -> ResultBanner | None:
     return ResultBanner.from_record(reason, game.winner, game.points)
 
 
-async def render_view(
+@dataclass(frozen=True, slots=True)
+class BoardPicture:
+    """A board image waiting for its words: the service does not know who will read it (a
+    public post speaks the server's language, a private grid its reader's), so the front end
+    draws it with :meth:`png` in the language of each message it is shown in."""
+
+    position: Position  # a snapshot: a worker never reads a game the event loop may change
+    perspective: Side
+    players: tuple[str, str]  # white's and black's names
+    result: ResultBanner | None = None
+
+    async def png(self, words: ImageWords = ENGLISH_WORDS) -> bytes:
+        """The PNG of the position, its texts in ``words`` (``bot.words.image_words``)."""
+        return await asyncio.to_thread(
+            render_position,
+            self.position,
+            perspective=self.perspective,
+            players=self.players,
+            result=self.result,
+            words=words,
+        )
+
+
+def board_picture(
     game: Game,
     *,
     perspective: Side,
     players: tuple[str, str],
     result: ResultBanner | None = None,
-) -> bytes:
-    """The PNG of ``game``'s position, ended as ``result`` says if given. The snapshot is taken
-    here, on the event loop, so the worker never reads a game that the loop might change."""
-    position = game.position()
-    return await asyncio.to_thread(
-        render_position, position, perspective=perspective, players=players, result=result
-    )
+) -> BoardPicture:
+    """``game``'s position, ended as ``result`` says if given, ready to be drawn. The snapshot
+    is taken here, on the event loop."""
+    return BoardPicture(game.position(), perspective, players, result)

@@ -71,6 +71,21 @@ class Code(StrEnum):
     OPPONENT_LEFT = "opponent-left"
     SETTINGS_NEED_MANAGER = "settings-need-manager"
     UNKNOWN_LANGUAGE = "unknown-language"
+    # tournaments (issue 19)
+    TOURNAMENT_NEEDS_MANAGER = "tournament-needs-manager"
+    TOURNAMENT_IN_CHANNEL = "tournament-in-channel"
+    NO_TOURNAMENT = "no-tournament"
+    BAD_TOURNAMENT_FORMAT = "bad-tournament-format"
+    BAD_TOURNAMENT_GAMES = "bad-tournament-games"
+    BAD_TOURNAMENT_ROUNDS = "bad-tournament-rounds"
+    BAD_TOURNAMENT_NAME = "bad-tournament-name"
+    TOO_FEW_PLAYERS = "too-few-players"
+    TOO_MANY_ROUNDS = "too-many-rounds"
+    PLAYER_LEFT_SERVER = "player-left-server"
+    SIGNUP_CLOSED = "signup-closed"
+    TOURNAMENT_NOT_RUNNING = "tournament-not-running"
+    NOT_IN_TOURNAMENT = "not-in-tournament"
+    NO_SUCH_ROUND = "no-such-round"
     # faults that are nobody's doing
     GAME_DAMAGED = "game-damaged"
     DATABASE_BUSY = "database-busy"
@@ -124,6 +139,10 @@ class NotAllowed(Refusal):
 
 class BadSetting(Refusal):
     """A server setting was given a value it cannot take."""
+
+
+class TournamentRefused(Refusal):
+    """A tournament cannot do that now: sign-up is over, too few players, a bad option, ..."""
 
 
 class GameChanged(Refusal):

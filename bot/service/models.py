@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.jarmo import Outcome
+from bot.service._views import BoardPicture
 from bot.service.stats_models import RatingShift
 from bot.service.timecontrol import ClockView
 from bot.store import ChallengeRecord, GameRecord, MatchRecord
@@ -42,13 +43,13 @@ class ChallengeRequest:
 
 @dataclass(frozen=True, slots=True)
 class BoardView:
-    """A position as the players see it: the game, its match, names, and the rendered PNG."""
+    """A position as the players see it: the game, its match, names, and its picture."""
 
     game: GameRecord
     match: MatchRecord
     white_name: str
     black_name: str
-    image: bytes
+    image: BoardPicture  # drawn by the front end, in its reader's words
     clock: ClockView | None = None  # the player to move's time (issue 9); None without a limit
     computer_id: int | None = None  # the computer opponent's user id, when one is attached
 

@@ -1,15 +1,22 @@
 """Per-server settings: whether matches get threads, and the language of public posts. They are
-kept as the bot's own state (``BotStateStore`` keys), one key per setting and server."""
+kept as the bot's own state (``BotStateStore`` keys), one key per setting and server, and read
+for every public post, so the latest servers' settings are kept in memory too."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot import store as st
 from bot.service import errors
+from bot.service.bounded import BoundedCache
 
 LANGUAGES = ("en", "pl", "de", "eo")  # English, Polish, German, Esperanto
 _ON, _OFF = "on", "off"
+CACHED_SERVERS = 4096  # the servers whose settings stay in memory (the most recently used)
+# Another process (a cluster's other shards) may change a setting: read it again after this.
+FRESH_SECONDS = 300.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,20 +40,36 @@ class ServerSettingsCases:
     """Reading and changing a server's settings. Only members who can manage the server may
     change them; the front end says whether the actor can."""
 
-    def __init__(self, state: st.BotStateStore) -> None:
+    def __init__(
+        self, state: st.BotStateStore, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self._state = state
+        self._clock = clock
+        self._cache: BoundedCache[int, tuple[float, ServerSettings]] = BoundedCache(CACHED_SERVERS)
 
     async def settings(self, guild_id: int) -> ServerSettings:
-        """The server's settings as stored."""
+        """The server's settings as stored (as read at most ``FRESH_SECONDS`` ago; a change
+        made here is seen at once)."""
+        cached = self._cache.get(guild_id)
+        if cached is not None and self._clock() - cached[0] < FRESH_SECONDS:
+            return cached[1]
+        return await self._read(guild_id)
+
+    async def _read(self, guild_id: int) -> ServerSettings:
+        read_at = self._clock()
         threads = await self._state.get(_key(guild_id, "threads"))
         language = await self._state.get(_key(guild_id, "language"))
-        return ServerSettings(guild_id, None if threads is None else threads == _ON, language)
+        settings = ServerSettings(guild_id, None if threads is None else threads == _ON, language)
+        cached = self._cache.get(guild_id)
+        if cached is None or cached[0] <= read_at:  # a read that began later knows better
+            self._cache.put(guild_id, (read_at, settings))
+        return settings
 
     async def set_threads(self, guild_id: int, on: bool, *, can_manage: bool) -> ServerSettings:
         """Turn threads for matches on or off. Raises ``NotAllowed`` for a non-manager."""
         _check_manager(can_manage)
         await self._state.set(_key(guild_id, "threads"), _ON if on else _OFF)
-        return await self.settings(guild_id)
+        return await self._read(guild_id)
 
     async def set_language(
         self, guild_id: int, language: str, *, can_manage: bool
@@ -59,7 +82,7 @@ class ServerSettingsCases:
                 errors.Code.UNKNOWN_LANGUAGE, name=language, known=", ".join(LANGUAGES)
             )
         await self._state.set(_key(guild_id, "language"), language)
-        return await self.settings(guild_id)
+        return await self._read(guild_id)
 
     async def first_thread_notice(self, guild_id: int) -> bool:
         """Whether the server has yet to be told which permissions threads need (``True`` at

@@ -15,6 +15,7 @@ from bot.service.announcements import AnnouncementCases
 from bot.service.challenges import ChallengeCases
 from bot.service.clocks import ClockCases
 from bot.service.computer_turns import ComputerTurns
+from bot.service.match_events import MatchListeners
 from bot.service.models import Actor, ServiceConfig
 from bot.service.play import PlayCases
 from bot.service.ratings import Ratings
@@ -22,6 +23,7 @@ from bot.service.rematches import RematchCases
 from bot.service.servers import ServerSettingsCases
 from bot.service.standings import StandingsCases
 from bot.service.stats import PlayerStats
+from bot.service.tournaments import TournamentCases
 from bot.service.unit import UnitOfWork, utc_now
 from bot.service.venues import VenueCases
 
@@ -54,7 +56,8 @@ class JarmoService:
             computer=computer,
         )
         reports = Reports(self.unit)
-        ender = GameEnder(self.unit, reports)
+        match_listeners = MatchListeners()
+        ender = GameEnder(self.unit, reports, match_listeners)
         self.challenges = ChallengeCases(self.unit, reports)
         self.play = PlayCases(self.unit, reports, ender)
         self.clocks = ClockCases(self.unit, reports, ender)
@@ -66,6 +69,9 @@ class JarmoService:
         self.rematches = RematchCases(self.unit, self.challenges)
         self.servers = ServerSettingsCases(store.state)
         self.venues = VenueCases(self.unit, ender)
+        # issue 19: tournaments hear of every match that ends
+        self.tournaments = TournamentCases(self.unit, ender)
+        match_listeners.add(self.tournaments.match_ended)
 
     def with_computer(self, computer: Actor) -> JarmoService:
         """A service like this one (same store, settings, clock and random source) that plays

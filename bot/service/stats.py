@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from bot.render import render_rating_chart, render_replay
+from bot.render import ENGLISH_WORDS, ImageWords, render_rating_chart, render_replay
 from bot.service._views import result_banner
 from bot.service.errors import Code, NoStats
 from bot.service.stats_models import (
@@ -67,11 +67,18 @@ class PlayerStats:
         return LeaderboardRow(entry.rank, rating.user_id, name, rating)
 
     async def profile(
-        self, guild_id: int, user_id: int, *, viewer_id: int, ruleset: str | None = None
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        viewer_id: int,
+        ruleset: str | None = None,
+        words: ImageWords = ENGLISH_WORDS,
     ) -> PlayerProfile:
         """The player's ratings (with rank), rating trend and chart (in ``ruleset``, or their
-        most played one), results as White and as Black, matches, streak, and their record
-        against the viewer. Raises ``NoStats`` for a player without a finished game."""
+        most played one, labelled in ``words``), results as White and as Black, matches,
+        streak, and their record against the viewer. Raises ``NoStats`` for a player without
+        a finished game."""
         name = await self._names(guild_id, user_id)
         stats = await self._results.player_stats(guild_id, user_id)
         ratings = await self._ratings.player_ratings(guild_id, user_id)
@@ -86,8 +93,8 @@ class PlayerStats:
         trend = await self._trend(guild_id, user_id, chosen) if chosen else []
         chart = None
         if len(trend) >= 2:
-            title = f"{name} · {chosen} rating"
-            chart = await asyncio.to_thread(render_rating_chart, trend, title=title)
+            title = words.chart_title.format(name=name, ruleset=chosen)
+            chart = await asyncio.to_thread(render_rating_chart, trend, title=title, words=words)
         against = None
         if viewer_id != user_id:
             against = await self._results.head_to_head(guild_id, user_id, viewer_id)
@@ -126,9 +133,12 @@ class PlayerStats:
             )  # fmt: skip
         return HistoryPage(guild_id, user_id, name, opponent_id, lines)
 
-    async def export_game(self, guild_id: int, game_id: int) -> GameExport:
+    async def export_game(
+        self, guild_id: int, game_id: int, *, words: ImageWords = ENGLISH_WORDS
+    ) -> GameExport:
         """A finished game's move list (one move per line, with ply and player) and its replay
-        GIF. Raises ``NoStats`` for a game that is not a finished game of this server."""
+        GIF, its texts in ``words``. Raises ``NoStats`` for a game that is not a finished game
+        of this server."""
         result = await self._results.game_result(game_id)
         if result is None or result.guild_id != guild_id:
             raise NoStats(Code.GAME_NOT_IN_HISTORY, game=game_id)
@@ -137,7 +147,11 @@ class PlayerStats:
         white = await self._names(guild_id, result.white_id)
         black = await self._names(guild_id, result.black_id)
         gif = await asyncio.to_thread(
-            render_replay, record.game, players=(white, black), result=result_banner(result)
+            render_replay,
+            record.game,
+            players=(white, black),
+            result=result_banner(result),
+            words=words,
         )
         return GameExport(result, white, black, tuple(actions), gif)
 

@@ -32,6 +32,7 @@ from bot.store.interface import (
     RatingStore,
     ResultStore,
     Store,
+    TournamentStore,
 )
 from bot.store.outbox import Announcement, AnnouncementKind, OutboxEntry, Settlement
 from bot.store.postgres import PostgresStore, check_server, describe, is_postgres_url
@@ -71,6 +72,19 @@ from bot.store.records import (
     SidePreference,
 )
 from bot.store.sqlite import SqliteStore, open_store
+from bot.store.tournament_records import (
+    ChannelHasTournament,
+    EntryRecord,
+    NewPairing,
+    NewTournament,
+    PairingRecord,
+    PairingResult,
+    StaleTournament,
+    TournamentClosed,
+    TournamentFormat,
+    TournamentRecord,
+    TournamentStatus,
+)
 
 __all__ = [
     "MATCH_LENGTHS",
@@ -148,4 +162,18 @@ __all__ = [
     "open_any",
     "open_database",
     "open_store",
+]
+__all__ += [  # issue 19: tournaments
+    "ChannelHasTournament",
+    "EntryRecord",
+    "NewPairing",
+    "NewTournament",
+    "PairingRecord",
+    "PairingResult",
+    "StaleTournament",
+    "TournamentClosed",
+    "TournamentFormat",
+    "TournamentRecord",
+    "TournamentStatus",
+    "TournamentStore",
 ]

@@ -21,6 +21,7 @@ Conventions for every method:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
@@ -47,6 +48,14 @@ from bot.store.records import (
     MatchRecord,
     NewChallenge,
     PlayerRecord,
+)
+from bot.store.tournament_records import (
+    EntryRecord,
+    NewPairing,
+    NewTournament,
+    PairingRecord,
+    PairingResult,
+    TournamentRecord,
 )
 
 if TYPE_CHECKING:
@@ -377,6 +386,91 @@ class QuarantineStore(Protocol):
         ...
 
 
+# -- tournaments (issue 19) -------------------------------------------------------------------
+
+
+class TournamentStore(Protocol):
+    """Tournaments: sign-up, rounds and their pairings. Every change of round is checked
+    against ``current_round`` (``StaleTournament``), so each round is paired exactly once
+    however many processes or moderators try; a result is recorded once (the first wins)."""
+
+    async def create(self, new: NewTournament, *, now: datetime) -> TournamentRecord:
+        """Open a tournament for sign-up. Raises ``ChannelHasTournament`` if the channel has
+        one in sign-up or running."""
+        ...
+
+    async def get(self, tournament_id: int) -> TournamentRecord:
+        """The tournament with this id. Raises ``NotFound``."""
+        ...
+
+    async def latest_in(self, channel_id: int) -> TournamentRecord | None:
+        """The channel's open tournament, or else its most recently created one, if any."""
+        ...
+
+    async def running(self) -> list[TournamentRecord]:
+        """Every tournament past sign-up and not finished, oldest first."""
+        ...
+
+    async def attach_message(self, tournament_id: int, message_id: int) -> None:
+        """Remember the sign-up message. Raises ``NotFound``."""
+        ...
+
+    async def join(self, tournament_id: int, user_id: int) -> list[EntryRecord]:
+        """Enter ``user_id`` (again: nothing changes) and return the entries in seed order.
+        Raises ``NotFound``; ``TournamentClosed`` once sign-up is over."""
+        ...
+
+    async def leave(self, tournament_id: int, user_id: int) -> list[EntryRecord]:
+        """Take ``user_id`` off the list during sign-up (not entered: nothing changes). Raises
+        ``NotFound``; ``TournamentClosed`` once sign-up is over."""
+        ...
+
+    async def entries(self, tournament_id: int) -> list[EntryRecord]:
+        """The entries in seed order."""
+        ...
+
+    async def withdraw(self, tournament_id: int, user_id: int) -> None:
+        """Mark an entered player withdrawn (paired no more; results kept). Raises
+        ``NotFound`` for a player not entered."""
+        ...
+
+    async def start_round(
+        self, tournament_id: int, *, expected_round: int, pairings: Sequence[NewPairing]
+    ) -> TournamentRecord:
+        """Store round ``expected_round + 1`` with its ``pairings`` (boards numbered from 1)
+        and make it current; from round 0 this also closes sign-up. Raises ``NotFound``;
+        ``StaleTournament`` if the tournament is not at ``expected_round`` (or has finished)."""
+        ...
+
+    async def finish(
+        self, tournament_id: int, *, expected_round: int, now: datetime
+    ) -> TournamentRecord:
+        """Mark the tournament finished. Raises ``StaleTournament`` if it is not running at
+        ``expected_round``."""
+        ...
+
+    async def pairings(self, tournament_id: int) -> list[PairingRecord]:
+        """Every pairing, by round and board."""
+        ...
+
+    async def pairing_of_match(self, match_id: int) -> PairingRecord | None:
+        """The pairing played as ``match_id``, if the match belongs to a tournament."""
+        ...
+
+    async def attach_match(
+        self, tournament_id: int, round_number: int, board: int, match_id: int
+    ) -> None:
+        """Record the match a pairing is played as. Raises ``NotFound`` for no such pairing."""
+        ...
+
+    async def decide(
+        self, tournament_id: int, round_number: int, board: int, result: PairingResult
+    ) -> bool:
+        """Record a pairing's result; ``False`` (nothing written) if it was decided already.
+        Raises ``NotFound`` for no such pairing."""
+        ...
+
+
 class Store(Protocol):
     """One backend: a store for each role, over one database."""
 
@@ -398,6 +492,8 @@ class Store(Protocol):
     def outbox(self) -> OutboxStore: ...
     @property
     def quarantine(self) -> QuarantineStore: ...
+    @property
+    def tournaments(self) -> TournamentStore: ...
 
     async def close(self) -> None:
         """Finish pending work and release the database. Closing twice is fine."""

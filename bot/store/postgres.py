@@ -35,6 +35,7 @@ from bot.store._players import SqlBotState, SqlPlayers
 from bot.store._quarantine_sql import SqlQuarantine
 from bot.store._rating_store import SqlRatings
 from bot.store._stats_sql import SqlResults
+from bot.store._tournament_sql import SqlTournaments
 from bot.store.errors import DatabaseUnusable, SchemaTooNew
 
 URL_SCHEMES = ("postgresql", "postgres")
@@ -77,6 +78,7 @@ class PostgresStore:
         self.results = SqlResults(reader)
         self.outbox = SqlOutbox(self._writer, reader, shared=True)
         self.quarantine = SqlQuarantine(self._writer, loader)
+        self.tournaments = SqlTournaments(self._writer, reader)  # issue 19
         self._closed = False
 
     @classmethod

@@ -28,6 +28,7 @@ from bot.store._preflight import ProcessLock, check_database
 from bot.store._quarantine_sql import SqlQuarantine
 from bot.store._rating_store import SqlRatings
 from bot.store._stats_sql import SqlResults
+from bot.store._tournament_sql import SqlTournaments
 from bot.store._writer import Writer
 
 
@@ -52,6 +53,7 @@ class SqliteStore:
         self.results = SqlResults(reader)
         self.outbox = SqlOutbox(writer, reader)
         self.quarantine = SqlQuarantine(writer, loader)
+        self.tournaments = SqlTournaments(writer, reader)  # issue 19
         self._closed = False
 
     @classmethod

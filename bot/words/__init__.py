@@ -1,7 +1,8 @@
 """The wording both front ends share: games, matches, clocks, ratings, stats and refusals.
 
 The service returns values; these functions put them in words, in the reader's language (from
-the ``jarmo`` gettext catalogue), through the :class:`Voice` of the front end that shows them.
+the ``jarmo`` gettext catalogue), through the :class:`Voice` of the front end that shows them;
+``image_words`` gives the words its images draw.
 """
 
 from bot.words.game import (
@@ -19,6 +20,7 @@ from bot.words.game import (
     side_label,
     standings_text,
 )
+from bot.words.images import image_words
 from bot.words.ratings import is_provisional, provisional_note, rating_label, rating_lines, signed
 from bot.words.refusals import move_refusal_text, refusal_text
 from bot.words.stats import (
@@ -54,6 +56,7 @@ __all__ = [
     "history_option",
     "history_text",
     "history_title",
+    "image_words",
     "is_provisional",
     "iso_date",
     "leaderboard_text",

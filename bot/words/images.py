@@ -70,6 +70,9 @@ def _build(catalogue: Catalogue) -> ImageWords:
         captured=text(N_("captured")),
         # TRANSLATORS: followed by small icons of the pieces a player can still place.
         reserve=text(N_("reserve")),
+        # TRANSLATORS: a rating chart's title; {ruleset} is the rules' name as typed in
+        # commands (classic, ...), e.g. "Ann · classic rating".
+        chart_title=text(N_("{name} · {ruleset} rating")),
         # TRANSLATORS: a rating chart's summary, e.g. "1068 (+68 over 9 games)".
         chart_summary=text(N_("{rating} ({change} over {games})")),
         games_count=games,

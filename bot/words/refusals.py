@@ -6,6 +6,7 @@ from bot.i18n import N_
 from bot.jarmo import IllegalMove, JarmoError, NotationError, Side, side_name
 from bot.jarmo.errors import Problem
 from bot.service.errors import Code, Refusal
+from bot.words.tournaments import is_tournament_refusal, tournament_refusal_text
 from bot.words.voice import Voice
 
 # Messages that need nothing but the front end's command names. The fields of each refusal are
@@ -146,6 +147,8 @@ _COMMANDS = ("abort", "board", "challenge", "history", "pause", "resign", "resum
 def refusal_text(refusal: Refusal, voice: Voice) -> str:
     """The message for ``refusal`` in the reader's language, naming commands as they type them."""
     _ = voice.gettext
+    if is_tournament_refusal(refusal):  # issue 19
+        return tournament_refusal_text(refusal, voice)
     fields = {name: voice.command(name) for name in _COMMANDS} | dict(refusal.fields)
     match refusal.code:
         case Code.NOT_YOUR_TURN:

@@ -112,6 +112,6 @@ async def test_the_board_and_the_move_reply_show_the_time_left(bot: Bot, clock: 
 
     report = await play_one(bot.service)
     assert f"must move <t:{int((clock.now + timedelta(days=1)).timestamp())}:R>" in (
-        report_message(report)["embeds"][0].description
+        (await report_message(report))["embeds"][0].description
     )
     assert "Bob must move within 1 day" in report_text(report, voice(lambda uid: "Bob"))

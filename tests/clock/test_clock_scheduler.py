@@ -57,7 +57,7 @@ async def test_the_reminder_pings_only_the_player_to_move(bot: Bot, clock: FakeC
     await start_match(bot.service, "5m")
     await play_one(bot.service)  # now Bob is to move
     (event,) = await bot.scheduler.run_due(clock.now + timedelta(minutes=3))
-    message = deadline_message(event)
+    message = await deadline_message(event)
     assert event.user_id == BOB.user_id
     assert f"<@{BOB.user_id}>" in message["content"]
     assert f"<t:{int(event.deadline_at.timestamp())}:R>" in message["content"]
@@ -84,7 +84,7 @@ async def test_the_player_to_move_loses_on_time(bot: Bot, clock: FakeClock) -> N
     text = report_text(report, voice({101: "Ann", 202: "Bob"}.get))
     assert "Bob ran out of time." in text and "time ran out" in text
     assert "Ann wins the match (by forfeit)!" in text
-    assert deadline_message(events[0])["embeds"][0].image.url == "attachment://board.png"
+    assert (await deadline_message(events[0]))["embeds"][0].image.url == "attachment://board.png"
     ann = await bot.store.results.player_stats(1, ANN.user_id)
     bob = await bot.store.results.player_stats(1, BOB.user_id)
     assert (ann.overall.games, ann.overall.wins, ann.match_wins) == (1, 1, 1)

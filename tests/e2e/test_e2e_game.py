@@ -38,9 +38,11 @@ def test_commands_are_registered_to_the_dev_guild_at_start_up(fake: FakeDiscord,
     assert jarmo.get("dm_permission") is False or jarmo.get("contexts") == [0]  # guild only
     assert {o["name"] for o in jarmo["options"]} >= SUBCOMMANDS
     options = {o["name"]: o for o in jarmo["options"]}
-    # Every sub-command is one level down, but the server settings (a group of two).
-    assert all(o["type"] == SUB_COMMAND for o in jarmo["options"] if o["name"] != "server")
-    assert options["server"]["type"] == SUB_COMMAND_GROUP
+    # Every sub-command is one level down, but the server settings (a group of two) and the
+    # tournaments (issue 19).
+    groups = ("server", "tournament")
+    assert all(o["type"] == SUB_COMMAND for o in jarmo["options"] if o["name"] not in groups)
+    assert all(options[name]["type"] == SUB_COMMAND_GROUP for name in groups)
     opponent = options["challenge"]["options"][0]
     assert (opponent["name"], opponent["type"], opponent["required"]) == ("opponent", USER, True)
     assert options["move"]["options"][0]["autocomplete"] is True

@@ -174,6 +174,9 @@ def test_server_settings_need_a_manager_and_threads_can_be_turned_off(fake: Fake
         check_private(saved, "Saved.", "Threads: off.")
         spoken = fake.slash(world.cat, here, "jarmo server language", language="eo").wait_answer()
         check_private(spoken, "Language of public posts: Esperanto.")
+        # Back to English for what follows here (test_e2e_esperanto plays in Esperanto).
+        english = fake.slash(world.cat, here, "jarmo server language", language="en")
+        check_private(english.wait_answer(), "Language of public posts: English.")
     message = challenge(fake, here, world.ann, world.bob, side="white")
     press = fake.press(world.bob, message, "Accept")
     assert "**Accepted.** Game on!" in press.wait_answer().content

@@ -32,7 +32,7 @@ async def stored_state(store, place=HERE):
 async def test_challenge_accept_starts_game_with_requested_sides(service):
     view = await start_match(service, side="black")
     assert view.game.white_id == BOB.user_id and view.game.black_id == ANN.user_id
-    assert view.image.startswith(b"\x89PNG")
+    assert (await view.image.png()).startswith(b"\x89PNG")
     assert view.turn_user_id == BOB.user_id
     assert view.white_name == "Bob" and view.black_name == "Ann"
 
@@ -233,5 +233,7 @@ async def test_board_from_the_viewers_side(service):
     await start_match(service)
     white_view = await service.play.board(HERE, viewer_id=ANN.user_id)
     black_view = await service.play.board(HERE, viewer_id=BOB.user_id)
-    assert white_view.image != black_view.image
-    assert (await service.play.board(HERE, viewer_id=CAT.user_id)).image == white_view.image
+    white_image = await white_view.image.png()
+    assert white_image != await black_view.image.png()
+    onlooker_view = await service.play.board(HERE, viewer_id=CAT.user_id)
+    assert await onlooker_view.image.png() == white_image

@@ -24,8 +24,9 @@ async def test_a_resigned_game_shows_who_resigned(service):
     await service.play.move(HERE, ANN, "A1-C2")
     report = await service.play.resign(HERE, BOB)
     points = report.board.game.game.points()
-    assert report.board.image == drawn(report.board, ResultBanner("resigned", "white", points))
-    assert report.board.image != drawn(report.board)  # not "Black to move"
+    image = await report.board.image.png()
+    assert image == drawn(report.board, ResultBanner("resigned", "white", points))
+    assert image != drawn(report.board)  # not "Black to move"
 
 
 @pytest.mark.parametrize(
@@ -41,8 +42,9 @@ async def test_stopped_and_aborted_games_say_so(service, end, banner):
         report = await service.play.accept_stop(HERE, BOB, await service.play.offer_stop(HERE, ANN))
     else:
         report = await service.play.abort(HERE, CAT, can_manage=True)
-    assert report.board.image == drawn(report.board, banner)
-    assert report.next_board is None or report.next_board.image == drawn(report.next_board)
+    assert await report.board.image.png() == drawn(report.board, banner)
+    following = report.next_board
+    assert following is None or await following.image.png() == drawn(following)
 
 
 async def test_a_game_lost_on_time_shows_it(service, clock):
@@ -53,7 +55,7 @@ async def test_a_game_lost_on_time_shows_it(service, clock):
     event = await service.clocks.time_out(running, now=running.deadline_at)
     board = event.report.board
     points = board.game.game.points()
-    assert board.image == drawn(board, ResultBanner("timeout", "black", points))
+    assert await board.image.png() == drawn(board, ResultBanner("timeout", "black", points))
 
 
 async def test_an_exported_replay_ends_on_the_result(service, store):

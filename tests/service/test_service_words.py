@@ -79,9 +79,7 @@ async def test_a_ludos_move_list_and_its_caption(service) -> None:
     await service.play.resign(HERE, BOB)
     (line,) = (await service.stats.history(HERE.guild_id, ANN.user_id)).lines
     export = await service.stats.export_game(HERE.guild_id, line.game.id)
-    moves = move_list_text(
-        export.game, export.actions, WORDS, white_name="Ann", black_name="Bob"
-    )
+    moves = move_list_text(export.game, export.actions, WORDS, white_name="Ann", black_name="Bob")
     assert "Green: Ann\nBlue: Bob\n" in moves
     assert "  1. Green (Ann): A1-C2" in moves
     caption = export_caption(export)
@@ -108,12 +106,12 @@ async def test_your_move_is_never_addressed_to_the_computer(service) -> None:
     computer = ComputerOpponent(service, think_in_thread)
     request = ChallengeRequest(ROBOT, side="black", level="easy")
     board = await computer.start(HERE, ANN, request)  # the computer has White
-    assert report_message(Report(ANN.user_id, None, board))["content"] is None
+    assert (await report_message(Report(ANN.user_id, None, board)))["content"] is None
     first = await computer.reply(HERE)
     assert first is not None
-    message = report_message(first)
+    message = await report_message(first)
     assert message["content"] == f"<@{ANN.user_id}>, your move."
     assert [user.id for user in message["allowed_mentions"].users] == [ANN.user_id]
     moves = await service.play.move_suggestions(HERE, ANN.user_id, "")
-    answered = report_message(await service.play.move(HERE, ANN, moves[0]))
+    answered = await report_message(await service.play.move(HERE, ANN, moves[0]))
     assert answered["content"] is None and answered["allowed_mentions"].users == []

@@ -21,6 +21,7 @@ from bot.store import (
     RatingStore,
     ResultStore,
     Store,
+    TournamentStore,
 )
 
 ROLES: dict[str, type[Any]] = {
@@ -33,6 +34,7 @@ ROLES: dict[str, type[Any]] = {
     "results": ResultStore,
     "outbox": OutboxStore,
     "quarantine": QuarantineStore,
+    "tournaments": TournamentStore,  # issue 19
 }
 
 

@@ -29,6 +29,13 @@ FIELDS = {
     "games": 3,
     "level": "grandmaster",
     "game": 7,
+    # tournaments (issue 19)
+    "count": 2,
+    "least": 3,
+    "most": 3,
+    "rounds": 4,
+    "round": 2,
+    "current": 1,
 }
 
 

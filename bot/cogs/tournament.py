@@ -1,0 +1,458 @@
+"""Tournaments (``/jarmo tournament …``): the sign-up message and its Join / Leave buttons, the
+moderators' commands, and the service's ``TournamentHost`` on Discord: a thread per pairing,
+each round and the final table posted in the tournament's channel.
+
+Rounds move on in the background: the service records each match's result when it ends (any
+ending), and :class:`TournamentRunner`'s job pairs the next round once a round is complete. It
+also runs every minute, so an event carries on after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import re
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.audience import channel_language, server_language
+from bot.cogs.challenges import Layout, Ruleset
+from bot.cogs.clock import time_per_move_choices
+from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
+from bot.cogs.items import JarmoItem
+from bot.cogs.replies import actor_of, only_pinging, place_of, report_message
+from bot.cogs.threads import ARCHIVE_AFTER_MINUTES, thread_name
+from bot.cogs.words import discord_voice, discord_words, mention, reader_language
+from bot.i18n import N_
+from bot.render import render_standings_table
+from bot.service import Place, Report
+from bot.service.tournament_views import (
+    RoundView,
+    TableView,
+    TournamentRecord,
+    TournamentRequest,
+    TournamentView,
+)
+from bot.words.tournament import table_lines, table_words
+from bot.words.tournaments import final_heading, round_lines, round_started_note, signup_text
+
+if TYPE_CHECKING:
+    from bot.client import JarmoBot
+
+log = logging.getLogger(__name__)
+
+ADVANCE_EVERY_SECONDS = 60  # a round also moves on without a wake-up (after a restart, say)
+MESSAGE_LIMIT = 2000  # Discord's limit on a message's text
+_BUTTONS = {"join": (N_("Join"), discord.ButtonStyle.success), "leave": (N_("Leave"), None)}
+
+
+def can_run_tournaments(interaction: discord.Interaction[JarmoBot]) -> bool:
+    """Members who can manage the server run tournaments, and those with the configured role."""
+    if interaction.permissions.manage_guild:
+        return True
+    role = interaction.client.config.tournament_role_id
+    user = interaction.user
+    return role is not None and isinstance(user, discord.Member) and user.get_role(role) is not None
+
+
+def chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``lines`` joined into as few messages as fit ``limit`` each (a longer line is cut)."""
+    messages: list[str] = []
+    for line in lines:
+        line = line[:limit]
+        if messages and len(messages[-1]) + 1 + len(line) <= limit:
+            messages[-1] += "\n" + line
+        else:
+            messages.append(line)
+    return messages
+
+
+def attach_host(bot: JarmoBot) -> None:
+    """Give the service its Discord host, once (the service is built after the cogs load, and
+    a start can come before ``on_ready``)."""
+    cases = bot.service.tournaments
+    if cases.rounds.host is None:
+        cases.attach(DiscordHost(bot))
+
+
+class TournamentRunner(commands.Cog):
+    """Moves tournaments from round to round in the background (no commands of its own)."""
+
+    def __init__(self, bot: JarmoBot) -> None:
+        self.bot = bot
+        self._advancing: asyncio.Task[None] | None = None
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Start the job once connected (``on_ready`` comes again after a reconnect)."""
+        attach_host(self.bot)
+        if self._advancing is None or self._advancing.done():
+            self._advancing = asyncio.create_task(self._advance_forever(), name="tournaments")
+
+    async def cog_unload(self) -> None:
+        if self._advancing is not None:
+            self._advancing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._advancing
+
+    async def _advance_forever(self) -> None:
+        """Advance running tournaments whenever a result comes in, and every minute."""
+        rounds = self.bot.service.tournaments.rounds
+        while True:
+            rounds.changed.clear()  # a result during the pass below wakes the next one
+            await rounds.advance_all()  # logs each tournament's failure itself
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(rounds.changed.wait(), ADVANCE_EVERY_SECONDS)
+
+
+@app_commands.guild_only()
+class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
+    """Round robin and Swiss events, each pairing a match in its own thread."""
+
+    tournament = app_commands.Group(
+        name="tournament", description="Round robin and Swiss tournaments in this channel"
+    )
+
+    @tournament.command(name="create")
+    @app_commands.describe(
+        name="The tournament's name (it titles the table)",
+        format="round-robin: everyone meets everyone; swiss: players meet others on their score",
+        rounds="How many rounds (default: a full round robin, or enough Swiss rounds)",
+        games="Games in each match (players swap sides after each)",
+        ruleset="classic (default), jasir (forward only) or ludos",
+        layout="bow (the standard board) or knight (all 48 knight lines)",
+        time_per_move="Time limit per move: 5m, 1h, 1d, 3d, none… (default: the bot's setting)",
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction[JarmoBot],
+        name: app_commands.Range[str, 1, 60],
+        format: Literal["round-robin", "swiss"],
+        rounds: app_commands.Range[int, 1, 30] | None = None,
+        games: Literal[2, 4, 6] = 2,
+        ruleset: Ruleset | None = None,
+        layout: Layout | None = None,
+        time_per_move: app_commands.Range[str, 1, 12] | None = None,
+    ) -> None:
+        """Open a tournament in this channel for sign-up (for members who manage the server)."""
+        service = interaction.client.service
+        request = TournamentRequest(name, format, rounds, games, ruleset, layout, time_per_move)
+        view = await service.tournaments.create(
+            place_of(interaction),
+            actor_of(interaction),
+            request,
+            moderator=can_run_tournaments(interaction),
+        )
+        language = await channel_language(interaction)
+        sent = await interaction.response.send_message(
+            signup_text(view, discord_voice(language)),
+            view=signup_buttons(view.tournament.id, language),
+            allowed_mentions=only_pinging(),
+        )
+        if sent.message_id is not None:
+            await service.tournaments.attach_message(view.tournament.id, sent.message_id)
+
+    @create.autocomplete("time_per_move")
+    async def _time_per_move_choices(
+        self, interaction: discord.Interaction[JarmoBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return time_per_move_choices(current)
+
+    @tournament.command(name="start")
+    async def start(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        """Close sign-up and pair round 1: each match gets its own thread."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        attach_host(interaction.client)
+        service = interaction.client.service
+        guild = interaction.guild
+        assert guild is not None  # guild-only
+
+        async def is_member(user_id: int) -> bool:
+            if guild.get_member(user_id) is not None:
+                return True
+            try:
+                await guild.fetch_member(user_id)
+            except discord.NotFound:
+                return False
+            return True
+
+        view = await service.tournaments.start(
+            place_of(interaction),
+            actor_of(interaction),
+            moderator=can_run_tournaments(interaction),
+            is_member=is_member,
+        )
+        await close_signup(interaction, view.tournament.id)
+        _ = discord_words(reader_language(interaction)).gettext
+        await interaction.followup.send(_("Started: round 1 is paired."), ephemeral=True)
+
+    @tournament.command(name="standings")
+    async def standings(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        """The table of this channel's tournament, as an image and as text."""
+        table = await interaction.client.service.tournaments.standings(place_of(interaction))
+        await interaction.response.defer(thinking=True)
+        messages = await table_messages(table, await channel_language(interaction))
+        for message in messages:
+            await interaction.followup.send(**message)
+
+    @tournament.command(name="pairings")
+    @app_commands.describe(round="Which round (default: the current one)")
+    async def pairings(
+        self,
+        interaction: discord.Interaction[JarmoBot],
+        round: app_commands.Range[int, 1, 30] | None = None,
+    ) -> None:
+        """Who meets whom in a round, where, and the results so far."""
+        view = await interaction.client.service.tournaments.pairings(place_of(interaction), round)
+        voice = discord_voice(await channel_language(interaction))
+        first, *rest = chunks(round_lines(view, voice, _channel_mention))
+        await interaction.response.send_message(first, allowed_mentions=only_pinging())
+        for text in rest:
+            await interaction.followup.send(text, allowed_mentions=only_pinging())
+
+    @tournament.command(name="leave")
+    @app_commands.describe(player="A moderator may withdraw another player (one who left, say)")
+    async def leave(
+        self, interaction: discord.Interaction[JarmoBot], player: discord.User | None = None
+    ) -> None:
+        """Leave this channel's tournament (once started, your remaining matches are forfeited)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await interaction.client.service.tournaments.leave(
+            place_of(interaction),
+            actor_of(interaction),
+            player=None if player is None else player.id,
+            moderator=can_run_tournaments(interaction),
+        )
+        await refresh_signup(interaction.client, view)
+        _ = discord_words(reader_language(interaction)).gettext
+        who = interaction.user.id if player is None else player.id
+        await interaction.followup.send(
+            _("{player} has left {name}.").format(player=mention(who), name=view.tournament.name),
+            ephemeral=True,
+        )
+
+    @tournament.command(name="force")
+    async def force(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        """End the current round now: each unfinished match counts as it stands (moderators)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await interaction.client.service.tournaments.force(
+            place_of(interaction),
+            actor_of(interaction),
+            moderator=can_run_tournaments(interaction),
+        )
+        _ = discord_words(reader_language(interaction)).gettext
+        await interaction.followup.send(
+            _("Round {number} is decided; the next one follows.").format(number=view.number),
+            ephemeral=True,
+        )
+
+
+def _channel_mention(channel_id: int) -> str:
+    return f"<#{channel_id}>"
+
+
+class SignupButton(
+    JarmoItem,
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"jarmo:tournament:(?P<id>[0-9]+):(?P<answer>join|leave)",
+):
+    """Join / Leave under a tournament's sign-up message (refused once it has started)."""
+
+    def __init__(self, tournament_id: int, answer: str, language: str | None = None) -> None:
+        label, style = _BUTTONS[answer]
+        super().__init__(
+            discord.ui.Button(
+                label=discord_words(language).gettext(label),
+                style=style or discord.ButtonStyle.secondary,
+                custom_id=f"jarmo:tournament:{tournament_id}:{answer}",
+            )
+        )
+        self.tournament_id = tournament_id
+        self.answer = answer
+        self.what = f"tournament {answer}"
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> SignupButton:
+        return cls(int(match["id"]), match["answer"])
+
+    async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        cases, actor = interaction.client.service.tournaments, actor_of(interaction)
+        if self.answer == "join":
+            view = await cases.join(self.tournament_id, actor)
+        else:
+            view = await cases.unjoin(self.tournament_id, actor)
+        language = await channel_language(interaction)
+        await interaction.response.edit_message(
+            content=signup_text(view, discord_voice(language)),
+            view=signup_buttons(self.tournament_id, language),
+            allowed_mentions=only_pinging(),
+        )
+
+
+def signup_buttons(tournament_id: int, language: str | None = None) -> discord.ui.View:
+    """Join and Leave."""
+    view = discord.ui.View(timeout=None)
+    for answer in _BUTTONS:
+        view.add_item(SignupButton(tournament_id, answer, language))
+    return view
+
+
+async def close_signup(interaction: discord.Interaction[JarmoBot], tournament_id: int) -> None:
+    """The sign-up message loses its buttons once the tournament has started."""
+    view = await interaction.client.service.tournaments.view(tournament_id)
+    await refresh_signup(interaction.client, view)
+
+
+async def refresh_signup(bot: JarmoBot, view: TournamentView) -> None:
+    """Show the sign-up message as the tournament now stands (buttons only during sign-up)."""
+    record = view.tournament
+    if record.message_id is None:
+        return
+    language = await server_language(bot, record.guild_id)
+    buttons = signup_buttons(record.id, language) if record.status == "signup" else None
+    message = bot.get_partial_messageable(record.channel_id).get_partial_message(record.message_id)
+    try:
+        await message.edit(
+            content=signup_text(view, discord_voice(language)),
+            view=buttons,
+            allowed_mentions=only_pinging(),
+        )
+    except discord.HTTPException as exc:
+        log.warning("could not update the sign-up of tournament %d: %s", record.id, exc)
+
+
+async def table_messages(table: TableView, language: str | None) -> list[dict[str, Any]]:
+    """The table as an image with its text version (for screen readers) after it."""
+    voice = discord_voice(language)
+    record = table.tournament
+    rows = table.standings.rows
+    words = table_words(
+        voice,
+        title=record.name,
+        format=record.format,
+        played=table.standings.rounds,
+        rounds=table.rounds,
+    )
+    image = await asyncio.to_thread(
+        render_standings_table, rows, names=table.names, words=words, rounds=table.rounds
+    )
+    lines = table_lines(
+        table.standings, voice, title=record.name, format=record.format, rounds=table.rounds
+    )
+    if table.final:
+        lines.insert(0, final_heading(record.name, _winner(table), voice))
+    texts = chunks(lines)
+    file = discord.File(io.BytesIO(image), filename="standings.png", description=texts[0][:1024])
+    first: dict[str, Any] = {
+        "content": texts[0],
+        "file": file,
+        "allowed_mentions": only_pinging(),
+    }
+    return [first, *({"content": t, "allowed_mentions": only_pinging()} for t in texts[1:])]
+
+
+def _winner(table: TableView) -> int | None:
+    rows = table.standings.rows
+    if not rows or (len(rows) > 1 and rows[1].rank == rows[0].rank):
+        return None
+    return rows[0].player
+
+
+class DiscordHost:
+    """The service's ``TournamentHost`` on Discord: a public thread per match in the
+    tournament's channel; rounds and the final table posted there."""
+
+    def __init__(self, bot: JarmoBot) -> None:
+        self.bot = bot
+        self._threads: dict[int, discord.Thread] = {}
+
+    async def _language(self, tournament: TournamentRecord) -> str:
+        return await server_language(self.bot, tournament.guild_id)
+
+    async def open_match(
+        self, tournament: TournamentRecord, first_name: str, second_name: str
+    ) -> int | None:
+        """A public thread, named after the players, from a short message in the tournament's
+        channel that names the match (so the channel lists every match); ``None`` if Discord
+        refuses either."""
+        channel = self.bot.get_channel(tournament.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            log.warning("tournament %d: channel %s not found", tournament.id, tournament.channel_id)
+            return None
+        language = await self._language(tournament)
+        name = thread_name(first_name, second_name, tournament.ruleset, language)
+        try:
+            starter = await channel.send(
+                discord_words(language)
+                .gettext("{name}: {match}")
+                .format(name=tournament.name, match=name),
+                allowed_mentions=only_pinging(),
+            )
+            thread = await starter.create_thread(
+                name=name, auto_archive_duration=ARCHIVE_AFTER_MINUTES
+            )
+        except discord.HTTPException as exc:
+            log.warning("tournament %d: could not open a thread: %s", tournament.id, exc)
+            return None
+        self._threads[thread.id] = thread
+        return thread.id
+
+    async def round_paired(self, view: RoundView) -> None:
+        """The round in the tournament's channel (names only), then in each match's thread
+        the first board, pinging both players (which also adds them to the thread)."""
+        tournament = view.tournament
+        language = await self._language(tournament)
+        voice = discord_voice(language)
+        channel = self.bot.get_partial_messageable(tournament.channel_id)
+        lines = [*round_lines(view, voice, _channel_mention), round_started_note(voice)]
+        for text in chunks(lines):
+            await channel.send(text, allowed_mentions=only_pinging())
+        for pairing in view.pairings:
+            thread_id = view.channels.get(pairing.board)
+            if thread_id is None or pairing.decided or pairing.second_id is None:
+                continue
+            await self._welcome(
+                tournament, thread_id, pairing.first_id, pairing.second_id, language
+            )
+
+    async def _welcome(
+        self,
+        tournament: TournamentRecord,
+        thread_id: int,
+        first: int,
+        second: int,
+        language: str | None,
+    ) -> None:
+        board = await self.bot.service.play.board(Place(tournament.guild_id, thread_id))
+        message = await report_message(Report(first, None, board), language)
+        _ = discord_words(language).gettext
+        welcome = _("{first} and {second}: your match of {name} is played in this thread.").format(
+            first=mention(first), second=mention(second), name=tournament.name
+        )
+        content = message.get("content")
+        message["content"] = f"{welcome}\n{content}" if content else welcome
+        message["allowed_mentions"] = only_pinging(first, second)
+        thread = self._threads.pop(thread_id, None)
+        target = thread or self.bot.get_partial_messageable(thread_id)
+        try:
+            await target.send(**message)
+        except discord.HTTPException as exc:
+            log.warning(
+                "tournament %d: could not post in thread %d: %s", tournament.id, thread_id, exc
+            )
+
+    async def finished(self, table: TableView) -> None:
+        """The final table, in the tournament's channel."""
+        channel = self.bot.get_partial_messageable(table.tournament.channel_id)
+        for message in await table_messages(table, await self._language(table.tournament)):
+            await channel.send(**message)

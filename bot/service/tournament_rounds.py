@@ -1,0 +1,272 @@
+"""Running a tournament's rounds from what the store holds: starting each pairing's match,
+taking results from matches that ended, pairing the next round once every match of the current
+one has ended, and finishing the event.
+
+Every step reads the store and is safe to repeat, so after a restart (or a lost match-ending
+event) :meth:`Rounds.advance` simply carries on. A round change is version-checked in the store,
+so when two processes or moderators try, it happens once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from datetime import timedelta
+
+from bot import store as st
+from bot.jarmo import Game
+from bot.service import tournament as draw
+from bot.service._scoring import Scoreboard
+from bot.service.tournament_views import RoundView, TableView, TournamentHost
+from bot.service.unit import UnitOfWork
+
+log = logging.getLogger(__name__)
+
+# A pairing's match starts from a challenge accepted at once; it never waits for an answer.
+_CHALLENGE_LIFETIME = timedelta(hours=1)
+
+
+def planned_rounds(tournament: st.TournamentRecord, count: int) -> int:
+    """How many rounds the event has for ``count`` entries: as asked, or by default the whole
+    round robin, or enough Swiss rounds to leave one player ahead of the field."""
+    if tournament.rounds:
+        return tournament.rounds
+    most = draw.max_rounds(tournament.format, count)
+    if tournament.format == "round-robin":
+        return most
+    return min(most, max(1, math.ceil(math.log2(count))))
+
+
+def event_of(entries: list[st.EntryRecord], pairings: list[st.PairingRecord]) -> draw.Event:
+    """The pure event (players by seed, decided results and byes, withdrawals) of stored rows."""
+    results: list[draw.MatchResult] = []
+    byes: list[draw.Bye] = []
+    for pairing in pairings:
+        if not pairing.decided:
+            continue
+        if pairing.second_id is None:
+            byes.append(draw.Bye(pairing.round, pairing.first_id))
+        else:
+            results.append(
+                draw.MatchResult(
+                    pairing.round,
+                    pairing.first_id,
+                    pairing.second_id,
+                    pairing.winner_id,
+                    (pairing.first_points, pairing.second_points),
+                    forfeit=pairing.forfeit,
+                )
+            )
+    return draw.Event(
+        players=tuple(entry.user_id for entry in entries),
+        results=tuple(results),
+        byes=tuple(byes),
+        withdrawn=frozenset(entry.user_id for entry in entries if entry.withdrawn),
+    )
+
+
+def new_pairings(drawn: draw.Round, withdrawn: frozenset[int]) -> list[st.NewPairing]:
+    """A round's draw as rows to store: matches to play, then walkovers and the bye, both
+    decided already."""
+    rows = [st.NewPairing(p.first, p.second) for p in drawn.pairings]
+    rows += [
+        st.NewPairing(r.first, r.second, decided=True, winner_id=r.winner, forfeit=True)
+        for r in drawn.walkover_results(withdrawn)
+    ]
+    if drawn.bye is not None:
+        rows.append(st.NewPairing(drawn.bye, None, decided=True, winner_id=drawn.bye))
+    return rows
+
+
+class Rounds:
+    """Carries tournaments from round to round. ``host`` is the front end's part; without one,
+    results are still recorded but no match can be started."""
+
+    def __init__(self, unit: UnitOfWork) -> None:
+        self._unit = unit
+        self.host: TournamentHost | None = None
+        self._locks: dict[int, asyncio.Lock] = {}  # saves work in one process; see module doc
+        # Set when a tournament may be able to move on (a result came in): wakes the front
+        # end's job that calls ``advance_all`` (which also runs now and then regardless).
+        self.changed = asyncio.Event()
+
+    async def result_of(self, match: st.MatchRecord) -> st.PairingResult:
+        """A pairing's result from its match: the match's winner, or for an aborted match the
+        player ahead on games (level: drawn), with each player's game points."""
+        board = Scoreboard(match, await self._unit.store.games.match_games(match.id))
+        totals = board.totals()
+        winner = board.leader() if match.state in ("aborted", "running") else match.winner_id
+        first, second = match.player_ids
+        return st.PairingResult(winner, totals.get(first, 0), totals.get(second, 0))
+
+    async def advance_all(self) -> None:
+        """Advance every running tournament (one's trouble does not stop the others)."""
+        for tournament in await self._unit.store.tournaments.running():
+            try:
+                await self.advance(tournament.id)
+            except Exception:
+                log.exception("could not advance tournament %d", tournament.id)
+
+    async def advance(self, tournament_id: int) -> None:
+        """Bring one tournament up to date: start the current round's missing matches, take
+        results of matches that ended, and pair the next round (or finish) once all are in."""
+        lock = self._locks.setdefault(tournament_id, asyncio.Lock())
+        async with lock:
+            store = self._unit.store.tournaments
+            tournament = await store.get(tournament_id)
+            if tournament.status != "running":
+                return
+            await self._start_matches(tournament)
+            await self._collect_results(tournament)
+            pairings = await store.pairings(tournament_id)
+            current = [p for p in pairings if p.round == tournament.current_round]
+            if any(not p.decided for p in current):
+                return
+            await self._next_round(tournament, await store.entries(tournament_id), pairings)
+
+    async def _next_round(
+        self,
+        tournament: st.TournamentRecord,
+        entries: list[st.EntryRecord],
+        pairings: list[st.PairingRecord],
+    ) -> None:
+        event = event_of(entries, pairings)
+        number = tournament.current_round + 1
+        drawn: draw.Round | None = None
+        if number <= planned_rounds(tournament, len(entries)) and len(event.active) >= 2:
+            try:
+                drawn = draw.pair_round(tournament.format, event, number)
+            except draw.PairingError:
+                log.exception("tournament %d: round %d cannot be paired", tournament.id, number)
+        if drawn is None:
+            await self._finish(tournament, event)
+            return
+        await self.pair(tournament, drawn, event.withdrawn)
+
+    async def pair(
+        self, tournament: st.TournamentRecord, drawn: draw.Round, withdrawn: frozenset[int]
+    ) -> st.TournamentRecord:
+        """Store round ``drawn`` as the tournament's next (raises ``StaleTournament`` if another
+        got there first), start its matches and tell the host."""
+        store = self._unit.store.tournaments
+        rows = new_pairings(drawn, withdrawn)
+        tournament = await store.start_round(
+            tournament.id, expected_round=tournament.current_round, pairings=rows
+        )
+        await self._start_matches(tournament)
+        if self.host is not None:
+            view = await self.round_view(tournament, tournament.current_round)
+            await self.host.round_paired(view)
+        if all(row.decided for row in rows):  # nothing to play (all walkovers): go on
+            self.changed.set()
+        return tournament
+
+    async def _finish(self, tournament: st.TournamentRecord, event: draw.Event) -> None:
+        try:
+            tournament = await self._unit.store.tournaments.finish(
+                tournament.id, expected_round=tournament.current_round, now=self._unit.now()
+            )
+        except st.StaleTournament:
+            return  # another process finished it (and told the players)
+        if self.host is not None:
+            await self.host.finished(await self.table(tournament, event))
+
+    async def _start_matches(self, tournament: st.TournamentRecord) -> None:
+        """Start the match of each undecided pairing of the current round that has none yet."""
+        if self.host is None:
+            return
+        for pairing in await self._unit.store.tournaments.pairings(tournament.id):
+            if (
+                pairing.round == tournament.current_round
+                and not pairing.decided
+                and pairing.match_id is None
+                and pairing.second_id is not None
+            ):
+                await self._start_match(tournament, pairing, pairing.second_id)
+
+    async def _start_match(
+        self, tournament: st.TournamentRecord, pairing: st.PairingRecord, second: int
+    ) -> None:
+        unit, names = self._unit, self._unit.names
+        assert self.host is not None
+        channel_id = await self.host.open_match(
+            tournament,
+            await names(tournament.guild_id, pairing.first_id),
+            await names(tournament.guild_id, second),
+        )
+        if channel_id is None:
+            log.warning("tournament %d: no place for board %d yet", tournament.id, pairing.board)
+            return
+        now = unit.now()
+        options = st.ChallengeOptions(
+            game_count=tournament.game_count,
+            ruleset=tournament.ruleset,
+            layout=tournament.layout,
+            side="white",
+            max_plies=tournament.max_plies,
+            time_per_move_seconds=tournament.time_per_move_seconds,
+        )
+        challenge = await unit.store.challenges.create(
+            st.NewChallenge(
+                tournament.guild_id,
+                channel_id,
+                pairing.first_id,
+                second,
+                options,
+                now + _CHALLENGE_LIFETIME,
+            ),
+            now=now,
+        )
+        async with unit.locks(channel_id):
+            match, _ = await unit.store.challenges.accept(
+                challenge.id,
+                first_white_id=pairing.first_id,
+                first_game=Game.new(options.ruleset, options.layout, options.max_plies),
+                now=now,
+            )
+        await unit.store.tournaments.attach_match(
+            tournament.id, pairing.round, pairing.board, match.id
+        )
+        unit.signals.deadlines_changed.set()
+
+    async def _collect_results(self, tournament: st.TournamentRecord) -> None:
+        """Results of the current round's matches that ended while nobody listened (a
+        restart between the ending and its event)."""
+        store = self._unit.store
+        for pairing in await store.tournaments.pairings(tournament.id):
+            if pairing.decided or pairing.match_id is None:
+                continue
+            match = await store.games.match(pairing.match_id)
+            if match.state != "running":
+                result = await self.result_of(match)
+                await store.tournaments.decide(tournament.id, pairing.round, pairing.board, result)
+
+    async def round_view(self, tournament: st.TournamentRecord, number: int) -> RoundView:
+        """Round ``number``'s boards with where each is played."""
+        store = self._unit.store
+        pairings = tuple(
+            p for p in await store.tournaments.pairings(tournament.id) if p.round == number
+        )
+        channels = {
+            p.board: (await store.games.match(p.match_id)).channel_id
+            for p in pairings
+            if p.match_id is not None
+        }
+        players = {who for p in pairings for who in p.player_ids}
+        return RoundView(
+            tournament, number, pairings, channels, await self.names(tournament, players)
+        )
+
+    async def table(self, tournament: st.TournamentRecord, event: draw.Event) -> TableView:
+        """The table of ``event`` with names."""
+        return TableView(
+            tournament,
+            draw.standings(event),
+            await self.names(tournament, set(event.players)),
+            planned_rounds(tournament, len(event.players)),
+        )
+
+    async def names(self, tournament: st.TournamentRecord, players: set[int]) -> dict[int, str]:
+        """The names of ``players`` in the tournament's server."""
+        return {who: await self._unit.names(tournament.guild_id, who) for who in sorted(players)}

@@ -1,0 +1,98 @@
+"""What the tournament use cases take and return: plain values any front end can show, and the
+front end's part (``TournamentHost``: opening a match's place, hearing of new rounds and the
+end)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot import store as st
+from bot.service import tournament as draw
+from bot.store import TournamentRecord  # the front ends see it through here
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRequest:
+    """What the organiser asked for; ``None`` means the configured default (``rounds``: as
+    many as the format allows for the players who sign up)."""
+
+    name: str
+    format: str  # "round-robin" or "swiss"
+    rounds: int | None = None
+    games: int = 2
+    ruleset: str | None = None
+    layout: str | None = None
+    time_per_move: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentView:
+    """A tournament, its entries in seed order and its players' names."""
+
+    tournament: TournamentRecord
+    entries: tuple[st.EntryRecord, ...]
+    names: dict[int, str]
+
+    @property
+    def player_count(self) -> int:
+        """How many players are entered."""
+        return len(self.entries)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    """One round's boards: the pairings (a bye has no second player), where each match is
+    played (``channels`` by board) and the players' names."""
+
+    tournament: TournamentRecord
+    number: int
+    pairings: tuple[st.PairingRecord, ...]
+    channels: dict[int, int]
+    names: dict[int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The table after the rounds played, and how many rounds the event has."""
+
+    tournament: TournamentRecord
+    standings: draw.Standings
+    names: dict[int, str]
+    rounds: int
+
+    @property
+    def final(self) -> bool:
+        """Whether this is the final table."""
+        return self.tournament.status == "finished"
+
+
+class TournamentHost(Protocol):
+    """The front end's part in running a tournament: it opens a place for each match and hears
+    of each round paired and of the end (to post them)."""
+
+    async def open_match(
+        self, tournament: TournamentRecord, first_name: str, second_name: str
+    ) -> int | None:
+        """The channel id of a new place for a match between these players (Discord: a thread
+        from the tournament's channel), or ``None`` if none can be opened now (tried again on
+        the next advance)."""
+        ...
+
+    async def round_paired(self, view: RoundView) -> None:
+        """Round ``view.number`` has been paired and its matches started."""
+        ...
+
+    async def finished(self, table: TableView) -> None:
+        """The tournament is over; ``table`` is final."""
+        ...
+
+
+__all__ = [
+    "RoundView",
+    "TableView",
+    "TournamentHost",
+    "TournamentRecord",
+    "TournamentRequest",
+    "TournamentView",
+]

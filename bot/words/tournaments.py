@@ -1,0 +1,169 @@
+"""Wording of running a tournament: the sign-up message, each round's pairings, the end, and
+the tournament refusals. (The table's own words are in ``bot.words.tournament``.)"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.i18n import N_
+from bot.service import tournament as draw
+from bot.service.errors import Code, Refusal
+from bot.service.tournament_views import RoundView, TournamentView
+from bot.words.voice import Voice
+
+_FORMATS = {"round-robin": N_("round robin"), "swiss": N_("Swiss")}
+
+# The tournament's commands as each front end names them, for the messages below.
+_COMMANDS = {
+    "start": "tournament start",
+    "leave": "tournament leave",
+    "create": "tournament create",
+    "standings": "tournament standings",
+    "pairings": "tournament pairings",
+}
+
+REFUSALS: dict[Code, str] = {
+    Code.TOURNAMENT_NEEDS_MANAGER: N_(
+        "Only members who can manage this server (or have its tournament role) can run "
+        "tournaments. Ask one of them."
+    ),
+    Code.TOURNAMENT_IN_CHANNEL: N_(
+        "This channel already has a tournament in sign-up or under way. Finish it first, or "
+        "run the new one in another channel."
+    ),
+    Code.NO_TOURNAMENT: N_("There is no tournament in this channel. A moderator can use {create}."),
+    Code.BAD_TOURNAMENT_FORMAT: N_("Choose round-robin or swiss as the format."),
+    Code.BAD_TOURNAMENT_GAMES: N_("A tournament match has 2, 4 or 6 games."),
+    Code.BAD_TOURNAMENT_ROUNDS: N_("Choose from 1 to {most} rounds, or leave rounds empty."),
+    Code.BAD_TOURNAMENT_NAME: N_("Give the tournament a name of 1 to {most} characters."),
+    Code.TOO_MANY_ROUNDS: N_(
+        "{count} players can play at most {most} rounds, not {rounds}. Create it again with "
+        "fewer rounds, or wait for more players."
+    ),
+    Code.PLAYER_LEFT_SERVER: N_(
+        "{name} has left this server. Take them off the list with {leave} (player: {name}), "
+        "then start again."
+    ),
+    Code.SIGNUP_CLOSED: N_(
+        "Sign-up for this tournament is over: it has started. Watch it with {standings}."
+    ),
+    Code.TOURNAMENT_NOT_RUNNING: N_(
+        "This channel's tournament is not under way. A moderator starts it with {start}."
+    ),
+    Code.NOT_IN_TOURNAMENT: N_(
+        "That player is not (or no longer) in this channel's tournament. See who is with "
+        "{standings}."
+    ),
+    Code.NO_SUCH_ROUND: N_(
+        "Round {round} has not been paired; the tournament is in round {current}. Use "
+        "{pairings} without a round for the current one."
+    ),
+}
+
+
+def tournament_refusal_text(refusal: Refusal, voice: Voice) -> str:
+    """The message for a tournament refusal, naming the commands as the reader types them."""
+    _ = voice.gettext
+    fields = {key: voice.command(name) for key, name in _COMMANDS.items()} | dict(refusal.fields)
+    if refusal.code is Code.TOO_FEW_PLAYERS:
+        count = int(refusal.fields.get("count", 0))
+        joined = voice.ngettext(
+            "Only {count} player has joined.", "Only {count} players have joined.", count
+        ).format(count=count)
+        need = _("A tournament needs at least {least}; wait for more to press Join.")
+        return f"{joined} {need.format(**fields)}"
+    return _(REFUSALS[refusal.code]).format(**fields)
+
+
+def is_tournament_refusal(refusal: Refusal) -> bool:
+    """Whether ``refusal`` is worded here."""
+    return refusal.code in REFUSALS or refusal.code is Code.TOO_FEW_PLAYERS
+
+
+def format_name(format: draw.Format, voice: Voice) -> str:
+    """'round robin' or 'Swiss' in the reader's language."""
+    return voice.gettext(_FORMATS[format])
+
+
+def signup_text(view: TournamentView, voice: Voice) -> str:
+    """The sign-up message: the event, its settings, and who has joined so far."""
+    _ = voice.gettext
+    record = view.tournament
+    rounds = (
+        voice.ngettext("{rounds} round", "{rounds} rounds", record.rounds).format(
+            rounds=record.rounds
+        )
+        if record.rounds
+        else _("rounds to suit the field")
+    )
+    heading = voice.strong(record.name)
+    settings = _("{format}, {rounds}, matches of {games} games ({ruleset}, {layout}).").format(
+        format=format_name(record.format, voice),
+        rounds=rounds,
+        games=record.game_count,
+        ruleset=record.ruleset,
+        layout=record.layout,
+    )
+    count = voice.ngettext(
+        "{count} player signed up", "{count} players signed up", view.player_count
+    ).format(count=view.player_count)
+    players = ", ".join(voice.name(entry.user_id) for entry in view.entries)
+    lines = [f"{heading} · {settings}", f"{count}{': ' + players if players else '.'}"]
+    if record.status == "signup":
+        lines.append(
+            _("Press Join to play. A moderator starts it with {start}.").format(
+                start=voice.command(_COMMANDS["start"])
+            )
+        )
+    else:
+        lines.append(voice.quiet(_("Sign-up is closed.")))
+    return "\n".join(lines)
+
+
+def round_lines(view: RoundView, voice: Voice, where: Callable[[int], str]) -> list[str]:
+    """A round's boards, one line each: who meets whom and where (``where`` shows a channel
+    id), the result once decided, and the bye."""
+    _ = voice.gettext
+    heading = _("Round {number} of {name}").format(number=view.number, name=view.tournament.name)
+    lines = [voice.strong(heading)]
+    for pairing in view.pairings:
+        first = voice.name(pairing.first_id)
+        if pairing.second_id is None:
+            lines.append(_("{player} has a bye (one match win).").format(player=first))
+            continue
+        second = voice.name(pairing.second_id)
+        channel = view.channels.get(pairing.board)
+        line = _("{first} vs {second}").format(first=first, second=second)
+        if channel is not None:
+            line = _("{match} in {place}").format(match=line, place=where(channel))
+        if pairing.decided:
+            line = f"{line} — {_result(pairing.winner_id, pairing.forfeit, voice)}"
+        lines.append(line)
+    return lines
+
+
+def _result(winner: int | None, forfeit: bool, voice: Voice) -> str:
+    _ = voice.gettext
+    if winner is None:
+        return _("drawn")
+    if forfeit:
+        return _("{player} wins by forfeit").format(player=voice.name(winner))
+    return _("{player} wins").format(player=voice.name(winner))
+
+
+def round_started_note(voice: Voice) -> str:
+    """Under a newly paired round: how results come in."""
+    return voice.gettext(
+        "Each match is played in its own thread; its result counts as soon as it ends. The next "
+        "round is paired when every match has ended."
+    )
+
+
+def final_heading(name: str, winner: int | None, voice: Voice) -> str:
+    """The first line of the final table's post."""
+    _ = voice.gettext
+    if winner is None:
+        return voice.strong(_("{name} is over.").format(name=name))
+    return voice.strong(
+        _("{name} is over: {player} wins!").format(name=name, player=voice.name(winner))
+    )

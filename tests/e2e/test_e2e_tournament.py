@@ -1,0 +1,149 @@
+"""End to end: a tournament (issue 19). Sign-up with Join / Leave, a start that only a
+moderator may make, a round of matches each in its own thread, results flowing back when the
+matches end, a restart between rounds, and the final table posted in the channel."""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+
+import pytest
+from e2e_play import check_png, check_private
+from fake_discord import FakeDiscord
+from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
+
+MANAGE_GUILD = 1 << 5
+MATCH = re.compile(r"<@(?P<first>\d+)> vs <@(?P<second>\d+)> in <#(?P<thread>\d+)>")
+
+
+@pytest.fixture(autouse=True)
+def threads_allowed(fake: FakeDiscord):
+    fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
+    yield
+
+
+@contextmanager
+def manager(fake: FakeDiscord, user: User):
+    """``user`` may manage the server for the duration."""
+    world = fake.world
+    usual = world.permissions
+    world.permissions = lambda who: usual(who) | (MANAGE_GUILD if who is user else 0)
+    try:
+        yield
+    finally:
+        del world.permissions
+
+
+def posts_containing(fake: FakeDiscord, channel, text: str) -> list[Message]:
+    return [m for m in fake.channel_messages(channel) if text in m.content]
+
+
+def wait_round(fake: FakeDiscord, channel, number: int) -> Message:
+    """The post of round ``number`` in the tournament's channel."""
+    heading = f"**Round {number} of Club cup**"
+    fake.wait_until(lambda: posts_containing(fake, channel, heading), 20, f"round {number}")
+    return posts_containing(fake, channel, heading)[-1]
+
+
+def resign_in(fake: FakeDiscord, thread: Thread, loser: User) -> None:
+    """``loser`` resigns the match in its thread (confirming privately)."""
+    prompt = fake.slash(loser, thread, "jarmo resign").wait_answer()
+    assert prompt.message is not None and prompt.ephemeral
+    fake.press(loser, prompt.message, "Yes, resign the match").wait_followups(1)
+
+
+def round_matches(fake: FakeDiscord, post: Message) -> list[tuple[int, int, int]]:
+    """(first, second, thread id) of each match of the round's post, once each thread shows
+    its first board."""
+    matches = [
+        (int(m["first"]), int(m["second"]), int(m["thread"])) for m in MATCH.finditer(post.content)
+    ]
+    assert len(matches) == 2, post.content
+    for *_, thread_id in matches:
+        thread = fake.world.threads[thread_id]
+        fake.wait_until(lambda t=thread: fake.channel_messages(t), 20, "the first board")
+    return matches
+
+
+def play_round(fake: FakeDiscord, post: Message) -> list[tuple[int, int, int]]:
+    """Each match of the round's post is ended in its thread: the first named resigns.
+    Returns (first, second, thread id) of each match."""
+    world = fake.world
+    matches = round_matches(fake, post)
+    for first, second, thread_id in matches:
+        thread = world.threads[thread_id]
+        welcome = fake.channel_messages(thread)[0]
+        assert welcome.pinged == {first, second}  # both players mentioned once, here
+        assert "your match of Club cup is played in this thread" in welcome.content
+        loser = world.user(first)
+        assert loser is not None
+        resign_in(fake, thread, loser)
+    return matches
+
+
+def test_sign_up_two_rounds_in_threads_a_restart_and_the_final_table(fake: FakeDiscord, bot):
+    world = fake.world
+    here = world.channel("arena-11")
+    players = [world.ann, world.bob, world.cat, world.eve]
+
+    refused = fake.slash(
+        world.ann, here, "jarmo tournament create", name="Club cup", format="swiss"
+    )
+    check_private(refused.wait_answer(), "Only members who can manage this server")
+    with manager(fake, world.ann):
+        created = fake.slash(
+            world.ann, here, "jarmo tournament create", name="Club cup", format="swiss", rounds=2
+        ).wait_answer()
+    signup = created.message
+    assert signup is not None and not created.ephemeral
+    assert "0 players signed up" in signup.content
+    for player in players:
+        answer = fake.press(player, signup, "Join").wait_answer()
+        assert answer.type == 7
+    fake.press(world.eve, signup, "Leave").wait_answer()
+    fake.press(world.eve, signup, "Join").wait_answer()
+    signup = fake.message(signup.id)
+    assert "4 players signed up" in signup.content and signup.pinged == set()
+
+    with manager(fake, world.ann):
+        started = fake.slash(world.ann, here, "jarmo tournament start")
+        started.wait_answer()
+        [done] = started.wait_followups(1)
+        assert done.ephemeral and "round 1 is paired" in done.content
+        again = fake.slash(world.ann, here, "jarmo tournament start")
+        again.wait_answer()
+        [second] = again.wait_followups(1)
+        assert second.ephemeral and "it has started" in second.content
+    # The sign-up message loses its buttons (a late press is refused: the service tests).
+    fake.wait_until(lambda: not fake.message(signup.id).components, 20, "sign-up closed")
+    assert "Sign-up is closed" in fake.message(signup.id).content
+
+    round_one = wait_round(fake, here, 1)
+    assert round_one.pinged == set()  # the round post names; the threads ping
+    first_round = play_round(fake, round_one)
+    assert len(fake.threads_of(here)) == 2
+
+    round_two = wait_round(fake, here, 2)
+    round_matches(fake, round_two)  # the round is posted and its boards are up
+    fake.wait_idle()
+    status, _ = bot.stop()
+    assert status == 0, bot.log_tail()
+    bot.start()
+
+    second_round = play_round(fake, round_two)
+    met = [frozenset(m[:2]) for m in first_round + second_round]
+    assert len(set(met)) == 4  # no rematch
+    fake.wait_until(lambda: posts_containing(fake, here, "Club cup is over"), 20, "the final table")
+    [final] = posts_containing(fake, here, "Club cup is over")
+    check_png(final.attachment("standings.png").data)
+    assert "Round robin" not in final.content and "Swiss" in final.content
+    assert final.pinged == set()
+    standings = fake.slash(world.bob, here, "jarmo tournament standings")
+    standings.wait_answer()
+    [table] = standings.wait_followups(1)
+    assert not table.ephemeral and "final table" in table.content
+    check_png(table.attachment("standings.png").data)
+    # The text version for screen readers: every player, with their results by round.
+    for player in players:
+        assert f"{player.mention}: " in final.content
+    assert final.content.count("Round 1: ") == 4 and final.content.count("Round 2: ") == 4

@@ -1,0 +1,72 @@
+"""What the bot posts on its own (a reminder, the computer's move, an expired challenge) is
+public: it speaks the server's chosen language, else the server's locale."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+
+import discord
+import pytest
+from service_helpers import ANN, BOB, HERE
+
+from bot.cogs.announcing import announcement_message, expired_text
+from bot.cogs.words import discord_voice
+from bot.service import ChallengeRequest
+from bot.service.deadlines import DeadlineEvent
+from bot.service.delivery import Delivery
+from bot.store import OutboxEntry
+from bot.words import reminder_text, report_text
+
+WHEN = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+
+
+def bot_on(service, locale: discord.Locale | None = None) -> SimpleNamespace:
+    """Just what the announcements read of the bot: its service and its servers' locales."""
+    guild = SimpleNamespace(preferred_locale=locale) if locale else None
+    return SimpleNamespace(service=service, get_guild=lambda guild_id: guild)
+
+
+def entry(kind: str, game_id: int = 1) -> OutboxEntry:
+    return OutboxEntry(1, f"{kind}:1", kind, HERE.guild_id, HERE.channel_id, game_id, {}, WHEN, 1)
+
+
+def reminder() -> Delivery:
+    event = DeadlineEvent(
+        "reminder", WHEN, 1, HERE.guild_id, HERE.channel_id, ANN.user_id, WHEN + timedelta(hours=1)
+    )
+    return Delivery(entry("reminder"), event=event)
+
+
+def reminded(language: str) -> str:
+    return reminder_text(ANN.user_id, WHEN + timedelta(hours=1), discord_voice(language))
+
+
+@pytest.mark.parametrize(
+    ("setting", "locale", "language"),
+    [
+        ("pl", None, "pl"),
+        ("pl", discord.Locale.german, "pl"),  # the server's choice comes first
+        (None, discord.Locale.german, "de"),
+        (None, None, "en"),
+    ],
+)
+async def test_a_reminder_speaks_the_servers_language(service, setting, locale, language):
+    if setting:
+        await service.servers.set_language(HERE.guild_id, setting, can_manage=True)
+    message = await announcement_message(bot_on(service, locale), reminder())
+    assert message["content"] == reminded(language)
+    assert language == "en" or message["content"] != reminded("en")
+
+
+async def test_the_computers_move_and_an_expiry_speak_it_too(service):
+    await service.servers.set_language(HERE.guild_id, "de", can_manage=True)
+    bot = bot_on(service, discord.Locale.polish)
+    challenge = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, side="white"))
+    await service.challenges.accept(BOB, challenge.challenge.id)
+    report = await service.play.move(HERE, ANN, "A1-C2")
+    message = await announcement_message(bot, Delivery(entry("move"), report=report))
+    text = message["embeds"][0].description
+    assert text == report_text(report, discord_voice("de")) != report_text(report, discord_voice())
+    expired = await expired_text(bot, challenge)
+    assert expired.endswith("\n**Abgelaufen** ohne Antwort.")
