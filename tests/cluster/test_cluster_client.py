@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import bot.client as bot_client
 from bot.client import JarmoBot
 from bot.config import BotConfig
 from bot.service.deadlines import event_from_payload
@@ -53,9 +54,15 @@ async def test_the_same_announcement_is_posted_with_the_same_nonce(
     bot = JarmoBot(BotConfig(), serve=False)
     channel = Channel()
     monkeypatch.setattr(bot, "get_partial_messageable", lambda channel_id: channel)
+
+    async def words(bot: JarmoBot, delivery: Delivery) -> dict[str, Any]:
+        return {"content": f"about {delivery.entry.key}"}  # the wording is not at stake here
+
+    monkeypatch.setattr(bot_client, "announcement_message", words)
     for key in ("reminder:7:3:1", "reminder:7:3:1", "reminder:7:4:1"):
         await bot.post_announcement(reminder(key))
     nonces = [message["nonce"] for message in channel.sent]
     assert nonces[0] == nonces[1] == idempotency_token("reminder:7:3:1")
     assert nonces[2] != nonces[0]
     assert all(len(nonce) <= 25 for nonce in nonces)  # Discord's limit
+    assert channel.sent[0]["content"] == "about reminder:7:3:1"
