@@ -21,7 +21,6 @@ import asyncpg
 
 from bot.store._challenge_sql import SqlChallenges
 from bot.store._deadline_sql import SqlClocks
-from bot.store._game_store import SqlGames
 from bot.store._games import GameLoader
 from bot.store._migrations import Migration, migrations
 from bot.store._outbox_sql import SqlOutbox
@@ -31,6 +30,7 @@ from bot.store._pg_connection import (
     PgWriter,
     create_pool,
 )
+from bot.store._pg_games import PgGames
 from bot.store._players import SqlBotState, SqlPlayers
 from bot.store._quarantine_sql import SqlQuarantine
 from bot.store._rating_store import SqlRatings
@@ -71,7 +71,7 @@ class PostgresStore:
         self.players = SqlPlayers(self._writer, reader)
         self.state = SqlBotState(self._writer, reader)
         self.challenges = SqlChallenges(self._writer, reader, loader)
-        self.games = SqlGames(self._writer, reader, loader)
+        self.games = PgGames(self._writer, reader, loader, pool)
         self.clocks = SqlClocks(self._writer, reader, loader)
         self.ratings = SqlRatings(self._writer, reader)
         self.results = SqlResults(reader)
