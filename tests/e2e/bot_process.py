@@ -19,7 +19,7 @@ REPO = HERE.parents[1]
 LAUNCHER = HERE / "bot_against_fake.py"
 CLEAN_EXIT_SECONDS = 10.0
 LOG_RECORD = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ")  # bot/__main__.py's format
-STRIPPED_ENV = ("DISCORD_TOKEN", "JARMO_CONFIG", "JARMO_DATABASE")
+STRIPPED_ENV = ("DISCORD_TOKEN", "JARMO_CONFIG", "JARMO_DATABASE", "JARMO_DATABASE_URL")
 
 
 def write_config(
@@ -78,6 +78,7 @@ class BotProcess:
         self.folder = folder
         self.config_path = write_config(fake, folder, **config)  # type: ignore[arg-type]
         self.database = folder / "jarmo.sqlite3"
+        self.database_url: str | None = None  # PostgreSQL instead of the file, when set
         self.log_path = folder / "bot.log"
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
@@ -93,7 +94,7 @@ class BotProcess:
             self.process = subprocess.Popen(
                 bot_command("run", "--config", str(self.config_path)),
                 cwd=self.folder,
-                env=bot_env(self.fake),
+                env=bot_env(self.fake) | self._database_env(),
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
@@ -125,6 +126,9 @@ class BotProcess:
                 f"the bot did not exit within {timeout:.0f} s of SIGTERM:\n{self.log_tail()}"
             ) from None
         return status, time.monotonic() - began
+
+    def _database_env(self) -> dict[str, str]:
+        return {"JARMO_DATABASE_URL": self.database_url} if self.database_url else {}
 
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
