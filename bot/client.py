@@ -65,7 +65,7 @@ class JarmoBot(commands.Bot):
         self._computer: ComputerOpponent | None = None
         self._thinker: ProcessThinker | None = None
         self._jobs: list[asyncio.Task[None]] = []
-        self._heartbeat = Heartbeat.of_client(self, config.database)
+        self._heartbeat = Heartbeat.of_client(self, config.database, config.database_url)
 
     @property
     def service(self) -> JarmoService:

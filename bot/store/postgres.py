@@ -145,6 +145,18 @@ async def check_server(url: str) -> int:
     return found
 
 
+def server_problem(url: str, timeout: float = 10.0) -> str | None:
+    """For ``jarmo-bot health``: why the database at ``url`` cannot be used by this code (one
+    line, without the password), or None when it can. Writes nothing."""
+    try:
+        asyncio.run(asyncio.wait_for(check_server(url), timeout))
+    except (DatabaseUnusable, SchemaTooNew) as exc:
+        return f"unhealthy: {exc}"
+    except TimeoutError:
+        return f"unhealthy: {describe_safely(url)} did not answer within {timeout:.0f} s"
+    return None
+
+
 async def migrate_database(url: str, *, target: int | None = None) -> int:
     """Bring the database's schema up to ``target`` (default: the latest); returns the version
     reached. Raises ``SchemaTooNew`` for a database written by newer code."""

@@ -94,7 +94,7 @@ class BotProcess:
             self.process = subprocess.Popen(
                 bot_command("run", "--config", str(self.config_path)),
                 cwd=self.folder,
-                env=bot_env(self.fake) | self._database_env(),
+                env=bot_env(self.fake) | self.database_env(),
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
@@ -127,7 +127,8 @@ class BotProcess:
             ) from None
         return status, time.monotonic() - began
 
-    def _database_env(self) -> dict[str, str]:
+    def database_env(self) -> dict[str, str]:
+        """What a ``jarmo-bot`` command needs in its environment to use this bot's database."""
         return {"JARMO_DATABASE_URL": self.database_url} if self.database_url else {}
 
     def running(self) -> bool:
