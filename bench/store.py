@@ -5,11 +5,14 @@ Run: ``.venv/bin/python bench/store.py [--finished N] [--runs R] [--moves M] [--
 [--backends sqlite,postgresql] [--postgres-url URL]``.
 
 Without ``--postgres-url`` a private PostgreSQL 15 server is started (``tests/postgres.py``),
-reached over a unix socket, with ``synchronous_commit=off``: like SQLite's WAL with
-``synchronous=NORMAL``, a commit survives the process dying but not a power cut. The PostgreSQL
-database gets the same preloaded games (copied with ``migrate-store``'s copy). Runs alternate
-between the backends, so both see the same machine load; compare the ratios, not the absolute
-figures, on a busy machine.
+reached over a unix socket, with its durable defaults (``fsync``, ``synchronous_commit=on``): a
+committed move survives a power cut. The PostgreSQL database gets the same preloaded games
+(copied with ``migrate-store``'s copy). Runs alternate between the backends, so both see the same
+machine load; compare the ratios, not the absolute figures, on a busy machine.
+
+Each PostgreSQL run is followed by a ceiling measured on the same server and pool size: 8 tasks
+committing a one-row ``UPDATE`` each, straight on ``asyncpg`` (one round trip, one durable
+commit, nothing of the bot's). Its median and the store's share of it are printed.
 
 * writes: 8 tasks record random moves concurrently, each to its own game (a new match is
   started in the task's channel whenever its game ends). Prints committed moves per second
@@ -39,6 +42,8 @@ import time
 from collections.abc import Awaitable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # PostgreSQL helper
@@ -202,6 +207,32 @@ async def write_run(target: Path | str, run: int, moves: int) -> tuple[float, li
     return WRITERS * moves / elapsed, latencies
 
 
+async def ceiling_run(url: str, commits: int) -> tuple[float, list[float]]:
+    """The plain asyncpg ceiling: ``WRITERS`` tasks, each committing ``commits`` one-row
+    updates of its own row on a pool of ``WRITERS`` connections."""
+    latencies: list[float] = []
+    async with asyncpg.create_pool(url, min_size=WRITERS, max_size=WRITERS) as pool:
+        await pool.execute(
+            "CREATE TABLE IF NOT EXISTS bench_ceiling (id INTEGER PRIMARY KEY, n BIGINT NOT NULL)"
+        )
+        await pool.execute(
+            "INSERT INTO bench_ceiling SELECT g, 0 FROM generate_series(1, $1) AS g"
+            " ON CONFLICT DO NOTHING",
+            WRITERS,
+        )
+
+        async def commit_many(row: int) -> None:
+            for _ in range(commits):
+                began = time.perf_counter()
+                await pool.execute("UPDATE bench_ceiling SET n = n + 1 WHERE id = $1", row)
+                latencies.append((time.perf_counter() - began) * 1000)
+
+        began = time.perf_counter()
+        await asyncio.gather(*(commit_many(row) for row in range(1, WRITERS + 1)))
+        elapsed = time.perf_counter() - began
+    return WRITERS * commits / elapsed, latencies
+
+
 async def load_run(target: Path | str, finished: int, seed: int) -> dict[str, list[float]]:
     """Time ``active_game`` cold and warm, and ``get_game`` of finished games cold."""
     channels = [1_000_000 + n for n in range(ACTIVE)]
@@ -251,7 +282,7 @@ def main() -> None:
             if url is None:
                 from postgres import start_server
 
-                server = start_server("-c synchronous_commit=off -c listen_addresses=''")
+                server = start_server("-c listen_addresses=''")
                 url = server.fresh_database(migrated=False)
             began = time.perf_counter()
             asyncio.run(migrate_store(path, url))
@@ -268,16 +299,27 @@ def measure(targets: dict[str, Path | str], args: argparse.Namespace) -> None:
     """Alternate the backends run by run; print each run, then the medians and the ratios."""
     rates: dict[str, list[float]] = {name: [] for name in targets}
     commits: dict[str, list[float]] = {name: [] for name in targets}
+    ceiling: list[float] = []
     for run in range(args.runs):
         for name, target in targets.items():
             rate, latencies = asyncio.run(write_run(target, run, args.moves))
             rates[name].append(rate)
             commits[name] += latencies
             print(f"{name:10} writes run {run}: {rate:7.0f} moves/s  commit {summary(latencies)}")
+            if name == "postgresql":
+                rate, latencies = asyncio.run(ceiling_run(str(target), args.moves))
+                ceiling.append(rate)
+                print(f"ceiling    writes run {run}: {rate:7.0f} commits/s {summary(latencies)}")
     for name in targets:
         median = statistics.median(rates[name])
         commit = summary(commits[name])
         print(f"{name:10} writes all runs: median {median:.0f} moves/s  commit {commit}")
+    if ceiling:
+        top, ours = statistics.median(ceiling), statistics.median(rates["postgresql"])
+        print(
+            f"ceiling    plain asyncpg one-row commits: median {top:.0f}/s; the store's moves reach"
+            f" {ours / top:.0%} of it"
+        )
     if len(targets) == 2:
         first, second = (statistics.median(rates[name]) for name in targets)
         names = list(targets)

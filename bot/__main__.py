@@ -38,6 +38,7 @@ from bot.store import (
     check_not_in_use,
     check_server,
     describe,
+    server_problem,
 )
 
 PROG = "jarmo-bot"
@@ -93,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "doctor":
         return run_doctor(config, args)
     if command == "health":
-        return run_health(config)
+        return run_health(config, server_problem)
     if command == "migrate-store":
         return run_migrate(args)
     if config.token is None:

@@ -2,7 +2,7 @@
 optionally set them aside (as a moderator's ``/jarmo abort`` does for one channel).
 
 Every game is checked by replaying its actions, so on a large database this takes a while; the
-bot must be stopped first (one process per database file).
+bot must be stopped first (one process per database file; with PostgreSQL, every process).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot._ratings_cli import run_on_database
+from bot._ratings_cli import add_database_argument, database_of, run_on_database
 from bot.config import BotConfig
-from bot.store import DamagedGame, open_store
+from bot.store import DamagedGame, open_any
 
 EXIT_OK, EXIT_DAMAGED, EXIT_FAILED = 0, 1, 1
 
@@ -30,19 +30,17 @@ def add_doctor_parser(commands: Any, shared: argparse.ArgumentParser) -> None:
         help="set every damaged game aside: active ones are aborted (nothing counts); the raw "
         "records are kept in the quarantined_games table",
     )
-    doctor.add_argument(
-        "--db", type=Path, metavar="PATH", help="the database (default: from the config)"
-    )
+    add_database_argument(doctor)
 
 
 def run_doctor(config: BotConfig, args: argparse.Namespace) -> int:
     """Run ``doctor``; returns the exit status (1 while damaged games remain)."""
-    path = args.db or config.database
-    return run_on_database(path, lambda: _run(path, quarantine=args.quarantine))
+    target = database_of(config, args)
+    return run_on_database(target, lambda: _run(target, quarantine=args.quarantine))
 
 
-async def _run(path: Path, *, quarantine: bool) -> int:
-    async with open_store(path) as store:
+async def _run(target: str | Path, *, quarantine: bool) -> int:
+    async with open_any(target) as store:
         damaged = await store.quarantine.damaged_games()
         if not damaged:
             print("ok: every stored game loads")

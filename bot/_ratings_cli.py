@@ -2,7 +2,8 @@
 from the stored game results, or replace them with the recomputed ones.
 
 It is needed once after upgrading to schema 0003, to rate the games played before ratings
-existed. Stop the bot first: one process at a time may use a database file.
+existed. Stop the bot first: one process at a time may use a database file. With PostgreSQL
+(``--db postgresql://...`` or the configured URL), stop every bot process using that database.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.config import BotConfig
-from bot.store import DatabaseUnusable, StoreError, open_store
+from bot.store import DatabaseUnusable, StoreError, is_postgres_url, open_any
+from bot.store.postgres import describe_safely
 
 if TYPE_CHECKING:
     from bot.service.ratings import RatingCheck
@@ -37,38 +39,56 @@ def add_ratings_parser(commands: Any, shared: argparse.ArgumentParser) -> None:
         "--rebuild", action="store_true", help="recompute and store the result in their place"
     )
     ratings.add_argument("--guild", type=int, metavar="ID", help="only this server")
-    ratings.add_argument(
-        "--db", type=Path, metavar="PATH", help="the database (default: from the config)"
+    add_database_argument(ratings)
+
+
+def add_database_argument(parser: argparse.ArgumentParser) -> None:
+    """The operator commands' ``--db``: an SQLite file or a ``postgresql://`` URL."""
+    parser.add_argument(
+        "--db",
+        metavar="PATH|URL",
+        help="the SQLite file or postgresql:// URL (default: from the config)",
     )
+
+
+def database_of(config: BotConfig, args: argparse.Namespace) -> str | Path:
+    """The database an operator command works on: ``--db``, else the configured one."""
+    given: str | None = args.db
+    if given is None:
+        return config.store_target
+    return given if is_postgres_url(given) else Path(given)
 
 
 def run_ratings(config: BotConfig, args: argparse.Namespace) -> int:
     """Run ``ratings --check`` or ``--rebuild``; returns the exit status."""
-    path = args.db or config.database
-    return run_on_database(path, lambda: _run(path, args.guild, rebuild=args.rebuild))
+    target = database_of(config, args)
+    return run_on_database(target, lambda: _run(target, args.guild, rebuild=args.rebuild))
 
 
-def run_on_database(path: Path, work: Callable[[], Coroutine[Any, Any, int]]) -> int:
-    """Run an operator command's ``work`` on an existing database; its exit status, or a
-    one-line message and a failure status when the database is missing or cannot be used."""
-    if not Path(path).exists():
-        print(f"jarmo-bot: no database at {path}", file=sys.stderr)
+def run_on_database(target: str | Path, work: Callable[[], Coroutine[Any, Any, int]]) -> int:
+    """Run an operator command's ``work`` on an existing database (an SQLite file, or a
+    PostgreSQL URL); its exit status, or a one-line message and a failure status when the
+    database is missing or cannot be used (never showing a password)."""
+    postgres = isinstance(target, str) and is_postgres_url(target)
+    shown = describe_safely(str(target)) if postgres else str(target)
+    if not postgres and not Path(target).exists():
+        print(f"jarmo-bot: no database at {shown}", file=sys.stderr)
         return EXIT_FAILED
     try:
         return asyncio.run(work())
     except (sqlite3.Error, StoreError) as exc:
-        if isinstance(exc, DatabaseUnusable):  # its message names the file already
+        if isinstance(exc, DatabaseUnusable):  # its message names the database already
             print(f"jarmo-bot: {exc}", file=sys.stderr)
         else:
-            print(f"jarmo-bot: cannot use the database {path}: {exc}", file=sys.stderr)
+            print(f"jarmo-bot: cannot use the database {shown}: {exc}", file=sys.stderr)
         return EXIT_FAILED
 
 
-async def _run(path: Path, guild_id: int | None, *, rebuild: bool) -> int:
+async def _run(target: str | Path, guild_id: int | None, *, rebuild: bool) -> int:
     # Imported here: the rating library and the renderer are not needed to parse arguments.
     from bot.service.ratings import check_ratings, rebuild_ratings
 
-    async with open_store(path) as store:
+    async with open_any(target) as store:
         if rebuild:
             done = await rebuild_ratings(store.ratings, guild_id)
             print(

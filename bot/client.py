@@ -22,7 +22,7 @@ from bot.cogs.publishing import publish_if_changed
 from bot.cogs.replies import only_pinging, post_announced
 from bot.cogs.translator import CatalogueTranslator
 from bot.cogs.tree import JarmoTree
-from bot.health import Heartbeat, heartbeat_path
+from bot.health import Heartbeat, heartbeat_file
 from bot.jarmo import Game
 from bot.render import render_board
 from bot.service import Actor, ChallengeView, JarmoService
@@ -76,7 +76,9 @@ class JarmoBot(commands.AutoShardedBot):
         self._thinker: ProcessThinker | None = None
         self._jobs: list[asyncio.Task[None]] = []
         self._shards = config.shards()
-        self._heartbeat = Heartbeat(heartbeat_path(config.database), self.gateway_open)
+        self._heartbeat = Heartbeat(
+            heartbeat_file(config.database, config.database_url), self.gateway_open
+        )
 
     @property
     def service(self) -> JarmoService:

@@ -2,10 +2,13 @@
 which reads it (for Docker's ``HEALTHCHECK`` and for anyone at a terminal).
 
 The running bot rewrites ``<database>.health`` every :data:`BEAT_SECONDS` seconds with the time
-and whether its gateway connection to Discord is up. ``jarmo-bot health`` says the bot is healthy
-when that file is fresh (a stuck event loop stops the beats too), says the gateway is connected,
-and the database opens read-only. It never touches Discord and never writes to the database, so
-it can run beside the bot at any time.
+and whether its gateway connection to Discord is up (on PostgreSQL, which has no file of ours,
+``jarmo-bot.health`` in the folder the SQLite file would be in: see :func:`heartbeat_file`).
+``jarmo-bot health`` says the bot is healthy when that file is fresh (a stuck event loop stops
+the beats too), says the gateway is connected, and the database opens read-only (on PostgreSQL:
+the server answers and its schema is one this code can use, asked through ``server_problem``,
+which keeps the driver out of this module). It never touches Discord and never writes to the
+database, so it can run beside the bot at any time.
 """
 
 from __future__ import annotations
@@ -33,11 +36,21 @@ DB_TIMEOUT_SECONDS = 5.0
 EXIT_HEALTHY, EXIT_UNHEALTHY = 0, 1
 
 log = logging.getLogger(__name__)
+# Why the PostgreSQL database at a URL cannot be used ("unhealthy: ..."), or None when it can.
+ServerProblem = Callable[[str], str | None]
 
 
 def heartbeat_path(database: Path) -> Path:
     """Where the bot using ``database`` keeps its heartbeat: beside it, ``<database>.health``."""
     return database.with_name(database.name + ".health")
+
+
+def heartbeat_file(database: Path, database_url: str | None = None) -> Path:
+    """Where the bot keeps its heartbeat: beside its SQLite file, or with PostgreSQL (a process's
+    own state, not the shared database's) in the folder configured for that file."""
+    if database_url:
+        return database.parent / "jarmo-bot.health"
+    return heartbeat_path(database)
 
 
 def write_heartbeat(
@@ -76,9 +89,9 @@ class Heartbeat:
         self._sleep = sleep
 
     @classmethod
-    def of_client(cls, client: Any, database: Path) -> Heartbeat:
-        """The heartbeat of a ``discord.Client`` using ``database``."""
-        return cls(heartbeat_path(database), lambda: gateway_connected(client))
+    def of_client(cls, client: Any, database: Path, database_url: str | None = None) -> Heartbeat:
+        """The heartbeat of a ``discord.Client`` using ``database`` (or ``database_url``)."""
+        return cls(heartbeat_file(database, database_url), lambda: gateway_connected(client))
 
     def beat(self, *, running: bool = True) -> None:
         """Write the file now (a bot that is not running is not connected either)."""
@@ -106,19 +119,28 @@ class Health:
 
 
 def check_health(
-    database: Path, *, now: float | None = None, max_age: float = MAX_AGE_SECONDS
+    database: Path,
+    *,
+    now: float | None = None,
+    max_age: float = MAX_AGE_SECONDS,
+    database_url: str | None = None,
+    server_problem: ServerProblem | None = None,
 ) -> Health:
-    """Read the heartbeat of the bot using ``database`` and open the database read-only."""
+    """Read the heartbeat of the bot using ``database`` and open the database read-only; with
+    ``database_url``, ask ``server_problem(database_url)`` instead (required then)."""
     now = time.time() if now is None else now
-    verdict = _heartbeat_verdict(heartbeat_path(database), now, max_age)
+    verdict = _heartbeat_verdict(heartbeat_file(database, database_url), now, max_age)
     if verdict is not None:
         return verdict
-    problem = _database_problem(database)
+    if database_url:
+        if server_problem is None:
+            raise ValueError("checking a PostgreSQL database needs its server_problem")
+        problem, shown = server_problem(database_url), "on PostgreSQL"
+    else:
+        problem, shown = _database_problem(database), str(database)
     if problem is not None:
         return Health(False, problem)
-    return Health(
-        True, f"healthy: the bot is connected to Discord and the database {database} opens"
-    )
+    return Health(True, f"healthy: the bot is connected to Discord and the database {shown} opens")
 
 
 def _heartbeat_verdict(path: Path, now: float, max_age: float) -> Health | None:
@@ -164,8 +186,11 @@ def add_health_parser(commands: Any, shared: argparse.ArgumentParser) -> None:
     )
 
 
-def run_health(config: BotConfig) -> int:
-    """``jarmo-bot health``: print one line and return the exit status."""
-    verdict = check_health(config.database)
+def run_health(config: BotConfig, server_problem: ServerProblem | None = None) -> int:
+    """``jarmo-bot health``: print one line and return the exit status (``server_problem``:
+    see :func:`check_health`)."""
+    verdict = check_health(
+        config.database, database_url=config.database_url, server_problem=server_problem
+    )
     print(verdict.message, file=sys.stdout if verdict.healthy else sys.stderr)
     return EXIT_HEALTHY if verdict.healthy else EXIT_UNHEALTHY

@@ -35,7 +35,13 @@ from bot.store.interface import (
     TournamentStore,
 )
 from bot.store.outbox import Announcement, AnnouncementKind, OutboxEntry, Settlement
-from bot.store.postgres import PostgresStore, check_server, describe, is_postgres_url
+from bot.store.postgres import (
+    PostgresStore,
+    check_server,
+    describe,
+    is_postgres_url,
+    server_problem,
+)
 from bot.store.rating_records import (
     GameResultRecord,
     PlayerStatsRecord,
@@ -162,6 +168,7 @@ __all__ = [
     "open_any",
     "open_database",
     "open_store",
+    "server_problem",
 ]
 __all__ += [  # issue 19: tournaments
     "ChannelHasTournament",

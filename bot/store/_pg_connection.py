@@ -41,7 +41,7 @@ CONNECT_TIMEOUT_S = 5.0
 
 # Errors that mean "the server, or the way to it, is not there right now": nothing was
 # committed, and the same call may work a moment later.
-_UNAVAILABLE = (
+UNAVAILABLE = (
     OSError,
     asyncio.TimeoutError,
     asyncpg.exceptions.ConnectionDoesNotExistError,
@@ -86,7 +86,7 @@ class PgReader:
         text, args = to_postgres(sql, parameters)
         try:
             rows: Iterable[Any] = await self._pool.fetch(text, *args)
-        except _UNAVAILABLE as exc:
+        except UNAVAILABLE as exc:
             raise unavailable(exc) from exc
         return rows
 
@@ -99,7 +99,8 @@ class PgWriter:
     a private event loop, so the statements of a transaction cost no thread hop (one hop per
     transaction, as SQLite's writer): sending each statement to the bot's loop instead cut the
     commits per second to a third (``bench/store.py``). A broken connection is dropped and the
-    next transaction on that thread connects again.
+    next transaction on that thread connects again. The hottest write, a move, skips all this:
+    it is one statement on the pool (``_pg_games``).
 
     If the caller is cancelled once the transaction has started, it still commits or rolls back
     before the ``CancelledError`` is raised (the ``interface`` convention).
@@ -155,7 +156,7 @@ class _WriterThread:
             self._wait(connection.execute("COMMIT"))
         except BaseException as exc:
             self._roll_back(connection)
-            if isinstance(exc, _UNAVAILABLE):
+            if isinstance(exc, UNAVAILABLE):
                 raise unavailable(exc) from exc
             raise
         return result
@@ -165,7 +166,7 @@ class _WriterThread:
         if self._connection is not None:
             try:
                 self._wait(self._connection.close(timeout=CONNECT_TIMEOUT_S))
-            except _UNAVAILABLE:
+            except UNAVAILABLE:
                 self._connection.terminate()
             self._connection = None
         if self._loop is not None:
@@ -180,7 +181,7 @@ class _WriterThread:
                 connection = self._connect()
                 self._wait(connection.execute("BEGIN"))
                 return connection
-            except _UNAVAILABLE as exc:
+            except UNAVAILABLE as exc:
                 self._drop()
                 if attempt == 2:
                     raise unavailable(exc) from exc
@@ -205,7 +206,7 @@ class _WriterThread:
             return
         try:
             self._wait(connection.execute("ROLLBACK"))
-        except _UNAVAILABLE:
+        except UNAVAILABLE:
             self._drop()  # the server ends a transaction whose connection is gone
 
     def _drop(self) -> None:

@@ -21,7 +21,6 @@ import asyncpg
 
 from bot.store._challenge_sql import SqlChallenges
 from bot.store._deadline_sql import SqlClocks
-from bot.store._game_store import SqlGames
 from bot.store._games import GameLoader
 from bot.store._migrations import Migration, migrations
 from bot.store._outbox_sql import SqlOutbox
@@ -31,6 +30,7 @@ from bot.store._pg_connection import (
     PgWriter,
     create_pool,
 )
+from bot.store._pg_games import PgGames
 from bot.store._players import SqlBotState, SqlPlayers
 from bot.store._quarantine_sql import SqlQuarantine
 from bot.store._rating_store import SqlRatings
@@ -72,7 +72,7 @@ class PostgresStore:
         self.players = SqlPlayers(self._writer, reader)
         self.state = SqlBotState(self._writer, reader)
         self.challenges = SqlChallenges(self._writer, reader, loader)
-        self.games = SqlGames(self._writer, reader, loader)
+        self.games = PgGames(self._writer, reader, loader, pool)
         self.clocks = SqlClocks(self._writer, reader, loader)
         self.ratings = SqlRatings(self._writer, reader)
         self.results = SqlResults(reader)
@@ -145,6 +145,18 @@ async def check_server(url: str) -> int:
     if found > supported:
         raise SchemaTooNew(found, supported)
     return found
+
+
+def server_problem(url: str, timeout: float = 10.0) -> str | None:
+    """For ``jarmo-bot health``: why the database at ``url`` cannot be used by this code (one
+    line, without the password), or None when it can. Writes nothing."""
+    try:
+        asyncio.run(asyncio.wait_for(check_server(url), timeout))
+    except (DatabaseUnusable, SchemaTooNew) as exc:
+        return f"unhealthy: {exc}"
+    except TimeoutError:
+        return f"unhealthy: {describe_safely(url)} did not answer within {timeout:.0f} s"
+    return None
 
 
 async def migrate_database(url: str, *, target: int | None = None) -> int:

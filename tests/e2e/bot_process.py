@@ -19,7 +19,7 @@ REPO = HERE.parents[1]
 LAUNCHER = HERE / "bot_against_fake.py"
 CLEAN_EXIT_SECONDS = 10.0
 LOG_RECORD = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ")  # bot/__main__.py's format
-STRIPPED_ENV = ("DISCORD_TOKEN", "JARMO_CONFIG", "JARMO_DATABASE")
+STRIPPED_ENV = ("DISCORD_TOKEN", "JARMO_CONFIG", "JARMO_DATABASE", "JARMO_DATABASE_URL")
 
 
 def write_config(
@@ -91,6 +91,7 @@ class BotProcess:
         ids, count = config.get("shard_ids"), config.get("shard_count")
         self.shards = len(ids) if isinstance(ids, list) else count or fake.recommended_shards
         self.database = folder / "jarmo.sqlite3"
+        self.database_url: str | None = None  # PostgreSQL instead of the file, when set
         self.log_path = folder / "bot.log"
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
@@ -107,7 +108,7 @@ class BotProcess:
             self.process = subprocess.Popen(
                 bot_command("run", "--config", str(self.config_path)),
                 cwd=self.folder,
-                env=bot_env(self.fake),
+                env=bot_env(self.fake) | self.database_env(),
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
@@ -148,6 +149,10 @@ class BotProcess:
         assert process is not None and process.poll() is None, "not running"
         process.kill()
         process.wait(10)
+
+    def database_env(self) -> dict[str, str]:
+        """What a ``jarmo-bot`` command needs in its environment to use this bot's database."""
+        return {"JARMO_DATABASE_URL": self.database_url} if self.database_url else {}
 
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None

@@ -1,5 +1,10 @@
 """Fixtures for the end-to-end tests: one fake Discord and one real bot process per module.
 
+The tests that use the ``bot`` fixture run once per backend, each test id naming it
+(``[sqlite]``, ``[postgresql]``): the bot gets a fresh PostgreSQL database through
+``JARMO_DATABASE_URL``. A test that reads or changes the SQLite file itself is marked
+``@pytest.mark.sqlite_only("why")``.
+
 After every test that uses the fake, nothing may have gone wrong behind the scenes: no request
 Discord would have refused (``fake.problems``) and no ERROR in the bot's log.
 """
@@ -11,19 +16,48 @@ import statistics
 import pytest
 from bot_process import BotProcess
 from fake_discord import ANSWER_DEADLINE, TIMINGS, FakeDiscord
+from postgres import postgres_server
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "sqlite_only(reason): the e2e test works on the SQLite file itself"
+    )
+
+
+def pytest_generate_tests(metafunc):
+    """Run each test with the ``bot`` fixture on every backend (module-scoped: one bot each)."""
+    if "bot" not in metafunc.fixturenames or "e2e_backend" not in metafunc.fixturenames:
+        return
+    narrowed = metafunc.definition.get_closest_marker("sqlite_only")
+    if narrowed is not None:
+        assert narrowed.args, "say why the test is sqlite_only"
+    backends = ["sqlite"] if narrowed is not None else list(BACKENDS)
+    metafunc.parametrize("e2e_backend", backends, indirect=True, scope="module")
 
 
 @pytest.fixture(scope="module")
-def fake():
+def e2e_backend(request) -> str:
+    """The backend the module's bot stores in (SQLite for a test without a ``bot``)."""
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture(scope="module")
+def fake(e2e_backend):
+    # One per backend too, so that the second bot of a module meets a fresh Discord.
     server = FakeDiscord().start()
     yield server
     server.close()
 
 
 @pytest.fixture(scope="module")
-def bot(fake, tmp_path_factory):
+def bot(fake, tmp_path_factory, e2e_backend):
     """``python -m bot run`` against the fake, with a fresh database for the module."""
     process = BotProcess(fake, tmp_path_factory.mktemp("bot"))
+    if e2e_backend == "postgresql":
+        process.database_url = postgres_server().fresh_database()
     process.start()
     yield process
     if process.running():
@@ -31,6 +65,8 @@ def bot(fake, tmp_path_factory):
         status, seconds = process.stop()
         assert status == 0, f"exit status {status} after SIGTERM:\n{process.log_tail()}"
         assert seconds < 5, f"the bot took {seconds:.1f} s to stop"
+    if e2e_backend == "postgresql":
+        assert not process.database.exists(), "the bot wrote an SQLite file beside PostgreSQL"
 
 
 @pytest.fixture(autouse=True)

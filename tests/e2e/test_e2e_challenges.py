@@ -52,6 +52,7 @@ def test_a_declined_challenge(fake: FakeDiscord, bot):
     check_private(fake.slash(world.ann, here, "jarmo standings").wait_answer(), "no match")
 
 
+@pytest.mark.sqlite_only("backdates the challenge in the SQLite file")
 def test_an_expired_challenge_cannot_be_accepted(fake: FakeDiscord, bot):
     world = fake.world
     here = world.channel("arena-3")

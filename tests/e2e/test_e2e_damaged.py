@@ -23,6 +23,8 @@ from damaged_games import (
 from e2e_play import Table, accept, challenge, check_private
 from fake_discord import FakeDiscord
 
+pytestmark = pytest.mark.sqlite_only("its damaged games are written into the SQLite file")
+
 
 @dataclass(frozen=True)
 class Served:

@@ -5,6 +5,7 @@ One bot process serves the whole module (fresh database); each test plays in its
 
 from __future__ import annotations
 
+import pytest
 from discord_limits import SUB_COMMAND, SUB_COMMAND_GROUP, USER
 from e2e_play import (
     Table,
@@ -170,6 +171,7 @@ def test_a_dropped_gateway_connection_is_resumed(fake: FakeDiscord, bot):
     table.play()
 
 
+@pytest.mark.sqlite_only("backdates the challenge in the SQLite file")
 def test_restart_mid_game_and_an_expiry_while_down(fake: FakeDiscord, bot):
     world = fake.world
     table = Table.start(fake, world.channel("arena-6"), world.ann, world.bob)

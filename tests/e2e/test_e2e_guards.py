@@ -16,6 +16,8 @@ from bot_process import BotProcess, bot_command, bot_env
 from e2e_play import challenge, challenge_id, check_board_embed, check_private
 from fake_discord import FakeDiscord
 
+pytestmark = pytest.mark.sqlite_only("counts rows in the SQLite file; a second bot meets its lock")
+
 SECOND_BOT_SECONDS = 30.0  # generous: only the Python start-up is slow on a busy machine
 
 

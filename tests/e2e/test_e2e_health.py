@@ -11,6 +11,8 @@ import time
 from bot_process import BotProcess, bot_env
 from fake_discord import FakeDiscord
 
+from bot.health import heartbeat_file
+
 RUNNING = {
     "healthy: the bot is connected to Discord and the database {db} opens",
     # The first beat is written before the gateway session is ready.
@@ -22,7 +24,7 @@ def health(fake: FakeDiscord, bot: BotProcess) -> subprocess.CompletedProcess[st
     return subprocess.run(
         [sys.executable, "-m", "bot", "health", "--config", str(bot.config_path)],
         cwd=bot.folder,
-        env=bot_env(fake, token=False),
+        env=bot_env(fake, token=False) | bot.database_env(),
         capture_output=True,
         text=True,
         timeout=60,
@@ -31,12 +33,13 @@ def health(fake: FakeDiscord, bot: BotProcess) -> subprocess.CompletedProcess[st
 
 
 def test_the_heartbeat_follows_the_bots_life(fake: FakeDiscord, bot: BotProcess):
-    beat_file = bot.database.with_name(bot.database.name + ".health")
+    beat_file = heartbeat_file(bot.database, bot.database_url)
     beat = json.loads(beat_file.read_text())  # written at start-up, before the gateway session
     assert abs(time.time() - beat["time"]) < 60
     running = health(fake, bot)
     said = (running.stdout + running.stderr).strip()
-    assert said in {line.format(db=bot.database) for line in RUNNING}
+    shown = "on PostgreSQL" if bot.database_url else bot.database
+    assert said in {line.format(db=shown) for line in RUNNING}
     assert running.returncode == (0 if said.startswith("healthy") else 1)
 
     fake.wait_idle()

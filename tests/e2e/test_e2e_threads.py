@@ -16,6 +16,8 @@ from e2e_play import Table, challenge, check_board_embed, check_private
 from fake_discord import FakeDiscord
 from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
 
+pytestmark = pytest.mark.sqlite_only("reads the stored thread ids from the SQLite file")
+
 MANAGE_GUILD = 1 << 5
 
 

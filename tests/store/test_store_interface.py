@@ -75,7 +75,7 @@ def test_no_role_offers_more_than_its_protocol(store: Store) -> None:
         implementation = type(getattr(store, role))
         public = {
             name
-            for name, member in vars(implementation).items()
+            for name, member in inspect.getmembers(implementation)  # inherited ones too
             if inspect.iscoroutinefunction(member) and not name.startswith("_")
         }
         assert public - backend_only == set(methods(protocol)), role
