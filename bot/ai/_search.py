@@ -128,7 +128,9 @@ class Searcher:
     def _root(self, moves: list[int], depth: int) -> tuple[int, int]:
         game = self.game
         noise = self.budget.noise
-        self.partial = None  # (reset here, not in ``run``, whose reads mypyc would take as None)
+        # Reset for each iteration here, not in ``run``: there mypy would narrow it to None for
+        # the reads after this call, and the compiled code would check that narrowed type.
+        self.partial = None
         alpha = -INF
         best_move, best_noisy, best_score = moves[0], -INF, -INF
         for i, move in enumerate(moves):

@@ -73,9 +73,10 @@ IN_ENEMY_CAMP: Final[tuple[tuple[bool, ...], tuple[bool, ...]]] = (
 )
 
 EMPTY: Final = 0  # the owner of an empty point; an occupied point holds its side + 1
+# piece kinds
 ARCHER: Final = 0
 MARKED: Final = 1
-GUARD: Final = 2  # piece kinds
+GUARD: Final = 2
 NOT_A_STEP: Final = -1  # in a side's memory of recent actions: anything but a plain step
 
 
