@@ -1,8 +1,10 @@
 """The computer opponent: search speed against a baseline commit, and hard against medium.
 
 1. Speed: nodes per second at a fixed depth on fixed positions (random openings from fixed
-   seeds, every ruleset), the baseline's ``bot/ai`` + ``bot/jarmo`` (exported with
-   ``git archive``) against the working tree's, each run in its own child process, taking turns.
+   seeds, every ruleset): the baseline's ``bot/ai`` + ``bot/jarmo`` (exported with
+   ``git archive``), the working tree's as pure Python (its ``.py`` files copied) and the working
+   tree as installed, compiled by mypyc (setup.py; it says if it is not), each run in its own
+   child process, taking turns.
 2. Strength: ``hard`` against ``medium`` at their real settings (hard thinks up to 2 s a move),
    ``--games`` games with sides swapped (games 2k and 2k+1 start from the same random opening),
    on ``--workers`` processes; prints the table and the longest time any move took.
@@ -16,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.machinery
 import io
 import json
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -80,7 +84,9 @@ def search_speed(positions: list[tuple[str, list[str]]], depth: int) -> dict[str
         root: Any = _baseline_state(game) or game
         nodes += _search.Searcher(root, budget, 0).run().nodes
         seconds += time.process_time() - start
-    return {"nodes": nodes, "seconds": seconds}
+    origin = _search.__spec__.origin or ""
+    compiled = origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    return {"nodes": nodes, "seconds": seconds, "compiled": compiled}
 
 
 def _baseline_state(game: Any) -> Any:
@@ -94,9 +100,9 @@ def _baseline_state(game: Any) -> Any:
 
 def measure_speed(
     root: Path, positions: list[tuple[str, list[str]]], depth: int
-) -> tuple[float, int]:
-    """Nodes per second and nodes in a fresh child process importing the code under
-    ``root``."""
+) -> tuple[float, int, bool]:
+    """Nodes per second, nodes, and whether the search was compiled, in a fresh child process
+    importing the code under ``root``."""
     payload = json.dumps({"positions": positions, "depth": depth})
     out = subprocess.run(
         [sys.executable, __file__, "--worker", str(root)],
@@ -107,7 +113,7 @@ def measure_speed(
         cwd=root,
     )
     result = json.loads(out.stdout)
-    return float(result["nodes"] / result["seconds"]), int(result["nodes"])
+    return float(result["nodes"] / result["seconds"]), int(result["nodes"]), result["compiled"]
 
 
 def export_baseline(commit: str, into: Path) -> Path:
@@ -122,24 +128,50 @@ def export_baseline(commit: str, into: Path) -> Path:
     return into
 
 
+def copy_sources(into: Path) -> Path:
+    """The working tree's engine and search as pure Python: their ``.py`` files only."""
+    (into / "bot").mkdir(parents=True)
+    shutil.copy(REPO / "bot" / "__init__.py", into / "bot")
+    for package in ("jarmo", "ai"):
+        shutil.copytree(REPO / "bot" / package, into / "bot" / package, ignore=_not_source)
+    return into
+
+
+def _not_source(folder: str, names: list[str]) -> set[str]:
+    return {name for name in names if not name.endswith(".py")}
+
+
 def run_speed(args: argparse.Namespace) -> None:
     positions = fixed_positions(args.positions)
+    rates: dict[str, list[float]] = {"old": [], "pure": [], "compiled": []}
+    nodes: dict[str, int] = {}
+    compiled = True
     with tempfile.TemporaryDirectory() as tmp:
-        old_root = export_baseline(args.baseline, Path(tmp))
-        old: list[float] = []
-        new: list[float] = []
-        for _ in range(args.runs):  # interleaved, so that load spikes hit both alike
-            rate, old_nodes = measure_speed(old_root, positions, args.depth)
-            old.append(rate)
-            rate, new_nodes = measure_speed(REPO, positions, args.depth)
-            new.append(rate)
+        roots = {
+            "old": export_baseline(args.baseline, Path(tmp, "old")),
+            "pure": copy_sources(Path(tmp, "pure")),
+            "compiled": REPO,
+        }
+        for _ in range(args.runs):  # interleaved, so that load spikes hit all alike
+            for version, root in roots.items():
+                rate, nodes[version], was_compiled = measure_speed(root, positions, args.depth)
+                rates[version].append(rate)
+                compiled &= was_compiled or version != "compiled"
     print(
         f"search speed: depth {args.depth}, {len(positions)} positions "
         f"({args.positions} per ruleset), {args.runs} runs; nodes/s median (min-max)"
     )
-    print(f"  old {args.baseline}: {_cell(old)}, {old_nodes} nodes")
-    print(f"  new working tree: {_cell(new)}, {new_nodes} nodes")
-    print(f"  ratio new/old: {statistics.median(new) / statistics.median(old):.2f}x", flush=True)
+    old = statistics.median(rates["old"])
+    labels = {
+        "old": f"old {args.baseline}",
+        "pure": "working tree, pure Python",
+        "compiled": "working tree, compiled" if compiled else "working tree, NOT compiled",
+    }
+    for version, label in labels.items():
+        ratio = statistics.median(rates[version]) / old
+        print(f"  {label:26} {_cell(rates[version])}, {nodes[version]} nodes, {ratio:.2f}x old")
+    speedup = statistics.median(rates["compiled"]) / statistics.median(rates["pure"])
+    print(f"  compiled/pure: {speedup:.2f}x", flush=True)
 
 
 def _cell(rates: list[float]) -> str:

@@ -1,23 +1,28 @@
 """Random-playout speed of the rules engine, today's against a baseline commit, in one run.
 
 One ply is ``legal_moves()`` + ``play()`` (the text API the service uses); the new engine is also
-timed through its integer API, ``legal_codes()`` + ``push()``, which the search uses. The
-baseline's ``bot/jarmo`` is exported with ``git archive`` into a temporary directory. Every
-measurement runs in its own child process, old and new taking turns, with the same seeds.
+timed through its integer API, ``legal_codes()`` + ``push()``, which the search uses. Three
+engines: the baseline's ``bot/jarmo`` (exported with ``git archive`` into a temporary
+directory), the working tree's as pure Python (its ``.py`` files copied to another one) and the
+working tree as installed, compiled by mypyc (setup.py; the header says if it is not). Every
+measurement runs in its own child process, the engines taking turns, with the same seeds.
 
 Run: ``python bench/engine.py [--games N] [--runs R] [--baseline COMMIT]``. Prints, per ruleset,
-the median plies/second over R runs and the ratios to the baseline. A playout is timed by the
-child's CPU time (``time.process_time``), so that other work on a shared machine disturbs the
-figures less than it would a wall clock.
+the median plies/second over R runs and each one's ratio to the baseline's text API. A playout
+is timed by the child's CPU time (``time.process_time``), so that other work on a shared machine
+disturbs the figures less than it would a wall clock; the tables an engine builds on first use
+are built before the clock starts.
 Target (issue 16): at least twice the baseline's plies/s for every ruleset.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.machinery
 import io
 import json
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -25,6 +30,7 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 BASELINE = "fe86cb6"
@@ -38,6 +44,7 @@ def playout_text(ruleset: str, layout: str, games: int, seed: int) -> tuple[floa
     rng = random.Random(seed)
     choice = rng.choice
     plies = 0
+    warm_up(Game, ruleset, layout)
     start = time.process_time()
     for _ in range(games):
         game = Game.new(ruleset=ruleset, layout=layout)
@@ -57,6 +64,7 @@ def playout_codes(ruleset: str, layout: str, games: int, seed: int) -> tuple[flo
     rng = random.Random(seed)
     choice = rng.choice
     plies = 0
+    warm_up(Game, ruleset, layout)
     start = time.process_time()
     for _ in range(games):
         game = Game.new(ruleset=ruleset, layout=layout)
@@ -69,6 +77,12 @@ def playout_codes(ruleset: str, layout: str, games: int, seed: int) -> tuple[flo
     return plies / (time.process_time() - start), plies
 
 
+def warm_up(game_class: Any, ruleset: str, layout: str) -> None:
+    """Build the tables an engine makes on first use (once per process), outside the clock: a
+    run lasts a fraction of a second, and the figures are of playing, not of starting."""
+    game_class.new(ruleset=ruleset, layout=layout).legal_moves()
+
+
 MODES = {"text": playout_text, "codes": playout_codes}
 
 
@@ -76,16 +90,23 @@ def worker(root: str, mode: str, ruleset: str, layout: str, games: int, seed: in
     """Child process: import the engine under ``root`` and print one measurement as JSON."""
     sys.path.insert(0, root)
     speed, plies = MODES[mode](ruleset, layout, games, seed)
-    print(json.dumps({"speed": speed, "plies": plies}))
+    from bot.jarmo import game
+
+    origin = game.__spec__.origin or ""
+    compiled = origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    print(json.dumps({"speed": speed, "plies": plies, "compiled": compiled}))
 
 
-def measure(root: Path, mode: str, ruleset: str, layout: str, games: int, seed: int) -> float:
-    """One measurement in a fresh child process."""
+def measure(
+    root: Path, mode: str, ruleset: str, layout: str, games: int, seed: int
+) -> tuple[float, bool]:
+    """One measurement in a fresh child process: plies/s, and whether the engine was compiled."""
     args = [sys.executable, __file__, "--worker", str(root), mode, ruleset, layout]
     out = subprocess.run(
         [*args, str(games), str(seed)], check=True, capture_output=True, text=True, cwd=root
     )
-    return float(json.loads(out.stdout)["speed"])
+    result = json.loads(out.stdout)
+    return float(result["speed"]), bool(result["compiled"])
 
 
 def export_baseline(commit: str, into: Path) -> Path:
@@ -100,6 +121,28 @@ def export_baseline(commit: str, into: Path) -> Path:
     return into
 
 
+def copy_sources(into: Path) -> Path:
+    """The working tree's engine as pure Python: its ``.py`` files, without compiled modules."""
+    (into / "bot").mkdir(parents=True)
+    shutil.copy(REPO / "bot" / "__init__.py", into / "bot")
+    shutil.copytree(REPO / "bot" / "jarmo", into / "bot" / "jarmo", ignore=_not_source)
+    return into
+
+
+def _not_source(folder: str, names: list[str]) -> set[str]:
+    return {name for name in names if not name.endswith(".py")}
+
+
+# The columns: an engine (its folder) and an API, each printed with its ratio to the first.
+COLUMNS = (
+    ("old", "text"),
+    ("pure", "text"),
+    ("compiled", "text"),
+    ("pure", "codes"),
+    ("compiled", "codes"),
+)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per run")
@@ -108,30 +151,33 @@ def main() -> None:
     parser.add_argument("--baseline", default=BASELINE, help="commit to compare with")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        old_root = export_baseline(args.baseline, Path(tmp))
+        roots = {
+            "old": export_baseline(args.baseline, Path(tmp, "old")),
+            "pure": copy_sources(Path(tmp, "pure")),
+            "compiled": REPO,
+        }
         print(
             f"random playouts, layout {args.layout}, {args.games} games x {args.runs} runs; "
-            f"old = {args.baseline}, new = working tree; plies/s, median (min-max)"
+            f"old = {args.baseline}, pure and compiled = working tree; plies/s, median "
+            "(min-max), and the ratio to old text"
         )
-        print(
-            f"{'ruleset':8} {'old text':>22} {'new text':>22} {'ratio':>6} "
-            f"{'new codes':>22} {'ratio':>6}"
-        )
+        print(f"{'ruleset':8}" + "".join(f"{f'{e} {m}':>22} {'ratio':>6}" for e, m in COLUMNS))
+        compiled = True
         for ruleset in RULESET_NAMES:
-            runs: dict[str, list[float]] = {"old": [], "new": [], "codes": []}
+            runs: dict[tuple[str, str], list[float]] = {column: [] for column in COLUMNS}
             for seed in range(args.runs):  # interleaved, so that load spikes hit all alike
-                runs["old"].append(
-                    measure(old_root, "text", ruleset, args.layout, args.games, seed)
-                )
-                runs["new"].append(measure(REPO, "text", ruleset, args.layout, args.games, seed))
-                runs["codes"].append(measure(REPO, "codes", ruleset, args.layout, args.games, seed))
-            old = statistics.median(runs["old"])
-            print(
-                f"{ruleset:8} {_cell(runs['old'])} {_cell(runs['new'])} "
-                f"{statistics.median(runs['new']) / old:5.2f}x {_cell(runs['codes'])} "
-                f"{statistics.median(runs['codes']) / old:5.2f}x",
-                flush=True,
-            )
+                for engine, mode in COLUMNS:
+                    speed, was_compiled = measure(
+                        roots[engine], mode, ruleset, args.layout, args.games, seed
+                    )
+                    runs[engine, mode].append(speed)
+                    compiled &= was_compiled or engine != "compiled"
+            old = statistics.median(runs["old", "text"])
+            cells = (f"{_cell(runs[c])} {statistics.median(runs[c]) / old:5.2f}x" for c in COLUMNS)
+            print(f"{ruleset:8} " + " ".join(cells), flush=True)
+        if not compiled:
+            print("NOTE: the working tree's engine was NOT compiled (pure Python in both columns):")
+            print("      pip install --no-deps -e . with a C compiler, without JARMO_PURE_PYTHON")
 
 
 def _cell(speeds: list[float]) -> str:

@@ -69,9 +69,9 @@ def test_test_dependencies_are_locked(requirement: str) -> None:
     _check_pinned(requirement, TEST)
 
 
-def test_the_build_backend_is_locked_for_the_image() -> None:
-    [backend] = PROJECT["build-system"]["requires"]
-    _check_pinned(backend, RUNTIME)
+@pytest.mark.parametrize("requirement", PROJECT["build-system"]["requires"])
+def test_the_build_requirements_are_locked_for_the_image(requirement: str) -> None:
+    _check_pinned(requirement, RUNTIME)
 
 
 def test_ci_tests_the_versions_the_image_ships() -> None:

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from typing import Final
 
 from bot.jarmo import Game, Layout, Ruleset
 from bot.jarmo.board import ARCHER, GUARD, IN_ENEMY_CAMP, MARKED, POINT_COUNT, row_of
 from bot.jarmo.steps import points_of, side_steps
 
-POINT = 100  # one game point
+POINT: Final = 100  # one game point
 
 # By rows still to go before the enemy camp (4 = own camp, 1 = one step away). Steep near the
 # camp because a piece one step away can cash in its extra point at once.
-_ADVANCE_BY_DISTANCE = {4: 0, 3: 10, 2: 22, 1: 40, 0: 0}
-ADVANCE = tuple(
+_ADVANCE_BY_DISTANCE: Final = {4: 0, 3: 10, 2: 22, 1: 40, 0: 0}
+ADVANCE: Final = tuple(
     tuple(
         _ADVANCE_BY_DISTANCE[(4 - row_of(p)) if side == 0 else row_of(p)]
         for p in range(POINT_COUNT)
@@ -30,14 +31,14 @@ ADVANCE = tuple(
 
 # classic: a captured piece that a marked piece in the camp can bring back (a redeploy puts a
 # whole point back on the board)
-REDEPLOY_RIGHT = 90
-MARKED_RUNNER = 12  # classic: a marked piece on its way may later earn a redeploy
-RESERVE_PIECE = 75  # ludos: a recovered piece, placeable at once
-GUARD_RUNNER = 20  # ludos: a guard on its way may recover a captured piece
-MOBILITY = 2  # per step onto an empty point
-ATTACK = 6  # per enemy piece attacked
-TEMPO = 8  # the side to move is a move ahead
-MEMO_MAX = 400_000  # position values kept; cleared when full
+REDEPLOY_RIGHT: Final = 90
+MARKED_RUNNER: Final = 12  # classic: a marked piece on its way may later earn a redeploy
+RESERVE_PIECE: Final = 75  # ludos: a recovered piece, placeable at once
+GUARD_RUNNER: Final = 20  # ludos: a guard on its way may recover a captured piece
+MOBILITY: Final = 2  # per step onto an empty point
+ATTACK: Final = 6  # per enemy piece attacked
+TEMPO: Final = 8  # the side to move is a move ahead
+MEMO_MAX: Final = 400_000  # position values kept; cleared when full
 
 
 class Evaluator:
@@ -183,7 +184,7 @@ def _piece_value(s: int, kind: int, p: int) -> int:
 #: PIECE_VALUES[owner][kind][p]: what losing the piece on ``p`` costs its owner (for ordering
 #: captures, MVV-style), indexed like the game's ``owners`` and ``kinds`` (owner 0, an empty
 #: point, is worth nothing).
-PIECE_VALUES: tuple[tuple[tuple[int, ...], ...], ...] = (
+PIECE_VALUES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = (
     ((0,) * POINT_COUNT,) * 3,
     *(
         tuple(tuple(_piece_value(s, kind, p) for p in range(POINT_COUNT)) for kind in range(3))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import Final
 
 from bot.jarmo import CAPTURE, Game
 from bot.jarmo.board import IN_ENEMY_CAMP, POINT_COUNT
@@ -21,22 +22,24 @@ from ._eval import PIECE_VALUES, POINT, Evaluator
 # every point counts, not only the result) plus a bonus for the result itself. The bonus is a
 # level's character: a large one plays for the win and ends the game as soon as it is ahead;
 # a small one keeps playing for the points a match is decided by.
-RESULT_BONUS = 300
-INF = 1_000_000
-EXACT, LOWER, UPPER = 0, 1, 2
-CLOCK_EVERY = 1024  # nodes between two readings of the clock
+RESULT_BONUS: Final = 300
+INF: Final = 1_000_000
+EXACT: Final = 0
+LOWER: Final = 1
+UPPER: Final = 2
+CLOCK_EVERY: Final = 1024  # nodes between two readings of the clock
 # The clock stops the search this long before the time limit: unwinding, the line read back and
 # the caller's own work must fit in the limit too, on a busy machine.
-TIME_MARGIN = 0.15
-TT_MAX = 400_000  # entries; cleared when full (a move's search rarely gets there)
+TIME_MARGIN: Final = 0.15
+TT_MAX: Final = 400_000  # entries; cleared when full (a move's search rarely gets there)
 # The hash ignores the ply count, so near the ply guard a stored score may be wrong: stop using
 # the table when the end is this close.
-TT_PLY_MARGIN = 48
-MAX_PLY = 128
-CONTEMPT = 50
+TT_PLY_MARGIN: Final = 48
+MAX_PLY: Final = 128
+CONTEMPT: Final = 50
 # Ordering sorts ints: a move's key above its index in the list (fewer than 1024 moves).
-_INDEX_BITS = 10
-_LAST_INDEX = (1 << _INDEX_BITS) - 1
+_INDEX_BITS: Final = 10
+_LAST_INDEX: Final = (1 << _INDEX_BITS) - 1
 
 
 class _OutOfBudget(Exception):
@@ -105,7 +108,6 @@ class Searcher:
         if len(moves) == 1 and not self.budget.noise:
             return best
         for depth in range(1, self.budget.max_depth + 1):
-            self.partial = None
             horizon = self.horizon
             try:
                 move, score = self._root(moves, depth)
@@ -126,6 +128,9 @@ class Searcher:
     def _root(self, moves: list[int], depth: int) -> tuple[int, int]:
         game = self.game
         noise = self.budget.noise
+        # Reset for each iteration here, not in ``run``: there mypy would narrow it to None for
+        # the reads after this call, and the compiled code would check that narrowed type.
+        self.partial = None
         alpha = -INF
         best_move, best_noisy, best_score = moves[0], -INF, -INF
         for i, move in enumerate(moves):
@@ -340,7 +345,7 @@ class Searcher:
 
 #: Per side and quiet code, what ordering adds for a step into the enemy camp: cashing in the
 #: camp point is usually worth a look early.
-_CAMP_BONUS = tuple(
+_CAMP_BONUS: Final = tuple(
     tuple(
         1 << 20 if DECODE[code][0] >= 0 and IN_ENEMY_CAMP[side][DECODE[code][1]] else 0
         for code in range(CAPTURE)
@@ -348,7 +353,7 @@ _CAMP_BONUS = tuple(
     for side in (0, 1)
 )
 #: Per side, the points outside the camp it attacks: where its pieces still run.
-_RUNNER_POINTS = tuple(
+_RUNNER_POINTS: Final = tuple(
     sum(1 << p for p in range(POINT_COUNT) if not IN_ENEMY_CAMP[side][p]) for side in (0, 1)
 )
 

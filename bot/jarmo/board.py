@@ -6,16 +6,18 @@ order walks the point names in sorted order; that keeps move lists sorted at no 
 
 from __future__ import annotations
 
+from typing import Final
+
 from .position import Side
 
 #: A point is its index, ``0`` (A1) to ``24`` (E5); names are for the edge (notation, rendering).
 Point = int
 
-COLUMNS = "ABCDE"
-SIZE = 5
-POINT_COUNT = SIZE * SIZE
-POINT_NAMES: tuple[str, ...] = tuple(f"{c}{r}" for c in COLUMNS for r in range(1, SIZE + 1))
-POINT_INDEX: dict[str, int] = {name: i for i, name in enumerate(POINT_NAMES)}
+COLUMNS: Final = "ABCDE"
+SIZE: Final = 5
+POINT_COUNT: Final = SIZE * SIZE
+POINT_NAMES: Final[tuple[str, ...]] = tuple(f"{c}{r}" for c in COLUMNS for r in range(1, SIZE + 1))
+POINT_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(POINT_NAMES)}
 
 
 def point_index(name: str) -> Point:
@@ -26,12 +28,13 @@ def point_index(name: str) -> Point:
         raise ValueError(f"{name!r} is not a point name such as C2") from None
 
 
-WHITE, BLACK = 0, 1
-SIDE_NAMES: tuple[Side, Side] = ("white", "black")
-SIDE_INDEX: dict[str, int] = {"white": WHITE, "black": BLACK}
+WHITE: Final = 0
+BLACK: Final = 1
+SIDE_NAMES: Final[tuple[Side, Side]] = ("white", "black")
+SIDE_INDEX: Final[dict[str, int]] = {"white": WHITE, "black": BLACK}
 
 #: The row (0-based) of each side's own camp; the enemy camp of a side is the other side's camp.
-CAMP_ROW = (0, SIZE - 1)
+CAMP_ROW: Final = (0, SIZE - 1)
 
 
 def column_of(index: int) -> int:
@@ -64,11 +67,17 @@ def _in_camp_of(side: int) -> tuple[bool, ...]:
 
 
 #: IN_ENEMY_CAMP[side][index] is True when ``index`` lies in the camp that ``side`` attacks.
-IN_ENEMY_CAMP: tuple[tuple[bool, ...], tuple[bool, ...]] = (_in_camp_of(WHITE), _in_camp_of(BLACK))
+IN_ENEMY_CAMP: Final[tuple[tuple[bool, ...], tuple[bool, ...]]] = (
+    _in_camp_of(WHITE),
+    _in_camp_of(BLACK),
+)
 
-EMPTY = 0  # the owner of an empty point; an occupied point holds its side + 1
-ARCHER, MARKED, GUARD = 0, 1, 2  # piece kinds
-NOT_A_STEP = -1  # in a side's memory of recent actions: anything but a plain step
+EMPTY: Final = 0  # the owner of an empty point; an occupied point holds its side + 1
+# piece kinds
+ARCHER: Final = 0
+MARKED: Final = 1
+GUARD: Final = 2
+NOT_A_STEP: Final = -1  # in a side's memory of recent actions: anything but a plain step
 
 
 def shuffle_forbidden(recent: list[int]) -> int:

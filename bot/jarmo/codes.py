@@ -8,15 +8,17 @@ a capture with ``x``, so a code with its bit names exactly one text.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .board import POINT_COUNT, POINT_NAMES, Point
 
-PLACE_UNIT = POINT_COUNT * POINT_COUNT  # 625
-CAPTURE = 1 << 14  # above every code: 24 * 25 + 23 + 625 * 25 < 2**14
-CODE_MASK = CAPTURE - 1
-CODE_LIMIT = 2 * CAPTURE
+PLACE_UNIT: Final = POINT_COUNT * POINT_COUNT  # 625
+CAPTURE: Final = 1 << 14  # above every code: 24 * 25 + 23 + 625 * 25 < 2**14
+CODE_MASK: Final = CAPTURE - 1
+CODE_LIMIT: Final = 2 * CAPTURE
 
 ActionCode = int
-NO_POINT = -1  # a missing part of an action
+NO_POINT: Final = -1  # a missing part of an action
 
 
 def step_code(origin: Point, target: Point, place: Point = NO_POINT) -> ActionCode:
@@ -54,15 +56,17 @@ def _text(parts: tuple[Point, Point, Point] | None, capture: bool) -> str:
 _PARTS = [_decode(code) for code in range(CODE_LIMIT)]
 #: ``DECODE[code]`` is ``(origin, target, place)``, ``NO_POINT`` for a missing part; the hot
 #: paths index this table instead of dividing. An invalid code maps to ``(-1, -1, -1)``.
-DECODE: tuple[tuple[Point, Point, Point], ...] = tuple(
+DECODE: Final[tuple[tuple[Point, Point, Point], ...]] = tuple(
     parts if parts is not None else (NO_POINT, NO_POINT, NO_POINT) for parts in _PARTS
 )
 #: ``NOTATION[code]`` is the canonical text of a code ("" for an invalid one).
-NOTATION: tuple[str, ...] = tuple(
+NOTATION: Final[tuple[str, ...]] = tuple(
     _text(parts, bool(code & CAPTURE)) for code, parts in enumerate(_PARTS)
 )
 #: Canonical text to code (the play path's first try before the parser).
-CODE_OF_TEXT: dict[str, ActionCode] = {text: code for code, text in enumerate(NOTATION) if text}
+CODE_OF_TEXT: Final[dict[str, ActionCode]] = {
+    text: code for code, text in enumerate(NOTATION) if text
+}
 del _PARTS
 
 

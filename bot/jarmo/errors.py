@@ -8,6 +8,7 @@ engine's plain-English account, for logs and for programs that use the engine di
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Final
 
 
 class Problem(StrEnum):
@@ -64,17 +65,17 @@ class IllegalMove(JarmoError):
     ``details`` say exactly what; the message is a sentence that says why.
     """
 
-    GAME_OVER = "game_over"
-    NO_PIECE = "no_piece"
-    NOT_YOUR_PIECE = "not_your_piece"
-    NO_LINE = "no_line"
-    OWN_PIECE_THERE = "own_piece_there"
-    IN_ENEMY_CAMP = "in_enemy_camp"
-    BACKWARDS = "backwards"
-    SHUFFLING = "shuffling"
-    NO_REDEPLOY = "no_redeploy"
-    BAD_PLACE = "bad_place"
-    NOT_ALLOWED = "not_allowed"  # a refusal no specific check explains (should not happen)
+    GAME_OVER: Final = "game_over"
+    NO_PIECE: Final = "no_piece"
+    NOT_YOUR_PIECE: Final = "not_your_piece"
+    NO_LINE: Final = "no_line"
+    OWN_PIECE_THERE: Final = "own_piece_there"
+    IN_ENEMY_CAMP: Final = "in_enemy_camp"
+    BACKWARDS: Final = "backwards"
+    SHUFFLING: Final = "shuffling"
+    NO_REDEPLOY: Final = "no_redeploy"
+    BAD_PLACE: Final = "bad_place"
+    NOT_ALLOWED: Final = "not_allowed"  # a refusal no specific check explains (should not happen)
 
     def __init__(
         self, reason: str, message: str, move: str | None, problem: Problem, **details: str

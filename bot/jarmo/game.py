@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from .board import (
     ARCHER,
@@ -57,14 +57,14 @@ from .steps import (
     side_steps,
 )
 
-PIECES_PER_SIDE = 5
-DEFAULT_MAX_PLIES = 200
-FORMAT_VERSION = 1
+PIECES_PER_SIDE: Final = 5
+DEFAULT_MAX_PLIES: Final = 200
+FORMAT_VERSION: Final = 1
 
-KIND_NAMES: tuple[PieceKind, PieceKind, PieceKind] = ("archer", "marked", "guard")
-KIND_INDEX = {name: i for i, name in enumerate(KIND_NAMES)}
-CAMPS = (camp_points(0), camp_points(1))
-ENEMY_CAMPS = (enemy_camp_points(0), enemy_camp_points(1))
+KIND_NAMES: Final[tuple[PieceKind, PieceKind, PieceKind]] = ("archer", "marked", "guard")
+KIND_INDEX: Final = {name: i for i, name in enumerate(KIND_NAMES)}
+CAMPS: Final = (camp_points(0), camp_points(1))
+ENEMY_CAMPS: Final = (enemy_camp_points(0), enemy_camp_points(1))
 
 # What ``pop`` needs to take an action back: the code, the mover's kind before it, the victim's
 # kind (or -1), whether a piece was recovered, the point unmarked by a redeploy (or -1), and
@@ -198,10 +198,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy, ``pop`` included (for previews; a search uses ``push``/``pop``)."""
-        twin = Game.__new__(Game)
-        for name in ("_rules", "_guards", "_no_shuffling", "_repetition_ends", "_layout"):
-            setattr(twin, name, getattr(self, name))
-        twin._steps, twin._max_plies = self._steps, self._max_plies
+        twin = Game(self._rules, self._layout, self._max_plies)
         twin._stop, twin._key, twin._legal = self._stop, self._key, self._legal
         twin._owner, twin._kind = self._owner[:], self._kind[:]
         twin._recent = [self._recent[0][:], self._recent[1][:]]

@@ -10,12 +10,13 @@ reproducible.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from .board import POINT_COUNT
 from .codes import DECODE, PLACE_UNIT
 
-_MAX_COUNT = 6  # captured and reserve counts run from 0 to 5
-_MASK = (1 << 64) - 1
+_MAX_COUNT: Final = 6  # captured and reserve counts run from 0 to 5
+_MASK: Final = (1 << 64) - 1
 
 
 def _splitmix64(seed: int) -> Iterator[int]:
@@ -37,13 +38,13 @@ def _take(count: int) -> tuple[int, ...]:
 
 
 #: PIECE_KEYS[side][kind][point]
-PIECE_KEYS = tuple(tuple(_take(POINT_COUNT) for _ in range(3)) for _ in range(2))
-SIDE_KEY = next(_NUMBERS)  # Black to move
-CAPTURED_KEYS = tuple(_take(_MAX_COUNT) for _ in range(2))
-RESERVE_KEYS = tuple(_take(_MAX_COUNT) for _ in range(2))
+PIECE_KEYS: Final = tuple(tuple(_take(POINT_COUNT) for _ in range(3)) for _ in range(2))
+SIDE_KEY: Final = next(_NUMBERS)  # Black to move
+CAPTURED_KEYS: Final = tuple(_take(_MAX_COUNT) for _ in range(2))
+RESERVE_KEYS: Final = tuple(_take(_MAX_COUNT) for _ in range(2))
 #: STEP_KEYS[side][kind][code]: the key change of a plain step ``code`` (no capture, no place)
 #: of a piece of ``side`` and ``kind`` that stays that kind, the turn passing included.
-STEP_KEYS = tuple(
+STEP_KEYS: Final = tuple(
     tuple(
         tuple(
             keys[DECODE[code][0]] ^ keys[DECODE[code][1]] ^ SIDE_KEY if DECODE[code][0] >= 0 else 0

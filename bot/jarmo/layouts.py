@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from .board import POINT_COUNT, POINT_INDEX, POINT_NAMES, column_of, row_of
 
 # Rules §1: 24 tall lines plus 12 wide ones leaning up-right in rows 1-3 and up-left in rows 3-5.
-BOW_LINES = """
+BOW_LINES: Final = """
 A1-B3 A1-C2 A2-B4 A2-C3 A3-B1 A3-B5 A4-B2 A4-C3 A5-B3 A5-C4 B1-C3 B1-D2
 B2-C4 B2-D3 B3-C1 B3-C5 B4-C2 B4-D3 B5-C3 B5-D4 C1-D3 C1-E2 C2-D4 C2-E3
 C3-D1 C3-D5 C4-D2 C4-E3 C5-D3 C5-E4 D1-E3 D2-E4 D3-E1 D3-E5 D4-E2 D5-E3
@@ -62,11 +63,11 @@ class Layout:
         return POINT_INDEX[b] in self.neighbours[POINT_INDEX[a]]
 
 
-LAYOUTS: dict[str, Layout] = {
+LAYOUTS: Final[dict[str, Layout]] = {
     "bow": Layout.from_text("bow", BOW_LINES),
     "knight": Layout.from_text("knight", _knight_lines()),
 }
-DEFAULT_LAYOUT = "bow"
+DEFAULT_LAYOUT: Final = "bow"
 
 
 def register_layout(layout: Layout) -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .position import Side
 
-MATCH_LENGTHS = (1, 2, 4, 6)
+MATCH_LENGTHS: Final = (1, 2, 4, 6)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from .board import POINT_COUNT, POINT_INDEX, Point
 from .codes import (
@@ -19,22 +20,22 @@ from .codes import (
 )
 from .errors import NotationError, Problem
 
-EXPECTED_ACTION = (
+EXPECTED_ACTION: Final = (
     "expected a step such as A1-C2 (from point, to point), a redeploy such as @B1, "
     "or in ludos a step with a place such as D3-C5@B1. Points are a letter A–E and a digit 1–5."
 )
-EXPECTED_POINT = "expected a point such as B1: a letter A–E and a digit 1–5."
+EXPECTED_POINT: Final = "expected a point such as B1: a letter A–E and a digit 1–5."
 
 # Longer input is refused before any pattern runs: the longest accepted form with generous
 # spacing is well under this.
-MAX_INPUT_LENGTH = 40
-_TOKEN = r"([A-Za-z][0-9]+)"
+MAX_INPUT_LENGTH: Final = 40
+_TOKEN: Final = r"([A-Za-z][0-9]+)"
 # One run of spaces, or a mark with optional spaces around it: the alternatives never match the
 # same text in two ways, so a failing match backtracks in linear time (\s*\s\s* did not).
-_SEP = r"(?:\s*[-–—:xX]\s*|\s+)"
-_STEP = re.compile(rf"{_TOKEN}(?:{_SEP}|){_TOKEN}(?:\s*@\s*{_TOKEN})?")
-_PLACE = re.compile(rf"@\s*{_TOKEN}")
-_POINT = re.compile(_TOKEN)
+_SEP: Final = r"(?:\s*[-–—:xX]\s*|\s+)"
+_STEP: Final = re.compile(rf"{_TOKEN}(?:{_SEP}|){_TOKEN}(?:\s*@\s*{_TOKEN})?")
+_PLACE: Final = re.compile(rf"@\s*{_TOKEN}")
+_POINT: Final = re.compile(_TOKEN)
 
 
 @dataclass(frozen=True, slots=True)

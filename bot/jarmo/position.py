@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Literal
+from typing import Final, Literal
 
 Side = Literal["white", "black"]
 PieceKind = Literal["archer", "marked", "guard"]
-SIDES: tuple[Side, Side] = ("white", "black")
+SIDES: Final[tuple[Side, Side]] = ("white", "black")
 
 
 def other_side(side: Side) -> Side:

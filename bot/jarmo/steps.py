@@ -11,17 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from typing import Final
 
 from .board import IN_ENEMY_CAMP, POINT_COUNT, Point, camp_points, row_of
 from .codes import CAPTURE, DECODE, PLACE_UNIT, ActionCode, place_code, step_code
 from .layouts import Layout
 
 #: The board as one int for the side to move: its pieces in bits 0-24, the enemy's above.
-ENEMY_SHIFT = POINT_COUNT
-ALL_POINTS = (1 << POINT_COUNT) - 1
+ENEMY_SHIFT: Final = POINT_COUNT
+ALL_POINTS: Final = (1 << POINT_COUNT) - 1
 
 #: STEP_BITS[code]: the two points of a plain step ``code`` (below ``PLACE_UNIT``) as a mask.
-STEP_BITS = tuple(
+STEP_BITS: Final = tuple(
     1 << DECODE[code][0] | 1 << DECODE[code][1] if DECODE[code][0] >= 0 else 0
     for code in range(PLACE_UNIT)
 )
@@ -44,9 +45,9 @@ def mask_of(points: Iterable[Point]) -> int:
 
 #: A side's pieces are looked up in two halves of the board (points 0-12, 13-24), so that the
 #: tables are built once, small (a side has at most 5 pieces), and indexed by an int.
-LOW_BITS = 13
-LOW_MASK = (1 << LOW_BITS) - 1
-_MAX_PIECES = 5
+LOW_BITS: Final = 13
+LOW_MASK: Final = (1 << LOW_BITS) - 1
+_MAX_PIECES: Final = 5
 
 
 def _points_in(first: Point, size: int) -> tuple[tuple[Point, ...], ...]:
@@ -55,8 +56,8 @@ def _points_in(first: Point, size: int) -> tuple[tuple[Point, ...], ...]:
     )
 
 
-_LOW_POINTS = _points_in(0, LOW_BITS)
-_HIGH_POINTS = _points_in(LOW_BITS, POINT_COUNT - LOW_BITS)
+_LOW_POINTS: Final = _points_in(0, LOW_BITS)
+_HIGH_POINTS: Final = _points_in(LOW_BITS, POINT_COUNT - LOW_BITS)
 
 
 def points_of(mask: int) -> tuple[Point, ...]:
@@ -135,7 +136,7 @@ def side_steps(layout: Layout, forward_only: bool) -> tuple[SideSteps, SideSteps
     return SideSteps(rows(0)), SideSteps(rows(1))
 
 
-CAMP_MASKS = (mask_of(camp_points(0)), mask_of(camp_points(1)))
+CAMP_MASKS: Final = (mask_of(camp_points(0)), mask_of(camp_points(1)))
 
 
 def _free_places(side: int) -> dict[int, tuple[ActionCode, ...]]:
@@ -150,4 +151,4 @@ def _free_places(side: int) -> dict[int, tuple[ActionCode, ...]]:
 
 #: FREE_PLACES[side][taken] are the places on ``side``'s camp when ``taken`` (a mask of camp
 #: points) are occupied.
-FREE_PLACES = (_free_places(0), _free_places(1))
+FREE_PLACES: Final = (_free_places(0), _free_places(1))
