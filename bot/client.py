@@ -77,7 +77,8 @@ class JarmoBot(commands.AutoShardedBot):
         self._jobs: list[asyncio.Task[None]] = []
         self._shards = config.shards()
         self._heartbeat = Heartbeat(
-            heartbeat_file(config.database, config.database_url), self.gateway_open
+            heartbeat_file(config.database, config.database_url, config.shard_ids),
+            self.gateway_open,
         )
 
     @property
@@ -93,6 +94,11 @@ class JarmoBot(commands.AutoShardedBot):
         if self._computer is None:
             raise RuntimeError("the bot has not been set up yet")
         return self._computer
+
+    def owns_server(self, guild_id: int) -> bool:
+        """Whether this process runs the shard of server ``guild_id`` (and so does its
+        background work)."""
+        return self._shards.owns(guild_id)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())

@@ -45,11 +45,16 @@ def heartbeat_path(database: Path) -> Path:
     return database.with_name(database.name + ".health")
 
 
-def heartbeat_file(database: Path, database_url: str | None = None) -> Path:
+def heartbeat_file(
+    database: Path, database_url: str | None = None, shard_ids: tuple[int, ...] | None = None
+) -> Path:
     """Where the bot keeps its heartbeat: beside its SQLite file, or with PostgreSQL (a process's
-    own state, not the shared database's) in the folder configured for that file."""
+    own state, not the shared database's) in the folder configured for that file, named after
+    the process's shards when it runs some of them (processes of a cluster sharing a folder
+    each keep their own)."""
     if database_url:
-        return database.parent / "jarmo-bot.health"
+        shards = "".join(f"-{shard}" for shard in sorted(shard_ids or ()))
+        return database.parent / f"jarmo-bot{'-shards' if shards else ''}{shards}.health"
     return heartbeat_path(database)
 
 
@@ -89,9 +94,16 @@ class Heartbeat:
         self._sleep = sleep
 
     @classmethod
-    def of_client(cls, client: Any, database: Path, database_url: str | None = None) -> Heartbeat:
+    def of_client(
+        cls,
+        client: Any,
+        database: Path,
+        database_url: str | None = None,
+        shard_ids: tuple[int, ...] | None = None,
+    ) -> Heartbeat:
         """The heartbeat of a ``discord.Client`` using ``database`` (or ``database_url``)."""
-        return cls(heartbeat_file(database, database_url), lambda: gateway_connected(client))
+        path = heartbeat_file(database, database_url, shard_ids)
+        return cls(path, lambda: gateway_connected(client))
 
     def beat(self, *, running: bool = True) -> None:
         """Write the file now (a bot that is not running is not connected either)."""
@@ -125,11 +137,13 @@ def check_health(
     max_age: float = MAX_AGE_SECONDS,
     database_url: str | None = None,
     server_problem: ServerProblem | None = None,
+    shard_ids: tuple[int, ...] | None = None,
 ) -> Health:
     """Read the heartbeat of the bot using ``database`` and open the database read-only; with
     ``database_url``, ask ``server_problem(database_url)`` instead (required then)."""
     now = time.time() if now is None else now
-    verdict = _heartbeat_verdict(heartbeat_file(database, database_url), now, max_age)
+    beat = heartbeat_file(database, database_url, shard_ids)
+    verdict = _heartbeat_verdict(beat, now, max_age)
     if verdict is not None:
         return verdict
     if database_url:
@@ -190,7 +204,10 @@ def run_health(config: BotConfig, server_problem: ServerProblem | None = None) -
     """``jarmo-bot health``: print one line and return the exit status (``server_problem``:
     see :func:`check_health`)."""
     verdict = check_health(
-        config.database, database_url=config.database_url, server_problem=server_problem
+        config.database,
+        database_url=config.database_url,
+        server_problem=server_problem,
+        shard_ids=config.shard_ids,
     )
     print(verdict.message, file=sys.stdout if verdict.healthy else sys.stderr)
     return EXIT_HEALTHY if verdict.healthy else EXIT_UNHEALTHY

@@ -104,7 +104,7 @@ class TournamentRunner(commands.Cog):
         rounds = self.bot.service.tournaments.rounds
         while True:
             rounds.changed.clear()  # a result during the pass below wakes the next one
-            await rounds.advance_all()  # logs each tournament's failure itself
+            await rounds.advance_all(self.bot.owns_server)  # logs each one's failure itself
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(rounds.changed.wait(), ADVANCE_EVERY_SECONDS)
 

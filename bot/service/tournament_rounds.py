@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from collections.abc import Callable
 from datetime import timedelta
 
 from bot import store as st
@@ -100,9 +101,13 @@ class Rounds:
         first, second = match.player_ids
         return st.PairingResult(winner, totals.get(first, 0), totals.get(second, 0))
 
-    async def advance_all(self) -> None:
-        """Advance every running tournament (one's trouble does not stop the others)."""
+    async def advance_all(self, owns: Callable[[int], bool] | None = None) -> None:
+        """Advance every running tournament in the servers that ``owns`` accepts (default: all;
+        one's trouble does not stop the others). In a cluster each process advances the
+        tournaments of its own shards' servers: it alone can open their threads."""
         for tournament in await self._unit.store.tournaments.running():
+            if owns is not None and not owns(tournament.guild_id):
+                continue
             try:
                 await self.advance(tournament.id)
             except Exception:
@@ -111,8 +116,7 @@ class Rounds:
     async def advance(self, tournament_id: int) -> None:
         """Bring one tournament up to date: start the current round's missing matches, take
         results of matches that ended, and pair the next round (or finish) once all are in."""
-        lock = self._locks.setdefault(tournament_id, asyncio.Lock())
-        async with lock:
+        async with self._lock(tournament_id):
             store = self._unit.store.tournaments
             tournament = await store.get(tournament_id)
             if tournament.status != "running":
@@ -124,6 +128,9 @@ class Rounds:
             if any(not p.decided for p in current):
                 return
             await self._next_round(tournament, await store.entries(tournament_id), pairings)
+
+    def _lock(self, tournament_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(tournament_id, asyncio.Lock())
 
     async def _next_round(
         self,
@@ -142,13 +149,20 @@ class Rounds:
         if drawn is None:
             await self._finish(tournament, event)
             return
-        await self.pair(tournament, drawn, event.withdrawn)
+        await self._pair(tournament, drawn, event.withdrawn)
 
     async def pair(
         self, tournament: st.TournamentRecord, drawn: draw.Round, withdrawn: frozenset[int]
     ) -> st.TournamentRecord:
         """Store round ``drawn`` as the tournament's next (raises ``StaleTournament`` if another
-        got there first), start its matches and tell the host."""
+        got there first), start its matches and tell the host. Holds the tournament's lock, so
+        the background job's advance cannot start the same matches meanwhile."""
+        async with self._lock(tournament.id):
+            return await self._pair(tournament, drawn, withdrawn)
+
+    async def _pair(
+        self, tournament: st.TournamentRecord, drawn: draw.Round, withdrawn: frozenset[int]
+    ) -> st.TournamentRecord:
         store = self._unit.store.tournaments
         rows = new_pairings(drawn, withdrawn)
         tournament = await store.start_round(
@@ -225,9 +239,19 @@ class Rounds:
                 first_game=Game.new(options.ruleset, options.layout, options.max_plies),
                 now=now,
             )
-        await unit.store.tournaments.attach_match(
+        attached = await unit.store.tournaments.attach_match(
             tournament.id, pairing.round, pairing.board, match.id
         )
+        if not attached:
+            # Only a misconfigured cluster (two processes advancing one server) gets here: the
+            # pairing keeps the other process's match, and this one is a duplicate.
+            log.warning(
+                "tournament %d: board %d of round %d was started twice; match %d is not counted",
+                tournament.id,
+                pairing.board,
+                pairing.round,
+                match.id,
+            )
         unit.signals.deadlines_changed.set()
 
     async def _collect_results(self, tournament: st.TournamentRecord) -> None:

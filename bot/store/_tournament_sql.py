@@ -221,15 +221,25 @@ def finish(db: Sql, tournament_id: int, expected_round: int, now: str) -> Tourna
     return tournament_row(row)
 
 
-def attach_match(db: Sql, tournament_id: int, round_number: int, board: int, match_id: int) -> None:
-    """Record the match a pairing is played as."""
+def attach_match(db: Sql, tournament_id: int, round_number: int, board: int, match_id: int) -> bool:
+    """Record the match a pairing is played as, unless it has one; whether it was recorded."""
+    key = (tournament_id, round_number, board)
     changed = db.execute(
         "UPDATE tournament_pairings SET match_id = ?"
-        " WHERE tournament_id = ? AND round_number = ? AND board = ?",
-        (match_id, tournament_id, round_number, board),
+        " WHERE tournament_id = ? AND round_number = ? AND board = ? AND match_id IS NULL",
+        (match_id, *key),
     ).rowcount
-    if changed == 0:
-        raise NotFound("pairing", (tournament_id, round_number, board))
+    if (
+        changed == 0
+        and db.execute(
+            "SELECT 1 FROM tournament_pairings WHERE tournament_id = ? AND round_number = ?"
+            " AND board = ?",
+            key,
+        ).fetchone()
+        is None
+    ):
+        raise NotFound("pairing", key)
+    return changed == 1
 
 
 def decide(
@@ -373,9 +383,9 @@ class SqlTournaments:
 
     async def attach_match(
         self, tournament_id: int, round_number: int, board: int, match_id: int
-    ) -> None:
+    ) -> bool:
         """See :meth:`TournamentStore.attach_match`."""
-        await self._writer.run(
+        return await self._writer.run(
             lambda db: attach_match(db, tournament_id, round_number, board, match_id)
         )
 

@@ -459,8 +459,9 @@ class TournamentStore(Protocol):
 
     async def attach_match(
         self, tournament_id: int, round_number: int, board: int, match_id: int
-    ) -> None:
-        """Record the match a pairing is played as. Raises ``NotFound`` for no such pairing."""
+    ) -> bool:
+        """Record the match a pairing is played as, unless it already has one (another process
+        started it first); whether it was recorded. Raises ``NotFound`` for no such pairing."""
         ...
 
     async def decide(

@@ -63,6 +63,7 @@ T = TypeVar("T")
 API_PREFIX = "/api/v10"
 ANSWER_DEADLINE = 3.0  # seconds Discord waits for the first answer to an interaction
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token serves follow-ups and edits
+NONCE_MINUTES = 5  # how long Discord remembers a message's nonce ("a few minutes")
 
 # Interaction types, and the callback types Discord accepts for each.
 PING, APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
@@ -184,6 +185,7 @@ class FakeDiscord:
         self.requests: list[Request] = []
         self.interactions: dict[int, Interaction] = {}
         self.messages: dict[int, Message] = {}
+        self.repeated_nonces: list[str] = []  # posts Discord answered with an earlier message
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global)
         self.command_puts: list[tuple[int | None, Any]] = []
         self.connections: list[Connection] = []
@@ -1077,8 +1079,27 @@ class FakeDiscord:
         self, request: web.Request, payload: Any, uploads: list[Upload], channel: str
     ) -> dict[str, Any]:
         place = self._channel(channel)
+        repeated = self._same_nonce(place.id, payload)
+        if repeated is not None:
+            return repeated.api(self)
         message = self._create(place.id, payload, uploads, None)
+        if isinstance(payload, dict) and payload.get("enforce_nonce"):
+            message.nonce = str(payload.get("nonce"))
         return message.api(self)
+
+    def _same_nonce(self, channel_id: int, payload: Any) -> Message | None:
+        """Discord's ``enforce_nonce``: a message the bot posted in this channel a few minutes
+        ago with the same nonce is returned again instead of a new one."""
+        if not isinstance(payload, dict) or not payload.get("enforce_nonce"):
+            return None
+        nonce = str(payload.get("nonce"))
+        recent = time.time() - NONCE_MINUTES * 60
+        for message in self.messages.values():
+            same = message.channel_id == channel_id and message.nonce == nonce
+            if same and message.created >= recent and not message.deleted:
+                self.repeated_nonces.append(nonce)
+                return message
+        return None
 
     async def _get_channel_message(
         self,

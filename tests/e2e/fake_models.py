@@ -323,6 +323,7 @@ class Message:
     edited: bool = False
     deleted: bool = False
     created: float = field(default_factory=time.time)
+    nonce: str | None = None  # kept when sent with enforce_nonce (see FakeDiscord._create)
 
     @property
     def ephemeral(self) -> bool:

@@ -107,3 +107,20 @@ def test_the_heartbeat_sits_in_the_data_folder_and_health_asks_the_server(
     assert not sick.healthy and "127.0.0.1:9/nowhere" in sick.message
     assert "s3cret" not in sick.message
     assert not database.exists()
+
+
+def test_processes_of_a_cluster_keep_their_own_heartbeats(url: str, tmp_path: Path) -> None:
+    database = tmp_path / "data" / "jarmo.sqlite3"
+    first = heartbeat_file(database, url, (0,))
+    second = heartbeat_file(database, url, (2, 1))
+    assert first == tmp_path / "data" / "jarmo-bot-shards-0.health"
+    assert second == tmp_path / "data" / "jarmo-bot-shards-1-2.health"
+    first.parent.mkdir()
+    write_heartbeat(first, connected=True)
+    ours = check_health(database, database_url=url, server_problem=server_problem, shard_ids=(0,))
+    assert ours.healthy, ours.message
+    # The other process has not beaten yet: its check must not borrow the first one's file.
+    theirs = check_health(
+        database, database_url=url, server_problem=server_problem, shard_ids=(1, 2)
+    )
+    assert not theirs.healthy

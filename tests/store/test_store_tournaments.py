@@ -118,11 +118,36 @@ async def test_a_pairing_is_found_by_its_match(store):
     match, _ = await store.challenges.accept(
         challenge.id, first_white_id=1, first_game=Game.new("classic", "bow", 200), now=NOW
     )
-    await store.tournaments.attach_match(record.id, 1, 1, match.id)
+    assert await store.tournaments.attach_match(record.id, 1, 1, match.id)
 
     found = await store.tournaments.pairing_of_match(match.id)
     assert found is not None and (found.round, found.board) == (1, 1)
     assert await store.tournaments.pairing_of_match(match.id + 1) is None
+
+
+async def test_a_pairing_keeps_the_first_match_started_for_it(store):
+    record = await signed_up(store, 1, 2, 3)
+    await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
+    matches = []
+    for channel in (500, 501):  # two processes each opened a thread and started a match
+        challenge = await store.challenges.create(
+            st.NewChallenge(1, channel, 1, 2, st.ChallengeOptions(), NOW.replace(hour=13)),
+            now=NOW,
+        )
+        match, _ = await store.challenges.accept(
+            challenge.id, first_white_id=1, first_game=Game.new("classic", "bow", 200), now=NOW
+        )
+        matches.append(match)
+
+    attached = await asyncio.gather(
+        *(store.tournaments.attach_match(record.id, 1, 1, m.id) for m in matches)
+    )
+
+    assert sorted(attached) == [False, True]
+    winner = matches[attached.index(True)]
+    assert (await store.tournaments.pairings(record.id))[0].match_id == winner.id
+    with pytest.raises(st.NotFound):
+        await store.tournaments.attach_match(record.id, 1, 9, winner.id)
 
 
 async def test_the_tournament_tables_survive_reopening(store_target):

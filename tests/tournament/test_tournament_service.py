@@ -3,6 +3,8 @@ matches, results coming back from the matches' endings, and the expected final t
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from event_service import (
     LOBBY,
@@ -247,3 +249,53 @@ async def test_a_moderator_forces_the_unfinished_matches_to_their_score(service,
 def test_match_results_of_the_fixture_rule_are_what_the_table_expects():
     assert MatchResult(1, 1, 3, *with_points(1, Pairing(1, 3))).points == (5, 5)
     assert with_points(1, Pairing(2, 3)) == (None, (10, 10))
+
+
+class SlowHost(RecordingHost):
+    """Opening a thread takes a while (a Discord call): ``opening`` is set while one is open."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.opening = asyncio.Event()
+        self.go_on = asyncio.Event()
+
+    async def open_match(self, tournament, first_name, second_name):
+        self.opening.set()
+        await self.go_on.wait()
+        return await super().open_match(tournament, first_name, second_name)
+
+
+async def test_the_background_advance_does_not_start_a_match_that_start_is_starting(store, clock):
+    service = make_service(store, clock)
+    host = SlowHost()
+    service.tournaments.attach(host)
+    tournament_id = await sign_up(service, 4, format="round-robin")
+    starting = asyncio.create_task(
+        service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
+    )
+    await asyncio.wait_for(host.opening.wait(), 10)  # round 1 stored, its first thread opening
+    advancing = asyncio.create_task(service.tournaments.rounds.advance_all())
+    host.go_on.set()
+    await asyncio.wait_for(asyncio.gather(starting, advancing), 10)
+
+    pairings = await store.tournaments.pairings(tournament_id)
+    assert len(host.opened) == len(pairings) == 2  # one thread and one match per pairing
+    assert len({p.match_id for p in pairings}) == 2
+
+
+async def test_a_process_advances_only_the_tournaments_of_its_servers(store, clock, host):
+    service = make_service(store, clock)
+    service.tournaments.attach(host)
+    tournament_id = await sign_up(service, 4, format="round-robin")
+    await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
+    first, second = await store.tournaments.pairings(tournament_id)
+    for pairing in (first, second):
+        match = await store.games.match(pairing.match_id)
+        await service.play.resign(
+            type(LOBBY)(LOBBY.guild_id, match.channel_id), player(pairing.second_id)
+        )
+
+    await service.tournaments.rounds.advance_all(lambda guild_id: guild_id != LOBBY.guild_id)
+    assert (await store.tournaments.get(tournament_id)).current_round == 1  # another's server
+    await service.tournaments.rounds.advance_all(lambda guild_id: guild_id == LOBBY.guild_id)
+    assert (await store.tournaments.get(tournament_id)).current_round == 2
