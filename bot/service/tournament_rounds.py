@@ -19,6 +19,7 @@ from bot import store as st
 from bot.jarmo import Game
 from bot.service import tournament as draw
 from bot.service._scoring import Scoreboard
+from bot.service.bounded import KeyedLocks
 from bot.service.tournament_views import RoundView, TableView, TournamentHost
 from bot.service.unit import UnitOfWork
 
@@ -87,7 +88,7 @@ class Rounds:
     def __init__(self, unit: UnitOfWork) -> None:
         self._unit = unit
         self.host: TournamentHost | None = None
-        self._locks: dict[int, asyncio.Lock] = {}  # saves work in one process; see module doc
+        self._locks: KeyedLocks[int] = KeyedLocks()  # saves work in one process; see module doc
         # Set when a tournament may be able to move on (a result came in): wakes the front
         # end's job that calls ``advance_all`` (which also runs now and then regardless).
         self.changed = asyncio.Event()
@@ -130,7 +131,7 @@ class Rounds:
             await self._next_round(tournament, await store.entries(tournament_id), pairings)
 
     def _lock(self, tournament_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(tournament_id, asyncio.Lock())
+        return self._locks(tournament_id)
 
     async def _next_round(
         self,
