@@ -17,11 +17,13 @@ from event_service import (
     play_current_round,
     player,
 )
+from wording import english
 
 from bot.service import Code, Place, Refusal
 from bot.service.errors import NoStats
 from bot.service.tournament_views import TournamentRequest
 from bot.store import open_store
+from bot.words import refusal_text
 
 
 @pytest.fixture
@@ -120,6 +122,10 @@ async def test_a_table_that_is_not_in_this_servers_history_is_refused(service, h
 
     assert refused.value.code == Code.TOURNAMENT_NOT_IN_HISTORY
     assert refused.value.fields == {"tournament": tournament_id}
+    assert refusal_text(refused.value, english()) == (
+        "That tournament is not in this server's history (it may not have finished yet). "
+        "Pick one from /jarmo history."
+    )
 
 
 async def test_standings_show_the_last_final_table_while_the_next_event_signs_up(service, host):
