@@ -1,6 +1,7 @@
 """Standings over time in Discord (issue 6): ``/jarmo leaderboard``, ``/jarmo stats`` and
-``/jarmo history``, the leaderboard's page buttons and the history's game picker. Both
-components are ``DynamicItem``s, so they keep working after a restart."""
+``/jarmo history``, the leaderboard's page buttons and the history's picker (games, and
+finished tournaments' final tables: issue 19). Both components are ``DynamicItem``s, so they
+keep working after a restart."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from bot.cogs.audience import channel_language
 from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem, single
 from bot.cogs.replies import EMBED_COLOUR, only_pinging
+from bot.cogs.tournament import table_messages
 from bot.cogs.tree import Unwelcome
 from bot.cogs.words import (
     discord_voice,
@@ -32,6 +34,7 @@ from bot.words import (
     leaderboard_text,
     leaderboard_title,
     move_list_text,
+    placing_option,
     profile_text,
     side_label,
 )
@@ -128,12 +131,18 @@ def leaderboard_message(page: LeaderboardPage, language: str | None = None) -> d
 # -- history -------------------------------------------------------------------------------------
 
 
+# A picked option's value: a game's id, or this prefix and a tournament's id (issue 19; game
+# values stay plain ids, so pickers posted before tournaments keep working).
+TOURNAMENT_VALUE = "t"
+
+
 class HistoryPicker(
     JarmoItem,
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"jarmo:hist:(?P<guild>[0-9]+):(?P<user>[0-9]+):(?P<opponent>[0-9]+)",
 ):
-    """The game picker under a history: the chosen game's move list and replay, privately."""
+    """The picker under a history: the chosen game's move list and replay, or the chosen
+    tournament's final table (image and text), privately."""
 
     what = "history game"
 
@@ -146,12 +155,20 @@ class HistoryPicker(
             options.append(
                 discord.SelectOption(label=label, value=str(line.game.id), description=description)
             )
+        for number, placing in enumerate(page.tournaments if page else (), 1):
+            label, description = placing_option(number, placing, voice)
+            value = f"{TOURNAMENT_VALUE}{placing.tournament.id}"
+            options.append(discord.SelectOption(label=label, value=value, description=description))
+        _ = discord_words(language).gettext
+        placeholder = (
+            _("Pick a game for its replay, or a tournament for its final table")
+            if page and page.tournaments
+            else _("Pick a game for its move list and replay")
+        )
         super().__init__(
             discord.ui.Select(
                 custom_id=f"jarmo:hist:{guild_id}:{user_id}:{opponent_id or 0}",
-                placeholder=discord_words(language).gettext(
-                    "Pick a game for its move list and replay"
-                ),
+                placeholder=placeholder,
                 options=options or [discord.SelectOption(label="-", value="0")],
             )
         )
@@ -172,7 +189,11 @@ class HistoryPicker(
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         if interaction.guild_id != self.guild_id:
             raise Unwelcome(N_("This history belongs to another server."))
-        game_id = int(self.item.values[0])
+        picked = self.item.values[0]
+        if picked.startswith(TOURNAMENT_VALUE):
+            await self._send_final_table(interaction, int(picked.removeprefix(TOURNAMENT_VALUE)))
+            return
+        game_id = int(picked)
         # Replaying a long game into a GIF can take longer than Discord's 3 s to answer.
         await interaction.response.defer(ephemeral=True, thinking=True)
         language = reader_language(interaction)
@@ -192,6 +213,17 @@ class HistoryPicker(
         ]
         caption = export_caption(export, language)
         await interaction.followup.send(caption, files=files, ephemeral=True)
+
+    async def _send_final_table(
+        self, interaction: discord.Interaction[JarmoBot], tournament_id: int
+    ) -> None:
+        """The tournament's final table as ``/jarmo tournament standings`` shows it, privately."""
+        history = interaction.client.service.tournaments.history
+        table = await history.final_table(self.guild_id, tournament_id)
+        # Drawing the table can take longer than Discord's 3 s to answer.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        for message in await table_messages(table, reader_language(interaction)):
+            await interaction.followup.send(**message, ephemeral=True)
 
 
 def export_caption(export: GameExport, language: str | None = None) -> str:
@@ -279,11 +311,18 @@ class StatsCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP
         player: discord.Member | None = None,
         opponent: discord.Member | None = None,
     ) -> None:
-        """Recent games on this server; pick one for its move list and replay."""
+        """Recent games and finished tournaments here; pick one for its replay or final table."""
         user = player or interaction.user
         guild_id = interaction.guild_id or 0
         opponent_id = opponent.id if opponent else None
-        page = await interaction.client.service.stats.history(guild_id, user.id, opponent_id)
+        service = interaction.client.service
+        # Tournaments belong to the player's whole history, not to games against one opponent.
+        placings = (
+            await service.tournaments.history.placings(guild_id, user.id)
+            if opponent_id is None
+            else ()
+        )
+        page = await service.stats.history(guild_id, user.id, opponent_id, tournaments=placings)
         language = await channel_language(interaction)
         voice = discord_voice(language)
         embed = discord.Embed(

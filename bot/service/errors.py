@@ -86,6 +86,7 @@ class Code(StrEnum):
     TOURNAMENT_NOT_RUNNING = "tournament-not-running"
     NOT_IN_TOURNAMENT = "not-in-tournament"
     NO_SUCH_ROUND = "no-such-round"
+    TOURNAMENT_NOT_IN_HISTORY = "tournament-not-in-history"
     # faults that are nobody's doing
     GAME_DAMAGED = "game-damaged"
     DATABASE_BUSY = "database-busy"
@@ -162,8 +163,8 @@ class ClockUnavailable(Refusal):
 
 
 class NoStats(Refusal):
-    """There is nothing to show yet (no rated players, no games), or the game asked for is not
-    in this server's history."""
+    """There is nothing to show yet (no rated players, no games), or the game or tournament
+    asked for is not in this server's history."""
 
 
 class GameDamaged(Refusal):

@@ -4,7 +4,7 @@ move list and replay. Read-only; Pillow work runs in worker threads."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.render import ENGLISH_WORDS, ImageWords, render_rating_chart, render_replay
 from bot.service._views import result_banner
@@ -18,6 +18,7 @@ from bot.service.stats_models import (
     PlayerProfile,
     RatingShift,
     RulesetRating,
+    TournamentPlacing,
 )
 from bot.store import GameStore, MatchRecord, RankedRating, RatingStore, ResultStore
 
@@ -109,15 +110,21 @@ class PlayerStats:
         return [changes[0].before.rating, *(change.after.rating for change in changes)]
 
     async def history(
-        self, guild_id: int, user_id: int, opponent_id: int | None = None
+        self,
+        guild_id: int,
+        user_id: int,
+        opponent_id: int | None = None,
+        *,
+        tournaments: Sequence[TournamentPlacing] = (),
     ) -> HistoryPage:
         """The player's latest ended games (against ``opponent_id`` only, if given), newest
-        first. Raises ``NoStats`` when there are none."""
+        first, shown with their finished ``tournaments`` (see ``TournamentHistory``). Raises
+        ``NoStats`` when there are neither."""
         name = await self._names(guild_id, user_id)
         games = await self._results.recent_games(
             guild_id, user_id, opponent_id, limit=HISTORY_GAMES
         )
-        if not games:
+        if not games and not tournaments:
             if opponent_id is None:
                 raise NoStats(Code.NO_HISTORY, name=name)
             opponent_name = await self._names(guild_id, opponent_id)
@@ -131,7 +138,7 @@ class PlayerStats:
                     game.result_for(user_id),
                 )
             )  # fmt: skip
-        return HistoryPage(guild_id, user_id, name, opponent_id, lines)
+        return HistoryPage(guild_id, user_id, name, opponent_id, lines, tuple(tournaments))
 
     async def export_game(
         self, guild_id: int, game_id: int, *, words: ImageWords = ENGLISH_WORDS

@@ -12,6 +12,7 @@ from bot.store import (
     Result,
     Side,
     Tally,
+    TournamentRecord,
 )
 
 
@@ -110,14 +111,26 @@ class HistoryLine:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentPlacing:
+    """A finished tournament a player was entered in, and where they finished in its final
+    table (players level share a rank)."""
+
+    tournament: TournamentRecord
+    rank: int
+    players: int
+
+
+@dataclass(frozen=True, slots=True)
 class HistoryPage:
-    """A player's latest games (against one opponent, if chosen), newest first."""
+    """A player's latest games (against one opponent, if chosen), newest first, and the
+    finished tournaments they played in, newest first."""
 
     guild_id: int
     user_id: int
     name: str
     opponent_id: int | None
     lines: list[HistoryLine]
+    tournaments: tuple[TournamentPlacing, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from bot.service._ending import GameEnder, Result
 from bot.service.match_events import MatchEnded
 from bot.service.models import Actor, Place
 from bot.service.timecontrol import TimeControlError, parse_time_per_move
+from bot.service.tournament_history import TournamentHistory
 from bot.service.tournament_rounds import Rounds, event_of, planned_rounds
 from bot.service.tournament_views import (
     RoundView,
@@ -44,6 +45,7 @@ class TournamentCases:
         self._unit = unit
         self._ender = ender
         self.rounds = Rounds(unit)
+        self.history = TournamentHistory(unit, self.rounds)
 
     def attach(self, host: TournamentHost) -> None:
         """Let ``host`` (the front end) open matches' places and hear of rounds and endings."""
@@ -295,13 +297,16 @@ class TournamentCases:
         return await self.rounds.round_view(record, number)
 
     async def standings(self, place: Place) -> TableView:
-        """The table of the channel's tournament (final once it has ended)."""
+        """The table of the channel's tournament (final once it has ended). While the next one
+        signs up, the last finished one's final table stays on show; refuses a channel that
+        never had a tournament, and one whose only tournament has not started."""
         record = await self._in(place)
         if record.current_round == 0:
-            raise errors.TournamentRefused(errors.Code.TOURNAMENT_NOT_RUNNING)
-        store = self._unit.store.tournaments
-        event = event_of(await store.entries(record.id), await store.pairings(record.id))
-        return await self.rounds.table(record, event)
+            last = await self.history.last_final_in(place.channel_id)
+            if last is None:
+                raise errors.TournamentRefused(errors.Code.TOURNAMENT_NOT_RUNNING)
+            return last
+        return await self.history.table_of(record)
 
 
 __all__ = [

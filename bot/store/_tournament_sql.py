@@ -311,6 +311,29 @@ class SqlTournaments:
         )
         return next((tournament_row(row) for row in rows), None)
 
+    async def last_finished_in(self, channel_id: int) -> TournamentRecord | None:
+        """See :meth:`TournamentStore.last_finished_in`."""
+        rows = await self._read.execute_fetchall(
+            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments"
+            " WHERE channel_id = ? AND status = 'finished'"
+            " ORDER BY finished_at DESC, id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return next((tournament_row(row) for row in rows), None)
+
+    async def finished_with(
+        self, guild_id: int, user_id: int, *, limit: int
+    ) -> list[TournamentRecord]:
+        """See :meth:`TournamentStore.finished_with`."""
+        rows = await self._read.execute_fetchall(
+            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments"
+            " WHERE guild_id = ? AND status = 'finished' AND id IN"
+            " (SELECT tournament_id FROM tournament_entries WHERE user_id = ?)"
+            " ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (guild_id, user_id, limit),
+        )
+        return [tournament_row(row) for row in rows]
+
     async def running(self) -> list[TournamentRecord]:
         """See :meth:`TournamentStore.running`."""
         rows = await self._read.execute_fetchall(

@@ -407,6 +407,18 @@ class TournamentStore(Protocol):
         """The channel's open tournament, or else its most recently created one, if any."""
         ...
 
+    async def last_finished_in(self, channel_id: int) -> TournamentRecord | None:
+        """The channel's most recently finished tournament, if any (issue 19: its final table
+        stays on show while the next one signs up)."""
+        ...
+
+    async def finished_with(
+        self, guild_id: int, user_id: int, *, limit: int
+    ) -> list[TournamentRecord]:
+        """The finished tournaments of the server that ``user_id`` was entered in (withdrawn
+        too), the ``limit`` most recently finished, newest first."""
+        ...
+
     async def running(self) -> list[TournamentRecord]:
         """Every tournament past sign-up and not finished, oldest first."""
         ...

@@ -21,6 +21,7 @@ from bot.words.game import (
     standings_text,
 )
 from bot.words.images import image_words
+from bot.words.placings import place_text, placing_option, placing_text
 from bot.words.ratings import is_provisional, provisional_note, rating_label, rating_lines, signed
 from bot.words.refusals import move_refusal_text, refusal_text
 from bot.words.stats import (
@@ -67,6 +68,9 @@ __all__ = [
     "move_list_text",
     "move_refusal_text",
     "pause_offer_text",
+    "place_text",
+    "placing_option",
+    "placing_text",
     "plain_time",
     "position_line",
     "profile_text",

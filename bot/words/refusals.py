@@ -114,6 +114,10 @@ _MESSAGES: dict[Code, str] = {
         "That game is not in this server's history (it may still be in play). Pick one from "
         "{history}."
     ),
+    Code.TOURNAMENT_NOT_IN_HISTORY: N_(
+        "That tournament is not in this server's history (it may not have finished yet). Pick "
+        "one from {history}."
+    ),
     Code.GAME_DAMAGED: N_(
         "The record of this channel's game is damaged, so it cannot be played or shown. A "
         "member who can manage the channel can end it with {abort} (nothing counts); then a new "

@@ -14,6 +14,7 @@ from bot.service.stats_models import (
 )
 from bot.store import ActionRecord, GameResultRecord, RatingRecord, Streak, Tally
 from bot.words.game import ending_reason, side_label
+from bot.words.placings import placing_lines
 from bot.words.ratings import is_provisional, provisional_note, rating_label
 from bot.words.voice import Voice, iso_date
 
@@ -180,7 +181,8 @@ def history_title(page: HistoryPage, voice: Voice) -> str:
 
 
 def history_text(page: HistoryPage, voice: Voice) -> str:
-    """One line per game: number, date, opponent, ruleset, result and points."""
+    """One line per game: number, date, opponent, ruleset, result and points; then the
+    finished tournaments, one line each."""
     _ = voice.gettext
     lines = [
         _("{number} {date} v {opponent} · {ruleset} · {result}").format(
@@ -192,7 +194,17 @@ def history_text(page: HistoryPage, voice: Voice) -> str:
         )
         for number, line in enumerate(page.lines, 1)
     ]
-    lines += ["", _("Pick a game below for its move list and replay.")]
+    if page.tournaments:
+        lines += [*([""] if lines else []), *placing_lines(page.tournaments, voice)]
+    if not page.tournaments:
+        footer = _("Pick a game below for its move list and replay.")
+    elif page.lines:
+        footer = _(
+            "Pick a game below for its move list and replay, or a tournament for its final table."
+        )
+    else:
+        footer = _("Pick a tournament below for its final table.")
+    lines += ["", footer]
     return "\n".join(lines)
 
 

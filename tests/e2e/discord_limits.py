@@ -32,7 +32,8 @@ MAX_CONTENT, MAX_EMBEDS, MAX_EMBED_TOTAL = 2000, 10, 6000
 EMBED_LIMITS = {"title": 256, "description": 4096}
 MAX_FIELDS, MAX_FIELD_NAME, MAX_FIELD_VALUE, MAX_FOOTER, MAX_AUTHOR = 25, 256, 1024, 2048, 256
 MAX_ROWS, MAX_ROW_ITEMS, MAX_CUSTOM_ID, MAX_LABEL = 5, 5, 100, 80
-ACTION_ROW, BUTTON = 1, 2
+ACTION_ROW, BUTTON, STRING_SELECT = 1, 2, 3
+MAX_SELECT_OPTIONS, MAX_OPTION_TEXT, MAX_PLACEHOLDER = 25, 100, 150
 LINK_STYLE = 5
 # Flags a bot may set on a message it sends or edits.
 SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, COMPONENTS_V2 = 4, 64, 4096, 32768
@@ -361,8 +362,11 @@ def _check_rows(rows: Sequence[Mapping[str, Any]]) -> list[str]:
         items = row.get("components") or []
         if not 1 <= len(items) <= MAX_ROW_ITEMS:
             problems.append(f"components[{r}]: an action row holds 1-5 components")
+        if len(items) > 1 and any(item.get("type") == STRING_SELECT for item in items):
+            problems.append(f"components[{r}]: a select menu fills its action row alone")
         for i, item in enumerate(items):
             problems += _check_button(item, f"components[{r}].components[{i}]", custom_ids)
+            problems += _check_select(item, f"components[{r}].components[{i}]", custom_ids)
     for custom_id in {c for c in custom_ids if custom_ids.count(c) > 1}:
         problems.append(f"components: custom_id {custom_id!r} is used twice in one message")
     return problems
@@ -386,6 +390,34 @@ def _check_button(item: Mapping[str, Any], where: str, custom_ids: list[str]) ->
         problems.append(f"{where}.custom_id: {custom_id!r} must be 1-100 characters")
     else:
         custom_ids.append(custom_id)
+    return problems
+
+
+def _check_select(item: Mapping[str, Any], where: str, custom_ids: list[str]) -> list[str]:
+    """A string select: its custom id, placeholder and 1-25 options, each text within 100."""
+    if item.get("type") != STRING_SELECT:
+        return []
+    problems = []
+    custom_id = item.get("custom_id")
+    if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
+        problems.append(f"{where}.custom_id: {custom_id!r} must be 1-100 characters")
+    else:
+        custom_ids.append(custom_id)
+    if len(item.get("placeholder") or "") > MAX_PLACEHOLDER:
+        problems.append(f"{where}.placeholder: more than {MAX_PLACEHOLDER} characters")
+    options = item.get("options") or []
+    if not 1 <= len(options) <= MAX_SELECT_OPTIONS:
+        problems.append(f"{where}.options: {len(options)} options; 1-25 are allowed")
+    values = [option.get("value") for option in options]
+    if len(set(values)) != len(values):
+        problems.append(f"{where}.options: option values must be unique")
+    for o, option in enumerate(options):
+        for key in ("label", "value", "description"):
+            text = option.get(key)
+            if text is None and key == "description":
+                continue
+            if not isinstance(text, str) or not 1 <= len(text) <= MAX_OPTION_TEXT:
+                problems.append(f"{where}.options[{o}].{key}: must be 1-100 characters")
     return problems
 
 

@@ -563,6 +563,26 @@ class FakeDiscord:
         interaction.source = current
         return self.send(interaction) if send else interaction
 
+    def pick(self, user: User, message: Message, choice: str, *, send: bool = True) -> Interaction:
+        """``user`` chooses the option with this value (or label) in a select under ``message``."""
+        with self._changed:
+            current = self.messages.get(message.id, message)
+            if current.deleted:
+                raise AssertionError(f"message {message.id} was deleted; nothing to pick")
+            if current.ephemeral and current.interaction and current.interaction.user != user:
+                raise AssertionError(f"{user.username} cannot see ephemeral message {message.id}")
+            select, option = current.select_option(choice)
+            api = current.api(self)
+        channel = self.channel_by_id(current.channel_id)
+        assert channel is not None
+        data = {"custom_id": select["custom_id"], "component_type": 3, "values": [option["value"]]}
+        interaction = self._new_interaction(
+            COMPONENT, user, channel, data, f"select {select['custom_id']} = {option['value']}"
+        )
+        interaction.payload["message"] = api
+        interaction.source = current
+        return self.send(interaction) if send else interaction
+
     def from_outside(self, interaction: Interaction, guild_id: int | None = None) -> Interaction:
         """Make an interaction not yet sent come from outside the bot's server, as a user-installed
         app would send it: from a DM with the bot (``guild_id`` None) or from a server the bot

@@ -350,6 +350,19 @@ class Message:
         labels = [b.get("label") for b in self.buttons]
         raise AssertionError(f"no button {label!r} on message {self.id}; buttons: {labels}")
 
+    def select_option(self, choice: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The string select holding the option with this value or label, and that option;
+        AssertionError if there is none."""
+        for item in _walk(self.components):
+            for option in item.get("options") or [] if item.get("type") == 3 else []:
+                if choice in (option.get("value"), option.get("label")):
+                    return item, option
+        shown = [
+            o.get("label") for i in _walk(self.components) if i.get("type") == 3
+            for o in i.get("options") or []
+        ]  # fmt: skip
+        raise AssertionError(f"no option {choice!r} on message {self.id}; options: {shown}")
+
     def attachment(self, filename: str) -> Attachment:
         for item in self.attachments:
             if item.filename == filename:

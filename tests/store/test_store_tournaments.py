@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -169,3 +169,54 @@ async def test_tournaments_created_at_once_in_different_channels_all_get_their_o
 
     assert sorted(t.id for t in made) == [1, 2, 3, 4]
     assert {t.channel_id for t in made} == {100, 101, 102, 103}
+
+
+async def finished_cup(
+    store, *players: int, channel: int = 10, guild: int = 1, at: datetime = NOW
+) -> st.TournamentRecord:
+    """A tournament of ``players`` in ``channel`` that played one round and finished ``at``."""
+    new = dataclasses.replace(CUP, channel_id=channel, guild_id=guild)
+    record = await store.tournaments.create(new, now=at)
+    for user_id in players:
+        await store.tournaments.join(record.id, user_id)
+    await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
+    return await store.tournaments.finish(record.id, expected_round=1, now=at)
+
+
+async def test_a_players_finished_tournaments_come_newest_first_in_their_server_only(store):
+    hour = timedelta(hours=1)
+    older = await finished_cup(store, 1, 2, 3, channel=10, at=NOW)
+    newer = await finished_cup(store, 3, 1, 2, channel=11, at=NOW + hour)
+    await finished_cup(store, 2, 3, 4, channel=12, at=NOW + 2 * hour)  # without player 1
+    await finished_cup(store, 1, 2, 3, channel=13, guild=2, at=NOW + 3 * hour)  # elsewhere
+    await signed_up(store, 1, 2, 3)  # in sign-up in channel 10: not finished
+    running = await store.tournaments.create(dataclasses.replace(CUP, channel_id=14), now=NOW)
+    for user_id in (1, 2, 3):
+        await store.tournaments.join(running.id, user_id)
+    await store.tournaments.start_round(running.id, expected_round=0, pairings=ROUND)
+
+    found = await store.tournaments.finished_with(1, 1, limit=10)
+    assert [t.id for t in found] == [newer.id, older.id]
+    assert found[0] == newer
+    assert [t.id for t in await store.tournaments.finished_with(1, 1, limit=1)] == [newer.id]
+    assert await store.tournaments.finished_with(1, 99, limit=10) == []
+
+
+async def test_a_withdrawn_player_keeps_the_tournament_in_their_list(store):
+    record = await signed_up(store, 1, 2, 3)
+    await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
+    await store.tournaments.withdraw(record.id, 2)
+    await store.tournaments.finish(record.id, expected_round=1, now=NOW)
+
+    assert [t.id for t in await store.tournaments.finished_with(1, 2, limit=10)] == [record.id]
+
+
+async def test_the_last_finished_tournament_of_a_channel_outlives_the_next_sign_up(store):
+    assert await store.tournaments.last_finished_in(10) is None
+    first = await finished_cup(store, 1, 2, 3, at=NOW)
+    second = await finished_cup(store, 1, 2, 3, at=NOW + timedelta(days=1))
+    await finished_cup(store, 1, 2, 3, channel=11, at=NOW + timedelta(days=2))
+    await signed_up(store, 4, 5, 6)  # the next one, in sign-up in channel 10
+
+    assert await store.tournaments.last_finished_in(10) == second != first
+    assert (await store.tournaments.latest_in(10)).status == "signup"

@@ -1,0 +1,63 @@
+"""Finished tournaments stay on show (issue 19): the ones a player took part in, with where
+they finished, and the final table of any of them, rebuilt from the stored entries and
+pairings (the table is never stored, so it is always the one the draw's rules give)."""
+
+from __future__ import annotations
+
+from bot import store as st
+from bot.service import tournament as draw
+from bot.service.errors import Code, NoStats
+from bot.service.stats_models import TournamentPlacing
+from bot.service.tournament_rounds import Rounds, event_of
+from bot.service.tournament_views import TableView
+from bot.service.unit import UnitOfWork
+
+HISTORY_TOURNAMENTS = 10  # with HISTORY_GAMES, well within a picker's 25 options
+
+
+class TournamentHistory:
+    """Finished tournaments: a player's placings and the final tables."""
+
+    def __init__(self, unit: UnitOfWork, rounds: Rounds) -> None:
+        self._unit = unit
+        self._rounds = rounds
+
+    async def placings(
+        self, guild_id: int, user_id: int, *, limit: int = HISTORY_TOURNAMENTS
+    ) -> tuple[TournamentPlacing, ...]:
+        """The finished tournaments of the server that the player was entered in (withdrawn
+        too), newest first, at most ``limit``, each with the player's final rank."""
+        store = self._unit.store.tournaments
+        placings = []
+        for record in await store.finished_with(guild_id, user_id, limit=limit):
+            table = await self._standings(record)
+            placings.append(TournamentPlacing(record, table.rank_of(user_id), len(table.rows)))
+        return tuple(placings)
+
+    async def final_table(self, guild_id: int, tournament_id: int) -> TableView:
+        """The final table of a finished tournament of this server. Raises ``NoStats``
+        (``TOURNAMENT_NOT_IN_HISTORY``) for an unknown id, another server's tournament or one
+        that has not finished."""
+        try:
+            record = await self._unit.store.tournaments.get(tournament_id)
+        except st.NotFound:
+            record = None
+        if record is None or record.guild_id != guild_id or record.status != "finished":
+            raise NoStats(Code.TOURNAMENT_NOT_IN_HISTORY, tournament=tournament_id)
+        return await self.table_of(record)
+
+    async def last_final_in(self, channel_id: int) -> TableView | None:
+        """The final table of the channel's most recently finished tournament, if any."""
+        record = await self._unit.store.tournaments.last_finished_in(channel_id)
+        return None if record is None else await self.table_of(record)
+
+    async def table_of(self, record: st.TournamentRecord) -> TableView:
+        """The table of ``record`` as its stored results stand (final once it has finished)."""
+        return await self._rounds.table(record, await self._event(record))
+
+    async def _standings(self, record: st.TournamentRecord) -> draw.Standings:
+        return draw.standings(await self._event(record))
+
+    async def _event(self, record: st.TournamentRecord) -> draw.Event:
+        store = self._unit.store.tournaments
+        return event_of(await store.entries(record.id), await store.pairings(record.id))
