@@ -44,6 +44,7 @@ def reminder(key: str) -> Delivery:
         },
         created_at=DEADLINE,
         attempts=1,
+        lease="a claim",
     )
     return Delivery(entry, event=event_from_payload(entry))
 

@@ -76,9 +76,7 @@ async def test_exporting_a_game_gives_its_moves_and_replay(service, store):
     game_id = (await store.results.recent_games(GUILD, ANN.user_id, limit=1))[0].id
     export = await service.stats.export_game(GUILD, game_id)
     assert export.text_filename == f"game-{game_id}.txt"
-    moves = move_list_text(
-        export.game, export.actions, voice(), white_name="Ann", black_name="Bob"
-    )
+    moves = move_list_text(export.game, export.actions, voice(), white_name="Ann", black_name="Bob")
     assert "  1. White (Ann): A1-C2" in moves.splitlines()
     assert "Result: Ann wins" in moves and "resignation" in moves
     assert export.gif.startswith(b"GIF8")
