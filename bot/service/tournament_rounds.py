@@ -7,9 +7,9 @@ event) :meth:`Rounds.advance` simply carries on. A round change is version-check
 so when two processes or moderators try, it happens once.
 
 What the players are told (the round, each match's welcome, the final table) is written to the
-announcement outbox with the change itself (see ``tournament_announcements``) and posted by the delivery
-loop. Only a service with a host writes them: without one (tests, the console) no match starts
-and nobody would post them, so they would only lie in the outbox.
+announcement outbox with the change itself (``tournament_announcements``) and posted by the
+delivery loop. Only a service with a host writes them: without one (tests, the console) no match
+starts and nobody would post them, so they would only lie in the outbox.
 """
 
 from __future__ import annotations
