@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.cogs.announcing import announcement_message, expired_text
+from bot.cogs.announcing import (
+    announcement_message,
+    expired_text,
+    is_tournament_post,
+    tournament_post,
+)
 from bot.cogs.audience import server_language
 from bot.cogs.inflight import InFlight
 from bot.cogs.publishing import publish_if_changed
@@ -258,16 +263,24 @@ class JarmoBot(commands.AutoShardedBot):
                 log.exception("the computer could not move in channel %s", place.channel_id)
 
     async def post_announcement(self, delivery: Delivery) -> None:
-        """Post an announcement from the outbox in its game's channel: a reminder, a game lost
-        on time with its final board, or the computer's move."""
-        channel = self.get_partial_messageable(delivery.entry.channel_id)
-        message = await announcement_message(self, delivery)
+        """Post an announcement from the outbox: in its game's channel a reminder, a game lost
+        on time with its final board, or the computer's move; a tournament's round or final
+        table in its channel, a match's welcome in its thread."""
+        if is_tournament_post(delivery):
+            channel_id, messages = await tournament_post(self, delivery)
+        else:
+            channel_id = delivery.entry.channel_id
+            messages = [await announcement_message(self, delivery)]
+        channel = self.get_partial_messageable(channel_id)
+        key = delivery.entry.key
         try:
-            # The nonce makes Discord keep one message if this announcement is posted twice
-            # (its lease ran out, or a process died between posting and settling).
-            await channel.send(**message, nonce=idempotency_token(delivery.entry.key))
+            for index, message in enumerate(messages):
+                # The nonce makes Discord keep one message if this announcement is posted twice
+                # (its lease ran out, or a process died between posting and settling).
+                nonce = idempotency_token(key if index == 0 else f"{key}#{index}")
+                await channel.send(**message, nonce=nonce)
         except (discord.Forbidden, discord.NotFound) as exc:
-            raise Undeliverable(f"channel {delivery.entry.channel_id}: {exc}") from exc
+            raise Undeliverable(f"channel {channel_id}: {exc}") from exc
 
 
 def _sharding(config: BotConfig) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Tournaments (``/jarmo tournament …``): the sign-up message and its Join / Leave buttons, the
-moderators' commands, and the service's ``TournamentHost`` on Discord: a thread per pairing,
-each round and the final table posted in the tournament's channel.
+moderators' commands, the service's ``TournamentHost`` on Discord (a thread per pairing), and
+the messages of each round, match welcome and final table that the outbox delivers.
 
 Rounds move on in the background: the service records each match's result when it ends (any
 ending), and :class:`TournamentRunner`'s job pairs the next round once a round is complete. It
@@ -29,8 +29,9 @@ from bot.cogs.threads import ARCHIVE_AFTER_MINUTES, thread_name
 from bot.cogs.words import discord_voice, discord_words, mention, reader_language
 from bot.i18n import N_
 from bot.render import render_standings_table
-from bot.service import Place, Report
+from bot.service import Report
 from bot.service.tournament_views import (
+    MatchWelcome,
     RoundView,
     TableView,
     TournamentRecord,
@@ -368,13 +369,36 @@ def _winner(table: TableView) -> int | None:
     return rows[0].player
 
 
+async def round_messages(view: RoundView, language: str | None) -> list[dict[str, Any]]:
+    """The round for the tournament's channel: who meets whom in which thread (names only;
+    the threads ping)."""
+    voice = discord_voice(language)
+    lines = [*round_lines(view, voice, _channel_mention), round_started_note(voice)]
+    return [{"content": text, "allowed_mentions": only_pinging()} for text in chunks(lines)]
+
+
+async def welcome_message(welcome: MatchWelcome, language: str | None) -> dict[str, Any]:
+    """A match's first post in its thread: the board, pinging both players (which also adds
+    them to the thread)."""
+    first, second = welcome.first_id, welcome.second_id
+    message = await report_message(Report(first, None, welcome.board), language)
+    _ = discord_words(language).gettext
+    text = _("{first} and {second}: your match of {name} is played in this thread.").format(
+        first=mention(first), second=mention(second), name=welcome.tournament.name
+    )
+    content = message.get("content")
+    message["content"] = f"{text}\n{content}" if content else text
+    message["allowed_mentions"] = only_pinging(first, second)
+    return message
+
+
 class DiscordHost:
     """The service's ``TournamentHost`` on Discord: a public thread per match in the
-    tournament's channel; rounds and the final table posted there."""
+    tournament's channel. (Rounds, welcomes and the final table come from the outbox:
+    ``bot.cogs.announcing``.)"""
 
     def __init__(self, bot: JarmoBot) -> None:
         self.bot = bot
-        self._threads: dict[int, discord.Thread] = {}
 
     async def _language(self, tournament: TournamentRecord) -> str:
         return await server_language(self.bot, tournament.guild_id)
@@ -404,55 +428,4 @@ class DiscordHost:
         except discord.HTTPException as exc:
             log.warning("tournament %d: could not open a thread: %s", tournament.id, exc)
             return None
-        self._threads[thread.id] = thread
         return thread.id
-
-    async def round_paired(self, view: RoundView) -> None:
-        """The round in the tournament's channel (names only), then in each match's thread
-        the first board, pinging both players (which also adds them to the thread)."""
-        tournament = view.tournament
-        language = await self._language(tournament)
-        voice = discord_voice(language)
-        channel = self.bot.get_partial_messageable(tournament.channel_id)
-        lines = [*round_lines(view, voice, _channel_mention), round_started_note(voice)]
-        for text in chunks(lines):
-            await channel.send(text, allowed_mentions=only_pinging())
-        for pairing in view.pairings:
-            thread_id = view.channels.get(pairing.board)
-            if thread_id is None or pairing.decided or pairing.second_id is None:
-                continue
-            await self._welcome(
-                tournament, thread_id, pairing.first_id, pairing.second_id, language
-            )
-
-    async def _welcome(
-        self,
-        tournament: TournamentRecord,
-        thread_id: int,
-        first: int,
-        second: int,
-        language: str | None,
-    ) -> None:
-        board = await self.bot.service.play.board(Place(tournament.guild_id, thread_id))
-        message = await report_message(Report(first, None, board), language)
-        _ = discord_words(language).gettext
-        welcome = _("{first} and {second}: your match of {name} is played in this thread.").format(
-            first=mention(first), second=mention(second), name=tournament.name
-        )
-        content = message.get("content")
-        message["content"] = f"{welcome}\n{content}" if content else welcome
-        message["allowed_mentions"] = only_pinging(first, second)
-        thread = self._threads.pop(thread_id, None)
-        target = thread or self.bot.get_partial_messageable(thread_id)
-        try:
-            await target.send(**message)
-        except discord.HTTPException as exc:
-            log.warning(
-                "tournament %d: could not post in thread %d: %s", tournament.id, thread_id, exc
-            )
-
-    async def finished(self, table: TableView) -> None:
-        """The final table, in the tournament's channel."""
-        channel = self.bot.get_partial_messageable(table.tournament.channel_id)
-        for message in await table_messages(table, await self._language(table.tournament)):
-            await channel.send(**message)

@@ -1,9 +1,12 @@
 """Settling an announcement that the caller posted itself (the computer's move): the outbox
-keeps it until then, and delivers it later if the caller could not."""
+keeps it until then, and delivers it later if the caller could not. The caller holds it with
+the writer's lease; once its hold ran out and the delivery loop claimed it, the caller's word no
+longer counts (the loop posts it with the same idempotency token, so it shows once)."""
 
 from __future__ import annotations
 
 from bot.service.unit import UnitOfWork
+from bot.store import WRITER_LEASE
 
 
 class AnnouncementCases:
@@ -14,9 +17,11 @@ class AnnouncementCases:
 
     async def posted(self, key: str) -> None:
         """The caller posted the announcement ``key``: it will not be delivered again."""
-        await self._unit.store.outbox.settle(key, "sent", now=self._unit.now())
+        await self._unit.store.outbox.settle(key, "sent", lease=WRITER_LEASE, now=self._unit.now())
 
     async def post_later(self, key: str, error: str) -> None:
         """The caller could not post ``key``: the delivery loop will, as soon as it can."""
-        await self._unit.store.outbox.settle(key, "retry", now=self._unit.now(), error=error)
+        await self._unit.store.outbox.settle(
+            key, "retry", lease=WRITER_LEASE, now=self._unit.now(), error=error
+        )
         self._unit.signals.announcements_changed.set()

@@ -62,8 +62,11 @@ def event_payload(event: DeadlineEvent) -> dict[str, object]:
 
 
 def event_from_payload(entry: OutboxEntry, report: Report | None = None) -> DeadlineEvent:
-    """The event an outbox entry of kind reminder or timeout announces."""
+    """The event an outbox entry of kind reminder or timeout announces; ``ValueError`` for an
+    entry about no game."""
     payload = entry.payload
+    if entry.game_id is None:
+        raise ValueError(f"announcement {entry.key} is about no game")
     return DeadlineEvent(
         kind="timeout" if entry.kind == "timeout" else "reminder",
         due_at=datetime.fromisoformat(payload["due_at"]),

@@ -1,5 +1,6 @@
 """Delivering the announcement outbox: what was written with a change (a timeout, a reminder,
-the computer's move) is rebuilt from the store, handed to the front end to post, and settled.
+the computer's move, a tournament's round, a match's welcome, a final table) is rebuilt from the
+store, handed to the front end to post, and settled.
 
 Posting happens after the transaction, so a crash between the two is possible; the outbox makes
 that harmless: whatever is not settled is delivered on the next pass, after a restart too.
@@ -9,9 +10,11 @@ longer each time, and given up after ``MAX_ATTEMPTS``.
 
 Several processes may deliver from one database: a claim leases each announcement to one of
 them, and a post that outlasts half the lease is abandoned (and retried), so the lease never
-runs out while its holder is still posting. A post that reached Discord before its holder died
-unsettled is posted again with the same :func:`idempotency_token`, which the front end hands to
-Discord (a message nonce) so that the second post is recognised and not shown twice.
+runs out while its holder is still posting. Should it run out all the same (a process frozen
+past it), the store refuses the late holder's settling: the new claim settles it. A post that
+reached Discord before its holder died unsettled is posted again with the same
+:func:`idempotency_token`, which the front end hands to Discord (a message nonce) so that the
+second post is recognised and not shown twice.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from bot import store as st
 from bot.service.backoff import delay_after
 from bot.service.deadlines import DeadlineEvent, event_from_payload
 from bot.service.models import Report
+from bot.service.tournament_posts import NotReady
+from bot.service.tournament_views import MatchWelcome, RoundView, TableView
 
 if TYPE_CHECKING:
     from bot.service.service import JarmoService
@@ -54,11 +59,15 @@ class Undeliverable(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Delivery:
-    """An announcement to post: a clock event (reminder, timeout) or the computer's move."""
+    """An announcement to post: a clock event (reminder, timeout), the computer's move, or a
+    tournament's round, match welcome or final table; exactly one of them is set."""
 
     entry: st.OutboxEntry
     event: DeadlineEvent | None = None
     report: Report | None = None
+    round: RoundView | None = None
+    welcome: MatchWelcome | None = None
+    table: TableView | None = None
 
 
 Poster = Callable[[Delivery], Awaitable[None]]
@@ -75,6 +84,7 @@ class AnnouncementDelivery:
         self._outbox = service.unit.store.outbox
         self._games = service.unit.store.games
         self._standings = service.standings
+        self._tournament_posts = service.tournaments.posts
         self._post = post
 
     async def deliver_due(self) -> list[Delivery]:
@@ -94,6 +104,11 @@ class AnnouncementDelivery:
             delivery = await self.rebuild(entry)
         except (st.CorruptGame, st.NotFound) as exc:
             await self._settle(entry, "dropped", now, f"cannot rebuild it: {exc}")
+            return None
+        except NotReady as exc:  # the round's threads are still being opened
+            log.info("announcement %s waits: %s", entry.key, exc)
+            retry = now + timedelta(seconds=delay_after(entry.attempts))
+            await self._settle(entry, "retry", now, str(exc), retry)
             return None
         except Exception as exc:  # one entry's fault must not hold up the others
             await self._failed(entry, now, exc)
@@ -131,12 +146,20 @@ class AnnouncementDelivery:
         error: str | None = None,
         retry_at: datetime | None = None,
     ) -> None:
-        await self._outbox.settle(entry.key, outcome, now=now, error=error, retry_at=retry_at)
+        settled = await self._outbox.settle(
+            entry.key, outcome, lease=entry.lease, now=now, error=error, retry_at=retry_at
+        )
+        if not settled:  # our lease ran out and another claim took it: that one settles it
+            log.warning("announcement %s was claimed again before it was settled", entry.key)
 
     async def rebuild(self, entry: st.OutboxEntry) -> Delivery:
         """The message data of ``entry``, from the store as it is now. Raises ``NotFound``
         or ``CorruptGame`` when the game it is about cannot be read."""
         payload = entry.payload
+        if entry.kind in ("round_paired", "match_welcome", "final_table"):
+            return await self._rebuild_tournament_post(entry)
+        if entry.game_id is None:
+            raise st.NotFound("game of announcement", entry.key)
         if entry.kind == "reminder":
             return Delivery(entry, event=event_from_payload(entry))
         if entry.kind == "timeout":
@@ -153,6 +176,16 @@ class AnnouncementDelivery:
             move=str(payload["move"]),
         )
         return Delivery(entry, report=dataclasses.replace(report, announcement=None))
+
+    async def _rebuild_tournament_post(self, entry: st.OutboxEntry) -> Delivery:
+        posts = self._tournament_posts
+        if entry.kind == "round_paired":
+            # The last attempt posts the round as it stands rather than never.
+            waits = entry.attempts < MAX_ATTEMPTS
+            return Delivery(entry, round=await posts.round(entry, wait_for_places=waits))
+        if entry.kind == "match_welcome":
+            return Delivery(entry, welcome=await posts.welcome(entry))
+        return Delivery(entry, table=await posts.table(entry))
 
     async def wait(self, *, limit: float = MAX_WAIT_SECONDS) -> None:
         """Sleep until an announcement can be taken, a new one is written, or ``limit``

@@ -70,7 +70,7 @@ class JarmoService:
         self.servers = ServerSettingsCases(store.state)
         self.venues = VenueCases(self.unit, ender)
         # issue 19: tournaments hear of every match that ends
-        self.tournaments = TournamentCases(self.unit, ender)
+        self.tournaments = TournamentCases(self.unit, ender, reports)
         match_listeners.add(self.tournaments.match_ended)
 
     def with_computer(self, computer: Actor) -> JarmoService:

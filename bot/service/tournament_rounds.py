@@ -5,6 +5,11 @@ one has ended, and finishing the event.
 Every step reads the store and is safe to repeat, so after a restart (or a lost match-ending
 event) :meth:`Rounds.advance` simply carries on. A round change is version-checked in the store,
 so when two processes or moderators try, it happens once.
+
+What the players are told (the round, each match's welcome, the final table) is written to the
+announcement outbox with the change itself (``tournament_announcements``) and posted by the
+delivery loop. Only a service with a host writes them: without one (tests, the console) no match
+starts and nobody would post them, so they would only lie in the outbox.
 """
 
 from __future__ import annotations
@@ -20,6 +25,11 @@ from bot.jarmo import Game
 from bot.service import tournament as draw
 from bot.service._scoring import Scoreboard
 from bot.service.bounded import KeyedLocks
+from bot.service.tournament_announcements import (
+    final_announcement,
+    round_announcement,
+    welcome_announcement,
+)
 from bot.service.tournament_views import RoundView, TableView, TournamentHost
 from bot.service.unit import UnitOfWork
 
@@ -148,44 +158,61 @@ class Rounds:
             except draw.PairingError:
                 log.exception("tournament %d: round %d cannot be paired", tournament.id, number)
         if drawn is None:
-            await self._finish(tournament, event)
+            await self._finish(tournament)
             return
         await self._pair(tournament, drawn, event.withdrawn)
 
     async def pair(
         self, tournament: st.TournamentRecord, drawn: draw.Round, withdrawn: frozenset[int]
     ) -> st.TournamentRecord:
-        """Store round ``drawn`` as the tournament's next (raises ``StaleTournament`` if another
-        got there first), start its matches and tell the host. Holds the tournament's lock, so
-        the background job's advance cannot start the same matches meanwhile."""
+        """Store round ``drawn`` as the tournament's next with its post (raises
+        ``StaleTournament`` if another got there first), start its matches, then let the post
+        go. Holds the tournament's lock, so the background job's advance cannot start the same
+        matches meanwhile."""
         async with self._lock(tournament.id):
             return await self._pair(tournament, drawn, withdrawn)
 
     async def _pair(
         self, tournament: st.TournamentRecord, drawn: draw.Round, withdrawn: frozenset[int]
     ) -> st.TournamentRecord:
-        store = self._unit.store.tournaments
+        unit = self._unit
         rows = new_pairings(drawn, withdrawn)
-        tournament = await store.start_round(
-            tournament.id, expected_round=tournament.current_round, pairings=rows
+        number = tournament.current_round + 1
+        post = round_announcement(tournament.id, number) if self.host is not None else None
+        tournament = await unit.store.tournaments.start_round(
+            tournament.id,
+            expected_round=tournament.current_round,
+            pairings=rows,
+            announce=post,
+            now=unit.now(),
         )
-        await self._start_matches(tournament)
-        if self.host is not None:
-            view = await self.round_view(tournament, tournament.current_round)
-            await self.host.round_paired(view)
+        try:
+            await self._start_matches(tournament)
+        finally:
+            if post is not None:  # on a failure, what is started is posted; advance does the rest
+                await self._release(post.key)
         if all(row.decided for row in rows):  # nothing to play (all walkovers): go on
             self.changed.set()
         return tournament
 
-    async def _finish(self, tournament: st.TournamentRecord, event: draw.Event) -> None:
+    async def _release(self, key: str) -> None:
+        """Let the delivery loop post ``key``, held for this writer until now."""
+        unit = self._unit
+        await unit.store.outbox.settle(key, "retry", lease=st.WRITER_LEASE, now=unit.now())
+        unit.signals.announcements_changed.set()
+
+    async def _finish(self, tournament: st.TournamentRecord) -> None:
+        unit = self._unit
         try:
-            tournament = await self._unit.store.tournaments.finish(
-                tournament.id, expected_round=tournament.current_round, now=self._unit.now()
+            await unit.store.tournaments.finish(
+                tournament.id,
+                expected_round=tournament.current_round,
+                now=unit.now(),
+                announce=final_announcement(tournament.id) if self.host is not None else None,
             )
         except st.StaleTournament:
-            return  # another process finished it (and told the players)
-        if self.host is not None:
-            await self.host.finished(await self.table(tournament, event))
+            return  # another process finished it (and its table is in the outbox)
+        unit.signals.announcements_changed.set()
 
     async def _start_matches(self, tournament: st.TournamentRecord) -> None:
         """Start the match of each undecided pairing of the current round that has none yet."""
@@ -241,7 +268,12 @@ class Rounds:
                 now=now,
             )
         attached = await unit.store.tournaments.attach_match(
-            tournament.id, pairing.round, pairing.board, match.id
+            tournament.id,
+            pairing.round,
+            pairing.board,
+            match.id,
+            announce=welcome_announcement(pairing),
+            now=unit.now(),
         )
         if not attached:
             # Only a misconfigured cluster (two processes advancing one server) gets here: the
@@ -254,6 +286,7 @@ class Rounds:
                 match.id,
             )
         unit.signals.deadlines_changed.set()
+        unit.signals.announcements_changed.set()
 
     async def _collect_results(self, tournament: st.TournamentRecord) -> None:
         """Results of the current round's matches that ended while nobody listened (a

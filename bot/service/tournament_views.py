@@ -9,6 +9,7 @@ from typing import Protocol
 
 from bot import store as st
 from bot.service import tournament as draw
+from bot.service.models import BoardView
 from bot.store import TournamentRecord  # the front ends see it through here
 
 
@@ -67,9 +68,21 @@ class TableView:
         return self.tournament.status == "finished"
 
 
+@dataclass(frozen=True, slots=True)
+class MatchWelcome:
+    """A tournament match's first post in its own channel (``channel_id``): the board, for
+    both players."""
+
+    tournament: TournamentRecord
+    channel_id: int
+    first_id: int
+    second_id: int
+    board: BoardView
+
+
 class TournamentHost(Protocol):
-    """The front end's part in running a tournament: it opens a place for each match and hears
-    of each round paired and of the end (to post them)."""
+    """The front end's part in running a tournament: it opens a place for each match. (What
+    to post about rounds and the end goes through the announcement outbox.)"""
 
     async def open_match(
         self, tournament: TournamentRecord, first_name: str, second_name: str
@@ -79,16 +92,9 @@ class TournamentHost(Protocol):
         the next advance)."""
         ...
 
-    async def round_paired(self, view: RoundView) -> None:
-        """Round ``view.number`` has been paired and its matches started."""
-        ...
-
-    async def finished(self, table: TableView) -> None:
-        """The tournament is over; ``table`` is final."""
-        ...
-
 
 __all__ = [
+    "MatchWelcome",
     "RoundView",
     "TableView",
     "TournamentHost",

@@ -16,10 +16,12 @@ from bot.jarmo import LAYOUTS, RULESETS
 from bot.service import errors
 from bot.service import tournament as draw
 from bot.service._ending import GameEnder, Result
+from bot.service._reports import Reports
 from bot.service.match_events import MatchEnded
 from bot.service.models import Actor, Place
 from bot.service.timecontrol import TimeControlError, parse_time_per_move
 from bot.service.tournament_history import TournamentHistory
+from bot.service.tournament_posts import TournamentPosts
 from bot.service.tournament_rounds import Rounds, event_of, planned_rounds
 from bot.service.tournament_views import (
     RoundView,
@@ -41,14 +43,16 @@ IsMember = Callable[[int], Awaitable[bool]]
 class TournamentCases:
     """The tournament use cases over one unit of work."""
 
-    def __init__(self, unit: UnitOfWork, ender: GameEnder) -> None:
+    def __init__(self, unit: UnitOfWork, ender: GameEnder, reports: Reports) -> None:
         self._unit = unit
         self._ender = ender
         self.rounds = Rounds(unit)
         self.history = TournamentHistory(unit, self.rounds)
+        self.posts = TournamentPosts(unit, reports, self.rounds)
 
     def attach(self, host: TournamentHost) -> None:
-        """Let ``host`` (the front end) open matches' places and hear of rounds and endings."""
+        """Let ``host`` (the front end) open matches' places; from then on the rounds, the
+        matches' welcomes and the final table are written to the outbox for it to post."""
         self.rounds.host = host
 
     # -- sign-up --------------------------------------------------------------------------

@@ -34,7 +34,13 @@ from bot.store.interface import (
     Store,
     TournamentStore,
 )
-from bot.store.outbox import Announcement, AnnouncementKind, OutboxEntry, Settlement
+from bot.store.outbox import (
+    WRITER_LEASE,
+    Announcement,
+    AnnouncementKind,
+    OutboxEntry,
+    Settlement,
+)
 from bot.store.postgres import (
     PostgresStore,
     check_server,
@@ -94,6 +100,7 @@ from bot.store.tournament_records import (
 
 __all__ = [
     "MATCH_LENGTHS",
+    "WRITER_LEASE",
     "ActionRecord",
     "Announcement",
     "AnnouncementKind",

@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from bot.store._outbox_sql import add_announcement_in
 from bot.store._rows import from_text, only_row, to_text
 from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Writer
 from bot.store.errors import NotFound
+from bot.store.outbox import Announcement
 from bot.store.tournament_records import (
     ChannelHasTournament,
     EntryRecord,
@@ -175,8 +177,10 @@ def start_round(
     tournament_id: int,
     expected_round: int,
     pairings: Sequence[NewPairing],
+    announce: tuple[Announcement, datetime] | None = None,
 ) -> TournamentRecord:
-    """Move the tournament from ``expected_round`` to the next and store that round's boards."""
+    """Move the tournament from ``expected_round`` to the next and store that round's boards;
+    ``announce`` (with its time) goes to the tournament's channel."""
     _status(db, tournament_id)  # NotFound for an unknown id
     expected_status = "signup" if expected_round == 0 else "running"
     row = db.execute(
@@ -204,42 +208,104 @@ def start_round(
             for board, p in enumerate(pairings, 1)
         ],
     )
-    return tournament_row(row)
+    record = tournament_row(row)
+    _announce_in_channel(db, record, announce)
+    return record
 
 
-def finish(db: Sql, tournament_id: int, expected_round: int, now: str) -> TournamentRecord:
-    """Mark a running tournament at ``expected_round`` finished."""
+def _announce_in_channel(
+    db: Sql, record: TournamentRecord, announce: tuple[Announcement, datetime] | None
+) -> None:
+    if announce is not None:
+        announcement, now = announce
+        add_announcement_in(
+            db,
+            announcement,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            game_id=None,
+            now=now,
+        )
+
+
+def finish(
+    db: Sql,
+    tournament_id: int,
+    expected_round: int,
+    now: datetime,
+    announce: Announcement | None = None,
+) -> TournamentRecord:
+    """Mark a running tournament at ``expected_round`` finished; ``announce`` goes to the
+    tournament's channel."""
     row = db.execute(
         "UPDATE tournaments SET status = 'finished', finished_at = ?"
         " WHERE id = ? AND current_round = ? AND status = 'running'"
         f" RETURNING {TOURNAMENT_COLUMNS}",
-        (now, tournament_id, expected_round),
+        (to_text(now), tournament_id, expected_round),
     ).fetchone()
     if row is None:
         _status(db, tournament_id)  # NotFound for an unknown id
         raise StaleTournament(tournament_id, expected_round)
-    return tournament_row(row)
+    record = tournament_row(row)
+    _announce_in_channel(db, record, None if announce is None else (announce, now))
+    return record
 
 
-def attach_match(db: Sql, tournament_id: int, round_number: int, board: int, match_id: int) -> bool:
-    """Record the match a pairing is played as, unless it has one; whether it was recorded."""
+def attach_match(
+    db: Sql,
+    tournament_id: int,
+    round_number: int,
+    board: int,
+    match_id: int,
+    announce: tuple[Announcement, datetime] | None = None,
+) -> bool:
+    """Record the match a pairing is played as, unless it has one; whether it was recorded.
+    ``announce`` (with its time) goes to the match's channel, about its first game, only with
+    the match it is about."""
     key = (tournament_id, round_number, board)
     changed = db.execute(
         "UPDATE tournament_pairings SET match_id = ?"
         " WHERE tournament_id = ? AND round_number = ? AND board = ? AND match_id IS NULL",
         (match_id, *key),
     ).rowcount
-    if (
-        changed == 0
-        and db.execute(
+    if changed == 0:
+        found = db.execute(
             "SELECT 1 FROM tournament_pairings WHERE tournament_id = ? AND round_number = ?"
             " AND board = ?",
             key,
         ).fetchone()
-        is None
-    ):
-        raise NotFound("pairing", key)
-    return changed == 1
+        if found is None:
+            raise NotFound("pairing", key)
+        return False
+    if announce is None:
+        return True
+    first = db.execute(
+        "SELECT id, guild_id, channel_id FROM games WHERE match_id = ? ORDER BY game_index LIMIT 1",
+        (match_id,),
+    ).fetchone()
+    if first is None:
+        raise NotFound("match", match_id)
+    announcement, now = announce
+    add_announcement_in(
+        db,
+        announcement,
+        guild_id=first["guild_id"],
+        channel_id=first["channel_id"],
+        game_id=first["id"],
+        now=now,
+    )
+    return True
+
+
+def _with_time(
+    announce: Announcement | None, now: datetime | None
+) -> tuple[Announcement, datetime] | None:
+    """``announce`` with the time it is written at; an announcement needs one."""
+    if announce is None:
+        return None
+    if now is None:
+        raise ValueError(f"announcement {announce.key} without a time")
+    return announce, now
 
 
 def decide(
@@ -374,19 +440,33 @@ class SqlTournaments:
         await self._writer.run(lambda db: withdraw(db, tournament_id, user_id))
 
     async def start_round(
-        self, tournament_id: int, *, expected_round: int, pairings: Sequence[NewPairing]
+        self,
+        tournament_id: int,
+        *,
+        expected_round: int,
+        pairings: Sequence[NewPairing],
+        announce: Announcement | None = None,
+        now: datetime | None = None,
     ) -> TournamentRecord:
         """See :meth:`TournamentStore.start_round`."""
+        timed = _with_time(announce, now)
         return await self._writer.run(
-            lambda db: start_round(db, tournament_id, expected_round, pairings)
+            lambda db: start_round(db, tournament_id, expected_round, pairings, timed)
         )
 
     async def finish(
-        self, tournament_id: int, *, expected_round: int, now: datetime
+        self,
+        tournament_id: int,
+        *,
+        expected_round: int,
+        now: datetime,
+        announce: Announcement | None = None,
     ) -> TournamentRecord:
         """See :meth:`TournamentStore.finish`."""
-        at = to_text(now)
-        return await self._writer.run(lambda db: finish(db, tournament_id, expected_round, at))
+        to_text(now)  # a naive time is refused before anything is written
+        return await self._writer.run(
+            lambda db: finish(db, tournament_id, expected_round, now, announce)
+        )
 
     async def pairings(self, tournament_id: int) -> list[PairingRecord]:
         """See :meth:`TournamentStore.pairings`."""
@@ -405,11 +485,19 @@ class SqlTournaments:
         return next((pairing_row(row) for row in rows), None)
 
     async def attach_match(
-        self, tournament_id: int, round_number: int, board: int, match_id: int
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        match_id: int,
+        *,
+        announce: Announcement | None = None,
+        now: datetime | None = None,
     ) -> bool:
         """See :meth:`TournamentStore.attach_match`."""
+        timed = _with_time(announce, now)
         return await self._writer.run(
-            lambda db: attach_match(db, tournament_id, round_number, board, match_id)
+            lambda db: attach_match(db, tournament_id, round_number, board, match_id, timed)
         )
 
     async def decide(

@@ -355,13 +355,17 @@ class OutboxStore(Protocol):
         key: str,
         outcome: Settlement,
         *,
+        lease: str,
         now: datetime,
         error: str | None = None,
         retry_at: datetime | None = None,
-    ) -> None:
+    ) -> bool:
         """``"sent"`` or ``"dropped"`` (given up, with ``error``) ends the announcement;
-        ``"retry"`` leases it until ``retry_at`` (default ``now``: at once). Only a pending
-        announcement changes. Raises ``NotFound`` for an unknown key."""
+        ``"retry"`` leases it to nobody until ``retry_at`` (default ``now``: at once). Only a
+        pending announcement whose lease is still ``lease`` changes (the claim's
+        ``OutboxEntry.lease``, or ``WRITER_LEASE`` for the writer's own hold): returns whether
+        it did; ``False`` when it was settled already or its lease ran out and another claim
+        took it (that claim settles it). Raises ``NotFound`` for an unknown key."""
         ...
 
     async def next_due(self) -> datetime | None:
@@ -447,18 +451,32 @@ class TournamentStore(Protocol):
         ...
 
     async def start_round(
-        self, tournament_id: int, *, expected_round: int, pairings: Sequence[NewPairing]
+        self,
+        tournament_id: int,
+        *,
+        expected_round: int,
+        pairings: Sequence[NewPairing],
+        announce: Announcement | None = None,
+        now: datetime | None = None,
     ) -> TournamentRecord:
         """Store round ``expected_round + 1`` with its ``pairings`` (boards numbered from 1)
-        and make it current; from round 0 this also closes sign-up. Raises ``NotFound``;
-        ``StaleTournament`` if the tournament is not at ``expected_round`` (or has finished)."""
+        and make it current; from round 0 this also closes sign-up. ``announce`` (written at
+        ``now``, which it needs) goes to the outbox in the same transaction, to be posted in
+        the tournament's channel. Raises ``NotFound``; ``StaleTournament`` if the tournament
+        is not at ``expected_round`` (or has finished)."""
         ...
 
     async def finish(
-        self, tournament_id: int, *, expected_round: int, now: datetime
+        self,
+        tournament_id: int,
+        *,
+        expected_round: int,
+        now: datetime,
+        announce: Announcement | None = None,
     ) -> TournamentRecord:
-        """Mark the tournament finished. Raises ``StaleTournament`` if it is not running at
-        ``expected_round``."""
+        """Mark the tournament finished; ``announce`` goes to the outbox in the same
+        transaction, to be posted in the tournament's channel. Raises ``StaleTournament`` if
+        it is not running at ``expected_round``."""
         ...
 
     async def pairings(self, tournament_id: int) -> list[PairingRecord]:
@@ -470,10 +488,20 @@ class TournamentStore(Protocol):
         ...
 
     async def attach_match(
-        self, tournament_id: int, round_number: int, board: int, match_id: int
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        match_id: int,
+        *,
+        announce: Announcement | None = None,
+        now: datetime | None = None,
     ) -> bool:
         """Record the match a pairing is played as, unless it already has one (another process
-        started it first); whether it was recorded. Raises ``NotFound`` for no such pairing."""
+        started it first); whether it was recorded. ``announce`` (written at ``now``, which it
+        needs) goes to the outbox in the same transaction when the match is recorded, to be
+        posted in the match's channel about its first game. Raises ``NotFound`` for no such
+        pairing."""
         ...
 
     async def decide(

@@ -1,5 +1,6 @@
-"""Records of the announcement outbox: what must be posted because something happened in a game
-that nobody's interaction is waiting for (a timeout, a reminder, the computer's move)."""
+"""Records of the announcement outbox: what must be posted because something happened that
+nobody's interaction is waiting for (a timeout, a reminder, the computer's move, a tournament's
+round, a match's welcome in its thread, a tournament's final table)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-AnnouncementKind = Literal["reminder", "timeout", "computer_move"]
+AnnouncementKind = Literal[
+    "reminder", "timeout", "computer_move", "round_paired", "match_welcome", "final_table"
+]
 Settlement = Literal["sent", "dropped", "retry"]
+# The lease of an announcement its writer holds (``held_seconds``) to post it itself. A claim
+# takes a fresh random lease instead, so a writer whose hold ran out and was claimed by the
+# delivery loop can no longer settle it.
+WRITER_LEASE = "writer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +43,8 @@ class OutboxEntry:
     kind: AnnouncementKind
     guild_id: int
     channel_id: int
-    game_id: int
+    game_id: int | None  # None: about a tournament, not one game
     payload: Mapping[str, Any]
     created_at: datetime
     attempts: int  # including this one
+    lease: str  # this claim's token: settling needs it (see ``OutboxStore.settle``)

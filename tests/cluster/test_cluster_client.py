@@ -5,15 +5,17 @@ posting and settling) is recognised by Discord and not shown twice."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
 import bot.client as bot_client
 from bot.client import JarmoBot
 from bot.config import BotConfig
 from bot.service.deadlines import event_from_payload
-from bot.service.delivery import Delivery, idempotency_token
+from bot.service.delivery import Delivery, Undeliverable, idempotency_token
 from bot.store import OutboxEntry
 
 DEADLINE = datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
@@ -44,6 +46,7 @@ def reminder(key: str) -> Delivery:
         },
         created_at=DEADLINE,
         attempts=1,
+        lease="a claim",
     )
     return Delivery(entry, event=event_from_payload(entry))
 
@@ -66,3 +69,46 @@ async def test_the_same_announcement_is_posted_with_the_same_nonce(
     assert nonces[2] != nonces[0]
     assert all(len(nonce) <= 25 for nonce in nonces)  # Discord's limit
     assert channel.sent[0]["content"] == "about reminder:7:3:1"
+
+
+class GoneChannel:
+    """A channel Discord no longer knows (deleted with its tournament, say)."""
+
+    async def send(self, **message: Any) -> None:
+        raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), "Unknown Channel")
+
+
+def final_table(key: str) -> Delivery:
+    entry = OutboxEntry(
+        id=2,
+        key=key,
+        kind="final_table",
+        guild_id=1 << 22,
+        channel_id=10,
+        game_id=None,
+        payload={"tournament_id": 1},
+        created_at=DEADLINE,
+        attempts=1,
+        lease="a claim",
+    )
+    return Delivery(entry, table=SimpleNamespace())  # type: ignore[arg-type]
+
+
+async def test_each_message_of_a_long_post_has_its_own_nonce_and_a_gone_channel_is_final(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bot = JarmoBot(BotConfig(), serve=False)
+    channel = Channel()
+    monkeypatch.setattr(bot, "get_partial_messageable", lambda channel_id: channel)
+
+    async def table_in_two(bot: JarmoBot, delivery: Delivery) -> tuple[int, list[dict[str, Any]]]:
+        return 10, [{"content": "the table"}, {"content": "the rest of it"}]
+
+    monkeypatch.setattr(bot_client, "tournament_post", table_in_two)
+    await bot.post_announcement(final_table("final_table:1"))
+    nonces = [message["nonce"] for message in channel.sent]
+    assert nonces[0] == idempotency_token("final_table:1") and len(set(nonces)) == 2
+
+    monkeypatch.setattr(bot, "get_partial_messageable", lambda channel_id: GoneChannel())
+    with pytest.raises(Undeliverable, match="channel 10"):
+        await bot.post_announcement(final_table("final_table:1"))

@@ -183,6 +183,10 @@ class FakeDiscord:
         self.world = World(self.ids)
         self.problems: list[str] = []
         self.requests: list[Request] = []
+        # An outage: the bot's channel messages whose content this matches are answered 503
+        # (discord.py does not retry that one itself) and recorded in ``unavailable``.
+        self.unavailable_for: Callable[[str], bool] | None = None
+        self.unavailable: list[str] = []
         self.interactions: dict[int, Interaction] = {}
         self.messages: dict[int, Message] = {}
         self.repeated_nonces: list[str] = []  # posts Discord answered with an earlier message
@@ -1099,6 +1103,12 @@ class FakeDiscord:
         self, request: web.Request, payload: Any, uploads: list[Upload], channel: str
     ) -> dict[str, Any]:
         place = self._channel(channel)
+        content = payload.get("content") if isinstance(payload, dict) else None
+        outage = self.unavailable_for
+        if outage is not None and isinstance(content, str) and outage(content):
+            with self._changed:
+                self.unavailable.append(content)
+            raise DiscordError(503, "Service Unavailable")
         repeated = self._same_nonce(place.id, payload)
         if repeated is not None:
             return repeated.api(self)

@@ -28,7 +28,9 @@ def bot_on(service, locale: discord.Locale | None = None) -> SimpleNamespace:
 
 
 def entry(kind: str, game_id: int = 1) -> OutboxEntry:
-    return OutboxEntry(1, f"{kind}:1", kind, HERE.guild_id, HERE.channel_id, game_id, {}, WHEN, 1)
+    return OutboxEntry(
+        1, f"{kind}:1", kind, HERE.guild_id, HERE.channel_id, game_id, {}, WHEN, 1, "lease"
+    )
 
 
 def reminder() -> Delivery:

@@ -121,6 +121,46 @@ async def test_dropping_the_player_totals_keeps_every_name(db_path: Path) -> Non
         assert db.execute("SELECT count(*) FROM players").fetchone()[0] == 4
 
 
+async def test_the_outbox_keeps_its_entries_and_a_held_one_becomes_the_writers(
+    db_path: Path,
+) -> None:
+    db = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        migrate(db, target=7)
+        at = T0.isoformat()
+        db.execute(
+            "INSERT INTO matches (id, guild_id, channel_id, first_white_id, first_black_id,"
+            " ruleset, layout, game_count, max_plies, created_at)"
+            " VALUES (4, 1, ?, 5, 6, 'classic', 'bow', 1, 200, ?)",
+            (CHANNEL, at),
+        )
+        db.execute(
+            "INSERT INTO games (id, match_id, game_index, guild_id, channel_id, white_id,"
+            " black_id, status, snapshot, started_at, last_activity)"
+            " VALUES (9, 4, 0, 1, ?, 5, 6, 'finished', '{}', ?, ?)",
+            (CHANNEL, at, at),
+        )
+        db.executemany(  # as schema 7 wrote them: a held computer move, a sent timeout
+            "INSERT INTO outbox (id, key, kind, guild_id, channel_id, game_id, payload, status,"
+            " created_at, lease_until, attempts) VALUES (?, ?, ?, 1, ?, 9, '{}', ?, ?, ?, ?)",
+            [
+                (3, "computer_move:9:1", "computer_move", CHANNEL, "pending", at, at, 0),
+                (7, "timeout:9", "timeout", CHANNEL, "sent", at, None, 1),
+            ],
+        )
+        migrate(db)
+        rows = db.execute(
+            "SELECT id, key, kind, game_id, status, lease_until, lease_token, attempts"
+            " FROM outbox ORDER BY id"
+        ).fetchall()
+    finally:
+        db.close()
+    assert rows == [
+        (3, "computer_move:9:1", "computer_move", 9, "pending", T0.isoformat(), "writer", 0),
+        (7, "timeout:9", "timeout", 9, "sent", None, None, 1),
+    ]
+
+
 async def test_reopening_changes_nothing(db_path: Path) -> None:
     async with open_store(db_path):
         pass

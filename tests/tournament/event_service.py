@@ -1,5 +1,6 @@
 """Running whole tournaments through the service: a host that opens numbered channels and
-records what it is told, players 1..n, and matches decided by resigning or by agreed stops."""
+records what the outbox delivers for it, players 1..n, and matches decided by resigning or by
+agreed stops."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import random
 from dataclasses import dataclass, field
 
 from bot.service import Actor, JarmoService, Place, ServiceConfig
+from bot.service.delivery import AnnouncementDelivery, Delivery
 from bot.service.tournament import Pairing, PlayerId
-from bot.service.tournament_views import RoundView, TableView, TournamentRequest
+from bot.service.tournament_views import MatchWelcome, RoundView, TableView, TournamentRequest
 from bot.store import TournamentRecord
 
 GUILD = 1
@@ -24,11 +26,14 @@ def player(number: int) -> Actor:
 
 @dataclass
 class RecordingHost:
-    """The front end's part: each match gets the next channel id from 1000."""
+    """The front end's part: each match gets the next channel id from 1000; what the outbox
+    delivers (``deliver``) is recorded by kind, and every delivery in order in ``posted``."""
 
     opened: list[tuple[str, str]] = field(default_factory=list)
     rounds: list[RoundView] = field(default_factory=list)
+    welcomes: list[MatchWelcome] = field(default_factory=list)
     tables: list[TableView] = field(default_factory=list)
+    posted: list[Delivery] = field(default_factory=list)
     refuse: bool = False  # open no places (Discord refusing threads)
 
     async def open_match(
@@ -39,11 +44,21 @@ class RecordingHost:
         self.opened.append((first_name, second_name))
         return 1000 + len(self.opened)
 
-    async def round_paired(self, view: RoundView) -> None:
-        self.rounds.append(view)
+    async def post(self, delivery: Delivery) -> None:
+        """The delivery loop's poster."""
+        self.posted.append(delivery)
+        if delivery.round is not None:
+            self.rounds.append(delivery.round)
+        if delivery.welcome is not None:
+            self.welcomes.append(delivery.welcome)
+        if delivery.table is not None:
+            self.tables.append(delivery.table)
 
-    async def finished(self, table: TableView) -> None:
-        self.tables.append(table)
+    async def deliver(self, service: JarmoService) -> None:
+        """Post everything the outbox can deliver now (passes until one finds nothing)."""
+        delivery = AnnouncementDelivery(service, self.post)
+        while await delivery.deliver_due():
+            pass
 
 
 def make_service(store, clock) -> JarmoService:
@@ -109,3 +124,11 @@ async def play_current_round(service: JarmoService, tournament_id: int, decide=s
         winner = decide(pairing.round, Pairing(pairing.first_id, pairing.second_id))
         await play_match(service, match.channel_id, pairing.first_id, pairing.second_id, winner)
     await service.tournaments.rounds.advance_all()
+    await deliver_posts(service)
+
+
+async def deliver_posts(service: JarmoService) -> None:
+    """What the outbox holds for the service's recording host, delivered to it."""
+    host = service.tournaments.rounds.host
+    assert isinstance(host, RecordingHost)
+    await host.deliver(service)

@@ -52,6 +52,7 @@ async def run_event(service, host, count: int, format: str, rounds: int | None =
     tournament_id = await sign_up(service, count, format=format, rounds=rounds)
     first = await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     assert first.number == 1
+    await host.deliver(service)
     while not host.tables:
         await play_current_round(service, tournament_id)
     return tournament_id
@@ -206,6 +207,7 @@ async def test_two_moderators_pressing_start_at_once_start_it_once(service, host
 
     refused = [o for o in outcomes if isinstance(o, Refusal)]
     assert len(refused) == 1 and refused[0].code == "signup-closed"
+    await host.deliver(service)
     assert len(host.rounds) == 1 and len(host.opened) == 2
     assert {p.round for p in await store.tournaments.pairings(tournament_id)} == {1}
 

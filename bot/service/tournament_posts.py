@@ -1,0 +1,66 @@
+"""Rebuilding a tournament's posts from the store when the delivery loop takes them from the
+outbox (what they are and when they are written: ``tournament_announcements``)."""
+
+from __future__ import annotations
+
+from bot import store as st
+from bot.service._reports import Reports
+from bot.service.tournament_rounds import Rounds, event_of
+from bot.service.tournament_views import MatchWelcome, RoundView, TableView
+from bot.service.unit import UnitOfWork
+
+
+class NotReady(Exception):
+    """The post cannot be made yet: a match of its round has no place (thread) so far."""
+
+
+class TournamentPosts:
+    """Rebuilds a tournament post of the outbox from the store."""
+
+    def __init__(self, unit: UnitOfWork, reports: Reports, rounds: Rounds) -> None:
+        self._store = unit.store
+        self._reports = reports
+        self._rounds = rounds
+
+    async def round(self, entry: st.OutboxEntry, *, wait_for_places: bool) -> RoundView:
+        """The round of ``entry`` with where each match is played. Raises ``NotReady`` if
+        ``wait_for_places`` and a match to play has no place yet; ``NotFound``."""
+        tournament = await self._store.tournaments.get(int(entry.payload["tournament_id"]))
+        view = await self._rounds.round_view(tournament, int(entry.payload["round"]))
+        unplaced = [
+            p.board
+            for p in view.pairings
+            if not p.decided and p.second_id is not None and p.board not in view.channels
+        ]
+        if wait_for_places and unplaced:
+            raise NotReady(f"boards {unplaced} have no place yet")
+        return view
+
+    async def welcome(self, entry: st.OutboxEntry) -> MatchWelcome:
+        """The welcome of ``entry``'s match: its current board (the first, unless the players
+        were quicker than the post). Raises ``NotFound`` (no such pairing, or it has no match)."""
+        payload = entry.payload
+        tournament = await self._store.tournaments.get(int(payload["tournament_id"]))
+        number, board = int(payload["round"]), int(payload["board"])
+        pairing = next(
+            (
+                p
+                for p in await self._store.tournaments.pairings(tournament.id)
+                if (p.round, p.board) == (number, board)
+            ),
+            None,
+        )
+        if pairing is None or pairing.match_id is None or pairing.second_id is None:
+            raise st.NotFound("tournament match", (tournament.id, number, board))
+        match = await self._store.games.match(pairing.match_id)
+        games = await self._store.games.match_games(match.id)
+        game = next((g for g in games if g.is_active), games[-1])
+        view = await self._reports.view(game, match)
+        return MatchWelcome(tournament, match.channel_id, pairing.first_id, pairing.second_id, view)
+
+    async def table(self, entry: st.OutboxEntry) -> TableView:
+        """The table of ``entry``'s tournament (final once it has finished)."""
+        tournament = await self._store.tournaments.get(int(entry.payload["tournament_id"]))
+        store = self._store.tournaments
+        event = event_of(await store.entries(tournament.id), await store.pairings(tournament.id))
+        return await self._rounds.table(tournament, event)
