@@ -2,13 +2,14 @@
 measured side by side; with the CPU each move costs the bot and the database server.
 
 Run: ``python bench/cluster.py [--database-url postgresql://...] [--seconds 5] [--runs 3]
-[--channels 16] [--cpu-per-process F] [--sqlite]``. Without a URL a private PostgreSQL server is
-started (``tests/postgres.py``, unix socket, ``synchronous_commit=off`` as in
+[--channels 16] [--cpu-per-process F] [--render] [--sqlite]``. Without a URL a private
+PostgreSQL server is started (``tests/postgres.py``, unix socket, ``synchronous_commit=off`` as in
 ``bench/store.py``); ``--sqlite`` measures one process on a temporary SQLite file instead (a
 file serves one process). Each node is a child process with its own service over its own
 connections, as a bot process is; its ``--channels`` games each play random moves through
-``service.play.move`` (version-checked commit, board rendered), one at a time per channel, a new
-match starting when one ends. The nodes set up, then start together and count the moves they
+``service.play.move`` (the checks and the version-checked commit; with ``--render`` also the
+board image, which the front end draws for each move), one at a time per channel, a new match
+starting when one ends. The nodes set up, then start together and count the moves they
 commit in ``--seconds`` of wall time. One and two processes take turns, ``--runs`` times each;
 prints each run, the medians and their ratio.
 
@@ -70,8 +71,11 @@ async def open_target(target: str) -> Store:
 class Table:
     """One channel's match between two players, replayed with random legal moves."""
 
-    def __init__(self, service: JarmoService, place: Place, rng: random.Random) -> None:
+    def __init__(
+        self, service: JarmoService, place: Place, rng: random.Random, render: bool
+    ) -> None:
         self.service = service
+        self.render = render
         self.place = place
         self.rng = rng
         self.players = {
@@ -94,32 +98,34 @@ class Table:
             await self.start_match()
             return
         mover = self.players[record.player_id(record.game.turn) or 0]
-        await self.service.play.move(self.place, mover, self.rng.choice(record.game.legal_moves()))
+        move = self.rng.choice(record.game.legal_moves())
+        report = await self.service.play.move(self.place, mover, move)
+        if self.render:
+            await report.board.image.png()
 
 
 async def node(
     target: str,
     guild: int,
-    channels: int,
-    seconds: float,
+    args: argparse.Namespace,
     start: Barrier,
     out: Queue[tuple[int, float]],
 ) -> None:
-    """Set up ``channels`` matches in server ``guild``, wait at ``start`` for the other nodes,
-    then play for ``seconds``; puts the moves committed and the CPU seconds this process spent
-    on them (all its threads) on ``out``, before closing its connections (so the server's
-    processes for them are still there when the parent reads the server's CPU)."""
+    """Set up ``args.channels`` matches in server ``guild``, wait at ``start`` for the other
+    nodes, then play for ``args.seconds``; puts the moves committed and the CPU seconds this
+    process spent on them (all its threads) on ``out``, before closing its connections (so the
+    server's processes for them are still there when the parent reads the server's CPU)."""
     store = await open_target(target)
     try:
         service = JarmoService(store, rng=random.Random(guild))
         tables = [
-            Table(service, Place(guild, guild * 1_000 + c), random.Random(c))
-            for c in range(channels)
+            Table(service, Place(guild, guild * 1_000 + c), random.Random(c), args.render)
+            for c in range(args.channels)
         ]
         for table in tables:
             await table.start_match()
         await asyncio.to_thread(start.wait)
-        stop = time.perf_counter() + seconds
+        stop = time.perf_counter() + args.seconds
         cpu = time.process_time()
         moves = 0
 
@@ -138,12 +144,11 @@ async def node(
 def _node_process(
     target: str,
     guild: int,
-    channels: int,
-    seconds: float,
+    args: argparse.Namespace,
     start: Barrier,
     out: Queue[tuple[int, float]],
 ) -> None:
-    asyncio.run(node(target, guild, channels, seconds, start, out))
+    asyncio.run(node(target, guild, args, start, out))
 
 
 class Run(NamedTuple):
@@ -169,10 +174,7 @@ def measure(
     start, out = context.Barrier(processes + 1), context.Queue()
     guilds = [(run * 10 + n + 1) << 22 for n in range(processes)]  # fresh channels every run
     children = [
-        context.Process(
-            target=_node_process, args=(target, g, args.channels, args.seconds, start, out)
-        )
-        for g in guilds
+        context.Process(target=_node_process, args=(target, g, args, start, out)) for g in guilds
     ]
     for n, child in enumerate(children):
         child.start()
@@ -207,6 +209,7 @@ def main() -> None:
         default=0.5,
         help="then measure again with each bot process confined to this share of a core (0: no)",
     )
+    parser.add_argument("--render", action="store_true", help="draw each move's board image")
     parser.add_argument("--sqlite", action="store_true", help="one process on an SQLite file")
     args = parser.parse_args()
     print(
