@@ -15,9 +15,13 @@ committing a one-row ``UPDATE`` each, straight on ``asyncpg`` (one round trip, o
 commit, nothing of the bot's). Its median and the store's share of it are printed.
 
 * writes: 8 tasks record random moves concurrently, each to its own game (a new match is
-  started in the task's channel whenever its game ends). Prints committed moves per second
-  (wall time, including move generation and match set-up) and the latency of each
-  ``games.record_move`` / ``games.end`` call, waiting for the writer included (median, p99, max).
+  started in the task's channel whenever its game ends); each task's clock advances a few
+  seconds per move, as a game's does. Prints committed moves per second (wall time, including
+  move generation and match set-up) and the latency of each ``games.record_move`` /
+  ``games.end`` call, waiting for the writer included (median, p99, max); the CPU per move of
+  this process and of a PostgreSQL server on this machine (``/proc``); and for PostgreSQL the
+  WAL written per move and the share of the games updates that were HOT (heap-only: no index
+  written).
 * loads: ``active_game(channel)`` of 500 active games of 1-199 plies, first load in a freshly
   opened store (the action list is replayed) and again (the snapshot is trusted); and the first
   ``get_game`` of 500 finished games.
@@ -47,6 +51,8 @@ import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # PostgreSQL helper
+
+from _server_cpu import postmaster_pid, server_cpu_seconds
 
 from bot._migrate_cli import migrate_store
 from bot.jarmo import Game
@@ -333,14 +339,27 @@ def measure(targets: dict[str, Path | str], args: argparse.Namespace) -> None:
     ceiling: list[float] = []
     wal_per_move: list[float] = []
     hot_shares: list[float] = []
+    # CPU per move: the bench's own process (the store's threads, and SQLite itself) and the
+    # PostgreSQL server's processes; steadier than the rates on a shared machine.
+    cpu: dict[str, list[float]] = {name: [] for name in targets}
+    server_cpu: list[float] = []
+    postmaster = None
+    if "postgresql" in targets:
+        postmaster = asyncio.run(postmaster_pid(str(targets["postgresql"])))
+    moves = WRITERS * args.moves
     for run in range(args.runs):
         for name, target in targets.items():
             if name == "postgresql":
                 before = asyncio.run(server_counters(str(target)))
+            cpu_before = time.process_time()
+            server_before = server_cpu_seconds(postmaster) if postmaster else 0.0
             rate, latencies = asyncio.run(write_run(target, run, args.moves))
+            cpu[name].append((time.process_time() - cpu_before) * 1000 / moves)
             rates[name].append(rate)
             commits[name] += latencies
             print(f"{name:10} writes run {run}: {rate:7.0f} moves/s  commit {summary(latencies)}")
+            if name == "postgresql" and postmaster:
+                server_cpu.append((server_cpu_seconds(postmaster) - server_before) * 1000 / moves)
             if name == "postgresql":
                 wal, hot = asyncio.run(wal_and_hot(str(target), before, WRITERS * args.moves))
                 wal_per_move.append(wal)
@@ -353,6 +372,13 @@ def measure(targets: dict[str, Path | str], args: argparse.Namespace) -> None:
         median = statistics.median(rates[name])
         commit = summary(commits[name])
         print(f"{name:10} writes all runs: median {median:.0f} moves/s  commit {commit}")
+        server = ""
+        if name == "postgresql" and server_cpu:
+            server = f", the server {statistics.median(server_cpu):.2f} ms"
+        print(
+            f"{name:10} CPU per move (median of runs): this process"
+            f" {statistics.median(cpu[name]):.2f} ms{server}"
+        )
     if wal_per_move:
         print(
             f"postgresql all runs: median {statistics.median(wal_per_move):,.0f} WAL bytes per"
