@@ -118,8 +118,10 @@ def wanted_sequence(sequence: tuple[int, ...]) -> bool:
 
 def wanted_single(code: int) -> bool:
     """Single emoji; not ASCII (digits and # are keycap bases), joiners, tags or lone flags."""
-    return code > 0x7F and code not in (ZWJ, VS16, KEYCAP) and not (
-        code in TAGS or code in REGIONAL_INDICATORS
+    return (
+        code > 0x7F
+        and code not in (ZWJ, VS16, KEYCAP)
+        and not (code in TAGS or code in REGIONAL_INDICATORS)
     )
 
 

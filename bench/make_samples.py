@@ -42,14 +42,33 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     samples = {
         "start.png": Game.new(),
-        "classic-midgame.png": first_game("classic", lambda g, p: (
-            not g.over and g.ply >= 16 and kinds(p, "marked") >= 2 and bool(p.last)
-            and p.last.capture and min(p.captured.values()) >= 1)),
-        "ludos-midgame.png": first_game("ludos", lambda g, p: (
-            not g.over and g.ply >= 14 and kinds(p, "guard") >= 2 and bool(p.last)
-            and bool(p.last.placed))),
-        "finished.png": first_game("classic", lambda g, p: g.over and p.outcome is not None
-                                   and p.outcome.winner == "black" and g.ply >= 30),
+        "classic-midgame.png": first_game(
+            "classic",
+            lambda g, p: (
+                not g.over
+                and g.ply >= 16
+                and kinds(p, "marked") >= 2
+                and bool(p.last)
+                and p.last.capture
+                and min(p.captured.values()) >= 1
+            ),
+        ),
+        "ludos-midgame.png": first_game(
+            "ludos",
+            lambda g, p: (
+                not g.over
+                and g.ply >= 14
+                and kinds(p, "guard") >= 2
+                and bool(p.last)
+                and bool(p.last.placed)
+            ),
+        ),
+        "finished.png": first_game(
+            "classic",
+            lambda g, p: (
+                g.over and p.outcome is not None and p.outcome.winner == "black" and g.ply >= 30
+            ),
+        ),
     }
     for name, game in samples.items():
         perspective = "black" if name == "finished.png" else "white"
@@ -70,6 +89,7 @@ def save(name: str, data: bytes, game: Game) -> None:
     """Write one sample and say what it is."""
     (OUT / name).write_bytes(data)
     print(f"{name}: ply {game.ply}, {len(data) / 1024:.1f} KB")
+
 
 if __name__ == "__main__":
     main()

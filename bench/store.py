@@ -15,9 +15,13 @@ committing a one-row ``UPDATE`` each, straight on ``asyncpg`` (one round trip, o
 commit, nothing of the bot's). Its median and the store's share of it are printed.
 
 * writes: 8 tasks record random moves concurrently, each to its own game (a new match is
-  started in the task's channel whenever its game ends). Prints committed moves per second
-  (wall time, including move generation and match set-up) and the latency of each
-  ``games.record_move`` / ``games.end`` call, waiting for the writer included (median, p99, max).
+  started in the task's channel whenever its game ends); each task's clock advances a few
+  seconds per move, as a game's does. Prints committed moves per second (wall time, including
+  move generation and match set-up) and the latency of each ``games.record_move`` /
+  ``games.end`` call, waiting for the writer included (median, p99, max); the CPU per move of
+  this process and of a PostgreSQL server on this machine (``/proc``); and for PostgreSQL the
+  WAL written per move and the share of the games updates that were HOT (heap-only: no index
+  written).
 * loads: ``active_game(channel)`` of 500 active games of 1-199 plies, first load in a freshly
   opened store (the action list is replayed) and again (the snapshot is trusted); and the first
   ``get_game`` of 500 finished games.
@@ -47,6 +51,8 @@ import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # PostgreSQL helper
+
+from _server_cpu import postmaster_pid, server_cpu_seconds
 
 from bot._migrate_cli import migrate_store
 from bot.jarmo import Game
@@ -151,13 +157,13 @@ def summary(samples_ms: list[float]) -> str:
     )
 
 
-async def start(store: Store, channel: int) -> GameRecord:
-    """A fresh one-game match in ``channel``."""
-    new = NewChallenge(GUILD, channel, WHITE, BLACK, ChallengeOptions(), T0 + timedelta(hours=1))
-    posted = await store.challenges.create(new, now=T0)
+async def start(store: Store, channel: int, now: datetime = T0) -> GameRecord:
+    """A fresh one-game match in ``channel``, challenged and accepted at ``now``."""
+    new = NewChallenge(GUILD, channel, WHITE, BLACK, ChallengeOptions(), now + timedelta(hours=1))
+    posted = await store.challenges.create(new, now=now)
     fresh = Game.new(ruleset="classic", layout="bow", max_plies=200)
     _, record = await store.challenges.accept(
-        posted.id, first_white_id=WHITE, first_game=fresh, now=T0
+        posted.id, first_white_id=WHITE, first_game=fresh, now=now
     )
     return record
 
@@ -165,9 +171,13 @@ async def start(store: Store, channel: int) -> GameRecord:
 async def writer(
     store: Store, channel: int, moves: int, rng: random.Random, latencies: list[float]
 ) -> None:
-    """Record ``moves`` random moves in ``channel``, timing each commit."""
+    """Record ``moves`` random moves in ``channel``, timing each commit. The store's clock
+    advances between moves as a game's does, so each move changes the game's last activity
+    (what a database has to index, or not)."""
     record = await start(store, channel)
+    now = T0
     for _ in range(moves):
+        now += timedelta(seconds=rng.uniform(2, 60))
         game = record.game.copy()
         mover = record.player_id(game.turn)
         move = game.play(rng.choice(game.legal_moves()))
@@ -180,13 +190,13 @@ async def writer(
                 termination=outcome.termination.value, game=game, then=MatchOver("finished"),
                 final_move=FinalMove(mover, move),
             )  # fmt: skip
-            await store.games.end(record.id, ending, expected_version=record.version, now=T0)
+            await store.games.end(record.id, ending, expected_version=record.version, now=now)
             latencies.append((time.perf_counter() - began) * 1000)
-            record = await start(store, channel)
+            record = await start(store, channel, now)
         else:
             record = await store.games.record_move(
                 record.id, expected_version=record.version, player_id=mover, move=move,
-                game=game, now=T0,
+                game=game, now=now,
             )  # fmt: skip
             latencies.append((time.perf_counter() - began) * 1000)
 
@@ -205,6 +215,33 @@ async def write_run(target: Path | str, run: int, moves: int) -> tuple[float, li
         )
         elapsed = time.perf_counter() - began
     return WRITERS * moves / elapsed, latencies
+
+
+async def server_counters(url: str) -> tuple[int, int, int]:
+    """The server's WAL position (bytes), and the updates and HOT updates of ``games``."""
+    connection = await asyncpg.connect(url)
+    try:
+        row = await connection.fetchrow(
+            "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS wal,"
+            " n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relid = 'games'::regclass"
+        )
+        return row["wal"], row["n_tup_upd"], row["n_tup_hot_upd"]
+    finally:
+        await connection.close()
+
+
+async def wal_and_hot(url: str, before: tuple[int, int, int], moves: int) -> tuple[float, float]:
+    """WAL bytes per move and the HOT share of the games updates since ``before``. The WAL is
+    read at once; the update counts arrive when the store's server processes have ended (a
+    moment after the store closed), so they are waited for, up to 10 s."""
+    wal = (await server_counters(url))[0] - before[0]
+    deadline = time.perf_counter() + 10
+    while True:
+        _, updates, hot = await server_counters(url)
+        updates, hot = updates - before[1], hot - before[2]
+        if updates >= moves or time.perf_counter() > deadline:
+            return wal / moves, hot / max(updates, 1)
+        await asyncio.sleep(0.05)
 
 
 async def ceiling_run(url: str, commits: int) -> tuple[float, list[float]]:
@@ -300,13 +337,34 @@ def measure(targets: dict[str, Path | str], args: argparse.Namespace) -> None:
     rates: dict[str, list[float]] = {name: [] for name in targets}
     commits: dict[str, list[float]] = {name: [] for name in targets}
     ceiling: list[float] = []
+    wal_per_move: list[float] = []
+    hot_shares: list[float] = []
+    # CPU per move: the bench's own process (the store's threads, and SQLite itself) and the
+    # PostgreSQL server's processes; steadier than the rates on a shared machine.
+    cpu: dict[str, list[float]] = {name: [] for name in targets}
+    server_cpu: list[float] = []
+    postmaster = None
+    if "postgresql" in targets:
+        postmaster = asyncio.run(postmaster_pid(str(targets["postgresql"])))
+    moves = WRITERS * args.moves
     for run in range(args.runs):
         for name, target in targets.items():
+            if name == "postgresql":
+                before = asyncio.run(server_counters(str(target)))
+            cpu_before = time.process_time()
+            server_before = server_cpu_seconds(postmaster) if postmaster else 0.0
             rate, latencies = asyncio.run(write_run(target, run, args.moves))
+            cpu[name].append((time.process_time() - cpu_before) * 1000 / moves)
             rates[name].append(rate)
             commits[name] += latencies
             print(f"{name:10} writes run {run}: {rate:7.0f} moves/s  commit {summary(latencies)}")
+            if name == "postgresql" and postmaster:
+                server_cpu.append((server_cpu_seconds(postmaster) - server_before) * 1000 / moves)
             if name == "postgresql":
+                wal, hot = asyncio.run(wal_and_hot(str(target), before, WRITERS * args.moves))
+                wal_per_move.append(wal)
+                hot_shares.append(hot)
+                print(f"postgresql run {run}: {wal:,.0f} WAL bytes per move, {hot:.0%} HOT updates")
                 rate, latencies = asyncio.run(ceiling_run(str(target), args.moves))
                 ceiling.append(rate)
                 print(f"ceiling    writes run {run}: {rate:7.0f} commits/s {summary(latencies)}")
@@ -314,6 +372,18 @@ def measure(targets: dict[str, Path | str], args: argparse.Namespace) -> None:
         median = statistics.median(rates[name])
         commit = summary(commits[name])
         print(f"{name:10} writes all runs: median {median:.0f} moves/s  commit {commit}")
+        server = ""
+        if name == "postgresql" and server_cpu:
+            server = f", the server {statistics.median(server_cpu):.2f} ms"
+        print(
+            f"{name:10} CPU per move (median of runs): this process"
+            f" {statistics.median(cpu[name]):.2f} ms{server}"
+        )
+    if wal_per_move:
+        print(
+            f"postgresql all runs: median {statistics.median(wal_per_move):,.0f} WAL bytes per"
+            f" move, {statistics.median(hot_shares):.0%} of the games updates HOT"
+        )
     if ceiling:
         top, ours = statistics.median(ceiling), statistics.median(rates["postgresql"])
         print(

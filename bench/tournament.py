@@ -38,7 +38,7 @@ NAMES = (
     "Aigerim", "Bulat", "Dilya", "Émile Zola", "Farida", "Gulnaz", "Ilnur", "Jasmine",
     "Kamil", "Leysan", "Marat", "Nail", "Olesya", "Rustam", "Sabina", "Timur", "Ümit",
     "Venera", "Yuliya", "Zarina", "Алсу", "Радик", "李雷", "さくら", "Ada Lovelace 🦉",
-)
+)  # fmt: skip
 
 
 def result(rng: random.Random, number: int, pairing: Pairing) -> MatchResult:

@@ -23,7 +23,7 @@ from bot.store import _rows
 from bot.store._game_store import SqlGames, check_played
 from bot.store._games import GameLoader, dump
 from bot.store._pg_connection import UNAVAILABLE, unavailable
-from bot.store._rows import GAME_COLUMNS, to_text
+from bot.store._rows import RECORD_COLUMNS, to_text
 from bot.store._sql import Reader, Writer
 from bot.store.outbox import Announcement
 from bot.store.records import GameRecord
@@ -50,12 +50,12 @@ WITH moved AS (
         )
     WHERE g.id = $1 AND g.version = $2 AND g.status = 'active'
         AND $5 = CASE $7::text WHEN 'white' THEN g.white_id ELSE g.black_id END
-    RETURNING {GAME_COLUMNS}
+    RETURNING {RECORD_COLUMNS}
 ), played AS (
     INSERT INTO actions (game_id, ply, player_id, move, played_at)
     SELECT id, version, $5, $6, $4::text FROM moved
 )
-SELECT {GAME_COLUMNS} FROM moved
+SELECT {RECORD_COLUMNS} FROM moved
 """
 
 

@@ -36,6 +36,9 @@ GAME_COLUMNS = (
     " snapshot, winner, points_white, points_black, termination, started_at, last_activity,"
     " finished_at, deadline_at, reminders_sent, time_left_seconds, paused_at"
 )
+# What ``game`` reads: every game column but the snapshot, for a write whose caller holds the
+# game already (a move's snapshot is several kB it has just sent).
+RECORD_COLUMNS = ", ".join(c for c in GAME_COLUMNS.split(", ") if c != "snapshot")
 PLAYER_COLUMNS = "guild_id, user_id, display_name"
 ACTION_COLUMNS = "game_id, ply, player_id, move, played_at"
 
@@ -111,7 +114,8 @@ def match(row: sqlite3.Row) -> MatchRecord:
 
 
 def game(row: sqlite3.Row, live: Game) -> GameRecord:
-    """A game row (``GAME_COLUMNS``) as a record holding the already-checked ``live`` game."""
+    """A game row (``RECORD_COLUMNS``, or all of ``GAME_COLUMNS``) as a record holding the
+    already-checked ``live`` game."""
     points: Any = None
     if row["points_white"] is not None:
         points = {"white": row["points_white"], "black": row["points_black"]}

@@ -110,17 +110,24 @@ async def test_a_server_restart_fails_the_call_in_flight_and_the_pool_reconnects
     restart = threading.Thread(target=lambda: (postgres.restart(), restarted.set()))
     restart.start()
     try:
-        with pytest.raises(StoreUnavailable):
-            await asyncio.wait_for(in_flight, timeout=30)
+        # Usually the move is cut off. But the server stops its processes one by one: on a busy
+        # machine the lock holder can end first and the waiting move commit before its own
+        # process is stopped. Either way the caller must be told the truth, and the move be
+        # stored whole or not at all.
+        try:
+            committed: GameRecord | None = await asyncio.wait_for(in_flight, timeout=30)
+        except StoreUnavailable:
+            committed = None
         await wait_until(restarted.is_set, what="the server to restart", within=60)
     finally:
         await asyncio.to_thread(restart.join)
         holder.terminate()
     stored = await eventually(lambda: store.games.get(record.id))
-    assert stored == record  # nothing of the interrupted move was written
-    moved = await one_move(store, record)
-    assert moved.version == 1
-    assert [a.ply for a in await store.games.actions(record.id)] == [1]
+    assert stored == (committed or record)  # nothing of a failed move was written
+    moved = await one_move(store, stored)
+    assert moved.version == stored.version + 1
+    plies = [a.ply for a in await store.games.actions(record.id)]
+    assert plies == list(range(1, moved.version + 1))
 
 
 @on_postgres
