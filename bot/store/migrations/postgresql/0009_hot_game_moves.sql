@@ -1,4 +1,4 @@
--- 0008: a move no longer writes to an index of the games table, and finds room in its own page.
+-- 0009: a move no longer writes to an index of the games table, and finds room in its own page.
 -- PostgreSQL's version of the file of the same number one folder up (see that file for why the
 -- index goes). A move's UPDATE can now be HOT (heap-only: no index entry written, the old row
 -- version pruned within its page) when the page has room for the new version: a fill factor

@@ -1,4 +1,4 @@
--- 0008: a move no longer writes to an index of the games table.
+-- 0009: a move no longer writes to an index of the games table.
 -- Why: issue 17 (cheaper moves). games_active_by_activity indexed last_activity, which every
 -- move changes, so every move also wrote a new index entry (and, on PostgreSQL, could never be
 -- a HOT update). Its only reader, `idle`, reads every active game at start-up (the computer's
