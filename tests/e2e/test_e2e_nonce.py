@@ -53,6 +53,7 @@ def reminder(key: str, channel_id: int) -> Delivery:
         },
         created_at=DEADLINE,
         attempts=1,
+        lease="a claim",
     )
     return Delivery(entry, event=event_from_payload(entry))
 
