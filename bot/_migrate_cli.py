@@ -32,7 +32,8 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 # Parents before children (foreign keys); the schema-version table is each backend's own.
 TABLES = (
     "guild_settings", "players", "bot_state", "challenges", "matches", "games", "actions",
-    "ratings", "rating_history", "outbox", "quarantined_games",
+    "ratings", "rating_history", "tournaments", "tournament_entries", "tournament_pairings",
+    "outbox", "quarantined_games",
 )  # fmt: skip
 
 

@@ -4,8 +4,11 @@ it cannot be done; and ``jarmo-bot run`` with a database URL it cannot use."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
+import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -13,15 +16,31 @@ from postgres import PostgresServer
 from store_helpers import ALICE, BOB, GUILD, T0, challenge, new_game, play_quiet
 
 from bot.__main__ import main
+from bot._migrate_cli import TABLES
 from bot.store import (
     GameEnding,
     MatchOver,
+    NewPairing,
+    NewTournament,
     RatingChange,
     RatingUpdate,
     Skill,
     open_store,
 )
 from bot.store.postgres import open_postgres
+
+CUP = NewTournament(
+    guild_id=GUILD,
+    channel_id=20,
+    organiser_id=ALICE,
+    name="Cup",
+    format="swiss",
+    rounds=0,
+    game_count=2,
+    ruleset="classic",
+    layout="bow",
+    max_plies=200,
+)
 
 
 async def fill(path: Path) -> None:
@@ -57,6 +76,13 @@ async def fill(path: Path) -> None:
         await store.quarantine.set_aside(first.id, reason="a test", now=T0)
         await play_quiet(store, game, 1, random.Random(4))
         assert game.version == 6
+        cup = await store.tournaments.create(CUP, now=T0)
+        for user_id in (ALICE, BOB, 3):
+            await store.tournaments.join(cup.id, user_id)
+        await store.tournaments.withdraw(cup.id, 3)
+        pairings = [NewPairing(ALICE, BOB), NewPairing(3, None, decided=True, winner_id=3)]
+        await store.tournaments.start_round(cup.id, expected_round=0, pairings=pairings)
+        assert await store.tournaments.attach_match(cup.id, 1, 1, first.match_id)
 
 
 def migrate(source: Path, target: str) -> int:
@@ -82,9 +108,35 @@ async def test_everything_is_copied_and_checked(
             1, now=T0
         )
         assert await after.quarantine.damaged_games() == []
+        cup = await before.tournaments.latest_in(CUP.channel_id)
+        assert cup is not None and await after.tournaments.get(cup.id) == cup
+        assert await after.tournaments.entries(cup.id) == await before.tournaments.entries(cup.id)
+        copied = await after.tournaments.pairings(cup.id)
+        assert copied == await before.tournaments.pairings(cup.id) and copied[0].match_id
         # New rows get new ids after the copied ones.
         fresh = await after.challenges.create(challenge(channel=9), now=T0)
         assert fresh.id == 4
+        another = dataclasses.replace(CUP, channel_id=21)
+        assert (await after.tournaments.create(another, now=T0)).id == cup.id + 1
+
+
+def test_every_table_of_the_schema_is_copied(tmp_path: Path) -> None:
+    """A table added by a later migration must be added to the copy too."""
+    path = tmp_path / "jarmo.sqlite3"
+    asyncio.run(_create(path))
+    with closing(sqlite3.connect(path)) as db:
+        tables = {
+            row[0]
+            for row in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        }
+    assert tables == set(TABLES)
+
+
+async def _create(path: Path) -> None:
+    async with open_store(path):
+        pass
 
 
 async def test_a_target_with_rows_is_refused_and_left_alone(
