@@ -11,9 +11,7 @@ from event_service import (
     GUILD,
     LOBBY,
     MODERATOR,
-    RecordingHost,
     always,
-    make_service,
     play_current_round,
     player,
 )
@@ -22,26 +20,7 @@ from wording import english
 from bot.service import Code, Place, Refusal
 from bot.service.errors import NoStats
 from bot.service.tournament_views import TournamentRequest
-from bot.store import open_store
 from bot.words import refusal_text
-
-
-@pytest.fixture
-async def store(tmp_path):
-    async with open_store(tmp_path / "jarmo.sqlite3") as opened:
-        yield opened
-
-
-@pytest.fixture
-def host() -> RecordingHost:
-    return RecordingHost()
-
-
-@pytest.fixture
-def service(store, clock, host):
-    service = make_service(store, clock)
-    service.tournaments.attach(host)
-    return service
 
 
 def weaker_wins(round_number, pairing):

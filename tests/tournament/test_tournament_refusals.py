@@ -6,34 +6,13 @@ import pytest
 from event_service import (
     LOBBY,
     MODERATOR,
-    RecordingHost,
     always,
-    make_service,
     player,
     sign_up,
 )
 
 from bot.service import Code, NotAllowed, Place, Refusal
 from bot.service.tournament_views import TournamentRequest
-from bot.store import open_store
-
-
-@pytest.fixture
-async def store(tmp_path):
-    async with open_store(tmp_path / "jarmo.sqlite3") as opened:
-        yield opened
-
-
-@pytest.fixture
-def host() -> RecordingHost:
-    return RecordingHost()
-
-
-@pytest.fixture
-def service(store, clock, host):
-    service = make_service(store, clock)
-    service.tournaments.attach(host)
-    return service
 
 
 async def start(service, is_member=always):

@@ -24,24 +24,6 @@ from bot.service.tournament import MatchResult, Pairing, standings
 from bot.store import open_store
 
 
-@pytest.fixture
-async def store(tmp_path):
-    async with open_store(tmp_path / "jarmo.sqlite3") as opened:
-        yield opened
-
-
-@pytest.fixture
-def host() -> RecordingHost:
-    return RecordingHost()
-
-
-@pytest.fixture
-def service(store, clock, host):
-    service = make_service(store, clock)
-    service.tournaments.attach(host)
-    return service
-
-
 def with_points(round_number: int, pairing: Pairing):
     """The pure helpers' rule with the game points the service's matches end with."""
     winner = stronger_wins(round_number, pairing)
