@@ -123,7 +123,7 @@ class JarmoBot(commands.AutoShardedBot):
         # not inside a player's first interaction.
         for ruleset in ("classic", "ludos"):
             await asyncio.to_thread(render_board, Game.new(ruleset=ruleset))
-        scheduler = DeadlineScheduler(self._service, owns=self._shards.owns)
+        scheduler = DeadlineScheduler(self._service, shards=self._shards)
         delivery = AnnouncementDelivery(self._service, self.post_announcement)
         self._jobs = [
             self._start_job("expiring challenges", self.expire_challenges_once, _every_sweep),

@@ -19,6 +19,7 @@ from bot.service._seats import check_clock, game_changed, players_game
 from bot.service.deadlines import DeadlineEvent, DeadlineKind, event_payload
 from bot.service.models import Actor, BoardView, Place, Report
 from bot.service.offers import PauseOffer
+from bot.service.shards import ShardSet
 from bot.service.timecontrol import reminder_times, reminders_due
 from bot.service.unit import UnitOfWork
 
@@ -31,9 +32,12 @@ class ClockCases:
         self._reports = reports
         self._ender = ender
 
-    async def running(self) -> list[st.RunningClock]:
-        """Every active game whose clock runs, earliest deadline first."""
-        return await self._unit.store.clocks.running()
+    async def running(self, shards: ShardSet | None = None) -> list[st.RunningClock]:
+        """Every active game whose clock runs, earliest deadline first (in the servers of
+        ``shards``; default: all)."""
+        if shards is None:
+            return await self._unit.store.clocks.running()
+        return await self._unit.store.clocks.running(shard_count=shards.count, shard_ids=shards.ids)
 
     # ------------------------------------------------------------------ pause and resume
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from bot.service.backoff import ItemBackoff
 from bot.service.models import Report
+from bot.service.shards import ShardSet
 from bot.service.timecontrol import next_due, reminder_times, reminders_due
 from bot.store import CorruptGame, OutboxEntry, RunningClock
 
@@ -96,14 +96,14 @@ def due_at(clock: RunningClock, now: datetime) -> datetime | None:
 class DeadlineScheduler:
     """Applies due reminders and timeouts; tells its caller how long it may sleep.
 
-    ``owns`` says whether this process works for a server (by its id); by default, for all."""
+    ``shards`` are the shards whose servers this process works for; by default, all. Only
+    their clocks are read (the database filters them), so each process of a cluster reads its
+    own share."""
 
-    def __init__(
-        self, service: JarmoService, *, owns: Callable[[int], bool] = lambda guild_id: True
-    ) -> None:
+    def __init__(self, service: JarmoService, *, shards: ShardSet | None = None) -> None:
         self._cases = service.clocks
         self._unit = service.unit
-        self._owns = owns
+        self._shards = shards or ShardSet.every()
         # A damaged game waits for a moderator's abort; its clock is left alone until then.
         self._damaged: set[int] = set()
         self._failing: ItemBackoff[int] = ItemBackoff()  # game id -> retry after a failure
@@ -138,12 +138,8 @@ class DeadlineScheduler:
         return await self.run_due(self._unit.now())
 
     async def _clocks(self) -> list[RunningClock]:
-        clocks = await self._cases.running()
-        return [
-            clock
-            for clock in clocks
-            if clock.game_id not in self._damaged and self._owns(clock.guild_id)
-        ]
+        clocks = await self._cases.running(self._shards)
+        return [clock for clock in clocks if clock.game_id not in self._damaged]
 
     async def _apply(self, clock: RunningClock, now: datetime) -> DeadlineEvent | None:
         try:

@@ -9,6 +9,7 @@ changes nothing.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Collection
 from datetime import datetime, timedelta
 
 from bot.store._game_sql import update_game
@@ -113,15 +114,27 @@ class SqlClocks:
         self._read = reader
         self._loader = loader
 
-    async def running(self) -> list[RunningClock]:
+    async def running(
+        self, *, shard_count: int = 1, shard_ids: Collection[int] = (0,)
+    ) -> list[RunningClock]:
         """See ``ClockStore.running``: a game whose deadline cannot be read is damaged, and
         left out (logged once) rather than stopping every other clock."""
+        ids = sorted(set(shard_ids))
+        if not ids or not all(0 <= shard < shard_count for shard in ids):
+            raise ValueError(f"shards {ids} do not fit a count of {shard_count}")
+        # Discord's shard of a server; the same arithmetic on both backends (64-bit integers).
+        in_shards = (
+            ""
+            if len(ids) == shard_count
+            else f" AND (g.guild_id >> 22) % ? IN ({', '.join('?' * len(ids))})"
+        )
         rows = await self._read.execute_fetchall(
             "SELECT g.id, g.match_id, g.guild_id, g.channel_id, g.version, g.deadline_at,"
             " g.reminders_sent, m.time_per_move_seconds"
             " FROM games AS g JOIN matches AS m ON m.id = g.match_id"
             " WHERE g.status = 'active' AND g.deadline_at IS NOT NULL"
-            " AND m.time_per_move_seconds IS NOT NULL ORDER BY g.deadline_at, g.id"
+            f" AND m.time_per_move_seconds IS NOT NULL{in_shards} ORDER BY g.deadline_at, g.id",
+            (shard_count, *ids) if in_shards else (),
         )
         clocks = []
         for row in rows:

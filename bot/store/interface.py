@@ -21,7 +21,7 @@ Conventions for every method:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
@@ -222,9 +222,13 @@ class GameStore(Protocol):
 class ClockStore(Protocol):
     """The correspondence clock's deadlines (issue 9)."""
 
-    async def running(self) -> list[RunningClock]:
-        """Every active game whose clock runs (timed and not paused), earliest deadline first.
-        A game whose deadline cannot be read is left out (and logged once)."""
+    async def running(
+        self, *, shard_count: int = 1, shard_ids: Collection[int] = (0,)
+    ) -> list[RunningClock]:
+        """Every active game whose clock runs (timed and not paused), earliest deadline first,
+        in the servers of shards ``shard_ids`` of ``shard_count`` (default: all). A game whose
+        deadline cannot be read is left out (and logged once). Raises ``ValueError`` for shard
+        ids outside ``0..shard_count-1``."""
         ...
 
     async def mark_reminders_sent(

@@ -55,7 +55,7 @@ class Node:
     def __init__(self, store: Store, clock: FakeClock, shards: ShardSet) -> None:
         self.shards = shards
         self.service = JarmoService(store, clock=clock, rng=random.Random(0), computer=COMPUTER)
-        self.scheduler = DeadlineScheduler(self.service, owns=shards.owns)
+        self.scheduler = DeadlineScheduler(self.service, shards=shards)
         self.posts = Posts()
         self.delivery = AnnouncementDelivery(self.service, self.posts)
         self.computer = ComputerOpponent(self.service, think=first_legal_move)

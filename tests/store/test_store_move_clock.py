@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from datetime import timedelta
 
+import pytest
 from store_helpers import ALICE, BOB, T0, challenge, fork, new_game, quiet_move
 
 from bot.store import GameRecord, Store
@@ -57,3 +59,28 @@ async def test_a_move_without_a_time_limit_leaves_the_clock_alone(store: Store) 
     moved = await move(store, await move(store, start, ALICE, 1), BOB, 2)
     assert moved.version == 2 and not moved.clock.running and not moved.clock.paused
     assert [a.player_id for a in await store.games.actions(start.id)] == [ALICE, BOB]
+
+
+async def test_each_process_reads_the_clocks_of_its_own_shards(store: Store) -> None:
+    count = 3
+    # Real-sized server ids (snowflakes), one in each shard: shard = (id >> 22) % count.
+    stamps = range(1_100_000_000_000, 1_100_000_000_003)
+    servers = {stamp % count: stamp << 22 for stamp in stamps}
+    game_of_shard = {}
+    for shard, guild_id in servers.items():
+        new = challenge(channel=100 + shard, time_per_move_seconds=600)
+        posted = await store.challenges.create(dataclasses.replace(new, guild_id=guild_id), now=T0)
+        _, record = await store.challenges.accept(
+            posted.id, first_white_id=ALICE, first_game=new_game(), now=T0
+        )
+        game_of_shard[shard] = record.id
+
+    async def read(**shards: object) -> set[int]:
+        return {clock.game_id for clock in await store.clocks.running(**shards)}  # type: ignore[arg-type]
+
+    assert await read() == set(game_of_shard.values())
+    assert await read(shard_count=count, shard_ids={1}) == {game_of_shard[1]}
+    assert await read(shard_count=count, shard_ids=[0, 2]) == {game_of_shard[0], game_of_shard[2]}
+    assert await read(shard_count=count, shard_ids=range(count)) == set(game_of_shard.values())
+    with pytest.raises(ValueError):
+        await store.clocks.running(shard_count=2, shard_ids=[2])
