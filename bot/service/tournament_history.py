@@ -8,7 +8,7 @@ from bot import store as st
 from bot.service import tournament as draw
 from bot.service.errors import Code, NoStats
 from bot.service.stats_models import TournamentPlacing
-from bot.service.tournament_rounds import Rounds, event_of
+from bot.service.tournament_rounds import Rounds
 from bot.service.tournament_views import TableView
 from bot.service.unit import UnitOfWork
 
@@ -53,11 +53,7 @@ class TournamentHistory:
 
     async def table_of(self, record: st.TournamentRecord) -> TableView:
         """The table of ``record`` as its stored results stand (final once it has finished)."""
-        return await self._rounds.table(record, await self._event(record))
+        return await self._rounds.stored_table(record)
 
     async def _standings(self, record: st.TournamentRecord) -> draw.Standings:
-        return draw.standings(await self._event(record))
-
-    async def _event(self, record: st.TournamentRecord) -> draw.Event:
-        store = self._unit.store.tournaments
-        return event_of(await store.entries(record.id), await store.pairings(record.id))
+        return draw.standings(await self._rounds.stored_event(record))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot import store as st
 from bot.service._reports import Reports
-from bot.service.tournament_rounds import Rounds, event_of
+from bot.service.tournament_rounds import Rounds
 from bot.service.tournament_views import MatchWelcome, RoundView, TableView
 from bot.service.unit import UnitOfWork
 
@@ -61,6 +61,4 @@ class TournamentPosts:
     async def table(self, entry: st.OutboxEntry) -> TableView:
         """The table of ``entry``'s tournament (final once it has finished)."""
         tournament = await self._store.tournaments.get(int(entry.payload["tournament_id"]))
-        store = self._store.tournaments
-        event = event_of(await store.entries(tournament.id), await store.pairings(tournament.id))
-        return await self._rounds.table(tournament, event)
+        return await self._rounds.stored_table(tournament)

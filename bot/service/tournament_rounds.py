@@ -316,6 +316,15 @@ class Rounds:
             tournament, number, pairings, channels, await self.names(tournament, players)
         )
 
+    async def stored_event(self, tournament: st.TournamentRecord) -> draw.Event:
+        """The event as its stored entries and pairings stand."""
+        store = self._unit.store.tournaments
+        return event_of(await store.entries(tournament.id), await store.pairings(tournament.id))
+
+    async def stored_table(self, tournament: st.TournamentRecord) -> TableView:
+        """The table as the stored results stand (final once the event has finished)."""
+        return await self.table(tournament, await self.stored_event(tournament))
+
     async def table(self, tournament: st.TournamentRecord, event: draw.Event) -> TableView:
         """The table of ``event`` with names."""
         return TableView(
