@@ -33,7 +33,7 @@ async def tournament_post(bot: JarmoBot, delivery: Delivery) -> tuple[int, list[
     and its messages, in order."""
     language = await server_language(bot, delivery.entry.guild_id)
     if delivery.round is not None:
-        return delivery.entry.channel_id, await round_messages(delivery.round, language)
+        return delivery.entry.channel_id, round_messages(delivery.round, language)
     if delivery.welcome is not None:
         welcome = delivery.welcome
         return welcome.channel_id, [await welcome_message(welcome, language)]

@@ -369,7 +369,7 @@ def _winner(table: TableView) -> int | None:
     return rows[0].player
 
 
-async def round_messages(view: RoundView, language: str | None) -> list[dict[str, Any]]:
+def round_messages(view: RoundView, language: str | None) -> list[dict[str, Any]]:
     """The round for the tournament's channel: who meets whom in which thread (names only;
     the threads ping)."""
     voice = discord_voice(language)

@@ -44,16 +44,12 @@ class TournamentHistory:
             record = None
         if record is None or record.guild_id != guild_id or record.status != "finished":
             raise NoStats(Code.TOURNAMENT_NOT_IN_HISTORY, tournament=tournament_id)
-        return await self.table_of(record)
+        return await self._rounds.stored_table(record)
 
     async def last_final_in(self, channel_id: int) -> TableView | None:
         """The final table of the channel's most recently finished tournament, if any."""
         record = await self._unit.store.tournaments.last_finished_in(channel_id)
-        return None if record is None else await self.table_of(record)
-
-    async def table_of(self, record: st.TournamentRecord) -> TableView:
-        """The table of ``record`` as its stored results stand (final once it has finished)."""
-        return await self._rounds.stored_table(record)
+        return None if record is None else await self._rounds.stored_table(record)
 
     async def _standings(self, record: st.TournamentRecord) -> draw.Standings:
         return draw.standings(await self._rounds.stored_event(record))

@@ -127,7 +127,7 @@ class Rounds:
     async def advance(self, tournament_id: int) -> None:
         """Bring one tournament up to date: start the current round's missing matches, take
         results of matches that ended, and pair the next round (or finish) once all are in."""
-        async with self._lock(tournament_id):
+        async with self._locks(tournament_id):
             store = self._unit.store.tournaments
             tournament = await store.get(tournament_id)
             if tournament.status != "running":
@@ -139,9 +139,6 @@ class Rounds:
             if any(not p.decided for p in current):
                 return
             await self._next_round(tournament, await store.entries(tournament_id), pairings)
-
-    def _lock(self, tournament_id: int) -> asyncio.Lock:
-        return self._locks(tournament_id)
 
     async def _next_round(
         self,
@@ -169,7 +166,7 @@ class Rounds:
         ``StaleTournament`` if another got there first), start its matches, then let the post
         go. Holds the tournament's lock, so the background job's advance cannot start the same
         matches meanwhile."""
-        async with self._lock(tournament.id):
+        async with self._locks(tournament.id):
             return await self._pair(tournament, drawn, withdrawn)
 
     async def _pair(

@@ -310,7 +310,7 @@ class TournamentCases:
             if last is None:
                 raise errors.TournamentRefused(errors.Code.TOURNAMENT_NOT_RUNNING)
             return last
-        return await self.history.table_of(record)
+        return await self.rounds.stored_table(record)
 
 
 __all__ = [

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.store._outbox_sql import add_announcement_in
+from bot.store._outbox_sql import add_announcement, add_announcement_in
 from bot.store._rows import from_text, only_row, to_text
 from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Writer
 from bot.store.errors import NotFound
@@ -280,20 +280,12 @@ def attach_match(
     if announce is None:
         return True
     first = db.execute(
-        "SELECT id, guild_id, channel_id FROM games WHERE match_id = ? ORDER BY game_index LIMIT 1",
-        (match_id,),
+        "SELECT id FROM games WHERE match_id = ? ORDER BY game_index LIMIT 1", (match_id,)
     ).fetchone()
     if first is None:
         raise NotFound("match", match_id)
     announcement, now = announce
-    add_announcement_in(
-        db,
-        announcement,
-        guild_id=first["guild_id"],
-        channel_id=first["channel_id"],
-        game_id=first["id"],
-        now=now,
-    )
+    add_announcement(db, first["id"], announcement, now)  # in the game's (the match's) channel
     return True
 
 
@@ -463,7 +455,6 @@ class SqlTournaments:
         announce: Announcement | None = None,
     ) -> TournamentRecord:
         """See :meth:`TournamentStore.finish`."""
-        to_text(now)  # a naive time is refused before anything is written
         return await self._writer.run(
             lambda db: finish(db, tournament_id, expected_round, now, announce)
         )
