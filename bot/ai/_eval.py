@@ -145,7 +145,7 @@ _Memos = tuple[dict[int, int], tuple[_PiecePlacements, _PiecePlacements]]
 def _memos(rules: Ruleset, layout: Layout) -> _Memos:
     """The evaluation memos of one ruleset and layout: values by position key, and per side
     and point, a piece's placement by the state of the points it reaches."""
-    white, black = side_steps(layout, rules.forward_only)
+    white, black = side_steps(layout, rules.no_backwards)
     return {}, (_placements(white.targets), _placements(black.targets))
 
 

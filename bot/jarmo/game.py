@@ -121,7 +121,7 @@ class Game:
         self._repetition_ends = rules.repetition_ends
         self._layout = layout
         self._max_plies = max_plies
-        self._steps = side_steps(layout, rules.forward_only)
+        self._steps = side_steps(layout, rules.no_backwards)
         self._owner = [EMPTY] * POINT_COUNT  # side + 1 of the piece on each point
         self._kind = [ARCHER] * POINT_COUNT  # meaningful only where a piece stands
         self._occupied = [0, 0]  # each side's points as a bit mask

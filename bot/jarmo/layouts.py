@@ -7,7 +7,17 @@ from typing import Final
 
 from .board import POINT_COUNT, POINT_INDEX, POINT_NAMES, column_of, row_of
 
-# Rules §1: 24 tall lines plus 12 wide ones leaning up-right in rows 1-3 and up-left in rows 3-5.
+# The published board: 12 tall knight lines, 18 wide ones and 9 short lines in the inner square
+# (its ring and one spoke from the centre to B3). Not symmetric: this is how the diagram draws it.
+TRADITIONAL_LINES: Final = """
+A1-B3 B1-A3 C1-D3 D1-C3 E1-D3 B2-C4 E2-D4 A3-B5 B3-A5 B3-C5 D3-E5 E3-D5
+A1-C2 B1-D2 C1-A2 C1-E2 D1-B2 E1-C2 A2-C3 C2-E3 D2-B3 C3-A4 C3-E4 D3-B4
+A4-C5 B4-D5 C4-A5 C4-E5 D4-B5 E4-C5
+B2-C2 C2-D2 D2-D3 D3-D4 D4-C4 C4-B4 B4-B3 B3-B2 B3-C3
+"""
+
+# The project's earlier reconstruction (24 tall lines plus 12 wide ones), kept so that games
+# stored with it load, replay and finish. New games never use it.
 BOW_LINES: Final = """
 A1-B3 A1-C2 A2-B4 A2-C3 A3-B1 A3-B5 A4-B2 A4-C3 A5-B3 A5-C4 B1-C3 B1-D2
 B2-C4 B2-D3 B3-C1 B3-C5 B4-C2 B4-D3 B5-C3 B5-D4 C1-D3 C1-E2 C2-D4 C2-E3
@@ -64,10 +74,13 @@ class Layout:
 
 
 LAYOUTS: Final[dict[str, Layout]] = {
+    "traditional": Layout.from_text("traditional", TRADITIONAL_LINES),
     "bow": Layout.from_text("bow", BOW_LINES),
     "knight": Layout.from_text("knight", _knight_lines()),
 }
-DEFAULT_LAYOUT: Final = "bow"
+DEFAULT_LAYOUT: Final = "traditional"
+#: Layouts that only stored games use: never offered for a new game.
+RETIRED_LAYOUTS: Final = frozenset({"bow", "knight"})
 
 
 def register_layout(layout: Layout) -> None:

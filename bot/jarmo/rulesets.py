@@ -16,7 +16,7 @@ class Ruleset:
     """What distinguishes one ruleset from another (rules §3–§5)."""
 
     name: str
-    forward_only: bool  # jasir: every step goes towards the enemy camp
+    no_backwards: bool  # jasir: no step away from the enemy camp (sideways is allowed)
     guards: bool  # ludos: archers/guards, recovery and place; otherwise marking and redeploy
     no_shuffling: bool  # classic/jasir: X, back, X, back forbids X
     repetition_ends: bool  # ludos: both sides shuffling ends the game

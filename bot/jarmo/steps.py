@@ -117,8 +117,9 @@ class SideSteps:
 
 
 @cache
-def side_steps(layout: Layout, forward_only: bool) -> tuple[SideSteps, SideSteps]:
-    """White's and Black's step tables (pieces in the enemy camp never move again)."""
+def side_steps(layout: Layout, no_backwards: bool) -> tuple[SideSteps, SideSteps]:
+    """White's and Black's step tables (pieces in the enemy camp never move again); with
+    ``no_backwards``, no step away from the enemy camp (sideways steps stay)."""
 
     def rows(side: int) -> Targets:
         ahead = 1 if side == 0 else -1
@@ -128,7 +129,7 @@ def side_steps(layout: Layout, forward_only: bool) -> tuple[SideSteps, SideSteps
             else tuple(
                 q
                 for q in layout.neighbours[p]
-                if not forward_only or (row_of(q) - row_of(p)) * ahead > 0
+                if not no_backwards or (row_of(q) - row_of(p)) * ahead >= 0
             )
             for p in range(POINT_COUNT)
         )
