@@ -28,7 +28,7 @@ from bot._migrate_cli import add_migrate_parser, run_migrate
 from bot._ratings_cli import add_ratings_parser, run_ratings
 from bot.config import LOG_LEVELS, BotConfig, ConfigError, load_config
 from bot.health import add_health_parser, run_health
-from bot.jarmo import LAYOUTS, RULESETS
+from bot.jarmo import RULESETS
 from bot.jarmo.match import MATCH_LENGTHS
 from bot.store import (
     DatabaseUnusable,
@@ -87,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         return _fail(f"configuration error: {exc}", EXIT_CONFIG)
     setup_logging(args.log_level or config.log_level, secret=config.token)
+    for warning in config.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if command == "play":
         return _play(config, args)
     if command == "ratings":
@@ -124,7 +126,6 @@ def build_parser() -> argparse.ArgumentParser:
         "play", parents=[shared], help="two players at this terminal, no Discord needed"
     )
     play.add_argument("--ruleset", choices=sorted(RULESETS), help="default: from the config")
-    play.add_argument("--layout", choices=sorted(LAYOUTS), help="default: from the config")
     play.add_argument("--games", type=int, choices=MATCH_LENGTHS, default=1, help="match length")
     play.add_argument("--out", type=Path, metavar="DIR", help="folder for the board pictures")
     play.add_argument(
@@ -285,7 +286,6 @@ def _play(config: BotConfig, args: argparse.Namespace) -> int:
         db=args.db,
         out_dir=args.out,
         ruleset=args.ruleset,
-        layout=args.layout,
         games=args.games,
         vs_computer=args.vs_computer,
         language=console_language(args.lang, os.environ),

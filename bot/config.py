@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from bot.jarmo import LAYOUTS, RULESETS
+from bot.jarmo import DEFAULT_LAYOUT, RULESETS
+from bot.jarmo.layouts import RETIRED_LAYOUTS
 from bot.service import ServiceConfig
 from bot.service.shards import ShardSet
 from bot.service.timecontrol import TimeControlError, parse_time_per_move
@@ -61,7 +62,6 @@ class BotConfig:
     dev_guild_id: int | None = None
     challenge_expiry_seconds: int = 600
     default_ruleset: str = "classic"
-    default_layout: str = "bow"
     max_plies: int = 200
     time_per_move_seconds: int | None = None  # [game] time_per_move; None: no limit
     log_level: str = "INFO"
@@ -77,6 +77,8 @@ class BotConfig:
     # shard, as many as Discord recommends.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # Lines to warn about at start: settings that are still read but no longer do anything.
+    warnings: tuple[str, ...] = ()
     # Where the token came from, for messages about it: "DISCORD_TOKEN" or "<file>: discord.token".
     token_source: str = f"the environment variable {TOKEN_ENV}"
 
@@ -85,7 +87,6 @@ class BotConfig:
         return ServiceConfig(
             challenge_expiry_seconds=self.challenge_expiry_seconds,
             default_ruleset=self.default_ruleset,
-            default_layout=self.default_layout,
             max_plies=self.max_plies,
             time_per_move_seconds=self.time_per_move_seconds,
         )
@@ -141,6 +142,7 @@ def load_config(
     if env.get(TOKEN_ENV, "").strip():
         values["token_source"] = f"the environment variable {TOKEN_ENV}"
     _check_shards(values, source, env)
+    values["warnings"] = _retired_layout_warning(values.pop("retired_layout", None), source)
     values.setdefault("database", _absolute(BotConfig.database, base))
     values.setdefault("boards_dir", _absolute(BotConfig.boards_dir, base))
     return BotConfig(**values)
@@ -172,6 +174,16 @@ def _read_toml(file: Path) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         # tomllib's messages give a line and column, never the text of the line.
         raise ConfigError(str(file), f"not valid TOML: {exc}") from None
+
+
+def _retired_layout_warning(layout: str | None, source: str) -> tuple[str, ...]:
+    if layout not in RETIRED_LAYOUTS:
+        return ()
+    return (
+        f"{source}: game.default_layout = {layout!r} is ignored: every new game is played on "
+        f"the published board ({DEFAULT_LAYOUT!r}); games stored on the {layout!r} board keep "
+        "it. Remove the key to silence this warning.",
+    )
 
 
 def _absolute(path: Path, base: Path) -> Path:
@@ -297,7 +309,10 @@ SCHEMA: dict[str, dict[str, _Key]] = {
     "game": {
         "challenge_expiry_seconds": _Key("challenge_expiry_seconds", _integer(*EXPIRY_RANGE)),
         "default_ruleset": _Key("default_ruleset", _choice(tuple(RULESETS))),
-        "default_layout": _Key("default_layout", _choice(tuple(LAYOUTS))),
+        # Every new game is on the published board; a file from before still loads.
+        "default_layout": _Key(
+            "retired_layout", _choice((DEFAULT_LAYOUT, *sorted(RETIRED_LAYOUTS)))
+        ),
         "max_moves": _Key("max_plies", _integer(*MAX_PLIES_RANGE)),
         "max_plies": _Key("max_plies", _integer(*MAX_PLIES_RANGE)),  # the older name
         "time_per_move": _Key("time_per_move_seconds", _time_per_move),

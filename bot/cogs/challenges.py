@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 Ruleset = Literal["classic", "jasir", "ludos"]
-Layout = Literal["bow", "knight"]
 
 _ANSWERS = {
     "accept": (N_("Accept"), discord.ButtonStyle.success),
@@ -52,8 +51,7 @@ class ChallengeCog(commands.GroupCog, group_name=GROUP_NAME, group_description=G
     @app_commands.describe(
         opponent="The member you want to play",
         games="How many games in the match (players swap sides after each)",
-        ruleset="classic (default), jasir (forward only) or ludos",
-        layout="bow (the standard board) or knight (all 48 knight lines)",
+        ruleset="classic (default), jasir (no steps back) or ludos",
         side="Your side in the first game",
         time_per_move="Time limit per move: 5m, 1h, 1d, 3d, none… (default: the bot's setting)",
         level="How strong the computer plays, when you challenge this bot",
@@ -64,7 +62,6 @@ class ChallengeCog(commands.GroupCog, group_name=GROUP_NAME, group_description=G
         opponent: discord.Member,
         games: Literal[1, 2, 4, 6] = 1,
         ruleset: Ruleset | None = None,
-        layout: Layout | None = None,
         side: Literal["white", "black", "random"] = "random",
         time_per_move: app_commands.Range[str, 1, 12] | None = None,
         level: Literal["easy", "medium", "hard"] | None = None,
@@ -74,7 +71,6 @@ class ChallengeCog(commands.GroupCog, group_name=GROUP_NAME, group_description=G
             Actor(opponent.id, opponent.display_name, opponent.bot),
             games=games,
             ruleset=ruleset,
-            layout=layout,
             side=side,
             time_per_move=time_per_move,
             level=level,

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language, server_language
-from bot.cogs.challenges import Layout, Ruleset
+from bot.cogs.challenges import Ruleset
 from bot.cogs.clock import time_per_move_choices
 from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem
@@ -124,8 +124,7 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
         format="round-robin: everyone meets everyone; swiss: players meet others on their score",
         rounds="How many rounds (default: a full round robin, or enough Swiss rounds)",
         games="Games in each match (players swap sides after each)",
-        ruleset="classic (default), jasir (forward only) or ludos",
-        layout="bow (the standard board) or knight (all 48 knight lines)",
+        ruleset="classic (default), jasir (no steps back) or ludos",
         time_per_move="Time limit per move: 5m, 1h, 1d, 3d, none… (default: the bot's setting)",
     )
     async def create(
@@ -136,12 +135,11 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
         rounds: app_commands.Range[int, 1, 30] | None = None,
         games: Literal[2, 4, 6] = 2,
         ruleset: Ruleset | None = None,
-        layout: Layout | None = None,
         time_per_move: app_commands.Range[str, 1, 12] | None = None,
     ) -> None:
         """Open a tournament in this channel for sign-up (for members who manage the server)."""
         service = interaction.client.service
-        request = TournamentRequest(name, format, rounds, games, ruleset, layout, time_per_move)
+        request = TournamentRequest(name, format, rounds, games, ruleset, time_per_move)
         view = await service.tournaments.create(
             place_of(interaction),
             actor_of(interaction),

@@ -138,7 +138,6 @@ async def play_console(
     input_fn: InputFn = input,
     output_fn: OutputFn = print,
     ruleset: str | None = None,
-    layout: str | None = None,
     games: int = 1,
     vs_computer: str | None = None,
     temporary: bool = False,
@@ -163,7 +162,7 @@ async def play_console(
     if vs_computer is not None:
         session.computer = ComputerOpponent(service, think_in_thread)
         session.level = vs_computer
-    return await session.play(ruleset=ruleset, layout=layout, games=games)
+    return await session.play(ruleset=ruleset, games=games)
 
 
 Command = Callable[["_Session", Actor, str], Awaitable[None]]
@@ -220,9 +219,7 @@ class _Session:
         side = self.view.game.side_of(user_id) or "white"
         return side_label(side, self.view.match.ruleset, self.voice)
 
-    async def play(
-        self, *, ruleset: str | None, layout: str | None, games: int
-    ) -> Standings | None:
+    async def play(self, *, ruleset: str | None, games: int) -> Standings | None:
         """Start (or resume) the match and run turns until it ends or the players leave."""
         self.folder.create()
         self.say(
@@ -231,7 +228,7 @@ class _Session:
             ).format(folder=self.folder.path)
         )
         try:
-            started = await self._resume() or await self._start(ruleset, layout, games)
+            started = await self._resume() or await self._start(ruleset, games)
         except Refusal as refused:
             self.say(refusal_text(refused, self.voice))
             return None
@@ -252,9 +249,9 @@ class _Session:
         await self._show_start(view)
         return True
 
-    async def _start(self, ruleset: str | None, layout: str | None, games: int) -> bool:
+    async def _start(self, ruleset: str | None, games: int) -> bool:
         if self.computer is not None:
-            return await self._start_vs_computer(ruleset, layout, games)
+            return await self._start_vs_computer(ruleset, games)
         first = self._ask_name(1, taken=None)
         second = None if first is None else self._ask_name(2, taken=first)
         if first is None or second is None:
@@ -262,14 +259,12 @@ class _Session:
             return False
         one, two = (Actor(pid, name) for pid, name in zip(PLAYER_IDS, (first, second), strict=True))
         self.names = {one.user_id: first, two.user_id: second}
-        request = ChallengeRequest(
-            opponent=two, games=games, ruleset=ruleset, layout=layout, side="random"
-        )
+        request = ChallengeRequest(opponent=two, games=games, ruleset=ruleset, side="random")
         challenge = await self.service.challenges.post(PLACE, one, request)
         await self._show_start(await self.service.challenges.accept(two, challenge.challenge.id))
         return True
 
-    async def _start_vs_computer(self, ruleset: str | None, layout: str | None, games: int) -> bool:
+    async def _start_vs_computer(self, ruleset: str | None, games: int) -> bool:
         assert self.computer is not None
         name = self._ask_name(1, taken=COMPUTER.display_name)
         if name is None:
@@ -281,7 +276,6 @@ class _Session:
             opponent=COMPUTER,
             games=games,
             ruleset=ruleset,
-            layout=layout,
             side="random",
             level=self.level,
         )

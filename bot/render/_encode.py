@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from PIL import Image
 
+from bot.jarmo.layouts import DEFAULT_LAYOUT, get_layout
 from bot.jarmo.position import (
     LastAction,
     Outcome,
@@ -36,9 +37,10 @@ SHORT_COLOURS = 127  # a replay's palette: 7-bit GIF codes, and one index left f
 PNG_COMPRESS_LEVEL = 2  # measured in bench/render.py: the speed/size sweet spot
 
 
-def _all_knight_lines() -> tuple[tuple[str, str], ...]:
-    """Every knight-move line: the calibration sees each angle a layout could draw."""
-    lines = []
+def _every_line() -> tuple[tuple[str, str], ...]:
+    """Every knight-move line and the published board's short ones: the calibration sees each
+    angle a layout could draw."""
+    lines = list(get_layout(DEFAULT_LAYOUT).lines)
     for c, col in enumerate(COLUMNS):
         for r, row in enumerate(ROWS):
             for dc, dr in ((1, 2), (2, 1), (2, -1), (1, -2)):
@@ -65,8 +67,8 @@ def _calibration_positions(theme: Theme) -> list[Position]:
     ) -> Position:
         return Position(
             ruleset=ruleset,
-            layout="bow",
-            lines=_all_knight_lines(),
+            layout="traditional",
+            lines=_every_line(),
             turn=turn,
             ply=ply,
             pieces=pieces,

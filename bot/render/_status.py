@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.jarmo.layouts import DEFAULT_LAYOUT
 from bot.jarmo.position import Position, Side, other_side
 from bot.render import _fonts, _pieces
 from bot.render._result import ResultBanner, headline, loser_tag, reason_text
@@ -145,7 +146,7 @@ def header_strip(
         why = reason_text(result, theme.side_names, words)
         parts.append(why[:1].upper() + why[1:])
     parts.append(position.ruleset.capitalize())
-    if position.layout != "bow":
+    if position.layout != DEFAULT_LAYOUT:  # a game stored on an older board says so
         parts.append(words.layout_lines.format(layout=position.layout))
     # Players count moves: "move 21" is the position after the 21st move of the game.
     parts.append(words.move_number.format(number=position.ply) if position.ply else words.start)

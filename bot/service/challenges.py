@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import Protocol
 
 from bot import store as st
-from bot.jarmo import LAYOUTS, RULESETS, Game
+from bot.jarmo import DEFAULT_LAYOUT, RULESETS, Game
 from bot.jarmo.match import MATCH_LENGTHS
 from bot.service import errors
 from bot.service._reports import Reports
@@ -79,14 +79,9 @@ class ChallengeCases:
         if request.games not in MATCH_LENGTHS:
             raise errors.ChallengeUnavailable(errors.Code.BAD_GAME_COUNT, games=request.games)
         ruleset = request.ruleset or config.default_ruleset
-        layout = request.layout or config.default_layout
         if ruleset not in RULESETS:
             raise errors.ChallengeUnavailable(
                 errors.Code.UNKNOWN_RULESET, name=ruleset, known=", ".join(sorted(RULESETS))
-            )
-        if layout not in LAYOUTS:
-            raise errors.ChallengeUnavailable(
-                errors.Code.UNKNOWN_LAYOUT, name=layout, known=", ".join(sorted(LAYOUTS))
             )
         side = _SIDES.get(request.side)
         if side is None:
@@ -94,7 +89,7 @@ class ChallengeCases:
         return st.ChallengeOptions(
             game_count=request.games,
             ruleset=ruleset,
-            layout=layout,
+            layout=DEFAULT_LAYOUT,  # every new game is on the published board
             side=side,
             max_plies=config.max_plies,
             vs_computer_level=self._level(request),

@@ -33,7 +33,6 @@ class Code(StrEnum):
     UNKNOWN_LEVEL = "unknown-level"
     BAD_GAME_COUNT = "bad-game-count"
     UNKNOWN_RULESET = "unknown-ruleset"
-    UNKNOWN_LAYOUT = "unknown-layout"
     UNKNOWN_SIDE = "unknown-side"
     BAD_TIME_LIMIT = "bad-time-limit"
     COMPUTER_HAS_NO_CLOCK = "computer-has-no-clock"

@@ -35,7 +35,6 @@ class ChallengeRequest:
     opponent: Actor
     games: int = 1
     ruleset: str | None = None
-    layout: str | None = None
     side: str = "random"  # the challenger's side in game 1: white, black or random
     time_per_move: str | None = None  # "30m", "1d", "none", ... (issue 9)
     level: str | None = None  # the computer's strength when the opponent is the computer
@@ -144,6 +143,5 @@ class ServiceConfig:
 
     challenge_expiry_seconds: int = 600
     default_ruleset: str = "classic"
-    default_layout: str = "bow"
     max_plies: int = 200
     time_per_move_seconds: int | None = None  # the default time limit per move (issue 9)

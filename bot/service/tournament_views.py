@@ -23,7 +23,6 @@ class TournamentRequest:
     rounds: int | None = None
     games: int = 2
     ruleset: str | None = None
-    layout: str | None = None
     time_per_move: str | None = None
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot import store as st
-from bot.jarmo import LAYOUTS, RULESETS
+from bot.jarmo import DEFAULT_LAYOUT, RULESETS
 from bot.service import errors
 from bot.service import tournament as draw
 from bot.service._ending import GameEnder, Result
@@ -87,14 +87,9 @@ class TournamentCases:
                 errors.Code.BAD_TOURNAMENT_ROUNDS, rounds=request.rounds, most=MOST_ROUNDS
             )
         ruleset = request.ruleset or config.default_ruleset
-        layout = request.layout or config.default_layout
         if ruleset not in RULESETS:
             raise errors.TournamentRefused(
                 errors.Code.UNKNOWN_RULESET, name=ruleset, known=", ".join(sorted(RULESETS))
-            )
-        if layout not in LAYOUTS:
-            raise errors.TournamentRefused(
-                errors.Code.UNKNOWN_LAYOUT, name=layout, known=", ".join(sorted(LAYOUTS))
             )
         return st.NewTournament(
             guild_id=place.guild_id,
@@ -105,7 +100,7 @@ class TournamentCases:
             rounds=request.rounds or 0,
             game_count=request.games,
             ruleset=ruleset,
-            layout=layout,
+            layout=DEFAULT_LAYOUT,  # every new game is on the published board
             max_plies=config.max_plies,
             time_per_move_seconds=self._time_per_move(request.time_per_move),
         )

@@ -22,7 +22,7 @@ EndedGameStatus = Literal["finished", "resigned", "timeout", "stopped", "aborted
 
 MATCH_LENGTHS: tuple[int, ...] = (1, 2, 4, 6)
 DEFAULT_RULESET = "classic"
-DEFAULT_LAYOUT = "bow"
+DEFAULT_LAYOUT = "traditional"
 DEFAULT_MAX_PLIES = 200
 
 

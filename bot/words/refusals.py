@@ -34,7 +34,6 @@ _MESSAGES: dict[Code, str] = {
     Code.UNKNOWN_LEVEL: N_("Choose easy, medium or hard for the computer."),
     Code.BAD_GAME_COUNT: N_("A match has 1, 2, 4 or 6 games."),
     Code.UNKNOWN_RULESET: N_("Unknown ruleset {name!r}; choose one of {known}."),
-    Code.UNKNOWN_LAYOUT: N_("Unknown layout {name!r}; choose one of {known}."),
     Code.UNKNOWN_SIDE: N_("Choose white, black or random for your side."),
     Code.BAD_TIME_LIMIT: N_(
         "{text!r} is not a time per move. Use minutes, hours or days such as 30m, 2h, 1d or 3d "

@@ -1,4 +1,4 @@
-"""Layouts: the bow board of rules §1, the full knight board, and layouts as plain data."""
+"""Layouts: the bow board that stored games keep, the knight board, layouts as plain data."""
 
 import pytest
 

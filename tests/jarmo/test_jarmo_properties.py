@@ -10,7 +10,7 @@ from bot.jarmo import PIECES_PER_SIDE, Game, IllegalMove
 from bot.jarmo.board import IN_ENEMY_CAMP, POINT_INDEX, POINT_NAMES, SIDE_INDEX
 
 rulesets = st.sampled_from(["classic", "jasir", "ludos"])
-layouts = st.sampled_from(["bow", "knight"])
+layouts = st.sampled_from(["traditional", "bow", "knight"])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
@@ -100,7 +100,7 @@ def test_play_accepts_exactly_the_legal_moves_and_explains_every_refusal(
 @settings(max_examples=30, deadline=None)
 @given(rulesets, seeds)
 def test_replaying_the_history_reproduces_the_game(ruleset, seed):
-    *_, (game, _) = random_game(ruleset, "bow", seed)
+    *_, (game, _) = random_game(ruleset, "traditional", seed)
     replay = Game.new(ruleset=ruleset)
     for move in game.history:
         replay.play(move)

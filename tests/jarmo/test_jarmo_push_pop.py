@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from bot.jarmo import Action, Game
 
 rulesets = st.sampled_from(["classic", "jasir", "ludos"])
-layouts = st.sampled_from(["bow", "knight"])
+layouts = st.sampled_from(["traditional", "bow", "knight"])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 

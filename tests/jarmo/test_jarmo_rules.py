@@ -28,8 +28,44 @@ def test_start_position():
     assert game.points() == {"white": 5, "black": 5}
 
 
-def test_white_opening_moves_on_bow():
+def test_white_opening_moves_on_the_published_board():
     assert Game.new().legal_moves() == [
+        "A1-B3",
+        "A1-C2",
+        "B1-A3",
+        "B1-D2",
+        "C1-A2",
+        "C1-D3",
+        "C1-E2",
+        "D1-B2",
+        "D1-C3",
+        "E1-C2",
+        "E1-D3",
+    ]
+
+
+def test_black_first_moves_on_the_published_board():
+    game = Game.new()
+    game.play("A1-C2")
+    # The board is not symmetric: Black's steps are not White's turned round.
+    assert game.legal_moves() == [
+        "A5-B3",
+        "A5-C4",
+        "B5-A3",
+        "B5-D4",
+        "C5-A4",
+        "C5-B3",
+        "C5-E4",
+        "D5-B4",
+        "D5-E3",
+        "E5-C4",
+        "E5-D3",
+    ]
+
+
+def test_a_game_on_the_old_bow_board_keeps_its_lines():
+    game = Game.new(layout="bow")
+    assert game.legal_moves() == [
         "A1-B3",
         "A1-C2",
         "B1-A3",
@@ -42,26 +78,20 @@ def test_white_opening_moves_on_bow():
         "D1-E3",
         "E1-D3",
     ]
+    assert Game.from_dict(game.to_dict()).layout.name == "bow"
 
 
-def test_black_sees_the_mirrored_board():
-    game = Game.new()
-    game.play("A1-C2")
-    assert sorted(game.legal_moves()) == sorted(
-        [
-            "A5-B3",
-            "A5-C4",
-            "B5-A3",
-            "B5-C3",
-            "B5-D4",
-            "C5-B3",
-            "C5-D3",
-            "C5-E4",
-            "D5-C3",
-            "D5-E3",
-            "E5-D3",
-        ]
-    )
+def test_a_step_along_an_old_line_is_refused_with_the_reachable_points():
+    err = refused(Game.new(), "B1-C3")
+    assert err.reason == IllegalMove.NO_LINE
+    assert "B1" in str(err) and "A3, D2" in str(err)
+
+
+def test_pieces_step_sideways_along_the_centre_ring():
+    game = Game.setup("C2:w A5:b")
+    assert {"C2-B2", "C2-D2"} <= set(game.legal_moves())
+    game.play("C2-D2")
+    assert game.piece_at("D2").side == "white"
 
 
 def test_turns_alternate_and_a_step_moves_the_piece():
@@ -120,10 +150,10 @@ def test_classic_capture_marks_the_piece_and_marking_stays():
     game.play("A1xC2")
     assert game.piece_at("C2").kind == "marked"
     game.play("A5-B3")
-    game.play("C2-E3")
-    assert game.piece_at("E3").kind == "marked"
-    game.play("B3-C1")
-    game.play("E3xC4")
+    game.play("C2-B2")
+    assert game.piece_at("B2").kind == "marked"
+    game.play("B3-D2")
+    game.play("B2xC4")
     assert game.piece_at("C4").kind == "marked"
 
 
@@ -204,17 +234,26 @@ def test_shuffling_is_allowed_in_ludos():
 # --- jasir --------------------------------------------------------------------------------------
 
 
-def test_jasir_moves_only_forward():
+def test_jasir_never_steps_back():
     game = Game.setup("C3:w A1:w E5:b", ruleset="jasir")
-    # C3 is joined to A2, A4, B1, B5, D1 and D5; only the row-4 and row-5 ones lie ahead
-    assert [m for m in game.legal_moves() if m.startswith("C3")] == ["C3-A4", "C3-B5", "C3-D5"]
+    # C3 is joined to A2 and D1 (behind), B3 (beside) and A4 and E4 (ahead)
+    assert [m for m in game.legal_moves() if m.startswith("C3")] == ["C3-A4", "C3-B3", "C3-E4"]
     err = refused(game, "C3-D1")
     assert err.reason == IllegalMove.BACKWARDS
 
 
+def test_jasir_allows_sideways_steps():
+    game = Game.setup("C2:w A1:w E5:b", ruleset="jasir")
+    # C2 is joined to A1 and E1 (behind), B2 and D2 (beside) and E3 (ahead)
+    assert [m for m in game.legal_moves() if m.startswith("C2")] == ["C2-B2", "C2-D2", "C2-E3"]
+    assert refused(game, "C2-E1").reason == IllegalMove.BACKWARDS
+    game.play("C2-D2")
+    assert game.piece_at("D2").side == "white"
+
+
 def test_jasir_black_moves_down():
     game = Game.setup("A1:w C3:b E5:b", ruleset="jasir", turn="black")
-    assert [m for m in game.legal_moves() if m.startswith("C3")] == ["C3-A2", "C3-B1", "C3-D1"]
+    assert [m for m in game.legal_moves() if m.startswith("C3")] == ["C3-A2", "C3-B3", "C3-D1"]
 
 
 # --- ludos ----------------------------------------------------------------------------------------
@@ -227,9 +266,9 @@ def test_ludos_capture_outside_the_enemy_camp_makes_a_guard():
 
 
 def test_ludos_no_promotion_when_capturing_in_the_enemy_camp():
-    game = Game.setup("C3:w B5:b E5:b", ruleset="ludos")
-    game.play("C3xB5")
-    assert game.piece_at("B5").kind == "archer"
+    game = Game.setup("B3:w C5:b E5:b", ruleset="ludos")
+    game.play("B3xC5")
+    assert game.piece_at("C5").kind == "archer"
     assert game.reserve("white") == 0
 
 
@@ -240,10 +279,10 @@ def test_ludos_guard_that_captures_stays_a_guard():
 
 
 def test_ludos_guard_entering_the_camp_recovers_a_piece():
-    game = Game.setup("C3:wg A1:w E5:b A3:b", ruleset="ludos")  # white has 3 captured
-    assert "C3-D5" in game.legal_moves() and "C3-D5@B1" in game.legal_moves()
-    game.play("C3-D5")
-    assert game.piece_at("D5").kind == "archer"
+    game = Game.setup("B3:wg A1:w E5:b A3:b", ruleset="ludos")  # white has 3 captured
+    assert "B3-C5" in game.legal_moves() and "B3-C5@B1" in game.legal_moves()
+    game.play("B3-C5")
+    assert game.piece_at("C5").kind == "archer"
     assert game.captured("white") == 2 and game.reserve("white") == 1
     game.play("A3-B1")
     assert "@C1" in game.legal_moves() and "@B1" not in game.legal_moves()
@@ -252,28 +291,28 @@ def test_ludos_guard_entering_the_camp_recovers_a_piece():
 
 
 def test_ludos_recovery_with_nothing_captured():
-    game = Game.setup("C3:wg A1:w B1:w C1:w D1:w E5:b", ruleset="ludos")
+    game = Game.setup("B3:wg A1:w B1:w C1:w D1:w E5:b", ruleset="ludos")
     assert not any("@" in m for m in game.legal_moves())
-    game.play("C3-D5")
-    assert game.piece_at("D5").kind == "archer"
+    game.play("B3-C5")
+    assert game.piece_at("C5").kind == "archer"
     assert game.reserve("white") == 0 and game.captured("white") == 0
 
 
 def test_ludos_immediate_place():
-    game = Game.setup("C3:wg A1:w E5:b A3:b", ruleset="ludos")
-    assert game.play("c3 d5 @ b1") == "C3-D5@B1"
+    game = Game.setup("B3:wg A1:w E5:b A3:b", ruleset="ludos")
+    assert game.play("b3 c5 @ b1") == "B3-C5@B1"
     assert game.piece_at("B1").side == "white" and game.reserve("white") == 0
     assert game.captured("white") == 2
     assert game.position().last.placed == "B1"
 
 
 def test_ludos_immediate_place_refusals():
-    game = Game.setup("C3:wg A1:w E1:w E5:b A3:b", ruleset="ludos")
-    assert "not empty" in str(refused(game, "C3-D5@A1"))
-    assert "not in your camp" in str(refused(game, "C3-D5@A2"))
+    game = Game.setup("B3:wg A1:w E1:w E5:b A3:b", ruleset="ludos")
+    assert "not empty" in str(refused(game, "B3-C5@A1"))
+    assert "not in your camp" in str(refused(game, "B3-C5@A2"))
     assert "recovers no piece" in str(refused(game, "E1-D3@B1"))
-    classic = Game.setup("C3:wm A1:w E5:b A3:b")
-    assert "Only ludos" in str(refused(classic, "C3-D5@B1"))
+    classic = Game.setup("B3:wm A1:w E5:b A3:b")
+    assert "Only ludos" in str(refused(classic, "B3-C5@B1"))
 
 
 def test_ludos_place_needs_a_reserve_piece():
@@ -310,7 +349,7 @@ def test_ply_guard_ends_the_game():
 
 
 def test_no_legal_action_ends_the_game():
-    game = Game.setup("A4:w B4:w C3:b", ruleset="jasir")
+    game = Game.setup("E3:w D5:w C3:b", ruleset="jasir")  # E3's one step ahead is D5's point
     assert game.legal_moves() == []
     assert game.over and game.outcome().termination is Termination.NO_MOVES
     assert game.winner() == "white"
