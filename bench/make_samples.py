@@ -5,6 +5,7 @@ Run with ``.venv/bin/python bench/make_samples.py``; the output is deterministic
 
 from __future__ import annotations
 
+import io
 import random
 import sys
 from collections.abc import Callable
@@ -15,6 +16,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.jarmo import Game, Position  # noqa: E402
 from bot.render import ResultBanner, render_board  # noqa: E402
+from bot.render._theme import WIDTH  # noqa: E402
 
 OUT = ROOT / "docs" / "images"
 PLAYERS = ("Aigül", "Timur Ğäliev")
@@ -83,6 +85,21 @@ def main() -> None:
         save(name, render_board(game, players=PLAYERS, result=banner), game)
     game = first_game("classic", lambda g, p: not g.over and g.ply >= 12 and bool(p.last))
     save("names.png", render_board(game, players=WORLD), game)
+    empty_board()
+
+
+def empty_board() -> None:
+    """The published board alone, with its coordinates: the picture of the rules page."""
+    from bot.jarmo import get_layout
+    from bot.render._board import background
+    from bot.render._theme import BOARD_H, BOARD_TOP, CLASSIC
+
+    lines = get_layout("traditional").lines
+    image = background(CLASSIC, lines, "white").crop((0, BOARD_TOP, WIDTH, BOARD_TOP + BOARD_H))
+    stream = io.BytesIO()
+    image.save(stream, format="PNG", optimize=True)
+    (OUT / "board.png").write_bytes(stream.getvalue())
+    print(f"board.png: {len(lines)} lines, {len(stream.getvalue()) / 1024:.1f} KB")
 
 
 def save(name: str, data: bytes, game: Game) -> None:

@@ -14,8 +14,8 @@ from bot.render import ImageWords, render_board
 
 RULES_SUMMARY = N_("""\
 **Board and pieces**
-• 25 points joined by lines; every line joins two points a knight's jump apart (the lines are \
-our reconstruction: the old board's diagram was not found). A piece moves along a line to the \
+• 25 points joined by the 39 lines of the published board, drawn on every picture: long lines \
+a knight's jump apart, and short ones around the centre. A piece moves along a line to the \
 point at its other end, one action per turn.
 • Each side starts with five archers in its camp, its home row: White row 1, Black row 5. \
 White moves first.
@@ -47,7 +47,10 @@ RULES_FIELDS = (
             "back-and-forth: after going X, back, X, back you may not play X again at once."
         ),
     ),
-    ("jasir", N_("Classic, but every step must go towards the enemy camp.")),
+    (
+        "jasir",
+        N_("Classic, but no step may go back, away from the enemy camp; sideways steps are allowed."),
+    ),
     (
         "ludos",
         N_(
@@ -57,7 +60,7 @@ RULES_FIELDS = (
             "turns back into an archer and wins back one of your captured pieces, if any, into "
             "your reserve. Place a reserve piece on an empty "
             "point of your camp, either at once as part of the step that recovered it "
-            "(`/jarmo move D3-C5@B1`) or later as a whole turn (`/jarmo redeploy B1`). "
+            "(`/jarmo move D3-E5@B1`) or later as a whole turn (`/jarmo redeploy B1`). "
             "Back-and-forth is allowed, but when both players have just gone X, back, X, back the "
             "game ends (repetition). Equal points: more pieces in the enemy camp wins."
         ),

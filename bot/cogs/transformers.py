@@ -20,7 +20,7 @@ Choices = list[app_commands.Choice[int | float | str]]
 
 
 class MoveTransformer(app_commands.Transformer["JarmoBot"]):
-    """A move in any accepted notation (``A1-C2``, ``a1 c2``, ``@B1``, ``D3-C5@B1``)."""
+    """A move in any accepted notation (``A1-C2``, ``a1 c2``, ``@B1``, ``D3-E5@B1``)."""
 
     @property
     def min_value(self) -> int:

@@ -72,14 +72,14 @@ YES = ("y", "yes")
 YES_WORDS = N_("y yes")
 # Example moves from each side's point of view: a first step, and a step into the enemy camp.
 STEP_EXAMPLE = {"white": "A1-C2", "black": "A5-C4"}
-INTO_CAMP_EXAMPLE = {"white": "D3-C5", "black": "D3-C1"}
+INTO_CAMP_EXAMPLE = {"white": "D3-E5", "black": "D3-C1"}
 
 RULES = N_("""\
 The full rules are in docs/rules.md in the Jarmo for Discord source. In short: pieces move along
-the board's lines (a knight's jump); stepping onto an enemy piece captures it; a piece that
-reaches the enemy camp (the far row) stays there. The game ends when one side has all its pieces
-left on the board in the enemy camp, when the player to move cannot act, or at the move limit.
-Each piece in the enemy camp scores 2 points, every other piece on the board 1.""")
+the lines of the published board (drawn on every picture); stepping onto an enemy piece captures
+it; a piece that reaches the enemy camp (the far row) stays there. The game ends when one side has
+all its pieces left on the board in the enemy camp, when the player to move cannot act, or at the
+move limit. Each piece in the enemy camp scores 2 points, every other piece on the board 1.""")
 
 
 def help_text(side: Side, ruleset: str, words: Catalogue, *, side_shown: str) -> str:

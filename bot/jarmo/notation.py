@@ -22,7 +22,7 @@ from .errors import NotationError, Problem
 
 EXPECTED_ACTION: Final = (
     "expected a step such as A1-C2 (from point, to point), a redeploy such as @B1, "
-    "or in ludos a step with a place such as D3-C5@B1. Points are a letter A–E and a digit 1–5."
+    "or in ludos a step with a place such as D3-E5@B1. Points are a letter A–E and a digit 1–5."
 )
 EXPECTED_POINT: Final = "expected a point such as B1: a letter A–E and a digit 1–5."
 

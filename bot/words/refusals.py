@@ -196,7 +196,7 @@ def _side(refusal: Refusal, voice: Voice) -> str:
 
 _EXPECTED_ACTION = N_(
     "expected a step such as A1-C2 (from point, to point), a redeploy such as @B1, or in ludos a "
-    "step with a place such as D3-C5@B1. Points are a letter A–E and a digit 1–5."
+    "step with a place such as D3-E5@B1. Points are a letter A–E and a digit 1–5."
 )
 _EXPECTED_POINT = N_("expected a point such as B1: a letter A–E and a digit 1–5.")
 

@@ -79,7 +79,7 @@ SEARCH_TREES = [
     ("classic", "B1-D2 A5-B3 C1-E2 B3-A5 A1-C2 D5-E3", "D1xE3", 138, 1103),
     (
         "classic",
-        "B1-C3 B5-A3 C3-B5 C5-D3 A1-B3 A3-B1 B3xA5 D3-C5 C1-B3 C5-D3 E1xD3 D5-C3 D3xE5",
+        "B1-C3 B5-A3 C3-B5 C5-D3 A1-B3 A3-B1 B3xA5 D3-E5 C1-B3 C5-D3 E1xD3 D5-C3 D3xE5",
         "C3xB5",
         -590,
         219,
@@ -95,7 +95,7 @@ SEARCH_TREES = [
     ("ludos", "B1-A3 C5-E4 E1-D3 E4-C5 D3xC5 D5-E3", "A3xB5", 218, 910),
     (
         "ludos",
-        "C1-D3 B5-C3 B1-D2 C5-B3 D3-C5 B3xA1 D2-C4 C3-B1 E1-D3 E5xD3 C4-D2 D3-B2 D1-E3 D5-C3",
+        "C1-D3 B5-C3 B1-D2 C5-B3 D3-E5 B3xA1 D2-C4 C3-B1 E1-D3 E5xD3 C4-D2 D3-B2 D1-E3 D5-C3",
         "E3-D1",
         -364,
         551,

@@ -33,7 +33,8 @@ def test_defaults_without_a_file(tmp_path: Path) -> None:
     assert config.boards_dir == tmp_path / "jarmo-boards"
     assert config.dev_guild_id is None
     assert config.challenge_expiry_seconds == 600
-    assert (config.default_ruleset, config.default_layout) == ("classic", "bow")
+    assert config.default_ruleset == "classic"
+    assert config.warnings == ()
     assert config.max_plies == 200
     assert config.log_level == "INFO"
 
@@ -50,7 +51,7 @@ def test_every_key_is_read(tmp_path: Path) -> None:
         [game]
         challenge_expiry_seconds = 30
         default_ruleset = "ludos"
-        default_layout = "knight"
+        default_layout = "traditional"
         max_plies = 1000
         time_per_move = "2h"
         [logging]
@@ -67,11 +68,20 @@ def test_every_key_is_read(tmp_path: Path) -> None:
     assert config.service_config() == ServiceConfig(
         challenge_expiry_seconds=30,
         default_ruleset="ludos",
-        default_layout="knight",
         max_plies=1000,
         time_per_move_seconds=7200,
     )
     assert config.log_level == "DEBUG"
+    assert config.warnings == ()
+
+
+@pytest.mark.parametrize("layout", ["bow", "knight"])
+def test_an_old_board_setting_starts_with_one_warning(tmp_path: Path, layout: str) -> None:
+    path = write(tmp_path, f'[game]\ndefault_layout = "{layout}"\n')
+    config = load_config(path, env=NO_ENV)
+    [warning] = config.warnings
+    assert f"default_layout = '{layout}'" in warning and "published board" in warning
+    assert str(path) in warning
 
 
 def test_the_example_file_holds_the_defaults() -> None:
@@ -125,7 +135,7 @@ INVALID = [
     ("[game]\nchallenge_expiry_seconds = 29", "game.challenge_expiry_seconds", "30 to 86400"),
     ("[game]\nchallenge_expiry_seconds = 86401", "game.challenge_expiry_seconds", "86400"),
     ('[game]\ndefault_ruleset = "chess"', "game.default_ruleset", '"classic"'),
-    ('[game]\ndefault_layout = "square"', "game.default_layout", '"bow"'),
+    ('[game]\ndefault_layout = "square"', "game.default_layout", '"traditional"'),
     ("[game]\ndefault_layout = 3", "game.default_layout", "got 3"),
     ('[logging]\nlevel = "LOUD"', "logging.level", '"DEBUG"'),
     ('[discord]\ndev_guild_id = "123"', "discord.dev_guild_id", "without quotes"),

@@ -190,7 +190,7 @@ def test_play_from_stdin_needs_no_token(
     status = main(["play", "--out", str(out), "--ruleset", "ludos", "--games", "2"])
     assert status == 0
     shown = capsys.readouterr().out
-    assert "Game 1 of 2 · ludos / bow" in shown and "wins the match (by forfeit)!" in shown
+    assert "Game 1 of 2 · ludos / traditional" in shown and "wins the match (by forfeit)!" in shown
     assert (out / "game1-move001.png").read_bytes().startswith(b"\x89PNG")
 
 
@@ -248,3 +248,14 @@ def test_a_rejected_token_names_where_it_came_from(
         assert "the environment variable DISCORD_TOKEN" in err
     assert SECRET not in err
     assert not (tmp_path / "data").exists()  # a failed start leaves no folder behind
+
+
+def test_a_config_naming_the_old_board_starts_with_one_warning_line(
+    fake_client: FakeClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "config.toml").write_text('[game]\ndefault_layout = "bow"\n', encoding="utf-8")
+    assert main(["run"]) == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert len(warnings) == 1 and "published board" in warnings[0]
+    [(_, config)] = fake_client.calls
+    assert config.service_config().default_ruleset == "classic"

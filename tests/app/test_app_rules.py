@@ -69,7 +69,7 @@ def test_rules_fit_well_inside_discords_embed_limits() -> None:
 
 def test_rules_examples_are_real_lines_into_the_enemy_camp() -> None:
     text = whole_text(rules_embed(200))
-    assert "D3-C5@B1" in text and "D4-C5" not in text
+    assert "D3-E5@B1" in text and "D4-C5" not in text
 
 
 def test_the_picture_key_names_every_mark_the_renderer_draws() -> None:

@@ -151,7 +151,7 @@ class Table:
         """A public board reply for the running game: image, title, points, turn, ping."""
         assert not message.ephemeral
         embed = check_board_embed(message)
-        assert embed["title"] == f"Game {self.index} of {self.games} · classic / bow"
+        assert embed["title"] == f"Game {self.index} of {self.games} · classic / traditional"
         check_position(embed["description"], self.game, self.white, self.black)
         assert message.content == f"{self.mover.mention}, your move."
         assert message.pinged == {self.mover.id}
@@ -207,7 +207,7 @@ class Table:
             self.game, self.index = Game.new(), self.index + 1
             assert len(message.embeds) == 2
             nxt = check_board_embed(message, 1, "next.png")
-            assert nxt["title"] == f"Game {self.index} of {self.games} · classic / bow"
+            assert nxt["title"] == f"Game {self.index} of {self.games} · classic / traditional"
             check_position(nxt["description"], self.game, self.white, self.black)
             assert message.content == f"{self.mover.mention}, your move."
             assert message.pinged == {self.mover.id}

@@ -46,7 +46,7 @@ def lit(grid: Message) -> set[str]:
 
 
 def clicks_for(game: Game, action: str) -> list[str]:
-    """The buttons to press, in order, to play ``action`` (``B1-D2``, ``@B1``, ``D3-C5@B1``):
+    """The buttons to press, in order, to play ``action`` (``B1-D2``, ``@B1``, ``D3-E5@B1``):
     its points, then "Place later" for a ludos step that could place but does not."""
     parsed = Action.parse(action)
     points = [p for p in (parsed.origin, parsed.target, parsed.place) if p is not None]

@@ -72,7 +72,7 @@ def test_a_match_in_esperanto(fake: FakeDiscord, bot):
         f"{ann.mention} kaj {bob.mention}: via matĉo estas ludata en ĉi tiu fadeno."
     )
     embed = check_board_embed(start)
-    assert embed["title"] == "Partio 1 el 1 · classic / bow"
+    assert embed["title"] == "Partio 1 el 1 · classic / traditional"
     assert f"Movo 1: {ann.mention} estas je la movo (Blanko)." in embed["description"]
     assert start.attachment("board.png").data == drawn_in_esperanto([])
     assert drawn_in_esperanto([]) != render_board(Game.new(), players=("Ann", "Bob"))

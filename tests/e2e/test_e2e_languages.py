@@ -53,7 +53,7 @@ def test_a_game_in_polish(fake: FakeDiscord, bot):
     [board] = pressed.wait_followups(1)
     assert board.content == f"{ann.mention}, twój ruch."
     embed = check_board_embed(board)
-    assert embed["title"] == "Partia 1 z 1 · classic / bow"
+    assert embed["title"] == "Partia 1 z 1 · classic / traditional"
     assert "Białe Ann 5 – 5 Bob Czarne" in embed["description"]
     assert f"Ruch 1: kolej na {ann.mention} (Białe)." in embed["description"]
 
@@ -89,4 +89,4 @@ def test_a_game_in_polish(fake: FakeDiscord, bot):
 
     standings = fake.slash(cat, here, "jarmo standings").wait_answer()
     assert standings.type == 4 and not standings.ephemeral  # public: the server's language
-    assert "Mecz na 1 partię · classic / bow" in standings.embeds[0]["description"]
+    assert "Mecz na 1 partię · classic / traditional" in standings.embeds[0]["description"]

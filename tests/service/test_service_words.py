@@ -95,7 +95,7 @@ def test_the_console_diagram_of_ludos_says_green_and_blue() -> None:
 
 def test_the_parsers_example_is_a_real_line_into_the_enemy_camp() -> None:
     (example,) = re.findall(r"[A-E][1-5]-[A-E][1-5]@[A-E][1-5]", EXPECTED_ACTION)
-    assert example == "D3-C5@B1"
+    assert example == "D3-E5@B1"
     step = tuple(sorted(example[:5].split("-")))
     for layout in ("bow", "knight"):  # the layouts players can choose
         assert step in {tuple(sorted(line)) for line in get_layout(layout).lines}, layout
