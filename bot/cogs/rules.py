@@ -49,7 +49,10 @@ RULES_FIELDS = (
     ),
     (
         "jasir",
-        N_("Classic, but no step may go back, away from the enemy camp; sideways steps are allowed."),
+        N_(
+            "Classic, but no step may go back, away from the enemy camp; sideways steps are "
+            "allowed."
+        ),
     ),
     (
         "ludos",
