@@ -125,10 +125,10 @@ async def test_whole_match_playing_the_first_suggestion(store: SqliteStore, tmp_
 
     console.answer = first_suggestion
     out = tmp_path / "boards"
-    result = await play(service_on(store, max_plies=10), console, out, games=2, layout="knight")
+    result = await play(service_on(store, max_plies=10), console, out, games=2)
 
     assert result is not None and result.over  # type: ignore[attr-defined]
-    assert "Game 2 of 2 · classic / knight" in console.text
+    assert "Game 2 of 2 · classic / traditional" in console.text
     assert "the move limit was reached" in console.text
     assert "Match of 2 games" in console.shown[-1]
     for game in (1, 2):

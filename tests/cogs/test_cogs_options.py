@@ -34,7 +34,7 @@ def interaction_for(suggestions: list[str]) -> Any:
         ("A1-C2", Action.parse("A1-C2")),
         (" a1 c2 ", Action.parse("A1-C2")),
         ("@b1", Action.parse("@B1")),
-        ("d3xC5@B1", Action.parse("D3-E5@B1")),
+        ("d3xE5@B1", Action.parse("D3-E5@B1")),
     ],
 )
 async def test_a_move_is_read_in_any_accepted_notation(typed: str, action: Action) -> None:

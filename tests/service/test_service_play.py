@@ -149,11 +149,7 @@ async def test_autocomplete_offers_only_the_movers_legal_moves(service):
     await start_match(service)
     moves = await service.play.move_suggestions(HERE, ANN.user_id, "")
     assert moves[:2] == ["A1-B3", "A1-C2"] and len(moves) == 11
-    assert await service.play.move_suggestions(HERE, ANN.user_id, "b1") == [
-        "B1-A3",
-        "B1-C3",
-        "B1-D2",
-    ]
+    assert await service.play.move_suggestions(HERE, ANN.user_id, "b1") == ["B1-A3", "B1-D2"]
     assert await service.play.move_suggestions(HERE, ANN.user_id, "c1 d") == ["C1-D3"]
     assert await service.play.move_suggestions(HERE, BOB.user_id, "") == []
     assert await service.play.move_suggestions(HERE, CAT.user_id, "") == []

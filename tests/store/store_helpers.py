@@ -50,7 +50,7 @@ def challenge(
 
 def new_game(max_plies: int = 200) -> Game:
     """A fresh classic game on the default layout."""
-    return Game.new(ruleset="classic", layout="bow", max_plies=max_plies)
+    return Game.new(ruleset="classic", max_plies=max_plies)
 
 
 def random_move(game: Game, rng: random.Random) -> str:

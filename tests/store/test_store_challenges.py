@@ -35,7 +35,7 @@ async def test_a_new_challenge_is_pending_and_can_be_read_back(store: SqliteStor
     assert posted.status == "pending"
     assert (posted.guild_id, posted.channel_id) == (GUILD, CHANNEL)
     assert (posted.challenger_id, posted.challenged_id) == (ALICE, BOB)
-    assert posted.options == ChallengeOptions(4, "ludos", "bow", "black", 200, "easy")
+    assert posted.options == ChallengeOptions(4, "ludos", "traditional", "black", 200, "easy")
     assert (posted.created_at, posted.expires_at) == (T0, new.expires_at)
     assert posted.closed_at is None and posted.message_id is None
     assert await store.challenges.get(posted.id) == posted
@@ -182,7 +182,7 @@ async def test_accepting_creates_the_match_and_its_first_game(store: SqliteStore
         2,
         150,
         "classic",
-        "bow",
+        "traditional",
     )
     assert (match.state, match.winner_id, match.challenge_id) == ("running", None, posted.id)
     assert match.created_at == at and match.finished_at is None

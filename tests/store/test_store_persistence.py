@@ -49,7 +49,7 @@ async def test_everything_survives_a_restart(
             points=outcome.points,
             termination=outcome.termination.value,
             game=final.game,
-            then=NextGame(type(final.game).new(ruleset="classic", layout="bow", max_plies=200)),
+            then=NextGame(type(final.game).new(ruleset="classic", max_plies=200)),
             final_move=FinalMove(final.mover, final.move),
         ),
         expected_version=final.before.version,
@@ -107,7 +107,7 @@ async def main(path, seed):
         for channel in itertools.count(1):
             new = NewChallenge(1, channel, 101, 202, ChallengeOptions(), now + timedelta(hours=1))
             posted = await store.challenges.create(new, now=now)
-            fresh = Game.new(ruleset="classic", layout="bow", max_plies=200)
+            fresh = Game.new(ruleset="classic", max_plies=200)
             _, record = await store.challenges.accept(
                 posted.id, first_white_id=101, first_game=fresh, now=now)
             print("game", record.id, 0, flush=True)
