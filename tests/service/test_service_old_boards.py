@@ -108,5 +108,6 @@ async def test_new_games_beside_old_ones_are_on_the_published_board(
     assert board.game.game.layout.name == "traditional"
     assert board.game.game.legal_moves() == Game.new().legal_moves()
     request = TournamentRequest("Spring Cup", "swiss")
-    created = await service.tournaments.create(Place(GUILD, GUILD + 9), ANN, request, moderator=True)
+    lobby = Place(GUILD, GUILD + 9)
+    created = await service.tournaments.create(lobby, ANN, request, moderator=True)
     assert created.tournament.layout == "traditional"
