@@ -17,7 +17,7 @@ def position(
     pieces: str = "",
     *,
     ruleset: str = "classic",
-    layout: str = "bow",
+    layout: str = "traditional",
     turn: str = "white",
     ply: int = 10,
     last: LastAction | None = None,

@@ -365,3 +365,17 @@ def test_replay_is_deterministic_and_a_new_game_is_one_frame():
     game = random_game("ludos", 12)
     assert render_replay(game) == render_replay(game)
     assert Image.open(io.BytesIO(render_replay(Game.new()))).n_frames == 1
+
+
+@pytest.mark.parametrize("perspective", ["white", "black"])
+def test_every_line_of_the_published_board_shows_between_the_pieces(perspective):
+    # Pieces on all nine inner points, so that each short line of the centre runs between two
+    # discs: the middle of every one of the 39 lines must still be the line's colour.
+    inner = "B2:w C2:w D2:w B3:w C3:w D3:b B4:b C4:b D4:b A5:b"
+    pos = position(inner)
+    image = rgb(render_position(pos, perspective=perspective))
+    assert len(pos.lines) == 39
+    for a, b in pos.lines:
+        (ax, ay), (bx, by) = point_center(a, perspective), point_center(b, perspective)
+        middle = ((ax + bx) // 2, (ay + by) // 2)
+        assert close(image.getpixel(middle), CLASSIC.line, 30), (a, b, image.getpixel(middle))
