@@ -57,7 +57,8 @@ def test_a_match_in_esperanto(fake: FakeDiscord, bot):
     assert answer.type == 4 and answer.message is not None and not answer.ephemeral
     challenge = answer.message
     assert challenge.content.startswith(
-        f"{ann.mention} defias {bob.mention} al partio de Jarmo (regularo classic, tabulo traditional; "
+        f"{ann.mention} defias {bob.mention} al partio de Jarmo "
+        "(regularo classic, tabulo traditional; "
         f"{ann.mention} unue ludas Blanko). La defio eksvalidiĝas <t:"
     )
     assert [button["label"] for button in challenge.buttons] == ["Akcepti", "Rifuzi", "Retiri"]

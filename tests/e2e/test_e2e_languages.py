@@ -38,7 +38,8 @@ def test_a_game_in_polish(fake: FakeDiscord, bot):
     assert answer.type == 4 and answer.message is not None and not answer.ephemeral
     challenge = answer.message
     assert challenge.content.startswith(
-        f"{ann.mention} wyzywa {bob.mention} na jedną partię Jarmo (zasady classic, plansza traditional; "
+        f"{ann.mention} wyzywa {bob.mention} na jedną partię Jarmo "
+        "(zasady classic, plansza traditional; "
         f"{ann.mention} ma Białe w pierwszej partii). Wyzwanie wygasa <t:"
     )
     assert [button["label"] for button in challenge.buttons] == ["Przyjmij", "Odrzuć", "Wycofaj"]
