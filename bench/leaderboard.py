@@ -56,8 +56,8 @@ def build(path: Path, players: int, games: int, seed: int = 6) -> None:
         status = rng.choice(STATUSES)
         pw, pb = rng.randint(0, 10), rng.randint(0, 10)
         first_winner = white if winner == "white" else black if winner else None
-        matches.append((game_id, GUILD, 10, white, black, ruleset, "bow", 1, 200, "finished",
-                        first_winner, at, at))  # fmt: skip
+        matches.append((game_id, GUILD, 10, white, black, ruleset, "traditional", 1, 200,
+                        "finished", first_winner, at, at))  # fmt: skip
         rows.append((game_id, game_id, 0, GUILD, 10, white, black, status, 40, "{}", winner,
                      pw, pb, status, at, at, at, 1))  # fmt: skip
         for user in (white, black):

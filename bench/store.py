@@ -76,7 +76,7 @@ ACTIVE = 500
 
 def random_game(rng: random.Random, stop_at: int | None = None) -> Game:
     """A random game, played to its end or for ``stop_at`` plies."""
-    game = Game.new(ruleset="classic", layout="bow", max_plies=200)
+    game = Game.new(ruleset="classic", max_plies=200)
     while not game.over and (stop_at is None or len(game.history) < stop_at):
         game.play(rng.choice(game.legal_moves()))
     return game
@@ -84,7 +84,7 @@ def random_game(rng: random.Random, stop_at: int | None = None) -> Game:
 
 def long_game(rng: random.Random, plies: int) -> Game:
     """A game kept alive for ``plies`` plies by avoiding moves that end it."""
-    game = Game.new(ruleset="classic", layout="bow", max_plies=200)
+    game = Game.new(ruleset="classic", max_plies=200)
     while len(game.history) < plies:
         moves = game.legal_moves()
         rng.shuffle(moves)
@@ -118,7 +118,7 @@ def populate(path: Path, finished: int, rng: random.Random) -> None:
             match_id = db.execute(
                 "INSERT INTO matches (guild_id, channel_id, first_white_id, first_black_id,"
                 " ruleset, layout, game_count, max_plies, state, created_at)"
-                " VALUES (?, ?, ?, ?, 'classic', 'bow', 1, 200, ?, ?)",
+                " VALUES (?, ?, ?, ?, 'classic', 'traditional', 1, 200, ?, ?)",
                 (GUILD, channel, WHITE, BLACK, "running" if active else "finished", at),
             ).lastrowid
             points = game.points()
@@ -161,7 +161,7 @@ async def start(store: Store, channel: int, now: datetime = T0) -> GameRecord:
     """A fresh one-game match in ``channel``, challenged and accepted at ``now``."""
     new = NewChallenge(GUILD, channel, WHITE, BLACK, ChallengeOptions(), now + timedelta(hours=1))
     posted = await store.challenges.create(new, now=now)
-    fresh = Game.new(ruleset="classic", layout="bow", max_plies=200)
+    fresh = Game.new(ruleset="classic", max_plies=200)
     _, record = await store.challenges.accept(
         posted.id, first_white_id=WHITE, first_game=fresh, now=now
     )
