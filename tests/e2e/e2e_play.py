@@ -24,7 +24,7 @@ SCORE = re.compile(
     r"(?:Black|Blue)"
 )
 TURN = re.compile(r"Turn (?P<ply>\d+): <@(?P<user>\d+)> to move \((?P<side>[A-Z][a-z]+)\)\.")
-ENDING = re.compile(r"<@(?P<winner>\d+)> wins game (?P<index>\d+), (?P<white>\d+)–(?P<black>\d+) ")
+ENDING = re.compile(r"<@(?P<winner>\d+)> wins game (?P<index>\d+), (?P<won>\d+)–(?P<lost>\d+) ")
 DRAWN = re.compile(r"Game (?P<index>\d+) is drawn, (?P<white>\d+)–(?P<black>\d+) ")
 
 
@@ -197,10 +197,13 @@ class Table:
         found = ENDING.search(text) if winner else DRAWN.search(text)
         assert found, f"no ending line in {text!r}"
         assert int(found["index"]) == self.index
-        assert (int(found["white"]), int(found["black"])) == (points["white"], points["black"])
         if winner:
             expected = self.white if winner == "white" else self.black
             assert int(found["winner"]) == expected.id
+            loser = "black" if winner == "white" else "white"
+            assert (int(found["won"]), int(found["lost"])) == (points[winner], points[loser])
+        else:
+            assert (int(found["white"]), int(found["black"])) == (points["white"], points["black"])
         if self.index < self.games:
             # The next game starts at once, sides swapped, shown in a second embed.
             self.white, self.black = self.black, self.white
