@@ -6,9 +6,9 @@ from __future__ import annotations
 from ratings_helpers import ANN, BOB, GUILD, HERE, play_resign, start
 from wording import voice
 
+from bot.words import shared_catalogue
 from bot.words.descriptions import chart_description, replay_description
 from bot.words.voice import Voice
-from bot.words import shared_catalogue
 
 
 async def test_a_replay_is_described_by_its_game_players_length_and_score(service, store):
