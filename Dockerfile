@@ -40,15 +40,18 @@ RUN pip install --no-cache-dir --require-hashes --no-deps -r /tmp/runtime.lock \
 # compiles the rules engine and the search to C (setup.py), with a C compiler that is installed
 # and removed again within this one RUN, so the image ships no compiler. The compiler comes from
 # Debian's current bookworm packages, not pinned: security updates replace pinned versions.
+# FriBiDi stays: Pillow's wheel brings libraqm but loads FriBiDi from the system, and without
+# it names in Thai, Devanagari, Bengali, Tamil or Khmer are drawn unshaped.
 COPY pyproject.toml setup.py README.md LICENSE /src/
 COPY bot /src/bot
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && apt-get install -y --no-install-recommends gcc libc6-dev libfribidi0 \
     && pip install --no-cache-dir --no-deps --no-build-isolation /src \
     && apt-get purge -y --auto-remove gcc libc6-dev \
     && rm -rf /src /var/lib/apt/lists/* \
-    && python -c "import bot.jarmo.game as g; assert g.__file__.endswith('.so'), g.__file__"
+    && python -c "import bot.jarmo.game as g; assert g.__file__.endswith('.so'), g.__file__" \
+    && python -c "from PIL import features; assert features.check_feature('raqm')"
 
 USER 10001:10001
 WORKDIR /data

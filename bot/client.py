@@ -25,13 +25,14 @@ from bot.cogs.audience import server_language
 from bot.cogs.inflight import InFlight
 from bot.cogs.publishing import publish_if_changed
 from bot.cogs.replies import only_pinging, post_announced
+from bot.cogs.threads import thread_sweep
+from bot.cogs.tournament import attach_host
 from bot.cogs.translator import CatalogueTranslator
 from bot.cogs.tree import JarmoTree
 from bot.health import Heartbeat, heartbeat_file
 from bot.jarmo import Game
 from bot.render import render_board
 from bot.service import Actor, ChallengeView, JarmoService
-from bot.service.backoff import Backoff
 from bot.service.computer import ComputerOpponent, ProcessThinker
 from bot.service.deadlines import DeadlineScheduler
 from bot.service.delivery import (
@@ -40,6 +41,7 @@ from bot.service.delivery import (
     Undeliverable,
     idempotency_token,
 )
+from bot.service.jobs import Job, run_job
 from bot.store import Store, open_database
 
 if TYPE_CHECKING:
@@ -123,6 +125,7 @@ class JarmoBot(commands.AutoShardedBot):
         # not inside a player's first interaction.
         for ruleset in ("classic", "ludos"):
             await asyncio.to_thread(render_board, Game.new(ruleset=ruleset))
+        attach_host(self)  # before any job or command can start a tournament's matches
         scheduler = DeadlineScheduler(self._service, shards=self._shards)
         delivery = AnnouncementDelivery(self._service, self.post_announcement)
         self._jobs = [
@@ -130,6 +133,8 @@ class JarmoBot(commands.AutoShardedBot):
             self._start_job("reminders and timeouts", scheduler.run_due_now, scheduler.wait),
             self._start_job("announcements", delivery.deliver_due, delivery.wait),
             self._start_job("the computer's pending moves", self._computer_catches_up, None),
+            self._start(self._service.tournaments.rounds.job(self.owns_server)),
+            self._start(thread_sweep(self)),
             asyncio.create_task(self._heartbeat.run(), name="jarmo-job: heartbeat"),
         ]
         await self._publish_commands()
@@ -155,29 +160,15 @@ class JarmoBot(commands.AutoShardedBot):
         pause: Callable[[], Awaitable[object]] | None,
     ) -> asyncio.Task[None]:
         """Run ``once`` and then ``pause``, over and over (just once, without ``pause``), in
-        the background. A failure is logged and retried after a delay that grows with each
-        failure in a row, so a job that keeps failing never spins."""
+        the background once the bot is ready; see :func:`run_job` for the capped backoff."""
+        return self._start(Job(name, once, pause))
 
+    def _start(self, job: Job) -> asyncio.Task[None]:
         async def run() -> None:
             await self.wait_until_ready()
-            backoff = Backoff()
-            while not self.is_closed():
-                try:
-                    await once()
-                    if pause is None:
-                        return
-                    await pause()
-                except Exception:
-                    if self.is_closed():  # the store went away under a job slow to stop
-                        log.debug("%s stopped while shutting down", name, exc_info=True)
-                        return
-                    delay = backoff.failed()
-                    log.exception("%s failed; trying again in %.0f s", name, delay)
-                    await asyncio.sleep(delay)
-                else:
-                    backoff.succeeded()
+            await run_job(job, stopped=self.is_closed)
 
-        return asyncio.create_task(run(), name=f"jarmo-job: {name}")
+        return asyncio.create_task(run(), name=f"jarmo-job: {job.name}")
 
     def gateway_open(self) -> bool:
         """Whether the bot is ready and every one of its shards is connected right now (a

@@ -16,7 +16,7 @@ from bot.cogs.rematch import RematchButton
 from bot.cogs.servers import ServerCog
 from bot.cogs.stats import HistoryPicker, LeaderboardButton, StatsCog
 from bot.cogs.threads import ThreadCog
-from bot.cogs.tournament import SignupButton, TournamentCog, TournamentRunner
+from bot.cogs.tournament import SignupButton, TournamentCog
 from bot.cogs.tree import JarmoTree
 
 if TYPE_CHECKING:
@@ -44,7 +44,6 @@ async def setup(bot: JarmoBot) -> None:
     and the persistent components."""
     await add_commands(bot)
     await bot.add_cog(ThreadCog(bot))  # a thread per match (no commands of its own)
-    await bot.add_cog(TournamentRunner(bot))  # issue 19: moves tournaments' rounds on
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
 
@@ -75,7 +74,6 @@ __all__ = [
     "StopButton",
     "ThreadCog",
     "TournamentCog",
-    "TournamentRunner",
     "add_commands",
     "setup",
 ]

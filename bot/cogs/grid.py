@@ -37,6 +37,7 @@ from bot.i18n import N_
 from bot.jarmo import Side
 from bot.service import BoardView, Code, NoGameHere, NotAPlayer, NotYourTurn
 from bot.words import game_title, position_line
+from bot.words.descriptions import board_description
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
@@ -232,6 +233,7 @@ async def grid_message(
         position_line(board, voice),
         f"**{instruction(grid, language)}**",
     ]
+    description = board_description(board, voice)
     marks = PIECE_MARKS.get(record.game.ruleset, DEFAULT_MARKS)
     cells = [
         discord.ui.ActionRow[Any](
@@ -241,7 +243,9 @@ async def grid_message(
     ]
     container = discord.ui.Container[Any](
         discord.ui.TextDisplay("\n".join(line for line in lines if line)),
-        discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{IMAGE}")),
+        discord.ui.MediaGallery(
+            discord.MediaGalleryItem(f"attachment://{IMAGE}", description=description)
+        ),
         *cells,
         accent_colour=EMBED_COLOUR,
     )
@@ -251,7 +255,9 @@ async def grid_message(
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(container)
     image = await board.image.png(picture_words(language))
-    return GridMessage(view, discord.File(io.BytesIO(image), filename=IMAGE))
+    return GridMessage(
+        view, discord.File(io.BytesIO(image), filename=IMAGE, description=description)
+    )
 
 
 def instruction(grid: GridPlan, language: str | None) -> str:

@@ -40,6 +40,7 @@ from bot.jarmo import Action
 from bot.service import Offer
 from bot.service.models import DamagedGameAborted
 from bot.words import position_line, standings_text
+from bot.words.descriptions import start_description
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
@@ -165,7 +166,11 @@ class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_
         """How to play Jarmo (only you see it)."""
         language = reader_language(interaction)
         image = await asyncio.to_thread(start_image, "classic", picture_words(language))
-        file = discord.File(io.BytesIO(image), filename="start.png")
+        file = discord.File(
+            io.BytesIO(image),
+            filename="start.png",
+            description=start_description(discord_voice(language)),
+        )
         # Servers have no move limit of their own: every game gets the bot's configured one.
         embed = rules_embed(interaction.client.config.max_plies, language)
         embed.set_image(url="attachment://start.png")

@@ -21,6 +21,7 @@ from bot.cogs.words import (
 )
 from bot.service import Actor, BoardView, Place, Report
 from bot.words import game_title, position_line, report_text
+from bot.words.descriptions import board_description
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
@@ -93,7 +94,9 @@ async def board_embed(
     ``text`` under the title."""
     voice = discord_voice(language)
     image = await view.image.png(picture_words(language))
-    file = discord.File(io.BytesIO(image), filename=filename)
+    file = discord.File(
+        io.BytesIO(image), filename=filename, description=board_description(view, voice)
+    )
     embed = discord.Embed(title=game_title(view, voice), description=text, colour=EMBED_COLOUR)
     embed.set_image(url=f"attachment://{filename}")
     return embed, file

@@ -38,6 +38,7 @@ from bot.words import (
     profile_text,
     side_label,
 )
+from bot.words.descriptions import chart_description, replay_description
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
@@ -209,7 +210,11 @@ class HistoryPicker(
         )
         files = [
             discord.File(io.BytesIO(moves.encode()), filename=export.text_filename),
-            discord.File(io.BytesIO(export.gif), filename=export.gif_filename),
+            discord.File(
+                io.BytesIO(export.gif),
+                filename=export.gif_filename,
+                description=replay_description(export, discord_voice(language)),
+            ),
         ]
         caption = export_caption(export, language)
         await interaction.followup.send(caption, files=files, ephemeral=True)
@@ -297,7 +302,11 @@ class StatsCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP
         )
         message: dict[str, Any] = {"embed": embed, "allowed_mentions": only_pinging()}
         if profile.chart is not None:
-            message["file"] = discord.File(io.BytesIO(profile.chart), filename="rating.png")
+            message["file"] = discord.File(
+                io.BytesIO(profile.chart),
+                filename="rating.png",
+                description=chart_description(profile, discord_voice(language)),
+            )
             embed.set_image(url="attachment://rating.png")
         await interaction.response.send_message(**message)
 

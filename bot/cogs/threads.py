@@ -5,16 +5,19 @@ it a day after its last message); a deleted thread ends its match as aborted."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot.cogs.audience import channel_language, server_language
 from bot.cogs.replies import only_pinging
 from bot.cogs.words import discord_words, mention, reader_language
 from bot.service import ChallengeView, Place, Refusal, Standings
+from bot.service.jobs import Job
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
@@ -156,15 +159,6 @@ class ThreadCog(commands.Cog):
         self.bot = bot
 
     @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Start the sweep once connected (``on_ready`` comes again after a reconnect)."""
-        if not self.sweep.is_running():
-            self.sweep.start()
-
-    async def cog_unload(self) -> None:
-        self.sweep.cancel()
-
-    @commands.Cog.listener()
     async def on_raw_thread_delete(self, event: discord.RawThreadDeleteEvent) -> None:
         """A deleted thread ends its match as aborted, and the parent channel is told."""
         service = self.bot.service
@@ -195,40 +189,45 @@ class ThreadCog(commands.Cog):
     ) -> None:
         """A command in a match's thread may have ended the match (a move, a resignation)."""
         if isinstance(interaction.channel, discord.Thread):
-            await self.settle(interaction.channel)
+            await settle(self.bot, interaction.channel)
 
-    @tasks.loop(seconds=SWEEP_SECONDS)
-    async def sweep(self) -> None:
-        """Rename the bot's open threads whose match ended by a button, the clock or the
-        computer (a command's ending is settled at once)."""
-        me = self.bot.user
-        for guild in self.bot.guilds:
+
+def thread_sweep(bot: JarmoBot) -> Job:
+    """The background job that renames the bot's open threads whose match ended by a button,
+    the clock or the computer (a command's ending is settled at once)."""
+
+    async def sweep() -> None:
+        me = bot.user
+        for guild in bot.guilds:
             for thread in guild.threads:
                 if me is None or thread.owner_id != me.id:
                     continue
                 try:
-                    await self.settle(thread)
+                    await settle(bot, thread)
                 except Exception:  # one thread's trouble must not stop the others'
                     log.exception("could not settle thread %s", thread.id)
 
-    async def settle(self, thread: discord.Thread) -> None:
-        """Rename the thread with its match's result, once the match is over."""
-        service = self.bot.service
-        place = Place(thread.guild.id, thread.id)
-        try:
-            standings = await service.standings.current(place)
-        except Refusal:  # no match here (a thread someone else opened), or a damaged one
-            return
-        if not standings.over:
-            return
-        language = await server_language(self.bot, thread.guild.id)
-        name = finished_name(standings, language)
-        if thread.name == name:
-            return
-        try:
-            await thread.edit(name=name)
-        except discord.HTTPException as exc:
-            log.warning("could not rename thread %s with its result: %s", thread.id, exc)
+    return Job("threads' names", sweep, functools.partial(asyncio.sleep, SWEEP_SECONDS))
+
+
+async def settle(bot: JarmoBot, thread: discord.Thread) -> None:
+    """Rename the thread with its match's result, once the match is over."""
+    service = bot.service
+    place = Place(thread.guild.id, thread.id)
+    try:
+        standings = await service.standings.current(place)
+    except Refusal:  # no match here (a thread someone else opened), or a damaged one
+        return
+    if not standings.over:
+        return
+    language = await server_language(bot, thread.guild.id)
+    name = finished_name(standings, language)
+    if thread.name == name:
+        return
+    try:
+        await thread.edit(name=name)
+    except discord.HTTPException as exc:
+        log.warning("could not rename thread %s with its result: %s", thread.id, exc)
 
 
 async def retitle(thread: discord.Thread, view: ChallengeView, language: str | None) -> None:

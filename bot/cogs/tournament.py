@@ -3,13 +3,12 @@ moderators' commands, the service's ``TournamentHost`` on Discord (a thread per 
 the messages of each round, match welcome and final table that the outbox delivers.
 
 Rounds move on in the background: the service records each match's result when it ends (any
-ending), and :class:`TournamentRunner`'s job pairs the next round once a round is complete. It
-also runs every minute, so an event carries on after a restart."""
+ending), and the bot's tournament job (``Rounds.job``) pairs the next round once a round is
+complete. It also runs every minute, so an event carries on after a restart."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 import re
@@ -46,7 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ADVANCE_EVERY_SECONDS = 60  # a round also moves on without a wake-up (after a restart, say)
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's text
 _BUTTONS = {"join": (N_("Join"), discord.ButtonStyle.success), "leave": (N_("Leave"), None)}
 
@@ -73,41 +71,10 @@ def chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 
 
 def attach_host(bot: JarmoBot) -> None:
-    """Give the service its Discord host, once (the service is built after the cogs load, and
-    a start can come before ``on_ready``)."""
+    """Give the service its Discord host, once (the service is built after the cogs load)."""
     cases = bot.service.tournaments
     if cases.rounds.host is None:
         cases.attach(DiscordHost(bot))
-
-
-class TournamentRunner(commands.Cog):
-    """Moves tournaments from round to round in the background (no commands of its own)."""
-
-    def __init__(self, bot: JarmoBot) -> None:
-        self.bot = bot
-        self._advancing: asyncio.Task[None] | None = None
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Start the job once connected (``on_ready`` comes again after a reconnect)."""
-        attach_host(self.bot)
-        if self._advancing is None or self._advancing.done():
-            self._advancing = asyncio.create_task(self._advance_forever(), name="tournaments")
-
-    async def cog_unload(self) -> None:
-        if self._advancing is not None:
-            self._advancing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._advancing
-
-    async def _advance_forever(self) -> None:
-        """Advance running tournaments whenever a result comes in, and every minute."""
-        rounds = self.bot.service.tournaments.rounds
-        while True:
-            rounds.changed.clear()  # a result during the pass below wakes the next one
-            await rounds.advance_all(self.bot.owns_server)  # logs each one's failure itself
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(rounds.changed.wait(), ADVANCE_EVERY_SECONDS)
 
 
 @app_commands.guild_only()
@@ -165,7 +132,6 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
     async def start(self, interaction: discord.Interaction[JarmoBot]) -> None:
         """Close sign-up and pair round 1: each match gets its own thread."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        attach_host(interaction.client)
         service = interaction.client.service
         guild = interaction.guild
         assert guild is not None  # guild-only

@@ -194,6 +194,7 @@ class _Session:
         self.computer: ComputerOpponent | None = None
         self.level: str | None = None
         self.temporary = False  # the games vanish with the session (no --db)
+        self.pictures: Path | None = None  # the current match's pictures' folder, once shown
 
     def name(self, user_id: int) -> str:
         """The display name of a player (how the console's voice shows a user)."""
@@ -222,11 +223,6 @@ class _Session:
     async def play(self, *, ruleset: str | None, games: int) -> Standings | None:
         """Start (or resume) the match and run turns until it ends or the players leave."""
         self.folder.create()
-        self.say(
-            self.words.gettext(
-                "Board pictures are written to {folder} (latest.png is the current one)."
-            ).format(folder=self.folder.path)
-        )
         try:
             started = await self._resume() or await self._start(ruleset, games)
         except Refusal as refused:
@@ -391,7 +387,15 @@ class _Session:
             await self.service.announcements.posted(report.announcement)
 
     async def _show_board(self, view: BoardView) -> None:
-        await self.folder.save(view, image_words(self.voice.catalogue))
+        written = await self.folder.save(view, image_words(self.voice.catalogue))
+        if written.parent != self.pictures:
+            self.pictures = written.parent
+            self.say(
+                self.words.gettext(
+                    "This match's board pictures are written to {folder}; {latest} is always "
+                    "the current position."
+                ).format(folder=self.pictures, latest=self.folder.latest)
+            )
         self.say(board_diagram(view.game.game.position(), self.language))
 
     def _leave(self) -> None:

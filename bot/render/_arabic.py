@@ -1,6 +1,6 @@
 """Arabic letters in their joined forms, for a renderer that draws one glyph per character.
 
-Pillow without libraqm (the Docker image has none) does no OpenType shaping, so Arabic would
+Pillow without libraqm (or without the FriBiDi it loads) does no OpenType shaping, so Arabic would
 come out as isolated letters. Unicode's presentation forms give every letter its isolated,
 final, initial and medial shape as a character of its own; which forms a letter has also says
 how it joins (a letter with an initial form joins on both sides). The table is read from

@@ -1,10 +1,17 @@
 """Text in the images: bundled fonts, per-character fallback, truncation, thread-safe drawing.
 
-DejaVu Sans draws Latin, Greek, Cyrillic, Hebrew and Arabic; a Noto Sans CJK subset draws
-common Chinese, Japanese and Korean; a Noto Color Emoji subset draws emoji. Each character is
-drawn by the first of them that has it (emoji by the emoji font first), in runs. Arabic is put
-in its joined forms and right-to-left text in display order here, because Pillow's own shaping
-needs libraqm and FriBiDi, which a plain ``pip install`` machine (and the Docker image) lacks.
+DejaVu Sans draws Latin, Greek, Cyrillic, Hebrew, Georgian, Armenian and Arabic; a Noto Sans
+CJK subset draws common Chinese, Japanese and all of Korean; Noto Sans subsets draw Thai,
+Devanagari, Bengali, Tamil, Ethiopic and Khmer (and the few Georgian, Armenian and Hebrew
+characters DejaVu lacks); a Noto Color Emoji subset draws emoji. Each character is drawn by the
+first of them that has it (emoji by the emoji font first), in runs.
+
+Arabic is put in its joined forms and right-to-left text in display order here, so those never
+depend on Pillow's optional shaping (libraqm with FriBiDi). The Brahmic scripts and Khmer cannot
+be drawn right without a shaper (vowel signs written before their consonant, conjuncts,
+stacked marks): their runs are shaped by libraqm where Pillow has it, and otherwise drawn
+letter by letter with only their pre-base vowel signs moved in front (``_indic``), readable
+though without conjuncts. Everything else uses the basic layout, the same pixels everywhere.
 """
 
 from __future__ import annotations
@@ -16,14 +23,43 @@ from importlib import resources
 from io import BytesIO
 from typing import Literal
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
-from bot.render import _arabic, _bidi, _emoji
+from bot.render import _arabic, _bidi, _emoji, _indic
 
 ELLIPSIS = "…"
-Slot = Literal["text", "cjk", "emoji"]
-CHAIN: tuple[Slot, ...] = ("text", "cjk", "emoji")
-_CJK_FILE = "NotoSansCJKsc-Bold.subset.otf"  # one weight: names are drawn bold
+Slot = Literal[
+    "text",
+    "cjk",
+    "thai",
+    "devanagari",
+    "bengali",
+    "tamil",
+    "ethiopic",
+    "khmer",
+    "georgian",
+    "armenian",
+    "hebrew",
+    "emoji",
+]
+# Each fallback is one weight, bold: names are drawn bold. The Georgian, Armenian and Hebrew
+# ones hold only what DejaVu lacks, so they come after it and a name keeps one style.
+_FALLBACK_FILES: dict[Slot, str] = {
+    "cjk": "NotoSansCJKsc-Bold.subset.otf",
+    "thai": "NotoSansThai-Bold.subset.ttf",
+    "devanagari": "NotoSansDevanagari-Bold.subset.ttf",
+    "bengali": "NotoSansBengali-Bold.subset.ttf",
+    "tamil": "NotoSansTamil-Bold.subset.ttf",
+    "ethiopic": "NotoSansEthiopic-Bold.subset.ttf",
+    "khmer": "NotoSansKhmer-Bold.subset.ttf",
+    "georgian": "NotoSansGeorgian-Bold.subset.ttf",
+    "armenian": "NotoSansArmenian-Bold.subset.ttf",
+    "hebrew": "NotoSansHebrew-Bold.subset.ttf",
+}
+CHAIN: tuple[Slot, ...] = ("text", *_FALLBACK_FILES, "emoji")
+# Scripts that need a shaper to look right; shaped where Pillow has libraqm (see above).
+COMPLEX: frozenset[Slot] = frozenset({"thai", "devanagari", "bengali", "tamil", "khmer"})
+SHAPING = bool(features.check_feature("raqm"))
 _EMOJI_FILE = "NotoColorEmoji.subset.ttf"
 _EMOJI_PPEM = 32  # the one bitmap size in the emoji font; scaled to the text size
 _EMOJI_SCALE = 0.92  # the emoji's em a little under the text's: it sits with the capitals
@@ -48,9 +84,12 @@ def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
     return _load("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", size)
 
 
-@lru_cache(maxsize=16)
-def _cjk(size: int) -> ImageFont.FreeTypeFont:
-    return _load(_CJK_FILE, size)
+@lru_cache(maxsize=64)
+def _fallback(slot: Slot, size: int, *, shaped: bool = True) -> ImageFont.FreeTypeFont:
+    """The font of ``slot`` at ``size``; a complex script's is shaped where Pillow can (unless
+    ``shaped=False``, for coverage checks: a shaper draws a missing mark on a dotted circle,
+    which would pass for a glyph)."""
+    return _load(_FALLBACK_FILES[slot], size, shaped=shaped and SHAPING and slot in COMPLEX)
 
 
 @lru_cache(maxsize=1)
@@ -58,16 +97,17 @@ def _emoji_face() -> ImageFont.FreeTypeFont:
     return _load(_EMOJI_FILE, _EMOJI_PPEM)
 
 
-def _load(name: str, size: int) -> ImageFont.FreeTypeFont:
+def _load(name: str, size: int, *, shaped: bool = False) -> ImageFont.FreeTypeFont:
     # The basic layout engine needs no libraqm, so the same text gives the same pixels on
     # every machine that has this Pillow, with or without the optional shaping libraries.
-    return ImageFont.truetype(BytesIO(_file(name)), size, layout_engine=ImageFont.Layout.BASIC)
+    layout = ImageFont.Layout.RAQM if shaped else ImageFont.Layout.BASIC
+    return ImageFont.truetype(BytesIO(_file(name)), size, layout_engine=layout)
 
 
 def _probe_face(slot: Slot) -> ImageFont.FreeTypeFont:
     if slot == "text":  # both DejaVu weights cover the same characters
         return font(_PROBE)
-    return _cjk(_PROBE) if slot == "cjk" else _emoji_face()
+    return _emoji_face() if slot == "emoji" else _fallback(slot, _PROBE, shaped=False)
 
 
 def _glyph(face: ImageFont.FreeTypeFont, char: str) -> tuple[object, ...]:
@@ -141,6 +181,8 @@ def _runs(text: str) -> tuple[tuple[Slot, str], ...]:
             runs[-1] = (slot, runs[-1][1] + char)
         else:
             runs.append((slot, char))
+    if not SHAPING:
+        runs = [(slot, _indic.reorder(run) if slot in COMPLEX else run) for slot, run in runs]
     return tuple(runs)
 
 
@@ -197,7 +239,7 @@ def _run_length(slot: Slot, run: str, face: ImageFont.FreeTypeFont) -> float:
 
 
 def _face_for(slot: Slot, face: ImageFont.FreeTypeFont) -> ImageFont.FreeTypeFont:
-    return face if slot == "text" else _cjk(_size(face))
+    return face if slot == "text" else _fallback(slot, _size(face))
 
 
 def _size(face: ImageFont.FreeTypeFont) -> int:

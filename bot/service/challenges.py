@@ -71,7 +71,7 @@ class ChallengeCases:
             try:
                 record = await unit.store.challenges.create(new, now=now)
             except st.ChannelBusy as busy:
-                raise _busy(busy) from None
+                raise await self._busy(busy, place.channel_id) from None
         return ChallengeView(record, challenger.display_name, opponent.display_name)
 
     def _options(self, request: ChallengeRequest) -> st.ChallengeOptions:
@@ -173,9 +173,19 @@ class ChallengeCases:
             except st.ChallengeClosed as closed:
                 raise _closed(closed) from None
             except st.ChannelBusy as busy:
-                raise _busy(busy) from None
+                raise await self._busy(busy, channel_id or record.channel_id) from None
             unit.signals.deadlines_changed.set()
         return await self._reports.view(game_record, match)
+
+    async def _busy(self, busy: st.ChannelBusy, channel_id: int) -> errors.Refusal:
+        """The refusal for a channel that is taken. A game that cannot be loaded is named as
+        damaged, as every other command names it, since only a moderator's abort frees it."""
+        if busy.reason == "game":
+            try:
+                await self._unit.store.games.active(channel_id)
+            except st.CorruptGame as damaged:
+                return errors.GameDamaged(damaged.game_id, damaged.reason)
+        return _busy(busy)
 
     async def _open_venue(self, challenge_id: int, venue: Venue | None) -> int | None:
         """The match's own channel from ``venue``, opened only for a challenge that can still be

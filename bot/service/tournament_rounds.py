@@ -15,6 +15,7 @@ starts and nobody would post them, so they would only lie in the outbox.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from bot.jarmo import Game
 from bot.service import tournament as draw
 from bot.service._scoring import Scoreboard
 from bot.service.bounded import KeyedLocks
+from bot.service.jobs import Job
 from bot.service.tournament_announcements import (
     final_announcement,
     round_announcement,
@@ -34,6 +36,8 @@ from bot.service.tournament_views import RoundView, TableView, TournamentHost
 from bot.service.unit import UnitOfWork
 
 log = logging.getLogger(__name__)
+
+ADVANCE_EVERY_SECONDS = 60.0  # a round also moves on without a wake-up (after a restart, say)
 
 # A pairing's match starts from a challenge accepted at once; it never waits for an answer.
 _CHALLENGE_LIFETIME = timedelta(hours=1)
@@ -111,6 +115,21 @@ class Rounds:
         winner = board.leader() if match.state in ("aborted", "running") else match.winner_id
         first, second = match.player_ids
         return st.PairingResult(winner, totals.get(first, 0), totals.get(second, 0))
+
+    def job(self, owns: Callable[[int], bool] | None = None) -> Job:
+        """The background job that advances the tournaments ``owns`` accepts whenever a result
+        comes in, and every ``ADVANCE_EVERY_SECONDS`` regardless."""
+
+        async def advance_pass() -> None:
+            self.changed.clear()  # a result during the pass wakes the next one
+            await self.advance_all(owns)
+
+        return Job("tournaments", advance_pass, self.wait_for_change)
+
+    async def wait_for_change(self) -> None:
+        """Until a tournament may be able to move on, or ``ADVANCE_EVERY_SECONDS`` at most."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.changed.wait(), ADVANCE_EVERY_SECONDS)
 
     async def advance_all(self, owns: Callable[[int], bool] | None = None) -> None:
         """Advance every running tournament in the servers that ``owns`` accepts (default: all;

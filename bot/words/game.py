@@ -138,14 +138,18 @@ def ending_line(summary: GameSummary, voice: Voice) -> str:
             number=number
         )
     pts = summary.points_by_player
-    score = f"{pts[record.white_id]}–{pts[record.black_id]}"
     why = ending_reason(record.termination, voice)
-    if summary.winner_id is None:
+    winner = summary.winner_id
+    if winner is None:
+        score = f"{pts[record.white_id]}–{pts[record.black_id]}"
         return _("Game {number} is drawn, {score} ({why}).").format(
             number=number, score=score, why=why
         )
+    # The winner's points come first, as a result is read ("wins 6–3"), whichever side won.
+    loser = record.black_id if winner == record.white_id else record.white_id
+    score = f"{pts[winner]}–{pts[loser]}"
     return _("{player} wins game {number}, {score} ({why}).").format(
-        player=voice.name(summary.winner_id), number=number, score=score, why=why
+        player=voice.name(winner), number=number, score=score, why=why
     )
 
 

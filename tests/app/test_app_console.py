@@ -81,7 +81,10 @@ async def test_a_scripted_game_to_a_resignation(store: SqliteStore, tmp_path: Pa
     result = await play(service_on(store), console, out)
 
     text = console.text
-    assert f"Board pictures are written to {out}" in text
+    (match_pictures,) = (p for p in out.iterdir() if p.is_dir())
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d_match-1", match_pictures.name)
+    assert f"This match's board pictures are written to {match_pictures};" in text
+    assert f"{out / 'latest.png'} is always the current position" in text
     assert "No line joins A5 and A4" in text
     listing = next(block for block in console.shown if block.startswith("Legal moves for"))
     assert "A5-C4" in listing and "A1-C2" not in listing
@@ -103,11 +106,12 @@ async def test_a_scripted_game_to_a_resignation(store: SqliteStore, tmp_path: Pa
     names = {p.user_id: p.display_name for p in [await store.players.get(0, i) for i in (1, 2)]}
     assert names == {1: "Ann", 2: "Bob"}
 
-    pictures = sorted(p.name for p in out.iterdir())
-    assert pictures == ["game1-move000.png", "game1-move001.png", "game1-move002.png", "latest.png"]
-    for picture in out.iterdir():
+    assert sorted(p.name for p in out.iterdir()) == [match_pictures.name, "latest.png"]
+    pictures = sorted(p.name for p in match_pictures.iterdir())
+    assert pictures == ["game1-move000.png", "game1-move001.png", "game1-move002.png"]
+    for picture in match_pictures.iterdir():
         assert picture.read_bytes().startswith(PNG)
-    assert (out / "latest.png").read_bytes() == (out / "game1-move002.png").read_bytes()
+    assert (out / "latest.png").read_bytes() == (match_pictures / "game1-move002.png").read_bytes()
 
 
 async def test_whole_match_playing_the_first_suggestion(store: SqliteStore, tmp_path: Path) -> None:
@@ -131,9 +135,10 @@ async def test_whole_match_playing_the_first_suggestion(store: SqliteStore, tmp_
     assert "Game 2 of 2 · classic / traditional" in console.text
     assert "the move limit was reached" in console.text
     assert "Match of 2 games" in console.shown[-1]
+    (match_pictures,) = (p for p in out.iterdir() if p.is_dir())
     for game in (1, 2):
-        assert (out / f"game{game}-move010.png").read_bytes().startswith(PNG)
-    assert not (out / "game3-move000.png").exists()
+        assert (match_pictures / f"game{game}-move010.png").read_bytes().startswith(PNG)
+    assert not (match_pictures / "game3-move000.png").exists()
 
 
 async def test_the_other_player_answers_a_stop_offer(store: SqliteStore, tmp_path: Path) -> None:
@@ -316,3 +321,18 @@ def _strings_but_docstrings(tree: ast.Module) -> list[str]:
         and isinstance(node.value, str)
         and id(node) not in docstrings
     ]
+
+
+async def test_each_match_keeps_its_pictures_in_a_folder_of_its_own(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    out = tmp_path / "boards"
+    service = service_on(store)
+    await play(service, Console(["Ann", "Bob", "A1-C2", "resign", "y"]), out)
+    await play(service, Console(["Cat", "Dan", "resign", "y"]), out)
+
+    first, second = sorted(p for p in out.iterdir() if p.is_dir())
+    assert first.name.endswith("_match-1") and second.name.endswith("_match-2")
+    assert sorted(p.name for p in first.iterdir()) == ["game1-move000.png", "game1-move001.png"]
+    assert sorted(p.name for p in second.iterdir()) == ["game1-move000.png"]
+    assert (out / "latest.png").read_bytes() == (second / "game1-move000.png").read_bytes()

@@ -191,7 +191,8 @@ def test_play_from_stdin_needs_no_token(
     assert status == 0
     shown = capsys.readouterr().out
     assert "Game 1 of 2 · ludos / traditional" in shown and "wins the match (by forfeit)!" in shown
-    assert (out / "game1-move001.png").read_bytes().startswith(b"\x89PNG")
+    (picture,) = out.glob("*_match-1/game1-move001.png")  # the match's own folder
+    assert picture.read_bytes().startswith(b"\x89PNG")
 
 
 def test_play_with_a_database_that_cannot_be_opened(

@@ -29,6 +29,7 @@ SAFE_INTEGER = 2**53
 
 # Messages.
 MAX_CONTENT, MAX_EMBEDS, MAX_EMBED_TOTAL = 2000, 10, 6000
+MAX_ATTACHMENT_DESCRIPTION = 1024  # a file's (or a media gallery item's) alternative text
 EMBED_LIMITS = {"title": 256, "description": 4096}
 MAX_FIELDS, MAX_FIELD_NAME, MAX_FIELD_VALUE, MAX_FOOTER, MAX_AUTHOR = 25, 256, 1024, 2048, 256
 MAX_ROWS, MAX_ROW_ITEMS, MAX_CUSTOM_ID, MAX_LABEL = 5, 5, 100, 80
@@ -323,6 +324,10 @@ def check_message(payload: Mapping[str, Any], *, creating: bool, files: int) -> 
         problems.append(f"embeds: {total} characters in all; at most 6000")
     if not flags & COMPONENTS_V2:
         problems += _check_rows(components)
+    for index, attachment in enumerate(payload.get("attachments") or []):
+        problem = _description_problem(attachment.get("description"))
+        if problem:
+            problems.append(f"attachments[{index}]{problem}")
     return problems
 
 
@@ -528,4 +533,20 @@ def _check_v2_item(item: Mapping[str, Any], where: str, custom_ids: list[str]) -
             return [f"{where}: a media gallery holds 1-10 items"]
         if not all((entry.get("media") or {}).get("url") for entry in items):
             return [f"{where}: every media gallery item needs media.url"]
+        return [
+            f"{where}.items[{index}]{problem}"
+            for index, entry in enumerate(items)
+            if (problem := _description_problem(entry.get("description")))
+        ]
     return []
+
+
+def _description_problem(description: object) -> str | None:
+    """What is wrong with a file's or a gallery item's description (its alternative text)."""
+    if description is None:
+        return None
+    if not isinstance(description, str):
+        return f".description: {description!r} is not a string"
+    if len(description) > MAX_ATTACHMENT_DESCRIPTION:
+        return f".description: {len(description)} characters; at most 1024"
+    return None

@@ -24,7 +24,7 @@ SCORE = re.compile(
     r"(?:Black|Blue)"
 )
 TURN = re.compile(r"Turn (?P<ply>\d+): <@(?P<user>\d+)> to move \((?P<side>[A-Z][a-z]+)\)\.")
-ENDING = re.compile(r"<@(?P<winner>\d+)> wins game (?P<index>\d+), (?P<white>\d+)–(?P<black>\d+) ")
+ENDING = re.compile(r"<@(?P<winner>\d+)> wins game (?P<index>\d+), (?P<won>\d+)–(?P<lost>\d+) ")
 DRAWN = re.compile(r"Game (?P<index>\d+) is drawn, (?P<white>\d+)–(?P<black>\d+) ")
 
 
@@ -69,11 +69,14 @@ def check_png(data: bytes) -> tuple[int, int]:
 
 
 def check_board_embed(message: Message, index: int = 0, filename: str = "board.png") -> dict:
-    """Embed ``index`` shows ``attachment://filename`` and that file is an attached PNG."""
+    """Embed ``index`` shows ``attachment://filename`` and that file is an attached PNG with
+    alternative text for screen readers."""
     assert len(message.embeds) > index, f"message {message.id} has {len(message.embeds)} embeds"
     embed = message.embeds[index]
     assert embed["image"]["url"] == f"attachment://{filename}"
-    width, height = check_png(message.attachment(filename).data)
+    attachment = message.attachment(filename)
+    assert attachment.description, f"{filename} has no alternative text"
+    width, height = check_png(attachment.data)
     assert width >= 200 and height >= 200
     return embed
 
@@ -90,6 +93,24 @@ def check_position(text: str, game: Game, white: User, black: User) -> None:
     mover = white if game.turn == "white" else black
     assert int(turn["ply"]) == game.ply + 1
     assert (int(turn["user"]), turn["side"]) == (mover.id, side_name(game.turn, game.ruleset))
+
+
+def check_alt_text(description: str | None, game: Game, white: User, black: User) -> None:
+    """A board's alternative text says the score, the last move and whose move it is, with
+    display names (a screen reader would read a mention's markup)."""
+    assert description is not None
+    points = game.points()
+    white_side, black_side = side_name("white", game.ruleset), side_name("black", game.ruleset)
+    assert (
+        f"Score: {white_side} {white.display_name} {points['white']}, "
+        f"{black_side} {black.display_name} {points['black']}." in description
+    ), description
+    history = game.history
+    assert (f"Last move: {history[-1]}." if history else "No move played yet.") in description
+    mover = white if game.turn == "white" else black
+    side = side_name(game.turn, game.ruleset)
+    assert description.endswith(f"{mover.display_name} to move ({side})."), description
+    assert "<@" not in description
 
 
 def check_private(answer: Answer, *fragments: str) -> None:
@@ -153,6 +174,8 @@ class Table:
         embed = check_board_embed(message)
         assert embed["title"] == f"Game {self.index} of {self.games} · classic / traditional"
         check_position(embed["description"], self.game, self.white, self.black)
+        alt_text = message.attachment("board.png").description
+        check_alt_text(alt_text, self.game, self.white, self.black)
         assert message.content == f"{self.mover.mention}, your move."
         assert message.pinged == {self.mover.id}
 
@@ -196,11 +219,16 @@ class Table:
         winner = self.game.winner()
         found = ENDING.search(text) if winner else DRAWN.search(text)
         assert found, f"no ending line in {text!r}"
+        alt_text = message.attachment("board.png").description or ""
+        assert "The game is over: " in alt_text, alt_text
         assert int(found["index"]) == self.index
-        assert (int(found["white"]), int(found["black"])) == (points["white"], points["black"])
         if winner:
             expected = self.white if winner == "white" else self.black
             assert int(found["winner"]) == expected.id
+            loser = "black" if winner == "white" else "white"
+            assert (int(found["won"]), int(found["lost"])) == (points[winner], points[loser])
+        else:
+            assert (int(found["white"]), int(found["black"])) == (points["white"], points["black"])
         if self.index < self.games:
             # The next game starts at once, sides swapped, shown in a second embed.
             self.white, self.black = self.black, self.white

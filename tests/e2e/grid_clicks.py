@@ -29,8 +29,13 @@ def check_grid(grid: Message) -> None:
     assert container["type"] == 17
     kinds = [c["type"] for c in container["components"]]
     assert kinds[:2] == [10, 12] and kinds[2:7] == [1] * 5, kinds
-    assert container["components"][1]["items"][0]["media"]["url"] == "attachment://board.png"
-    assert grid.attachment("board.png").data.startswith(b"\x89PNG")
+    gallery_item = container["components"][1]["items"][0]
+    assert gallery_item["media"]["url"] == "attachment://board.png"
+    image = grid.attachment("board.png")
+    assert image.data.startswith(b"\x89PNG")
+    # The alternative text, on the file and on the gallery item that shows it.
+    assert image.description and image.description.startswith("Jarmo board, game ")
+    assert gallery_item["description"] == image.description
     assert [len(row) for row in cells(grid)] == [5] * 5
 
 

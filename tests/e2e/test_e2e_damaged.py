@@ -79,6 +79,16 @@ def test_a_damaged_channel_answers_privately(fake: FakeDiscord, bot, damaged: Se
         check_private(answer, "damaged", "/jarmo abort")
 
 
+def test_a_challenge_in_a_damaged_channel_names_the_damage(fake: FakeDiscord, bot, damaged: Served):
+    world = fake.world
+    for name in damaged.games.channels:
+        answer = fake.slash(
+            world.eve, world.channel(name), "jarmo challenge", opponent=world.cat
+        ).wait_answer()
+        check_private(answer, "damaged", "/jarmo abort")
+        assert "in progress" not in answer.content
+
+
 def test_a_move_in_a_damaged_channel_is_refused_privately(fake: FakeDiscord, bot, damaged: Served):
     games = damaged.games
     here = fake.world.channel(games.active[0])

@@ -14,7 +14,12 @@ import discord
 import pytest
 import yarl
 from bot_process import run_sync
-from discord_limits import check_allowed_mentions, check_commands, check_message
+from discord_limits import (
+    check_allowed_mentions,
+    check_commands,
+    check_components_v2,
+    check_message,
+)
 from fake_discord import FakeDiscord
 
 
@@ -115,6 +120,21 @@ def test_message_limits_are_enforced():
     button = {"type": 2, "style": 1, "label": "b", "custom_id": "x" * 101}
     rows = [{"type": 1, "components": [button]}]
     assert check_message({"content": "ok", "components": rows}, creating=True, files=0)
+
+
+def test_a_files_alternative_text_is_held_to_discords_limit():
+    def attached(description: object) -> dict:
+        return {"content": "ok", "attachments": [{"id": "0", "description": description}]}
+
+    assert check_message(attached("d" * 1024), creating=True, files=1) == []
+    assert check_message(attached("d" * 1025), creating=True, files=1)
+    assert check_message(attached(7), creating=True, files=1)
+    gallery = {"type": 12, "items": [{"media": {"url": "attachment://a.png"}}]}
+    gallery["items"][0]["description"] = "d" * 1025
+    v2 = {"flags": 32768, "components": [gallery]}
+    assert check_components_v2(v2, was_v2=True)
+    gallery["items"][0]["description"] = "the board"
+    assert check_components_v2(v2, was_v2=True) == []
 
 
 def test_unknown_routes_are_answered_404_and_recorded(fake: FakeDiscord):

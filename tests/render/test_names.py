@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from render_helpers import position, rgb
 
-from bot.render import _arabic, _bidi, _emoji, _fonts, render_position
+from bot.render import _arabic, _bidi, _emoji, _fonts, _indic, render_position
 from bot.render._theme import BAR_H, BOARD_H, BOARD_TOP, WIDTH
 
 NAMES = {
@@ -21,6 +21,16 @@ NAMES = {
     "Arabic": "مرحبا بالعالم",
     "Hebrew": "שלום עולם",
     "Greek": "Ἀλέξανδρος",
+    "Thai": "ดาว สมชาย น้ำใจ",
+    "Devanagari": "प्रिया शर्मा",
+    "Bengali": "অনন্যা কোন",
+    "Tamil": "தமிழ் கொடி",
+    "Hebrew with points": "שָׁלוֹם",
+    "Georgian": "ნინო ᲜᲘᲜᲝ",
+    "Armenian": "Արամ Խաչատրյան",
+    "Ethiopic": "አበበ ቢቂላ",
+    "Khmer": "សុខា ពេជ្រ ស្រី",
+    "Korean, rare syllables": "똠똡 쌰",
     "emoji": "🐉 ❤️ ⭐",
     "flag and sequences": "🇫🇷 🏳️‍🌈 👨‍👩‍👧‍👦 1️⃣",
 }
@@ -62,7 +72,7 @@ def test_emoji_keep_their_colours():
         ("ᚠᚢᚦ Rune", "… Rune"),  # runes: in no bundled font
         ("Ann ᚠᚢᚦ Bob", "Ann … Bob"),
         ("ᚠᚢᚦ", ""),  # nothing left to show: the bar shows the side's name instead
-        ("नमस्ते", ""),
+        ("བོད་", ""),  # Tibetan: in no bundled font either
         ("👍🏽 ok", "👍 ok"),  # skin tones are left out of the bundled emoji font
         ("\U000f0000Ann\ue000", "Ann"),  # private-use characters could fake an emoji stand-in
     ],
@@ -140,9 +150,69 @@ def test_any_text_becomes_drawable_runs(text):
     shown = _fonts.clean(text)
     face = _fonts.font(22, bold=True)
     drawn = "".join(run for _, run in _fonts._runs(shown))
-    assert len(drawn) <= len(shown)  # joined forms and stand-ins only ever merge characters
+    # Joined forms and stand-ins only ever merge characters; only a two-part vowel sign is
+    # split, where there is no shaper (its canonical decomposition).
+    assert len(drawn) <= len(unicodedata.normalize("NFD", shown))
     for slot, run in _fonts._runs(shown):
         assert all(c == " " or _fonts.covers(slot, c) for c in run), (slot, run)
     cut = _fonts.fit(shown, face, 120)
     assert _fonts.length(cut, face) <= 120
     _fonts._text_layers(cut, face, "ls")
+
+
+SCRIPT_FONTS = {
+    "ดาว": "thai",
+    "प्रिया": "devanagari",
+    "অনন্যা": "bengali",
+    "தமிழ்": "tamil",
+    "አበበ": "ethiopic",
+    "សុខា": "khmer",
+    "ᲜᲘᲜᲝ": "georgian",  # Mtavruli capitals, which DejaVu lacks
+    "김민준": "cjk",
+}
+
+
+@pytest.mark.parametrize(("name", "slot"), SCRIPT_FONTS.items())
+def test_each_script_is_drawn_by_its_own_font(name, slot):
+    assert {s for s, _ in _fonts._runs(_fonts.clean(name))} == {slot}
+
+
+@pytest.mark.parametrize("name", ["ნინო", "Արամ", "שלום"])
+def test_dejavu_keeps_the_scripts_it_has(name):
+    assert _fonts._runs(_fonts.clean(name))[0][0] == "text"
+
+
+def test_complex_scripts_are_shaped_where_pillow_can_and_nothing_else_is():
+    from PIL import ImageFont, features
+
+    face = _fonts.font(22, bold=True)
+    shaped = ImageFont.Layout.RAQM if features.check_feature("raqm") else ImageFont.Layout.BASIC
+    for slot in _fonts.COMPLEX:
+        assert _fonts._face_for(slot, face).layout_engine == shaped, slot
+    for slot in set(_fonts.CHAIN) - _fonts.COMPLEX - {"text", "emoji"}:
+        assert _fonts._face_for(slot, face).layout_engine == ImageFont.Layout.BASIC, slot
+    assert face.layout_engine == ImageFont.Layout.BASIC
+
+
+@pytest.mark.skipif(not _fonts.SHAPING, reason="Pillow has no libraqm here")
+def test_a_shaped_conjunct_is_narrower_than_its_letters_side_by_side():
+    face = _fonts._face_for("devanagari", _fonts.font(22, bold=True))
+    letters = sum(face.getlength(c) for c in "प्र")
+    assert face.getlength("प्र") < letters  # pa, virama and ra form one conjunct
+
+
+@pytest.mark.parametrize(
+    ("written", "drawn"),
+    [
+        ("कि", "िक"),  # Devanagari i before its consonant
+        ("प्रिया", "िप्रया"),  # ... before the whole cluster
+        ("কে", "েক"),  # Bengali e
+        ("কো", "েকা"),  # Bengali o, in two parts around the consonant
+        ("கொ", "ெகா"),  # Tamil o
+        ("ពេជ្រ", "េពជ្រ"),  # Khmer e
+        ("ि", "ि"),  # a sign with no consonant stays where it is
+        ("ดาว", "ดาว"),  # Thai is stored in visual order already
+    ],
+)
+def test_without_a_shaper_pre_base_vowel_signs_move_before_their_cluster(written, drawn):
+    assert _indic.reorder(written) == drawn

@@ -1,0 +1,37 @@
+"""What owners and players read: every screenshot is shown somewhere, the README names the
+buttons and threads players meet, and compose.yaml's instructions match what the bot does."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+IMAGES = sorted((ROOT / "docs" / "images").glob("*.png"))
+
+
+def linked_images() -> set[str]:
+    """The images the README and the documents in docs/ show."""
+    texts = [README, *(p.read_text(encoding="utf-8") for p in (ROOT / "docs").glob("*.md"))]
+    return {Path(found).name for text in texts for found in re.findall(r"images/[\w.-]+", text)}
+
+
+@pytest.mark.parametrize("image", IMAGES, ids=lambda path: path.name)
+def test_every_screenshot_is_shown_somewhere(image: Path) -> None:
+    assert image.name in linked_images(), f"docs/images/{image.name} is linked from nowhere"
+
+
+@pytest.mark.parametrize("feature", ["**Move**", "**Rematch**", "thread"])
+def test_the_readme_names_what_players_meet(feature: str) -> None:
+    assert feature in README
+
+
+def test_compose_does_not_ask_owners_to_publish_commands_by_hand() -> None:
+    header = [
+        line for line in (ROOT / "compose.yaml").read_text().splitlines() if line.startswith("#")
+    ]
+    assert not [line for line in header if "jarmo-bot sync" in line]
+    assert any("publishes its slash commands by itself" in line for line in header)
