@@ -40,6 +40,7 @@ from bot.service.delivery import (
     Undeliverable,
     idempotency_token,
 )
+from bot.service.reviews import pool_analyser
 from bot.store import Store, open_database
 
 if TYPE_CHECKING:
@@ -119,6 +120,7 @@ class JarmoBot(commands.AutoShardedBot):
         )
         self._thinker = ProcessThinker.open(self.config.computer_workers)
         self._computer = ComputerOpponent(self._service, self._thinker)
+        self._service.reviews.use(pool_analyser(self._thinker.analyse))
         # The first render of each theme builds its palette and background (~0.5 s): do it now,
         # not inside a player's first interaction.
         for ruleset in ("classic", "ludos"):
