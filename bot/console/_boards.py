@@ -34,6 +34,13 @@ class BoardFolder:
         image = await view.image.png(words)
         return await asyncio.to_thread(self._write, picture_name(view), image)
 
+    async def save_picture(self, name: str, image: bytes) -> Path:
+        """Write another picture (a review's graph, say) as ``name``, leaving ``latest.png``
+        alone. Raises ``OSError``."""
+        target = self.path / name
+        await asyncio.to_thread(target.write_bytes, image)
+        return target
+
     def _write(self, name: str, image: bytes) -> Path:
         target = self.path / name
         target.write_bytes(image)

@@ -19,6 +19,8 @@ from bot.ai.review import (
     REVIEW_NODE_LIMIT,
     REVIEW_TIME_GUARD,
     GameReview,
+    Label,
+    MoveReview,
     PositionVerdict,
     positions,
     review,
@@ -30,6 +32,20 @@ from bot.service.errors import Code, NoGameHere, ReviewRefused
 from bot.service.models import Place
 from bot.service.unit import UnitOfWork
 from bot.store import GameRecord, NotFound
+
+__all__ = [
+    "Analyser",
+    "GameReview",
+    "Label",
+    "MoveReview",
+    "PositionVerdict",
+    "Progress",
+    "ReviewCases",
+    "ReviewView",
+    "TurningPoint",
+    "analyse_in_thread",
+    "pool_analyser",
+]
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +91,7 @@ class ReviewView:
 
     game_id: int
     guild_id: int
+    ruleset: str
     white_id: int
     black_id: int
     players: tuple[str, str]  # White's and Black's names
@@ -117,6 +134,10 @@ class ReviewCases:
         if any(g.is_active for g in played):
             raise ReviewRefused(Code.REVIEW_GAME_RUNNING)
         raise NoGameHere(Code.NO_GAME_TO_REVIEW)
+
+    async def check(self, guild_id: int, game_id: int) -> None:
+        """Refuse, as :meth:`review` would, a game that cannot be reviewed; nothing else."""
+        await self._finished_game(guild_id, game_id)
 
     async def review(
         self, guild_id: int, game_id: int, *, progress: Progress | None = None
@@ -191,7 +212,14 @@ class ReviewCases:
             if 0 < ply <= last
         )
         return ReviewView(
-            record.id, record.guild_id, record.white_id, record.black_id, players, judged, turning
+            record.id,
+            record.guild_id,
+            record.game.ruleset,
+            record.white_id,
+            record.black_id,
+            players,
+            judged,
+            turning,
         )
 
 

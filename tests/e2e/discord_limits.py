@@ -323,6 +323,23 @@ def check_message(payload: Mapping[str, Any], *, creating: bool, files: int) -> 
         problems.append(f"embeds: {total} characters in all; at most 6000")
     if not flags & COMPONENTS_V2:
         problems += _check_rows(components)
+    problems += _check_attachments(payload.get("attachments") or [], files)
+    return problems
+
+
+# A message carries at most 10 files; an attachment's description (its alternative text) is at
+# most 1024 characters.
+MAX_FILES, MAX_ATTACHMENT_DESCRIPTION = 10, 1024
+
+
+def _check_attachments(listed: Sequence[Mapping[str, Any]], files: int) -> list[str]:
+    problems = []
+    if max(files, len(listed)) > MAX_FILES:
+        problems.append(f"attachments: {max(files, len(listed))} files; at most 10")
+    for index, attachment in enumerate(listed):
+        description = attachment.get("description")
+        if description is not None and len(str(description)) > MAX_ATTACHMENT_DESCRIPTION:
+            problems.append(f"attachments[{index}].description: at most 1024 characters")
     return problems
 
 
