@@ -145,11 +145,14 @@ def graph_description(view: ReviewView, voice: Voice) -> str:
         )
     ]
     for label in (Label.MISTAKE, Label.BLUNDER):
-        plies = [m.ply for m in view.review.moves if m.label is label]
-        if plies:
-            numbers = ", ".join(str((ply + 1) // 2) for ply in plies)
+        marked = [m for m in view.review.moves if m.label is label]
+        if marked:
+            # White's moves are written "12. C2-A1" and Black's "12… D4-E2", as in a move list.
+            numbers = ", ".join(
+                f"{(m.ply + 1) // 2}{'.' if m.side == 'white' else '…'} {m.played}" for m in marked
+            )
             parts.append(
-                _("Marked as {label}: moves {numbers}.").format(
+                _("Marked as {label}: {numbers}.").format(
                     label=label_name(label, voice), numbers=numbers
                 )
             )
