@@ -42,3 +42,10 @@ async def test_a_naive_time_is_refused_and_nothing_is_kept(
     with pytest.raises(ValueError, match="timezone"):
         await store.reviews.keep(game.id, "x", now=datetime(2026, 1, 1))
     assert await store.reviews.get(game.id) is None
+
+
+async def test_setting_a_game_aside_drops_its_review(store: Store, start_match: StartMatch) -> None:
+    _, game = await start_match()
+    await store.reviews.keep(game.id, "of moves about to go", now=T0)
+    await store.quarantine.set_aside(game.id, reason="a test", now=T0)
+    assert await store.reviews.get(game.id) is None
