@@ -172,19 +172,25 @@ class ReviewCases:
     async def _computed(self, record: GameRecord, progress: Progress | None) -> GameReview:
         running = self._running.get(record.id)
         if running is None:
-            running = _Computation(record.game, self._analyser)
+            running = _Computation(record.game, self._analyser, self._keeper(record.id))
             self._running[record.id] = running
             running.task.add_done_callback(lambda _: self._forget(record.id, running))
         if progress is not None:
             running.listeners.append(progress)
         running.requests += 1
         try:
-            judged = await asyncio.shield(running.task)
+            # Shielded: a request that gives up leaves the review to finish and be stored.
+            return await asyncio.shield(running.task)
         finally:
             running.requests -= 1
-        body = json.dumps(judged.to_dict(), separators=(",", ":"))
-        kept = await self._unit.store.reviews.keep(record.id, body, now=self._unit.now())
-        return _decoded(kept, record.id) or judged
+
+    def _keeper(self, game_id: int) -> Callable[[GameReview], Awaitable[GameReview]]:
+        async def keep(judged: GameReview) -> GameReview:
+            body = json.dumps(judged.to_dict(), separators=(",", ":"))
+            kept = await self._unit.store.reviews.keep(game_id, body, now=self._unit.now())
+            return _decoded(kept, game_id) or judged  # another process's review, if first
+
+        return keep
 
     def _forget(self, game_id: int, computation: _Computation) -> None:
         if self._running.get(game_id) is computation:
@@ -226,12 +232,16 @@ class ReviewCases:
 class _Computation:
     """One game's review being computed: the task, and whoever wants to hear its progress."""
 
-    def __init__(self, game: Game, analyser: Analyser) -> None:
+    def __init__(
+        self, game: Game, analyser: Analyser, keep: Callable[[GameReview], Awaitable[GameReview]]
+    ) -> None:
         self.listeners: list[Progress] = []
         self.requests = 0
-        self.task: asyncio.Task[GameReview] = asyncio.create_task(self._run(game, analyser))
+        self.task: asyncio.Task[GameReview] = asyncio.create_task(self._run(game, analyser, keep))
 
-    async def _run(self, game: Game, analyser: Analyser) -> GameReview:
+    async def _run(
+        self, game: Game, analyser: Analyser, keep: Callable[[GameReview], Awaitable[GameReview]]
+    ) -> GameReview:
         frames = positions(game)
         todo = [index for index, frame in enumerate(frames) if not frame.over]
         verdicts: list[PositionVerdict | None] = [None] * len(frames)
@@ -250,7 +260,7 @@ class _Computation:
             for search in searches:
                 search.cancel()  # withdraws what still waits in the pool
             raise
-        return review(frames, verdicts)
+        return await keep(review(frames, verdicts))
 
     async def _tell(self, done: int, total: int) -> None:
         for listener in list(self.listeners):

@@ -162,3 +162,18 @@ async def test_a_damaged_game_is_refused_as_damaged_and_nothing_is_stored(tmp_pa
         assert refusal is not None and refusal.code is Code.GAME_DAMAGED
         assert await reopened.reviews.get(game_id) is None
         assert search.searched == []
+
+
+async def test_a_request_that_gives_up_leaves_the_review_to_finish(service, search) -> None:
+    game_id = await finished_game(service)
+    search.gate = asyncio.Event()
+    first = asyncio.ensure_future(service.reviews.review(HERE.guild_id, game_id))
+    await until(lambda: service.reviews.waiting(game_id) == 1)
+    first.cancel()
+    second = asyncio.ensure_future(service.reviews.review(HERE.guild_id, game_id))
+    await until(lambda: service.reviews.waiting(game_id) == 1)
+    search.gate.set()
+    view = await asyncio.wait_for(second, LIMIT)
+    assert len(view.review.moves) == len(MOVES)
+    assert sorted(search.searched) == [0, 1, 2, 3, 4]  # one computation, not two
+    assert first.cancelled()
