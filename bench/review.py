@@ -26,7 +26,7 @@ from bot.ai import choose_move
 from bot.ai.review import REVIEW_LEVEL, REVIEW_NODE_LIMIT, search_verdict
 from bot.config import WORKERS_ENV
 from bot.jarmo import Game
-from bot.service import Actor, ChallengeRequest, JarmoService, Place
+from bot.service import Actor, ChallengeRequest, JarmoService, Place, ServiceConfig
 from bot.service.computer import ProcessThinker
 from bot.service.reviews import pool_analyser
 from bot.store import open_store
@@ -34,11 +34,11 @@ from bot.store import open_store
 ANN, BOB = Actor(1, "Ann"), Actor(2, "Bob")
 
 
-def a_long_game(plies: int) -> list[str]:
+def a_long_game(plies: int, rules: ServiceConfig) -> list[str]:
     """The moves of a game that lasts ``plies`` plies without ending: the computer at medium
     against itself, the seed moving on until a game lasts that long."""
     for seed in range(1000):
-        game = Game.new(max_plies=plies + 10)
+        game = Game.new(rules.default_ruleset, rules.default_layout, plies + 10)
         rng = random.Random(seed)
         while game.ply < plies and not game.over:
             # A few random moves keep the games apart; the rest are sound.
@@ -66,8 +66,9 @@ async def one_run(service: JarmoService, channel: int, moves: list[str]) -> floa
 
 
 async def bench(runs: int, plies: int, workers: int) -> None:
-    moves = a_long_game(plies)
-    positions = [Game.new(max_plies=plies + 10)]
+    rules = ServiceConfig()  # the service's own defaults: its games are played on them
+    moves = a_long_game(plies, rules)
+    positions = [Game.new(rules.default_ruleset, rules.default_layout, plies + 10)]
     for move in moves:
         positions.append(positions[-1].copy())
         positions[-1].play(move)
@@ -80,7 +81,7 @@ async def bench(runs: int, plies: int, workers: int) -> None:
         await pool_analyser(thinker.analyse)(positions[0].to_dict())  # the workers are up
         with tempfile.TemporaryDirectory() as folder:
             async with open_store(Path(folder) / "bench.sqlite3") as store:
-                service = JarmoService(store)
+                service = JarmoService(store, config=rules)
                 service.reviews.use(pool_analyser(thinker.analyse))
                 times = [await one_run(service, 100 + run, moves) for run in range(runs)]
     finally:

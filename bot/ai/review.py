@@ -28,7 +28,7 @@ from ._api import analyse
 #: the clock, ends each search: the answer is the same on any machine (bench/review.py measures
 #: what it costs).
 REVIEW_LEVEL: Final = "hard"
-REVIEW_NODE_LIMIT: Final = 20_000
+REVIEW_NODE_LIMIT: Final = 10_000
 #: A search's time limit, only a guard: the node budget ends it long before on any machine.
 REVIEW_TIME_GUARD: Final = 60.0
 
