@@ -144,9 +144,9 @@ async def report_message(report: Report, language: str | None = None) -> dict[st
         message["view"] = rematch_view(report.board.match.id, language)
     elif turn is not None:
         message["view"] = move_view(shown.game.id, language)
-    if report.ended is not None:  # a game ends here: it can be reviewed
+    if report.ended is not None and report.ended.status != "aborted":  # it can be reviewed
         view = message.setdefault("view", discord.ui.View(timeout=None))
-        view.add_item(review_button(report.board.game.id, language))
+        view.add_item(review_button(report.ended.game.id, language))
     return message
 
 
