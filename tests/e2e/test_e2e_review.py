@@ -75,3 +75,25 @@ def test_a_finished_game_is_reviewed_in_one_edited_message(fake: FakeDiscord, bo
     again = fake.slash(ann, here, "jarmo review")
     repeat = reviewed(fake, again.wait_answer().message.id)
     assert repeat.embeds[0]["description"] == text
+
+
+def test_the_history_picker_reviews_a_game_privately(fake: FakeDiscord, bot):
+    world = fake.world
+    ann, bob = world.ann, world.bob
+    here = world.channel("arena-4")
+    accept(fake, challenge(fake, here, ann, bob, side="white"), bob)
+    fake.slash(ann, here, "jarmo move", move="C1-E2").wait_answer()
+    prompt = fake.slash(bob, here, "jarmo resign").wait_answer()
+    fake.press(bob, prompt.message, "Yes, resign the match").wait_followups(1)
+
+    history = fake.slash(ann, here, "jarmo history").wait_answer().message
+    [picker] = [item for row in history.components for item in row["components"]]
+    # The newest game is the first; Bob resigned, so the points are as they stood.
+    [option] = [o for o in picker["options"] if o["label"].startswith("Review: 1. ")]
+    assert option["label"] == "Review: 1. Won 5–5 v Bob"
+    picked = fake.pick(ann, history, option["value"])
+    answer = picked.wait_answer()
+    assert answer.type == 4 and answer.ephemeral  # only the one who picked sees it
+    message = reviewed(fake, answer.message.id)
+    assert message.ephemeral and message.embeds[0]["title"] == "Review · Ann v Bob"
+    assert "1. C1-E2" in message.embeds[0]["description"]
