@@ -33,7 +33,7 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 TABLES = (
     "guild_settings", "players", "bot_state", "challenges", "matches", "games", "actions",
     "ratings", "rating_history", "tournaments", "tournament_entries", "tournament_pairings",
-    "outbox", "quarantined_games",
+    "outbox", "quarantined_games", "game_reviews",
 )  # fmt: skip
 
 

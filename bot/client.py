@@ -42,6 +42,7 @@ from bot.service.delivery import (
     idempotency_token,
 )
 from bot.service.jobs import Job, run_job
+from bot.service.reviews import pool_analyser
 from bot.store import Store, open_database
 
 if TYPE_CHECKING:
@@ -121,6 +122,7 @@ class JarmoBot(commands.AutoShardedBot):
         )
         self._thinker = ProcessThinker.open(self.config.computer_workers)
         self._computer = ComputerOpponent(self._service, self._thinker)
+        self._service.reviews.use(pool_analyser(self._thinker.analyse))
         # The first render of each theme builds its palette and background (~0.5 s): do it now,
         # not inside a player's first interaction.
         for ruleset in ("classic", "ludos"):

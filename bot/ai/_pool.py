@@ -5,6 +5,11 @@ takes one, the request's thinking time is its level's own, cut down to a fair sh
 left before its deadline, counting every request queued behind it: with more games waiting than
 workers, each answer is a little shallower and all of them still come in time. A worker that
 dies is replaced and the request it held is searched again; closing the pool stops them all.
+
+Analyses (a game review's positions) wait in a queue of their own, behind every move: a worker
+takes one only when no move waits, and while the pool has more than one worker, one of them
+never takes an analysis, so a move that comes in always finds a worker free or about to be. An
+analysis is bounded by nodes, so it is short and the same on any machine.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ._api import level_time_limit
+from ._api import SearchResult, level_time_limit
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +52,7 @@ class SearchRequest:
     level: str
     seed: int
     time_limit: float
+    node_limit: int | None = None
 
 
 class Worker(Protocol):
@@ -55,6 +61,11 @@ class Worker(Protocol):
     async def search(self, request: SearchRequest) -> str:
         """The move for ``request``. Raises ``WorkerDied``, or ``ValueError`` for a request
         the search refuses (a finished game, an unknown level)."""
+        ...
+
+    async def analyse(self, request: SearchRequest) -> SearchResult:
+        """The search's whole answer for ``request`` (move, score, depth, nodes, line).
+        Raises as :meth:`search` does."""
         ...
 
     async def close(self) -> None:
@@ -85,6 +96,16 @@ class _Job:
     attempts: int = 0
 
 
+@dataclass(eq=False)
+class _Analysis:
+    game: dict[str, Any]
+    level: str
+    node_limit: int
+    time_limit: float
+    answer: asyncio.Future[SearchResult] = field(repr=False)
+    attempts: int = 0
+
+
 class SearchPool:
     """``size`` search processes behind one queue. Call :meth:`start` first and :meth:`close`
     at the end. ``launch`` starts one worker and ``clock`` tells the time in seconds (tests
@@ -103,6 +124,8 @@ class SearchPool:
         self._launch = launch
         self._clock = clock
         self._queue: deque[_Job] = deque()
+        self._analyses: deque[_Analysis] = deque()
+        self._analysing = 0  # workers on an analysis now
         self._idle: deque[asyncio.Future[None]] = deque()  # slots waiting for a request
         self._slots: list[asyncio.Task[None]] = []
         self._closed = False
@@ -136,6 +159,21 @@ class SearchPool:
         self._wake_one()
         return answer
 
+    def analyse(
+        self, game: dict[str, Any], level: str, *, node_limit: int, time_limit: float
+    ) -> asyncio.Future[SearchResult]:
+        """Queue an analysis of ``game`` at ``level`` bounded by ``node_limit`` nodes (and, as a
+        guard only, ``time_limit`` seconds), behind every move; await it for the search's whole
+        answer. Cancelling it withdraws the request. Raises and fails as :meth:`choose` does.
+        """
+        if self._closed:
+            raise PoolClosed("the search pool is closed")
+        level_time_limit(level)
+        answer: asyncio.Future[SearchResult] = asyncio.get_running_loop().create_future()
+        self._analyses.append(_Analysis(game, level, node_limit, time_limit, answer))
+        self._wake_one()
+        return answer
+
     def waiting(self) -> int:
         """How many requests wait for a worker (not counting those being searched)."""
         return len(self._queue)
@@ -145,6 +183,8 @@ class SearchPool:
         self._closed = True
         while self._queue:
             self._settle(self._queue.popleft(), PoolClosed("the search pool closed"))
+        while self._analyses:
+            self._settle(self._analyses.popleft(), PoolClosed("the search pool closed"))
         slots, self._slots = self._slots, []
         for slot in slots:
             slot.cancel()
@@ -154,7 +194,7 @@ class SearchPool:
 
     async def _serve(self) -> None:
         worker = await self._replacement()
-        job: _Job | None = None
+        job: _Job | _Analysis | None = None
         try:
             while (job := await self._take()) is not None:
                 if worker is None:
@@ -162,7 +202,7 @@ class SearchPool:
                 if worker is None:
                     self._settle(job, WorkerDied("no search process could be started"))
                     continue
-                if not await self._search(worker, job):
+                if not await self._run(worker, job):
                     self._retry(job)
                     worker = await self._replacement()
         except asyncio.CancelledError:
@@ -180,12 +220,16 @@ class SearchPool:
             log.exception("could not start a search process")
             return None
 
-    async def _take(self) -> _Job | None:
+    async def _take(self) -> _Job | _Analysis | None:
         while not self._closed:
             while self._queue and self._queue[0].answer.done():  # its caller gave up
                 self._queue.popleft()
             if self._queue:
                 return self._queue.popleft()
+            while self._analyses and self._analyses[0].answer.done():
+                self._analyses.popleft()
+            if self._analyses and self._analysing < max(1, self.size - 1):
+                return self._analyses.popleft()
             woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._idle.append(woken)
             await woken
@@ -197,6 +241,31 @@ class SearchPool:
             if not woken.done():
                 woken.set_result(None)
                 return
+
+    async def _run(self, worker: Worker, job: _Job | _Analysis) -> bool:
+        if isinstance(job, _Job):
+            return await self._search(worker, job)
+        self._analysing += 1
+        try:
+            return await self._analyse(worker, job)
+        finally:
+            self._analysing -= 1
+
+    async def _analyse(self, worker: Worker, job: _Analysis) -> bool:
+        """Analyse ``job`` on ``worker`` and settle it; False if the worker died meanwhile."""
+        request = SearchRequest(job.game, job.level, 0, job.time_limit, job.node_limit)
+        try:
+            found = await worker.analyse(request)
+        except WorkerDied as died:
+            log.warning("a search process died in an analysis (%s); starting another", died)
+            await worker.close()
+            return False
+        except ValueError as refused:
+            self._settle(job, refused)
+        else:
+            if not job.answer.done():
+                job.answer.set_result(found)
+        return True
 
     async def _search(self, worker: Worker, job: _Job) -> bool:
         """Search ``job`` on ``worker`` and settle it; False if the worker died meanwhile."""
@@ -220,15 +289,18 @@ class SearchPool:
         own = level_time_limit(job.level)
         return max(MIN_THINK_SECONDS, share if own is None else min(own, share))
 
-    def _retry(self, job: _Job) -> None:
+    def _retry(self, job: _Job | _Analysis) -> None:
         job.attempts += 1
         if job.attempts >= MAX_ATTEMPTS:
             self._settle(job, WorkerDied(f"the position took down {job.attempts} workers"))
             return
-        self._queue.appendleft(job)  # first again: it has waited longest
+        if isinstance(job, _Job):
+            self._queue.appendleft(job)  # first again: it has waited longest
+        else:
+            self._analyses.appendleft(job)
         self._wake_one()
 
     @staticmethod
-    def _settle(job: _Job, error: BaseException) -> None:
+    def _settle(job: _Job | _Analysis, error: BaseException) -> None:
         if not job.answer.done():
             job.answer.set_exception(error)

@@ -7,7 +7,9 @@ import contextlib
 import json
 import sys
 from dataclasses import asdict
+from typing import Any
 
+from ._api import SearchResult
 from ._pool import SearchPool, SearchRequest, WorkerDied
 
 # What a worker says once it has imported the engine (bot/ai/_worker.py runs the other side).
@@ -62,6 +64,20 @@ class ProcessWorker:
 
     async def search(self, request: SearchRequest) -> str:
         """The move for ``request``. Raises ``WorkerDied`` or ``ValueError`` (refused)."""
+        return str((await self._ask(request))["move"])
+
+    async def analyse(self, request: SearchRequest) -> SearchResult:
+        """The search's whole answer for ``request``. Raises as :meth:`search` does."""
+        reply = await self._ask(request)
+        try:
+            return SearchResult(
+                str(reply["move"]), int(reply["score"]), int(reply["depth"]),
+                int(reply["nodes"]), tuple(str(move) for move in reply["pv"]),
+            )  # fmt: skip
+        except (KeyError, TypeError, ValueError) as exc:
+            raise WorkerDied(f"search process {self.pid} answered {reply!r}") from exc
+
+    async def _ask(self, request: SearchRequest) -> dict[str, Any]:
         stdin = self._process.stdin
         assert stdin is not None  # opened with a pipe
         self._searching = True
@@ -75,7 +91,7 @@ class ProcessWorker:
             self._searching = False
         if "refused" in reply:
             raise ValueError(str(reply["refused"]))
-        return str(reply["move"])
+        return dict(reply)
 
     async def close(self) -> None:
         """End the process: at once if it is searching (its answer is no longer wanted), else

@@ -14,7 +14,9 @@ import signal
 import sys
 from typing import Any
 
-from ._api import choose_move_from_dict
+from bot.jarmo import Game
+
+from ._api import analyse, choose_move_from_dict
 from ._process import READY
 
 # The bot's own process answers interactions and draws boards: when the cores are busy, it goes
@@ -22,15 +24,32 @@ from ._process import READY
 NICENESS = 5
 
 
-def answer(request: dict[str, Any]) -> dict[str, str]:
-    """The answer line for one request line (already parsed)."""
+def answer(request: dict[str, Any]) -> dict[str, Any]:
+    """The answer line for one request line (already parsed): the move, or for an analysis
+    (a request with a ``node_limit``) the search's whole answer."""
     try:
+        if request.get("node_limit") is not None:
+            return _analysis(request)
         move = choose_move_from_dict(
             request["game"], request["level"], request["seed"], request["time_limit"]
         )
     except (ValueError, KeyError, TypeError) as exc:
         return {"refused": f"{type(exc).__name__}: {exc}"}
     return {"move": move}
+
+
+def _analysis(request: dict[str, Any]) -> dict[str, Any]:
+    found = analyse(
+        Game.from_dict(request["game"]),
+        level=request["level"],
+        seed=request["seed"],
+        time_limit=request["time_limit"],
+        node_limit=request["node_limit"],
+    )
+    return {
+        "move": found.move, "score": found.score, "depth": found.depth,
+        "nodes": found.nodes, "pv": list(found.pv),
+    }  # fmt: skip
 
 
 def main() -> None:

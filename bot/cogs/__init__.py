@@ -13,6 +13,7 @@ from bot.cogs.clock import ClockCog, PauseButton
 from bot.cogs.grid import GridCell, MoveButton
 from bot.cogs.play import PlayCog, ResignButton, StopButton
 from bot.cogs.rematch import RematchButton
+from bot.cogs.review import ReviewButton, ReviewCog
 from bot.cogs.servers import ServerCog
 from bot.cogs.stats import HistoryPicker, LeaderboardButton, StatsCog
 from bot.cogs.threads import ThreadCog
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 # In the order ``/jarmo`` lists their sub-commands.
-FEATURES = (ChallengeCog, PlayCog, ClockCog, StatsCog, ServerCog, TournamentCog)
+FEATURES = (ChallengeCog, PlayCog, ClockCog, StatsCog, ReviewCog, ServerCog, TournamentCog)
 
 DYNAMIC_ITEMS = (
     ChallengeButton,
@@ -34,6 +35,7 @@ DYNAMIC_ITEMS = (
     PauseButton,
     RematchButton,
     ResignButton,
+    ReviewButton,
     SignupButton,
     StopButton,
 )
@@ -68,6 +70,8 @@ __all__ = [
     "PlayCog",
     "RematchButton",
     "ResignButton",
+    "ReviewButton",
+    "ReviewCog",
     "ServerCog",
     "SignupButton",
     "StatsCog",

@@ -12,6 +12,7 @@ import discord
 from bot.cogs.audience import channel_language
 from bot.cogs.items import single
 from bot.cogs.rematch_offer import rematch_view
+from bot.cogs.review_offer import review_button
 from bot.cogs.words import (
     discord_voice,
     discord_words,
@@ -146,6 +147,9 @@ async def report_message(report: Report, language: str | None = None) -> dict[st
         message["view"] = rematch_view(report.board.match.id, language)
     elif turn is not None:
         message["view"] = move_view(shown.game.id, language)
+    if report.ended is not None and report.ended.status != "aborted":  # it can be reviewed
+        view = message.setdefault("view", discord.ui.View(timeout=None))
+        view.add_item(review_button(report.ended.game.id, language))
     return message
 
 

@@ -17,6 +17,7 @@ from bot.cogs.audience import channel_language
 from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem, single
 from bot.cogs.replies import EMBED_COLOUR, only_pinging
+from bot.cogs.review import send_review
 from bot.cogs.tournament import table_messages
 from bot.cogs.tree import Unwelcome
 from bot.cogs.words import (
@@ -135,6 +136,9 @@ def leaderboard_message(page: LeaderboardPage, language: str | None = None) -> d
 # A picked option's value: a game's id, or this prefix and a tournament's id (issue 19; game
 # values stay plain ids, so pickers posted before tournaments keep working).
 TOURNAMENT_VALUE = "t"
+# A picked review option's value: this prefix and the game's id.
+REVIEW_VALUE = "r"
+MAX_OPTIONS = 25  # Discord's limit for a select menu
 
 
 class HistoryPicker(
@@ -142,29 +146,41 @@ class HistoryPicker(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"jarmo:hist:(?P<guild>[0-9]+):(?P<user>[0-9]+):(?P<opponent>[0-9]+)",
 ):
-    """The picker under a history: the chosen game's move list and replay, or the chosen
-    tournament's final table (image and text), privately."""
+    """The picker under a history: the chosen game's move list and replay, or its review, or
+    the chosen tournament's final table (image and text), privately."""
 
     what = "history game"
 
     def __init__(self, page: HistoryPage | None, *, guild_id: int, user_id: int,
                  opponent_id: int | None, language: str | None = None) -> None:  # fmt: skip
-        options = []
         voice = discord_voice(language)
+        _ = discord_words(language).gettext
+        games, reviews, tournaments = [], [], []
         for number, line in enumerate(page.lines if page else [], 1):
             label, description = history_option(number, line, voice)
-            options.append(
+            games.append(
                 discord.SelectOption(label=label, value=str(line.game.id), description=description)
+            )
+            reviews.append(
+                discord.SelectOption(
+                    label=_("Review: {game}").format(game=label)[:100],
+                    value=f"{REVIEW_VALUE}{line.game.id}",
+                    description=description,
+                )
             )
         for number, placing in enumerate(page.tournaments if page else (), 1):
             label, description = placing_option(number, placing, voice)
             value = f"{TOURNAMENT_VALUE}{placing.tournament.id}"
-            options.append(discord.SelectOption(label=label, value=value, description=description))
-        _ = discord_words(language).gettext
+            tournaments.append(
+                discord.SelectOption(label=label, value=value, description=description)
+            )
+        # A picker holds at most 25 options: the reviews give way to the tournaments.
+        room = MAX_OPTIONS - len(games) - len(tournaments)
+        options = [*games, *reviews[: max(room, 0)], *tournaments]
         placeholder = (
-            _("Pick a game for its replay, or a tournament for its final table")
+            _("Pick a game for its replay or review, or a tournament for its final table")
             if page and page.tournaments
-            else _("Pick a game for its move list and replay")
+            else _("Pick a game for its move list and replay, or for its review")
         )
         super().__init__(
             discord.ui.Select(
@@ -191,6 +207,9 @@ class HistoryPicker(
         if interaction.guild_id != self.guild_id:
             raise Unwelcome(N_("This history belongs to another server."))
         picked = self.item.values[0]
+        if picked.startswith(REVIEW_VALUE):
+            await send_review(interaction, int(picked.removeprefix(REVIEW_VALUE)), private=True)
+            return
         if picked.startswith(TOURNAMENT_VALUE):
             await self._send_final_table(interaction, int(picked.removeprefix(TOURNAMENT_VALUE)))
             return

@@ -43,6 +43,13 @@ class BoardFolder:
         """The picture of the position on the board now, whichever match it belongs to."""
         return self.path / LATEST
 
+    async def save_picture(self, name: str, image: bytes) -> Path:
+        """Write another picture (a review's graph, say) as ``name``, leaving ``latest.png``
+        alone. Raises ``OSError``."""
+        target = self.path / name
+        await asyncio.to_thread(target.write_bytes, image)
+        return target
+
     async def save(self, view: BoardView, words: ImageWords) -> Path:
         """Write ``view``'s picture, its texts in ``words``, into its match's folder; returns
         the numbered file. Raises ``OSError``."""

@@ -7,6 +7,7 @@ belongs to the player whose turn it is (hot-seat).
 
 from __future__ import annotations
 
+import asyncio
 import textwrap
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -16,7 +17,8 @@ from bot.console._boards import BoardFolder
 from bot.console._diagram import board_diagram
 from bot.console._words import console_catalogue, console_voice
 from bot.i18n import N_, Catalogue
-from bot.jarmo import SIDES, Side
+from bot.jarmo import SIDES, Side, side_name
+from bot.render import render_review_graph
 from bot.service import (
     Actor,
     BadMove,
@@ -33,6 +35,7 @@ from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.service.deadlines import DeadlineScheduler
 from bot.service.delivery import AnnouncementDelivery, Delivery
 from bot.service.errors import as_refusal
+from bot.service.reviews import Label
 from bot.store import StoreError
 from bot.words import (
     game_title,
@@ -43,6 +46,13 @@ from bot.words import (
     report_text,
     side_label,
     standings_text,
+)
+from bot.words.review import (
+    review_moves_text,
+    review_progress,
+    review_summary,
+    review_title,
+    turning_point_caption,
 )
 
 PLACE = Place(guild_id=0, channel_id=0)
@@ -63,6 +73,7 @@ Commands:
   standings   the match score
   resign      give up: the game and the rest of the match go to the opponent (asks first)
   stop        offer to end this game now, scored as it stands (the opponent answers y/n)
+  review      review the last finished game: every move labelled, with better moves
   rules       where to read the rules
   help        this list
   quit        leave (Ctrl-D works too)""")
@@ -230,6 +241,10 @@ class _Session:
             return None
         while started and self.result is None and not self.leaving:
             await self._turn()
+        if self.result is not None and not self.leaving:
+            wanted = self.confirm(self.words.gettext("Review the last game?"))
+            if wanted:
+                await self._handle(Actor(PLAYER_IDS[0], self.name(PLAYER_IDS[0])), "review")
         return self.result
 
     # -- starting ------------------------------------------------------------------------------
@@ -465,6 +480,43 @@ class _Session:
                 )
             )
 
+    async def review(self, actor: Actor, rest: str) -> None:
+        """``review``: the last finished game, searched move by move (the bot's own review)."""
+        game_id = await self.service.reviews.last_game(PLACE)
+        shown: set[int] = set()
+
+        async def progress(done: int, total: int) -> None:
+            quarter = 4 * done // max(total, 1)
+            if quarter not in shown:  # a line per quarter, not one per position
+                shown.add(quarter)
+                self.say(review_progress(done, total, self.voice))
+
+        view = await self.service.reviews.review(PLACE.guild_id, game_id, progress=progress)
+        words = image_words(self.voice.catalogue)
+        marks = {
+            m.ply: m.label.value
+            for m in view.review.moves
+            if m.label in (Label.MISTAKE, Label.BLUNDER)
+        }
+        graph = await asyncio.to_thread(
+            render_review_graph,
+            view.review.graph(),
+            marks,
+            title=review_title(view, self.voice),
+            words=words,
+            sides=(side_name("white", view.ruleset), side_name("black", view.ruleset)),
+        )
+        saved = await self.folder.save_picture(f"review-game{game_id}.png", graph)
+        self.say(f"{review_title(view, self.voice)}\n{review_summary(view, self.voice)}")
+        self.say(review_moves_text(view, self.voice))
+        for point in view.turning_points:
+            board = await self.folder.save_picture(
+                f"review-game{game_id}-move{point.ply:03d}.png", await point.picture.png(words)
+            )
+            caption = turning_point_caption(view, point.ply, self.voice)
+            self.say(f"{caption} ({board.name})")
+        self.say(self.words.gettext("The review's graph is in {file}.").format(file=saved))
+
     async def rules(self, actor: Actor, rest: str) -> None:
         """``rules``: where the rules are, and the gist."""
         self.say(self.words.gettext(RULES))
@@ -505,6 +557,7 @@ COMMANDS: dict[str, Command] = {
     "standings": _Session.standings,
     "resign": _Session.resign,
     "stop": _Session.stop,
+    "review": _Session.review,
     "rules": _Session.rules,
     "help": _Session.help,
     "?": _Session.help,

@@ -47,6 +47,9 @@ class ImageWords:
     games_count: Callable[[int], str]
     chart_older: str
     chart_latest: str
+    review_ahead: str = "{side} ahead"  # {side}: a colour; a review graph's half
+    review_mistake: str = "mistake"
+    review_blunder: str = "blunder"
 
     def colour(self, english: str) -> str:
         """A side's colour name (``"White"``, ``"Blue"``, ...) in this language."""

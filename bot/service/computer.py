@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from bot.ai import SearchPool, choose_move_from_dict, search_pool
+from bot.ai import SearchPool, SearchResult, choose_move_from_dict, search_pool
 from bot.service import errors
 from bot.service.models import Actor, BoardView, ChallengeRequest, Place, Report
 from bot.store import GameRecord
@@ -49,6 +49,12 @@ class ProcessThinker:
     async def __call__(self, data: dict[str, Any], level: str, seed: int) -> str:
         within = ANSWER_WITHIN_SECONDS - AROUND_THE_SEARCH_SECONDS
         return await self._pool.choose(data, level, seed, within=within)
+
+    def analyse(
+        self, data: dict[str, Any], level: str, *, node_limit: int, time_limit: float
+    ) -> asyncio.Future[SearchResult]:
+        """An analysis in the pool, behind every move (a review's positions)."""
+        return self._pool.analyse(data, level, node_limit=node_limit, time_limit=time_limit)
 
     async def close(self) -> None:
         """Stop the worker processes (waiting searches are refused) and wait for them."""

@@ -86,6 +86,11 @@ class Code(StrEnum):
     NOT_IN_TOURNAMENT = "not-in-tournament"
     NO_SUCH_ROUND = "no-such-round"
     TOURNAMENT_NOT_IN_HISTORY = "tournament-not-in-history"
+    # reviews
+    NO_GAME_TO_REVIEW = "no-game-to-review"
+    REVIEW_GAME_RUNNING = "review-game-running"
+    REVIEW_GAME_ABORTED = "review-game-aborted"
+    REVIEW_OTHER_SERVER = "review-other-server"
     # faults that are nobody's doing
     GAME_DAMAGED = "game-damaged"
     DATABASE_BUSY = "database-busy"
@@ -143,6 +148,10 @@ class BadSetting(Refusal):
 
 class TournamentRefused(Refusal):
     """A tournament cannot do that now: sign-up is over, too few players, a bad option, ..."""
+
+
+class ReviewRefused(Refusal):
+    """The game cannot be reviewed: it is still in play, was aborted, or is another server's."""
 
 
 class GameChanged(Refusal):

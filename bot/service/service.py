@@ -20,6 +20,7 @@ from bot.service.models import Actor, ServiceConfig
 from bot.service.play import PlayCases
 from bot.service.ratings import Ratings
 from bot.service.rematches import RematchCases
+from bot.service.reviews import ReviewCases
 from bot.service.servers import ServerSettingsCases
 from bot.service.standings import StandingsCases
 from bot.service.stats import PlayerStats
@@ -72,6 +73,7 @@ class JarmoService:
         # issue 19: tournaments hear of every match that ends
         self.tournaments = TournamentCases(self.unit, ender, reports)
         match_listeners.add(self.tournaments.match_ended)
+        self.reviews = ReviewCases(self.unit)
 
     def with_computer(self, computer: Actor) -> JarmoService:
         """A service like this one (same store, settings, clock and random source) that plays

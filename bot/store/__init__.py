@@ -31,6 +31,7 @@ from bot.store.interface import (
     QuarantineStore,
     RatingStore,
     ResultStore,
+    ReviewStore,
     Store,
     TournamentStore,
 )
@@ -152,6 +153,7 @@ __all__ = [
     "RatingUpdate",
     "Result",
     "ResultStore",
+    "ReviewStore",
     "RunningClock",
     "SchemaTooNew",
     "Settlement",

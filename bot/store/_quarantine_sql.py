@@ -76,6 +76,7 @@ def quarantine(db: Sql, game_id: int, reason: str, now: datetime) -> str:
             (at, row["match_id"]),
         )
     db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+    db.execute("DELETE FROM game_reviews WHERE game_id = ?", (game_id,))  # of moves now gone
     assignments = ", ".join(f"{column} = ?" for column in sets)
     db.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*sets.values(), game_id))
     db.execute(

@@ -516,6 +516,20 @@ class TournamentStore(Protocol):
         ...
 
 
+class ReviewStore(Protocol):
+    """Reviews of finished games, kept once made (as the service's JSON text)."""
+
+    async def get(self, game_id: int) -> str | None:
+        """The review stored for the game, or ``None`` when there is none yet."""
+        ...
+
+    async def keep(self, game_id: int, body: str, *, now: datetime) -> str:
+        """Store ``body`` as the game's review unless one is stored already (the first one
+        stays, whichever process wrote it) and return the stored one. Raises ``ValueError``
+        for a naive ``now``; an unknown game breaks the games table's foreign key."""
+        ...
+
+
 class Store(Protocol):
     """One backend: a store for each role, over one database."""
 
@@ -539,6 +553,8 @@ class Store(Protocol):
     def quarantine(self) -> QuarantineStore: ...
     @property
     def tournaments(self) -> TournamentStore: ...
+    @property
+    def reviews(self) -> ReviewStore: ...
 
     async def close(self) -> None:
         """Finish pending work and release the database. Closing twice is fine."""

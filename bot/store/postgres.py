@@ -34,6 +34,7 @@ from bot.store._pg_games import PgGames
 from bot.store._players import SqlBotState, SqlPlayers
 from bot.store._quarantine_sql import SqlQuarantine
 from bot.store._rating_store import SqlRatings
+from bot.store._review_sql import SqlReviews
 from bot.store._stats_sql import SqlResults
 from bot.store._tournament_sql import SqlTournaments
 from bot.store.errors import DatabaseUnusable, SchemaTooNew
@@ -79,6 +80,7 @@ class PostgresStore:
         self.outbox = SqlOutbox(self._writer, reader, shared=True)
         self.quarantine = SqlQuarantine(self._writer, loader)
         self.tournaments = SqlTournaments(self._writer, reader)  # issue 19
+        self.reviews = SqlReviews(self._writer, reader)
         self._closed = False
 
     @classmethod

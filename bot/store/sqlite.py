@@ -27,6 +27,7 @@ from bot.store._players import SqlBotState, SqlPlayers
 from bot.store._preflight import ProcessLock, check_database
 from bot.store._quarantine_sql import SqlQuarantine
 from bot.store._rating_store import SqlRatings
+from bot.store._review_sql import SqlReviews
 from bot.store._stats_sql import SqlResults
 from bot.store._tournament_sql import SqlTournaments
 from bot.store._writer import Writer
@@ -54,6 +55,7 @@ class SqliteStore:
         self.outbox = SqlOutbox(writer, reader)
         self.quarantine = SqlQuarantine(writer, loader)
         self.tournaments = SqlTournaments(writer, reader)  # issue 19
+        self.reviews = SqlReviews(writer, reader)
         self._closed = False
 
     @classmethod

@@ -80,4 +80,10 @@ def _build(catalogue: Catalogue) -> ImageWords:
         chart_older=text(N_("older")),
         # TRANSLATORS: under the right end of a rating chart's time axis.
         chart_latest=text(N_("latest")),
+        # TRANSLATORS: a game review's graph: its upper half is "White ahead", its lower half
+        # "Black ahead"; {side} is a colour.
+        review_ahead=text(N_("{side} ahead")),
+        # TRANSLATORS: the legend of a game review's graph: the dots on bad moves.
+        review_mistake=text(N_("mistake")),
+        review_blunder=text(N_("blunder")),
     )

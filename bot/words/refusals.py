@@ -126,6 +126,22 @@ _MESSAGES: dict[Code, str] = {
         "The bot's database is busy right now, so nothing was changed. Please try again in a "
         "moment."
     ),
+    # reviews
+    Code.NO_GAME_TO_REVIEW: N_(
+        "There is no finished game here to review. Pick one of your games from {history}, or "
+        "play one with {challenge}."
+    ),
+    Code.REVIEW_GAME_RUNNING: N_(
+        "That game is still being played. It can be reviewed once it has ended."
+    ),
+    Code.REVIEW_GAME_ABORTED: N_(
+        "That game was aborted and does not count, so there is nothing to review. Pick another "
+        "from {history}."
+    ),
+    Code.REVIEW_OTHER_SERVER: N_(
+        "That game was played on another server, so it cannot be reviewed here. Pick one of "
+        "this server's games from {history}."
+    ),
     # rematches and server settings (issue 18)
     Code.REMATCH_ONLY_PLAYERS: N_(
         "Only the two players of that match can ask for a rematch. Start your own match with "

@@ -8,7 +8,15 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.ai import PoolClosed, SearchPool, SearchRequest, WorkerDied, fair_share, level_time_limit
+from bot.ai import (
+    PoolClosed,
+    SearchPool,
+    SearchRequest,
+    SearchResult,
+    WorkerDied,
+    fair_share,
+    level_time_limit,
+)
 from bot.ai._pool import HANDOVER_SECONDS, MAX_ATTEMPTS, MIN_THINK_SECONDS
 from bot.jarmo import Game
 
@@ -88,6 +96,10 @@ class FakeWorker:
         finally:
             async with self.farm.changed:
                 self.farm.changed.notify_all()
+
+    async def analyse(self, request: SearchRequest) -> SearchResult:
+        move = await self.search(request)
+        return SearchResult(move, 25, 3, request.node_limit or 0, (move,))
 
     async def close(self) -> None:
         self.closed = True
@@ -272,3 +284,67 @@ async def test_closing_refuses_what_waits_and_closes_every_worker(farm, clock):
     assert len(farm.launched) == 2 and all(worker.closed for worker in farm.launched)
     with pytest.raises(PoolClosed):
         pool.choose(POSITION, "hard", 0, within=WITHIN)
+
+
+# -- analyses (a game review's positions) -----------------------------------------------------
+
+
+def analyses(pool: SearchPool, count: int) -> list[asyncio.Future[SearchResult]]:
+    return [
+        pool.analyse(POSITION, "hard", node_limit=1000 + n, time_limit=60.0) for n in range(count)
+    ]
+
+
+async def test_an_analysis_returns_the_search_s_whole_answer_with_its_node_limit(pool, farm):
+    (task,) = analyses(pool, 1)
+    (search,) = await farm.until_running(1)
+    assert search.request.node_limit == 1000
+    search.answer("B1-D2")
+    assert await task == SearchResult("B1-D2", 25, 3, 1000, ("B1-D2",))
+
+
+async def test_analyses_leave_one_worker_free_for_moves(pool, farm):
+    waiting = analyses(pool, 3)
+    (first,) = await farm.until_running(1)
+    assert first.request.node_limit is not None
+    assert pool.waiting() == 0  # the two other analyses wait in their own queue
+    move = pool.choose(POSITION, "hard", 5, within=WITHIN)
+    running = await farm.until_running(2)
+    (searching,) = [s for s in running if s.request.node_limit is None]
+    assert searching.request.time_limit == 2.0  # a full think: the analyses took none of it
+    searching.answer("C1-D3")
+    assert await move == "C1-D3"
+    for _ in range(3):
+        (search,) = await farm.until_running(1)
+        search.answer()
+    assert [found.move for found in await asyncio.gather(*waiting)] == ["A1-C2"] * 3
+
+
+async def test_a_move_that_waits_goes_before_every_analysis(farm, clock):
+    single = SearchPool(1, launch=farm.launch, clock=clock)
+    single.start()
+    try:
+        waiting = analyses(single, 2)
+        (first,) = await farm.until_running(1)
+        move = single.choose(POSITION, "hard", 5, within=WITHIN)
+        first.answer()
+        (second,) = await farm.until_running(1)
+        assert second.request.node_limit is None  # the move, before the other analysis
+        second.answer("E1-D3")
+        assert await move == "E1-D3"
+        (third,) = await farm.until_running(1)
+        third.answer()
+        await asyncio.gather(*waiting)
+    finally:
+        await single.close()
+
+
+async def test_closing_refuses_the_analyses_that_wait(farm, clock):
+    single = SearchPool(1, launch=farm.launch, clock=clock)
+    single.start()
+    waiting = analyses(single, 2)
+    await farm.until_running(1)
+    await single.close()
+    for task in waiting:
+        with pytest.raises(PoolClosed):
+            await task

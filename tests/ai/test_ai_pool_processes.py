@@ -10,7 +10,15 @@ import signal
 
 import pytest
 
-from bot.ai import PoolClosed, ProcessWorker, SearchPool, SearchRequest, search_pool
+from bot.ai import (
+    PoolClosed,
+    ProcessWorker,
+    SearchPool,
+    SearchRequest,
+    SearchResult,
+    analyse,
+    search_pool,
+)
 from bot.jarmo import Game
 
 LIMIT = 30.0  # seconds: spawning processes on a machine shared with other test runs
@@ -26,6 +34,10 @@ class Watched:
     async def search(self, request: SearchRequest) -> str:
         self.searching.set()
         return await self.worker.search(request)
+
+    async def analyse(self, request: SearchRequest) -> SearchResult:
+        self.searching.set()
+        return await self.worker.analyse(request)
 
     async def close(self) -> None:
         await self.worker.close()
@@ -131,3 +143,17 @@ async def test_closing_ends_every_process_even_mid_search():
     for answer in asked:
         with pytest.raises(PoolClosed):
             await answer
+
+
+async def test_an_analysis_in_a_process_is_the_same_as_in_this_one() -> None:
+    game = Game.new()
+    game.play("A1-C2")
+    pool = search_pool(1)
+    pool.start()
+    try:
+        found = await asyncio.wait_for(
+            pool.analyse(game.to_dict(), "hard", node_limit=3000, time_limit=60.0), LIMIT
+        )
+    finally:
+        await pool.close()
+    assert found == analyse(game, level="hard", node_limit=3000, time_limit=60.0)

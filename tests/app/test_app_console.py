@@ -93,9 +93,10 @@ async def test_a_scripted_game_to_a_resignation(store: SqliteStore, tmp_path: Pa
     assert text.count("wins the match") == 1  # the final table says it; the report does not
     assert "**" not in text
     assert console.prompts[:2] == ["Player 1 name [Player 1]: ", "Player 2 name [Player 2]: "]
-    sides = [prompt.rsplit("(", 1)[1] for prompt in console.prompts[2:-1]]
+    sides = [prompt.rsplit("(", 1)[1] for prompt in console.prompts[2:-2]]
     assert sides == ["White) > "] + ["Black) > "] * 3 + ["White) > "] * 4
-    assert console.prompts[-1].startswith("Ann, resign? You lose this game and the rest")
+    assert console.prompts[-2].startswith("Ann, resign? You lose this game and the rest")
+    assert console.prompts[-1].startswith("Review the last game?")  # the script ends: no
 
     assert result is not None and result.over  # type: ignore[attr-defined]
     match = await store.games.latest_match(PLACE.channel_id)

@@ -65,3 +65,34 @@ async def test_refusals_name_the_consoles_own_commands(tmp_path: Path) -> None:
     text = "\n".join(shown)
     assert "The computer plays every game to the end. Use 'resign' to give up." in text
     assert "/jarmo" not in text
+
+
+async def test_the_console_reviews_the_match_s_last_game(tmp_path: Path) -> None:
+    shown: list[str] = []
+
+    def answer(prompt: str) -> str:
+        if prompt.startswith("Player"):
+            return "Ann"
+        if prompt.startswith("Review the last game?"):
+            return "y"
+        if len(shown) > 400:
+            raise EOFError
+        last = shown[-1]
+        if last.startswith("Legal moves for"):
+            return last.split(": ", 1)[1].split(",")[0].strip()
+        return "moves"
+
+    async with open_store(tmp_path / "console.sqlite3") as store:
+        service = JarmoService(store, config=ServiceConfig(max_plies=10), rng=random.Random(3))
+        result = await play_console(
+            service,
+            out_dir=tmp_path / "boards",
+            input_fn=answer,
+            output_fn=shown.append,
+            vs_computer="easy",
+        )
+    text = "\n".join(shown)
+    assert result is not None and result.over
+    assert "Review · " in text and "accuracy" in text
+    assert "A move without a note was the best move." in text
+    assert list((tmp_path / "boards").glob("review-game*.png"))

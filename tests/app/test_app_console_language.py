@@ -96,6 +96,7 @@ async def test_a_polish_console_game(tmp_path: Path) -> None:
     assert "Pionek na A5 należy do przeciwnika (Czarne), nie do ciebie." in text
     assert "Białe straciły 0 · Czarne straciły 0 · ostatnia akcja A1-C2" in text
     assert any(block.startswith("Dozwolone ruchy, Bob:") for block in shown)
-    assert prompts[-1].endswith("Zgoda? [t/n] ")  # and "t" (tak) agreed
+    assert prompts[-2].endswith("Zgoda? [t/n] ")  # and "t" (tak) agreed
+    assert prompts[-1] == "Przeanalizować ostatnią partię? [t/N] "  # the match is over
     assert "Gracze zgodzili się zakończyć partię w tym miejscu." in text
     assert result is not None and result.over

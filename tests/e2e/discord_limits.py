@@ -328,7 +328,16 @@ def check_message(payload: Mapping[str, Any], *, creating: bool, files: int) -> 
         problem = _description_problem(attachment.get("description"))
         if problem:
             problems.append(f"attachments[{index}]{problem}")
+    problems += _check_file_count(payload.get("attachments") or [], files)
     return problems
+
+
+MAX_FILES = 10  # files in one message
+
+
+def _check_file_count(listed: Sequence[Mapping[str, Any]], files: int) -> list[str]:
+    count = max(files, len(listed))
+    return [f"attachments: {count} files; at most {MAX_FILES}"] if count > MAX_FILES else []
 
 
 def _check_embed(embed: Mapping[str, Any], where: str) -> tuple[list[str], int]:

@@ -103,7 +103,7 @@ def test_a_match_in_esperanto(fake: FakeDiscord, bot):
     ending = report.embeds[0]["description"]
     assert f"{bob.mention} rezignis." in ending
     assert f"{ann.mention} venkas en la matĉo (pro rezigno)!" in ending
-    assert [button["label"] for button in report.buttons] == ["Revanĉo"]
+    assert [button["label"] for button in report.buttons] == ["Revanĉo", "Analizo"]
 
     # Ann asks for a rematch: offered in Esperanto, sides swapped, in the same thread.
     offer = fake.press(ann, report, "Revanĉo").wait_answer()

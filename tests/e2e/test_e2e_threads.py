@@ -88,7 +88,7 @@ def test_two_matches_at_once_in_one_channels_threads(fake: FakeDiscord, bot):
         two.play()
     last = one.play_to_end()
     assert last.message is not None
-    assert [b["label"] for b in last.message.buttons] == ["Rematch"]
+    assert [b["label"] for b in last.message.buttons] == ["Rematch", "Review"]
     fake.wait_until(lambda: "—" in first.name, 20, "the finished match's thread renamed")
     points = one.game.points()
     winner = one.game.winner()

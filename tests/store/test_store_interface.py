@@ -20,6 +20,7 @@ from bot.store import (
     QuarantineStore,
     RatingStore,
     ResultStore,
+    ReviewStore,
     Store,
     TournamentStore,
 )
@@ -35,6 +36,7 @@ ROLES: dict[str, type[Any]] = {
     "outbox": OutboxStore,
     "quarantine": QuarantineStore,
     "tournaments": TournamentStore,  # issue 19
+    "reviews": ReviewStore,
 }
 
 
