@@ -233,11 +233,20 @@ def _path_programs() -> Path | None:
 
 
 def _start_private(settings: str = _SETTINGS) -> PostgresServer:
-    programs = programs_folder()
+    programs, account = programs_folder(), _server_account()
     root = Path(tempfile.mkdtemp(prefix="jarmo-pg-"))
+    try:
+        return _init_and_start(root, programs, account, settings)
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)  # nothing half-made left in the temporary folder
+        raise
+
+
+def _init_and_start(
+    root: Path, programs: Path, account: pwd.struct_passwd | None, settings: str
+) -> PostgresServer:
     data, socket = root / "data", root / "socket"
     socket.mkdir()
-    account = _server_account()
     if account is not None:
         if not _open_to_everyone(programs):
             programs = _copy_programs(programs, root / "pgsql")
