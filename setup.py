@@ -7,7 +7,8 @@ sources stay the reference and run unchanged wherever the extensions are missing
 
 - ``pip install .`` builds a wheel with the compiled modules; ``pip install -e .`` (editable)
   puts them next to the sources (and the library beside ``bot/``), where Python loads them
-  before the ``.py`` files.
+  before the ``.py`` files. Installing again compiles only what changed: mypyc still
+  generates the C code (seconds), but a module whose C code is unchanged is not compiled again.
 - ``JARMO_PURE_PYTHON=1`` skips compiling and removes the compiled modules an earlier build left
   there, so that the pure-Python engine runs (to test it, or where no C compiler is wanted).
 - Without a working C compiler (or Python's headers), or if mypyc fails, the build warns and
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -55,7 +57,36 @@ def warn_pure(reason: str) -> None:
 
 
 class BuildExtOrFallBack(build_ext):
-    """``build_ext`` that falls back to the pure-Python modules when compiling fails."""
+    """``build_ext`` that falls back to the pure-Python modules when compiling fails, and that
+    does not compile again what an editable install already compiled."""
+
+    def build_extension(self, ext: Extension) -> None:
+        # An editable install compiles in a new temporary folder every time, so setuptools'
+        # own "is it up to date" check never holds and every `pip install -e .` took minutes.
+        # mypyc rewrites a C file only when its contents change, so a module beside the
+        # sources that is newer than all its C code is still what compiling would give.
+        built = self.built_beside_the_sources(ext)
+        if built is None:
+            super().build_extension(ext)
+            return
+        target = Path(self.get_ext_fullpath(ext.name))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(built, target)
+        print(f"jarmo-bot: {ext.name} is up to date, not compiled again", file=sys.stderr)
+
+    def built_beside_the_sources(self, ext: Extension) -> Path | None:
+        """The module an earlier editable install compiled, if it is newer than the C code it
+        is made of (its sources, headers and mypyc's runtime library)."""
+        if not getattr(self, "editable_mode", False):
+            return None
+        built = ROOT / self.get_ext_filename(ext.name)
+        inputs = [ROOT / name for name in (*ext.sources, *ext.depends)]
+        for folder in ext.include_dirs:
+            inputs += [*Path(folder).glob("*.c"), *Path(folder).glob("*.h")]
+        if not built.is_file() or not all(path.is_file() for path in inputs):
+            return None
+        newest_input = max(path.stat().st_mtime for path in inputs)
+        return built if built.stat().st_mtime >= newest_input else None
 
     def run(self) -> None:
         try:

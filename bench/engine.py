@@ -177,7 +177,8 @@ def main() -> None:
             print(f"{ruleset:8} " + " ".join(cells), flush=True)
         if not compiled:
             print("NOTE: the working tree's engine was NOT compiled (pure Python in both columns):")
-            print("      pip install --no-deps -e . with a C compiler, without JARMO_PURE_PYTHON")
+            print("      pip install --no-deps --no-build-isolation -e . (a C compiler,")
+            print("      JARMO_PURE_PYTHON unset)")
 
 
 def _cell(speeds: list[float]) -> str:

@@ -1,10 +1,8 @@
 """``jarmo-bot`` / ``python -m bot``: run the bot, sync its commands, or play at the console.
 
 Start-up problems (a bad configuration, no token, a database that cannot be opened) end with one
-clear message on stderr and a non-zero exit status, not a traceback:
-
-- 0: done; 1: the bot or the game failed; 2: bad configuration, no token, or a database that
-  cannot be used (read-only, from a newer version, or in use by another bot); 130: interrupted.
+clear message on stderr and a non-zero exit status, not a traceback. Every command's exit
+status follows one scheme (``bot.exit_status``, shown at the end of each ``--help``).
 """
 
 from __future__ import annotations
@@ -27,6 +25,7 @@ from bot._doctor_cli import add_doctor_parser, run_doctor
 from bot._migrate_cli import add_migrate_parser, run_migrate
 from bot._ratings_cli import add_ratings_parser, run_ratings
 from bot.config import LOG_LEVELS, BotConfig, ConfigError, load_config
+from bot.exit_status import EPILOG, ExitStatus
 from bot.health import add_health_parser, run_health
 from bot.jarmo import RULESETS
 from bot.jarmo.match import MATCH_LENGTHS
@@ -43,7 +42,6 @@ from bot.store import (
 
 PROG = "jarmo-bot"
 LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
-EXIT_OK, EXIT_FAILED, EXIT_CONFIG, EXIT_INTERRUPTED = 0, 1, 2, 130
 PERMISSIONS = 2048 + 16384 + 32768 + 65536  # Send Messages, Embed Links, Attach Files, History
 PERMISSIONS += (1 << 35) + (1 << 38)  # Create Public Threads, Send Messages in Threads (issue 18)
 INVITE_URL = (
@@ -85,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = load_config(args.config)
     except ConfigError as exc:
-        return _fail(f"configuration error: {exc}", EXIT_CONFIG)
+        return _fail(f"configuration error: {exc}", ExitStatus.CANNOT_START)
     setup_logging(args.log_level or config.log_level, secret=config.token)
     for warning in config.warnings:
         print(f"warning: {warning}", file=sys.stderr)
@@ -101,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_migrate(args)
     if config.token is None:
         print(NO_TOKEN_HELP, file=sys.stderr)
-        return EXIT_CONFIG
+        return ExitStatus.CANNOT_START
     if command == "sync":
         return _connect(config, "sync_commands")
     return _connect(config, "run_bot")
@@ -113,7 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
     shared = argparse.ArgumentParser(add_help=False)
     _add_shared(shared, default=argparse.SUPPRESS)
     parser = argparse.ArgumentParser(
-        prog=PROG, description="Jarmo for Discord: the old Tatar battle game as a Discord bot."
+        prog=PROG,
+        description="Jarmo for Discord: the old Tatar battle game as a Discord bot.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     _add_shared(parser, default=None)
@@ -148,6 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_doctor_parser(commands, shared)  # damaged games (issue 14)
     add_health_parser(commands, shared)  # Docker's HEALTHCHECK
     add_migrate_parser(commands, shared)  # SQLite -> PostgreSQL (issue 17)
+    for command in commands.choices.values():
+        command.epilog = EPILOG
+        command.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
@@ -199,21 +203,22 @@ def _connect(config: BotConfig, entry: str) -> int:
                 check_not_in_use(config.database)
         except (DatabaseUnusable, SchemaTooNew) as exc:
             where = _database_name(config)
-            return _fail(_database_problem(exc, where) or str(exc), EXIT_CONFIG)
+            return _fail(_database_problem(exc, where) or str(exc), ExitStatus.CANNOT_START)
         except OSError as exc:
-            return _fail(f"cannot use the database {config.database}: {exc}", EXIT_FAILED)
+            message = f"cannot use the database {config.database}: {exc}"
+            return _fail(message, ExitStatus.CANNOT_START)
     client = importlib.import_module("bot.client")
     try:
         asyncio.run(getattr(client, entry)(config))
     except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
+        return ExitStatus.INTERRUPTED
     except SystemExit as exc:  # run_bot logs a rejected token and exits by itself
         if exc.code is None or isinstance(exc.code, int):
-            return exc.code or EXIT_OK
-        return _fail(str(exc.code), EXIT_FAILED)
+            return exc.code or ExitStatus.OK
+        return _fail(str(exc.code), ExitStatus.PROBLEM)
     except Exception as exc:
         return _startup_failure(exc, config)
-    return EXIT_OK
+    return ExitStatus.OK
 
 
 def _startup_failure(exc: Exception, config: BotConfig) -> int:
@@ -223,10 +228,18 @@ def _startup_failure(exc: Exception, config: BotConfig) -> int:
     )
     if message is None:
         log.exception("the bot stopped because of an unexpected error")
-        return EXIT_FAILED
+        return ExitStatus.PROBLEM
     log.debug("start-up failure", exc_info=exc)
-    unusable = isinstance(exc, DatabaseUnusable | SchemaTooNew)
-    return _fail(message, EXIT_CONFIG if unusable else EXIT_FAILED)
+    return _fail(message, _startup_status(exc))
+
+
+def _startup_status(exc: Exception) -> ExitStatus:
+    """A problem only the operator can fix (the database, a rejected token) is "cannot start";
+    one that may pass (Discord out of reach) is a failure."""
+    import discord
+
+    unusable = isinstance(exc, DatabaseUnusable | SchemaTooNew | discord.LoginFailure)
+    return ExitStatus.CANNOT_START if unusable else ExitStatus.PROBLEM
 
 
 def _discord_problem(exc: BaseException, token_source: str) -> str | None:
@@ -294,12 +307,13 @@ def _play(config: BotConfig, args: argparse.Namespace) -> int:
         _run_interruptible(game)
     except KeyboardInterrupt:
         print(file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return ExitStatus.INTERRUPTED
     except (OSError, sqlite3.Error, StoreError) as exc:
         where = args.db or "(temporary file)"
-        status = EXIT_CONFIG if isinstance(exc, DatabaseUnusable | SchemaTooNew) else EXIT_FAILED
+        unusable = isinstance(exc, DatabaseUnusable | SchemaTooNew)
+        status = ExitStatus.CANNOT_START if unusable else ExitStatus.PROBLEM
         return _fail(_database_problem(exc, where) or f"console mode failed: {exc}", status)
-    return EXIT_OK
+    return ExitStatus.OK
 
 
 def _run_interruptible(coro: Coroutine[Any, Any, object]) -> object:

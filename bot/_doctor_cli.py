@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import argparse
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from bot._ratings_cli import add_database_argument, database_of, run_on_database
 from bot.config import BotConfig
-from bot.store import DamagedGame, open_any
-
-EXIT_OK, EXIT_DAMAGED, EXIT_FAILED = 0, 1, 1
+from bot.exit_status import ExitStatus
+from bot.store import DamagedGame, Store
 
 
 def add_doctor_parser(commands: Any, shared: argparse.ArgumentParser) -> None:
@@ -34,28 +32,27 @@ def add_doctor_parser(commands: Any, shared: argparse.ArgumentParser) -> None:
 
 
 def run_doctor(config: BotConfig, args: argparse.Namespace) -> int:
-    """Run ``doctor``; returns the exit status (1 while damaged games remain)."""
+    """Run ``doctor``; returns the exit status (``PROBLEM`` while damaged games remain)."""
     target = database_of(config, args)
-    return run_on_database(target, lambda: _run(target, quarantine=args.quarantine))
+    return run_on_database(target, lambda store: _run(store, quarantine=args.quarantine))
 
 
-async def _run(target: str | Path, *, quarantine: bool) -> int:
-    async with open_any(target) as store:
-        damaged = await store.quarantine.damaged_games()
-        if not damaged:
-            print("ok: every stored game loads")
-            return EXIT_OK
-        print(f"{len(damaged)} damaged game(s):")
-        for game in damaged:
-            print(f"  {_describe(game)}")
-        if not quarantine:
-            print("run `jarmo-bot doctor --quarantine` to set them aside")
-            return EXIT_DAMAGED
-        now = datetime.now(UTC)
-        for game in damaged:
-            status = await store.quarantine.set_aside(game.game_id, reason=game.reason, now=now)
-            print(f"quarantined game {game.game_id} (now {status})")
-        return EXIT_OK
+async def _run(store: Store, *, quarantine: bool) -> int:
+    damaged = await store.quarantine.damaged_games()
+    if not damaged:
+        print("ok: every stored game loads")
+        return ExitStatus.OK
+    print(f"{len(damaged)} damaged game(s):")
+    for game in damaged:
+        print(f"  {_describe(game)}")
+    if not quarantine:
+        print("run `jarmo-bot doctor --quarantine` to set them aside")
+        return ExitStatus.PROBLEM
+    now = datetime.now(UTC)
+    for game in damaged:
+        status = await store.quarantine.set_aside(game.game_id, reason=game.reason, now=now)
+        print(f"quarantined game {game.game_id} (now {status})")
+    return ExitStatus.OK
 
 
 def _describe(game: DamagedGame) -> str:

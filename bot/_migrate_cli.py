@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from bot.exit_status import ExitStatus
 from bot.store import (
     DatabaseUnusable,
     SchemaTooNew,
@@ -28,7 +29,6 @@ from bot.store import (
 )
 from bot.store.postgres import connect, migrate_database, open_postgres
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 # Parents before children (foreign keys); the schema-version table is each backend's own.
 TABLES = (
     "guild_settings", "players", "bot_state", "challenges", "matches", "games", "actions",
@@ -71,23 +71,23 @@ def run_migrate(args: argparse.Namespace) -> int:
         counts = asyncio.run(migrate_store(source, args.target))
     except (MigrationRefused, DatabaseUnusable, SchemaTooNew) as exc:
         print(f"jarmo-bot migrate-store: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return ExitStatus.CANNOT_START
     except CopyMismatch as exc:
         print(
             f"jarmo-bot migrate-store: the copy does not match the source: {exc}", file=sys.stderr
         )
-        return EXIT_FAILED
+        return ExitStatus.PROBLEM
     except (StoreError, sqlite3.Error, OSError) as exc:
         print(
             f"jarmo-bot migrate-store: the copy failed; the target is unchanged: {exc}",
             file=sys.stderr,
         )
-        return EXIT_FAILED
+        return ExitStatus.PROBLEM
     total = sum(counts.values())
     print(f"copied {total} rows to {describe(args.target)} and checked them:")
     for table, count in counts.items():
         print(f"  {table}: {count}")
-    return EXIT_OK
+    return ExitStatus.OK
 
 
 def sqlite_path(url: str) -> Path:

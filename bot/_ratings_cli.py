@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sqlite3
 import sys
 from collections.abc import Callable, Coroutine
@@ -17,13 +18,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.config import BotConfig
-from bot.store import DatabaseUnusable, StoreError, is_postgres_url, open_any
+from bot.exit_status import ExitStatus
+from bot.store import DatabaseUnusable, Store, StoreError, is_postgres_url, open_any
 from bot.store.postgres import describe_safely
 
 if TYPE_CHECKING:
     from bot.service.ratings import RatingCheck
 
-EXIT_OK, EXIT_DIFFERENT, EXIT_FAILED = 0, 1, 1
+Work = Callable[[Store], Coroutine[Any, Any, int]]
+
+
+class CannotOpen(Exception):
+    """The operator command's database could not be opened; the cause is chained."""
 
 
 def add_ratings_parser(commands: Any, shared: argparse.ArgumentParser) -> None:
@@ -62,49 +68,62 @@ def database_of(config: BotConfig, args: argparse.Namespace) -> str | Path:
 def run_ratings(config: BotConfig, args: argparse.Namespace) -> int:
     """Run ``ratings --check`` or ``--rebuild``; returns the exit status."""
     target = database_of(config, args)
-    return run_on_database(target, lambda: _run(target, args.guild, rebuild=args.rebuild))
+    return run_on_database(target, lambda store: _run(store, args.guild, rebuild=args.rebuild))
 
 
-def run_on_database(target: str | Path, work: Callable[[], Coroutine[Any, Any, int]]) -> int:
-    """Run an operator command's ``work`` on an existing database (an SQLite file, or a
-    PostgreSQL URL); its exit status, or a one-line message and a failure status when the
-    database is missing or cannot be used (never showing a password)."""
+def run_on_database(target: str | Path, work: Work) -> int:
+    """Open an existing database (an SQLite file, or a PostgreSQL URL) and run an operator
+    command's ``work`` on it; its exit status, or a one-line message (never showing a password)
+    and ``CANNOT_START`` when the database is missing or cannot be opened, ``PROBLEM`` when it
+    fails later."""
     postgres = isinstance(target, str) and is_postgres_url(target)
     shown = describe_safely(str(target)) if postgres else str(target)
     if not postgres and not Path(target).exists():
         print(f"jarmo-bot: no database at {shown}", file=sys.stderr)
-        return EXIT_FAILED
+        return ExitStatus.CANNOT_START
     try:
-        return asyncio.run(work())
-    except (sqlite3.Error, StoreError) as exc:
-        if isinstance(exc, DatabaseUnusable):  # its message names the database already
-            print(f"jarmo-bot: {exc}", file=sys.stderr)
+        return asyncio.run(_open_and_run(target, work))
+    except CannotOpen as exc:
+        cause = exc.__cause__
+        if isinstance(cause, DatabaseUnusable):  # its message names the database already
+            print(f"jarmo-bot: {cause}", file=sys.stderr)
         else:
-            print(f"jarmo-bot: cannot use the database {shown}: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+            print(f"jarmo-bot: cannot use the database {shown}: {cause}", file=sys.stderr)
+        return ExitStatus.CANNOT_START
+    except (sqlite3.Error, StoreError) as exc:
+        print(f"jarmo-bot: the database {shown} failed: {exc}", file=sys.stderr)
+        return ExitStatus.PROBLEM
 
 
-async def _run(target: str | Path, guild_id: int | None, *, rebuild: bool) -> int:
+async def _open_and_run(target: str | Path, work: Work) -> int:
+    async with contextlib.AsyncExitStack() as stack:
+        try:
+            store = await stack.enter_async_context(open_any(target))
+        except (sqlite3.Error, StoreError) as exc:
+            raise CannotOpen from exc
+        return await work(store)
+
+
+async def _run(store: Store, guild_id: int | None, *, rebuild: bool) -> int:
     # Imported here: the rating library and the renderer are not needed to parse arguments.
     from bot.service.ratings import check_ratings, rebuild_ratings
 
-    async with open_any(target) as store:
-        if rebuild:
-            done = await rebuild_ratings(store.ratings, guild_id)
-            print(
-                f"rebuilt {len(done.tables.ratings)} ratings from {done.games} rated games"
-                f" ({len(done.tables.history)} history rows)"
-            )
-            return EXIT_OK
-        return _report(await check_ratings(store.ratings, guild_id))
+    if rebuild:
+        done = await rebuild_ratings(store.ratings, guild_id)
+        print(
+            f"rebuilt {len(done.tables.ratings)} ratings from {done.games} rated games"
+            f" ({len(done.tables.history)} history rows)"
+        )
+        return ExitStatus.OK
+    return _report(await check_ratings(store.ratings, guild_id))
 
 
 def _report(check: RatingCheck) -> int:
     if check.ok:
         print(f"ok: {check.players} ratings match {check.games} rated games recomputed")
-        return EXIT_OK
+        return ExitStatus.OK
     print(f"DIFFERENT: the stored ratings are not what {check.games} rated games give:")
     for line in check.differences:
         print(f"  {line}")
     print("run `jarmo-bot ratings --rebuild` to replace them with the recomputed ones")
-    return EXIT_DIFFERENT
+    return ExitStatus.PROBLEM

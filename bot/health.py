@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import BotConfig
+from bot.exit_status import ExitStatus
 
 BEAT_SECONDS = 30.0
 MAX_AGE_SECONDS = 90.0  # three missed beats: Docker's default check interval is 30 s too
 DB_TIMEOUT_SECONDS = 5.0
-EXIT_HEALTHY, EXIT_UNHEALTHY = 0, 1
 
 log = logging.getLogger(__name__)
 # Why the PostgreSQL database at a URL cannot be used ("unhealthy: ..."), or None when it can.
@@ -210,4 +210,4 @@ def run_health(config: BotConfig, server_problem: ServerProblem | None = None) -
         shard_ids=config.shard_ids,
     )
     print(verdict.message, file=sys.stdout if verdict.healthy else sys.stderr)
-    return EXIT_HEALTHY if verdict.healthy else EXIT_UNHEALTHY
+    return ExitStatus.OK if verdict.healthy else ExitStatus.PROBLEM

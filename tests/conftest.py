@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from fakes import FakeClock
-from postgres import PostgresServer, postgres_server
+from postgres import URL_ENV, PostgresNotFound, PostgresServer, postgres_server, restartable_server
 
 
 @pytest.fixture
@@ -18,6 +18,21 @@ def clock() -> FakeClock:
 def postgres() -> PostgresServer:
     """The test session's PostgreSQL server (see ``tests/postgres.py``)."""
     return postgres_server()
+
+
+@pytest.fixture(scope="session")
+def restartable_postgres() -> PostgresServer:
+    """A PostgreSQL server this session started, which a test may restart: the session's own,
+    or a private one when ``JARMO_TEST_DATABASE_URL`` names a server (never restarted)."""
+    try:
+        return restartable_server()
+    except PostgresNotFound as missing:
+        # Only reached with a server given by URL: without one, the session's server fails
+        # the same way first.
+        pytest.skip(
+            f"this test restarts its server, which it may not do to {URL_ENV}'s; and a private "
+            f"server cannot be started here: {missing}"
+        )
 
 
 @pytest.fixture

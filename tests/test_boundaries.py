@@ -176,7 +176,8 @@ RULES: dict[str, Rule] = {
     "bot/cogs": Rule(not_ours=frozenset({"bot.store", "bot.ai", "bot.console", "bot.__main__"})),
     # The settings and the offline tools run without Discord (the health check beside the bot).
     "bot/config.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
-    "bot/health.py": Rule(ours=frozenset({"bot.config"}), packages=frozenset()),
+    "bot/health.py": Rule(ours=frozenset({"bot.config", "bot.exit_status"}), packages=frozenset()),
+    "bot/exit_status.py": Rule(ours=frozenset(), packages=frozenset()),
     "bot/_doctor_cli.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
     "bot/_ratings_cli.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
     "bot/_migrate_cli.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),

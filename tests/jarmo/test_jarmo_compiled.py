@@ -23,7 +23,7 @@ MODULES = [
     for path in SOURCES
 ]
 PURE_PYTHON_ASKED = os.environ.get("JARMO_PURE_PYTHON", "") not in ("", "0")
-REINSTALL = "run `pip install --no-deps -e .` again"
+REINSTALL = "run `pip install --no-deps --no-build-isolation -e .` again"
 
 
 def origin(module: ModuleType) -> Path:

@@ -110,4 +110,4 @@ def test_the_command_line_checks_and_rebuilds(tmp_path, capsys):
     assert "DIFFERENT" in capsys.readouterr().out
     assert main(["ratings", "--rebuild", "--db", str(db_path)]) == 0
     assert main(["ratings", "--check", "--db", str(db_path), "--guild", str(GUILD)]) == 0
-    assert main(["ratings", "--check", "--db", str(tmp_path / "missing.sqlite3")]) == 1
+    assert main(["ratings", "--check", "--db", str(tmp_path / "missing.sqlite3")]) == 2

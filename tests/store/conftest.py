@@ -23,10 +23,14 @@ def db_path(tmp_path: Path) -> Path:
 def store_target(request: pytest.FixtureRequest, db_path: Path) -> Path | str:
     """Where the test's fresh database is, once per backend (each test id names its backend):
     the SQLite file, or the URL of a fresh PostgreSQL database. A test about one backend's own
-    machinery narrows it with ``@only_sqlite``."""
+    machinery narrows it with ``@only_sqlite``; one marked ``restarts_postgres`` gets its
+    database on a server it may restart."""
     if request.param == "sqlite":
         return db_path
-    server: PostgresServer = request.getfixturevalue("postgres")
+    restarts = request.node.get_closest_marker("restarts_postgres") is not None
+    server: PostgresServer = request.getfixturevalue(
+        "restartable_postgres" if restarts else "postgres"
+    )
     return server.fresh_database()
 
 

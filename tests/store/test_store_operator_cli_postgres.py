@@ -85,7 +85,7 @@ def test_ratings_use_the_configured_url(
 def test_an_unreachable_server_is_one_line_without_the_password(
     url: str, command: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main([*command, "--db", WRONG_URL]) == 1
+    assert main([*command, "--db", WRONG_URL]) == 2  # could not start
     said = capsys.readouterr().err.strip()
     assert said.startswith("jarmo-bot: cannot use the database postgresql://127.0.0.1:9/nowhere")
     assert "\n" not in said and "s3cret" not in said

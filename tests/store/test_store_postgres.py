@@ -97,8 +97,12 @@ async def test_a_move_waiting_on_a_lock_too_long_is_refused_busy_and_writes_noth
 
 
 @on_postgres
+@pytest.mark.restarts_postgres
 async def test_a_server_restart_fails_the_call_in_flight_and_the_pool_reconnects(
-    store: PostgresStore, store_target: str, postgres: PostgresServer, start_match: StartMatch
+    store: PostgresStore,
+    store_target: str,
+    restartable_postgres: PostgresServer,
+    start_match: StartMatch,
 ) -> None:
     _, record = await start_match()
     holder = await asyncpg.connect(store_target)
@@ -107,7 +111,7 @@ async def test_a_server_restart_fails_the_call_in_flight_and_the_pool_reconnects
     in_flight = asyncio.create_task(one_move(store, record))  # waits for the row lock
     await wait_until(lambda: waiting_for_lock(holder), what="the move to wait for the lock")
     restarted = threading.Event()
-    restart = threading.Thread(target=lambda: (postgres.restart(), restarted.set()))
+    restart = threading.Thread(target=lambda: (restartable_postgres.restart(), restarted.set()))
     restart.start()
     try:
         # Usually the move is cut off. But the server stops its processes one by one: on a busy
