@@ -343,12 +343,19 @@ async def table_messages(table: TableView, language: str | None) -> list[dict[st
         format=record.format,
         played=table.standings.rounds,
         rounds=table.rounds,
+        in_progress=table.standings.in_progress,
+        final=table.final,
     )
     image = await asyncio.to_thread(
         render_standings_table, rows, names=table.names, words=words, rounds=table.rounds
     )
     lines = table_lines(
-        table.standings, voice, title=record.name, format=record.format, rounds=table.rounds
+        table.standings,
+        voice,
+        title=record.name,
+        format=record.format,
+        rounds=table.rounds,
+        final=table.final,
     )
     if table.final:
         lines.insert(0, final_heading(record.name, _winner(table), voice))
