@@ -25,6 +25,7 @@ from bot.cogs.audience import server_language
 from bot.cogs.inflight import InFlight
 from bot.cogs.publishing import publish_if_changed
 from bot.cogs.replies import only_pinging, post_announced
+from bot.cogs.threads import ThreadCog
 from bot.cogs.translator import CatalogueTranslator
 from bot.cogs.tree import JarmoTree
 from bot.health import Heartbeat, heartbeat_file
@@ -117,6 +118,9 @@ class JarmoBot(commands.AutoShardedBot):
             config=self.config.service_config(),
             computer=Actor(self.user.id, self.user.display_name, is_bot=True),
         )
+        threads = self.get_cog(ThreadCog.__cog_name__)
+        if isinstance(threads, ThreadCog):
+            self._service.match_listeners.add(threads.match_ended)
         self._thinker = ProcessThinker.open(self.config.computer_workers)
         self._computer = ComputerOpponent(self._service, self._thinker)
         # The first render of each theme builds its palette and background (~0.5 s): do it now,
