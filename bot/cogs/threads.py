@@ -48,12 +48,14 @@ def finished_name(standings: Standings, language: str | None = None) -> str:
     _ = discord_words(language).gettext
     match = standings.match
     first, second = (standings.names[p] for p in match.player_ids)
-    if match.state == "aborted":
+    counted = standings.counted  # a tournament's result for a match stopped before its end
+    winner = counted.winner_id if counted is not None else standings.winner_id
+    if match.state == "aborted" and counted is None:
         result = _("aborted")
-    elif standings.winner_id is None:
+    elif winner is None:
         result = _("drawn")
     else:
-        result = _("{player} won").format(player=_shorten(standings.names[standings.winner_id]))
+        result = _("{player} won").format(player=_shorten(standings.names[winner]))
     base = thread_name(first, second, match.ruleset, language)
     suffix = f" — {result}"
     return base[: NAME_LIMIT - len(suffix)] + suffix
