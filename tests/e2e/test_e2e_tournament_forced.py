@@ -95,6 +95,9 @@ def shared_move(game: Game, rng: random.Random) -> str:
 
 
 def test_a_match_ended_by_a_click_renames_its_thread_at_once(fake: FakeDiscord, bot):
+    # The sweep looks at every thread once as the bot gets ready, then a minute later: a rename
+    # within RENAMED_WITHIN of the ending comes from the ending itself.
+    fake.wait_until(lambda: "connected as" in bot.log_text(), 20, "the bot ready")
     world = fake.world
     here = world.channel("arena-1")
     thread, board = accept_into_thread(

@@ -8,10 +8,10 @@ from event_service import GUILD, LOBBY, MODERATOR, always, player, sign_up
 from bot.cogs.threads import finished_name
 from bot.i18n import ENGLISH
 from bot.service import Place
-from bot.service.models import CountedResult
+from bot.service import models as service_models
 from bot.store import PairingResult
 from bot.words import Voice, shared_catalogue, standings_text, unchanged
-from bot.words.tournaments import forced_text
+from bot.words import tournaments as tournament_words
 
 VOICE = Voice(shared_catalogue(ENGLISH), name=lambda user: f"<@{user}>", strong=unchanged)
 
@@ -35,31 +35,31 @@ async def test_a_forced_match_counts_the_games_finished_in_its_thread_and_the_ta
 
     forced = await service.tournaments.force(LOBBY, MODERATOR, moderator=True)
 
-    told = {m.channel_id: m for m in forced.matches}
-    assert told[match.channel_id].result == PairingResult(b, 4, 5)
-    assert forced_text(forced, told[match.channel_id], VOICE).split("\n") == [
-        "<@99> ended round 1 of Spring cup before this match was over. The games finished so "
-        "far decide it; the game in play does not count.",
-        f"The match was stopped; the tournament counts it as won by <@{b}>, <@{a}> 4 – 5 <@{b}>.",
-    ]
     standings = await service.standings.current(here)
-    assert standings.counted == CountedResult(b, {a: 4, b: 5})
+    assert finished_name(standings) == f"P{a} vs P{b} · classic — P{b} won"
+    assert standings.counted == service_models.CountedResult(b, {a: 4, b: 5})
     assert standings.totals == {a: 4, b: 5}  # the game stopped in play counts for nobody
     assert (
         f"The match was stopped; the tournament counts it as won by <@{b}>, <@{a}> 4 – 5 <@{b}>."
         in standings_text(standings, VOICE).split("\n")
     )
-    assert finished_name(standings) == f"P{a} vs P{b} · classic — P{b} won"
     table = await service.tournaments.standings(LOBBY)
     row = next(r for r in table.standings.rows if r.player == b)
     assert row.rounds[0] is not None
     assert (row.rounds[0].outcome, row.rounds[0].points) == ("win", (5, 4))
+    told = {m.channel_id: m for m in forced.matches}
+    assert told[match.channel_id].result == PairingResult(b, 4, 5)
+    assert tournament_words.forced_text(forced, told[match.channel_id], VOICE).split("\n") == [
+        "<@99> ended round 1 of Spring cup before this match was over. The games finished so "
+        "far decide it; the game in play does not count.",
+        f"The match was stopped; the tournament counts it as won by <@{b}>, <@{a}> 4 – 5 <@{b}>.",
+    ]
 
     # The other match had no game finished: a draw, 0-0, in its thread as in the table.
     level = await store.games.match(level_board.match_id)
     level_standings = await service.standings.current(Place(GUILD, level.channel_id))
     first, second = level_board.first_id, level_board.second_id
-    assert level_standings.counted == CountedResult(None, {first: 0, second: 0})
+    assert level_standings.counted == service_models.CountedResult(None, {first: 0, second: 0})
     assert (
         f"The match was stopped; the tournament counts it as drawn, <@{first}> 0 – 0 <@{second}>."
         in standings_text(level_standings, VOICE).split("\n")
