@@ -25,7 +25,7 @@ from bot.cogs.audience import server_language
 from bot.cogs.inflight import InFlight
 from bot.cogs.publishing import publish_if_changed
 from bot.cogs.replies import only_pinging, post_announced
-from bot.cogs.threads import thread_sweep
+from bot.cogs.threads import ThreadCog, thread_sweep
 from bot.cogs.tournament import attach_host
 from bot.cogs.translator import CatalogueTranslator
 from bot.cogs.tree import JarmoTree
@@ -120,6 +120,9 @@ class JarmoBot(commands.AutoShardedBot):
             config=self.config.service_config(),
             computer=Actor(self.user.id, self.user.display_name, is_bot=True),
         )
+        threads = self.get_cog(ThreadCog.__cog_name__)
+        if isinstance(threads, ThreadCog):
+            self._service.match_listeners.add(threads.match_ended)
         self._thinker = ProcessThinker.open(self.config.computer_workers)
         self._computer = ComputerOpponent(self._service, self._thinker)
         self._service.reviews.use(pool_analyser(self._thinker.analyse))

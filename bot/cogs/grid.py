@@ -52,6 +52,7 @@ PIECE_MARKS: dict[str, dict[Side, str]] = {
     "ludos": {"white": "🟢", "black": "🔵"},  # Green and Blue, as the board image draws them
 }
 DEFAULT_MARKS: dict[Side, str] = {"white": "⚪", "black": "⚫"}
+MOVE_BUTTON_PREFIX = "jarmo:grid:"  # the Move button's custom id, before the game's id
 
 
 class MoveButton(
@@ -69,7 +70,7 @@ class MoveButton(
                 label=discord_words(language).gettext("Move"),
                 emoji="🎯",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"jarmo:grid:{game_id}",
+                custom_id=f"{MOVE_BUTTON_PREFIX}{game_id}",
             )
         )
         self.game_id = game_id

@@ -69,6 +69,14 @@ RULES_FIELDS = (
         ),
     ),
     (
+        N_("Tournament tables"),
+        N_(
+            "Match points (MP): a match won 2, drawn 1, lost 0, a bye 2. Ties on MP go to "
+            "**Buchholz** (your opponents' MP added up), then **Sonneborn-Berger** (the MP of "
+            "the opponents you beat, plus half the MP of those you drew with), then game points."
+        ),
+    ),
+    (
         N_("The picture"),
         N_(
             "Tinted bands: the camps. Black's (Blue's) pieces have an inner ring. The bar of "

@@ -18,6 +18,7 @@ from bot.cogs.replies import only_pinging
 from bot.cogs.words import discord_words, mention, reader_language
 from bot.service import ChallengeView, Place, Refusal, Standings
 from bot.service.jobs import Job
+from bot.service.match_events import MatchEnded
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
@@ -26,7 +27,7 @@ log = logging.getLogger(__name__)
 
 NAME_LIMIT = 100  # Discord's limit for a channel's (and a thread's) name
 ARCHIVE_AFTER_MINUTES: Final = 1440  # Discord hides the thread a day after its last message
-SWEEP_SECONDS = 60  # how often threads of matches that ended elsewhere are renamed
+SWEEP_SECONDS = 60  # how often threads are checked, in case a rename at the ending was missed
 _NAME_PART = 20  # characters of each player's name in a thread name
 # What a thread needs, as discord.py names the permissions (and as Discord shows them).
 THREAD_PERMISSIONS = {
@@ -49,12 +50,14 @@ def finished_name(standings: Standings, language: str | None = None) -> str:
     _ = discord_words(language).gettext
     match = standings.match
     first, second = (standings.names[p] for p in match.player_ids)
-    if match.state == "aborted":
+    counted = standings.counted  # a tournament's result for a match stopped before its end
+    winner = counted.winner_id if counted is not None else standings.winner_id
+    if match.state == "aborted" and counted is None:
         result = _("aborted")
-    elif standings.winner_id is None:
+    elif winner is None:
         result = _("drawn")
     else:
-        result = _("{player} won").format(player=_shorten(standings.names[standings.winner_id]))
+        result = _("{player} won").format(player=_shorten(standings.names[winner]))
     base = thread_name(first, second, match.ruleset, language)
     suffix = f" — {result}"
     return base[: NAME_LIMIT - len(suffix)] + suffix
@@ -153,10 +156,34 @@ async def post_start_in_thread(
 
 
 class ThreadCog(commands.Cog):
-    """Keeps matches' threads in step with their matches."""
+    """Keeps matches' threads in step with their matches: renamed with the result as the match
+    ends (``match_ended``, whatever ended it), with a sweep as the safety net."""
 
     def __init__(self, bot: JarmoBot) -> None:
         self.bot = bot
+        self._renames: set[asyncio.Task[None]] = set()
+
+    async def match_ended(self, event: MatchEnded) -> None:
+        """A match ended (a move typed or clicked, a resignation, a timeout, the computer, an
+        abort or a forced result): rename its thread now. The rename is a task of its own, so
+        a rename that Discord's rate limit holds back never holds up the ending's answer."""
+        thread = self.bot.get_channel(event.match.channel_id)
+        me = self.bot.user
+        if not isinstance(thread, discord.Thread) or me is None or thread.owner_id != me.id:
+            return
+        task = asyncio.create_task(self._settle_logged(thread), name=f"rename {thread.id}")
+        self._renames.add(task)
+        task.add_done_callback(self._renames.discard)
+
+    async def _settle_logged(self, thread: discord.Thread) -> None:
+        try:
+            await settle(self.bot, thread)
+        except Exception:  # the sweep tries again
+            log.exception("could not rename thread %s after its match ended", thread.id)
+
+    async def cog_unload(self) -> None:
+        for task in list(self._renames):
+            task.cancel()
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, event: discord.RawThreadDeleteEvent) -> None:
@@ -183,18 +210,11 @@ class ThreadCog(commands.Cog):
                 "could not say in channel %s that a match was aborted: %s", event.parent_id, exc
             )
 
-    @commands.Cog.listener()
-    async def on_app_command_completion(
-        self, interaction: discord.Interaction[JarmoBot], command: Any
-    ) -> None:
-        """A command in a match's thread may have ended the match (a move, a resignation)."""
-        if isinstance(interaction.channel, discord.Thread):
-            await settle(self.bot, interaction.channel)
-
 
 def thread_sweep(bot: JarmoBot) -> Job:
-    """The background job that renames the bot's open threads whose match ended by a button,
-    the clock or the computer (a command's ending is settled at once)."""
+    """The background job that renames the bot's open threads whose match has ended but whose
+    name does not say so yet: the safety net for a rename at the ending that failed, or an
+    ending in another process (every ending renames its thread at once)."""
 
     async def sweep() -> None:
         me = bot.user

@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.cogs.audience import channel_language, server_language
 from bot.cogs.challenges import Ruleset
 from bot.cogs.clock import time_per_move_choices
+from bot.cogs.grid import MOVE_BUTTON_PREFIX
 from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem
 from bot.cogs.replies import actor_of, only_pinging, place_of, report_message
@@ -30,6 +31,7 @@ from bot.i18n import N_
 from bot.render import render_standings_table
 from bot.service import Report
 from bot.service.tournament_views import (
+    ForcedRound,
     MatchWelcome,
     RoundView,
     TableView,
@@ -38,7 +40,13 @@ from bot.service.tournament_views import (
     TournamentView,
 )
 from bot.words.tournament import table_lines, table_words
-from bot.words.tournaments import final_heading, round_lines, round_started_note, signup_text
+from bot.words.tournaments import (
+    final_heading,
+    forced_text,
+    round_lines,
+    round_started_note,
+    signup_text,
+)
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
@@ -46,6 +54,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's text
+BOARDS_CLOSED = 10  # of a match's latest messages, those whose Move button a forced end removes
 _BUTTONS = {"join": (N_("Join"), discord.ButtonStyle.success), "leave": (N_("Leave"), None)}
 
 
@@ -204,16 +213,57 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
     async def force(self, interaction: discord.Interaction[JarmoBot]) -> None:
         """End the current round now: each unfinished match counts as it stands (moderators)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        view = await interaction.client.service.tournaments.force(
+        forced = await interaction.client.service.tournaments.force(
             place_of(interaction),
             actor_of(interaction),
             moderator=can_run_tournaments(interaction),
         )
+        language = await server_language(interaction.client, interaction.guild_id or 0)
+        await tell_forced(interaction.client, forced, language)
         _ = discord_words(reader_language(interaction)).gettext
         await interaction.followup.send(
-            _("Round {number} is decided; the next one follows.").format(number=view.number),
+            _("Round {number} is decided; the next one follows.").format(
+                number=forced.round.number
+            ),
             ephemeral=True,
         )
+
+
+async def tell_forced(bot: JarmoBot, forced: ForcedRound, language: str | None) -> None:
+    """Each match the force decided is told so in its thread (who ended it, the result the
+    table counts), and its boards lose their buttons: the game takes no more moves. (The
+    thread is renamed by the match's ending, like any other.)"""
+    voice = discord_voice(language)
+    me = bot.user
+    for match in forced.matches:
+        channel = bot.get_partial_messageable(
+            match.channel_id, guild_id=forced.round.tournament.guild_id
+        )
+        try:
+            if me is not None:
+                await close_boards(channel, me.id)
+            await channel.send(
+                forced_text(forced, match, voice),
+                allowed_mentions=only_pinging(match.first_id, match.second_id),
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not tell thread %s of its forced result: %s", match.channel_id, exc)
+
+
+async def close_boards(channel: discord.PartialMessageable, me_id: int) -> None:
+    """Take the **Move** button off the bot's latest boards in ``channel``."""
+    async for message in channel.history(limit=BOARDS_CLOSED):
+        if message.author.id == me_id and _has_move_button(message):
+            await message.edit(view=None)
+
+
+def _has_move_button(message: discord.Message) -> bool:
+    return any(
+        isinstance(item, discord.Button) and (item.custom_id or "").startswith(MOVE_BUTTON_PREFIX)
+        for row in message.components
+        if isinstance(row, discord.ActionRow)
+        for item in row.children
+    )
 
 
 def _channel_mention(channel_id: int) -> str:
@@ -307,12 +357,19 @@ async def table_messages(table: TableView, language: str | None) -> list[dict[st
         format=record.format,
         played=table.standings.rounds,
         rounds=table.rounds,
+        in_progress=table.standings.in_progress,
+        final=table.final,
     )
     image = await asyncio.to_thread(
         render_standings_table, rows, names=table.names, words=words, rounds=table.rounds
     )
     lines = table_lines(
-        table.standings, voice, title=record.name, format=record.format, rounds=table.rounds
+        table.standings,
+        voice,
+        title=record.name,
+        format=record.format,
+        rounds=table.rounds,
+        final=table.final,
     )
     if table.final:
         lines.insert(0, final_heading(record.name, _winner(table), voice))

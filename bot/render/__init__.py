@@ -9,7 +9,13 @@ from bot.render._api import render_board, render_position, render_replay
 from bot.render._chart import render_rating_chart
 from bot.render._result import OFF_BOARD_ENDS, OffBoardEnd, ResultBanner
 from bot.render._review_graph import render_review_graph
-from bot.render._table import TableCell, TableRow, TableWording, render_standings_table
+from bot.render._table import (
+    TableCell,
+    TableRow,
+    TableWording,
+    halves,
+    render_standings_table,
+)
 from bot.render._theme import Perspective
 from bot.render._words import ENGLISH as ENGLISH_WORDS
 from bot.render._words import ImageWords
@@ -24,6 +30,7 @@ __all__ = [
     "TableCell",
     "TableRow",
     "TableWording",
+    "halves",
     "render_board",
     "render_position",
     "render_rating_chart",

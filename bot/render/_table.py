@@ -100,7 +100,7 @@ class TableRow(Protocol):
     @property
     def buchholz(self) -> int: ...
     @property
-    def sonneborn_berger(self) -> int: ...
+    def sonneborn_berger(self) -> float: ...  # a whole number or a half
     @property
     def rounds(self) -> Sequence[TableCell | None]: ...
     @property
@@ -185,6 +185,12 @@ def _headings(image: Image.Image, columns: _Columns, words: TableWording, rounds
         draw_text(image, (left + ROUND_W / 2, middle), text, face, _MUTED, "mm")
 
 
+def halves(value: float) -> str:
+    """A score that is whole or ends in a half: '7', '6½' (a half is written as one glyph)."""
+    whole = int(value)
+    return f"{whole}\u00bd" if value - whole else str(whole)
+
+
 def _fitted(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     return fit(clean(text), face, width)
 
@@ -224,7 +230,7 @@ def _row(
         draw_text(image, (columns.name, middle), fit(name, bold, name_w), bold, ink, "lm")
     values = (row.match_points, row.game_points, row.buchholz, row.sonneborn_berger)
     for left, value, numeral in zip(columns.numbers, values, (bold, face, face, face), strict=True):
-        draw_text(image, (left + NUMBER_W - 8, middle), str(value), numeral, ink, "rm")
+        draw_text(image, (left + NUMBER_W - 8, middle), halves(value), numeral, ink, "rm")
     for left, cell in zip(columns.rounds, row.rounds, strict=False):
         if cell is not None:
             _cell(image, left, middle, cell, ranks, words)

@@ -7,7 +7,14 @@ from bot import store as st
 from bot.jarmo.position import Side
 from bot.service._scoring import Scoreboard, points_by_player
 from bot.service._views import board_picture, result_banner
-from bot.service.models import BoardView, GameLine, GameSummary, Report, Standings
+from bot.service.models import (
+    BoardView,
+    CountedResult,
+    GameLine,
+    GameSummary,
+    Report,
+    Standings,
+)
 from bot.service.stats import match_shifts
 from bot.service.timecontrol import clock_view
 from bot.service.unit import UnitOfWork
@@ -62,7 +69,16 @@ class Reports:
             over=over,
             winner_id=match.winner_id,
             rating_changes=await match_shifts(store.ratings, match) if over else (),
+            counted=await self._counted(match) if match.state == "aborted" else None,
         )
+
+    async def _counted(self, match: st.MatchRecord) -> CountedResult | None:
+        """The result a tournament recorded for ``match``, if it is a decided pairing's."""
+        pairing = await self._unit.store.tournaments.pairing_of_match(match.id)
+        if pairing is None or not pairing.decided or pairing.second_id is None:
+            return None
+        points = {pairing.first_id: pairing.first_points, pairing.second_id: pairing.second_points}
+        return CountedResult(pairing.winner_id, points, pairing.forfeit)
 
     async def ended(
         self,

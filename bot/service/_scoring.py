@@ -16,7 +16,8 @@ class Scoreboard:
     def __init__(self, match: MatchRecord, games: list[GameRecord]) -> None:
         self._match = Match(match.first_white_id, match.first_black_id, match.game_count)
         for record in games:
-            if record.is_active or record.points is None:
+            # An aborted game counts for nobody: the match is decided by the games finished.
+            if record.is_active or record.points is None or record.status == "aborted":
                 continue
             if record.status in ("resigned", "timeout"):
                 loser = record.black_id if record.winner == "white" else record.white_id

@@ -90,8 +90,20 @@ class GameLine:
 
 
 @dataclass(frozen=True, slots=True)
+class CountedResult:
+    """How a tournament counts a match that was stopped before its end (a moderator forced
+    the round, or a player withdrew): the winner (``None``: drawn), each player's game points
+    by id, and whether it was won by forfeit."""
+
+    winner_id: int | None
+    points: dict[int, int]
+    forfeit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Standings:
-    """The state of a channel's current (or last) match."""
+    """The state of a channel's current (or last) match. ``counted``: for an aborted
+    tournament match, the result its tournament counts (the table's)."""
 
     match: MatchRecord
     names: dict[int, str]
@@ -103,6 +115,7 @@ class Standings:
     over: bool
     winner_id: int | None  # the match winner once over; None for a draw or abort
     rating_changes: tuple[RatingShift, ...] = ()  # once over: each rated player's change
+    counted: CountedResult | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,7 +57,9 @@ class JarmoService:
             computer=computer,
         )
         reports = Reports(self.unit)
-        match_listeners = MatchListeners()
+        # Told of every match that ends, however it ended; the front end adds its own (a
+        # thread renamed with the result).
+        self.match_listeners = match_listeners = MatchListeners()
         ender = GameEnder(self.unit, reports, match_listeners)
         self.challenges = ChallengeCases(self.unit, reports)
         self.play = PlayCases(self.unit, reports, ender)

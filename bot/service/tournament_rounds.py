@@ -55,11 +55,14 @@ def planned_rounds(tournament: st.TournamentRecord, count: int) -> int:
 
 
 def event_of(entries: list[st.EntryRecord], pairings: list[st.PairingRecord]) -> draw.Event:
-    """The pure event (players by seed, decided results and byes, withdrawals) of stored rows."""
+    """The pure event (players by seed, decided results and byes, withdrawals, rounds still
+    being played) of stored rows."""
     results: list[draw.MatchResult] = []
     byes: list[draw.Bye] = []
+    unfinished: set[int] = set()
     for pairing in pairings:
         if not pairing.decided:
+            unfinished.add(pairing.round)
             continue
         if pairing.second_id is None:
             byes.append(draw.Bye(pairing.round, pairing.first_id))
@@ -79,6 +82,7 @@ def event_of(entries: list[st.EntryRecord], pairings: list[st.PairingRecord]) ->
         results=tuple(results),
         byes=tuple(byes),
         withdrawn=frozenset(entry.user_id for entry in entries if entry.withdrawn),
+        unfinished=frozenset(unfinished),
     )
 
 

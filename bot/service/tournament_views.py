@@ -68,6 +68,32 @@ class TableView:
 
 
 @dataclass(frozen=True, slots=True)
+class ForcedMatch:
+    """A match a moderator's force decided: where it is played, its players (``first``
+    starts) and the result the table counts for it."""
+
+    channel_id: int
+    first_id: int
+    second_id: int
+    result: st.PairingResult
+
+    @property
+    def points(self) -> dict[int, int]:
+        """Each player's game points as counted, by id."""
+        return {self.first_id: self.result.first_points, self.second_id: self.result.second_points}
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedRound:
+    """A round a moderator (``moderator_id``) ended: the round, and each match that was still
+    being played and is now decided (a pairing never started has no place to tell)."""
+
+    round: RoundView
+    moderator_id: int
+    matches: tuple[ForcedMatch, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MatchWelcome:
     """A tournament match's first post in its own channel (``channel_id``): the board, for
     both players."""
@@ -93,6 +119,8 @@ class TournamentHost(Protocol):
 
 
 __all__ = [
+    "ForcedMatch",
+    "ForcedRound",
     "MatchWelcome",
     "RoundView",
     "TableView",

@@ -9,6 +9,7 @@ configured role).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 
 from bot import store as st
@@ -24,6 +25,8 @@ from bot.service.tournament_history import TournamentHistory
 from bot.service.tournament_posts import TournamentPosts
 from bot.service.tournament_rounds import Rounds, event_of, planned_rounds
 from bot.service.tournament_views import (
+    ForcedMatch,
+    ForcedRound,
     RoundView,
     TableView,
     TournamentHost,
@@ -207,24 +210,30 @@ class TournamentCases:
         if await store.decide(pairing.tournament_id, pairing.round, pairing.board, result):
             self.rounds.changed.set()
 
-    async def force(self, place: Place, actor: Actor, *, moderator: bool) -> RoundView:
-        """A moderator ends the current round: each unfinished match is decided as it stands
-        (the player ahead on games wins; level is a draw) and its game is stopped."""
+    async def force(self, place: Place, actor: Actor, *, moderator: bool) -> ForcedRound:
+        """A moderator ends the current round: each unfinished match is decided by the games
+        finished so far (the player ahead on them wins; level is a draw; the game in play does
+        not count) and its game is stopped. Returns the round and each match it decided, with
+        the result the table counts (the thread's standings say the same)."""
         if not moderator:
             raise errors.NotAllowed(errors.Code.TOURNAMENT_NEEDS_MANAGER)
         record = await self._running(place)
+        forced: list[ForcedMatch] = []
         for pairing in await self._unit.store.tournaments.pairings(record.id):
             if pairing.round != record.current_round or pairing.decided:
                 continue
-            if pairing.match_id is None:  # never started: nobody is ahead
-                result = st.PairingResult(None)
-            else:
-                result = await self.rounds.result_of(
-                    await self._unit.store.games.match(pairing.match_id)
+            if pairing.match_id is None or pairing.second_id is None:  # never started
+                await self._decide_and_stop(pairing, st.PairingResult(None), actor)
+                continue
+            match = await self._unit.store.games.match(pairing.match_id)
+            result = await self.rounds.result_of(match)
+            if await self._decide_and_stop(pairing, result, actor):
+                forced.append(
+                    ForcedMatch(match.channel_id, pairing.first_id, pairing.second_id, result)
                 )
-            await self._decide_and_stop(pairing, result, actor)
         self.rounds.changed.set()
-        return await self.rounds.round_view(record, record.current_round)
+        view = await self.rounds.round_view(record, record.current_round)
+        return ForcedRound(view, actor.user_id, tuple(forced))
 
     async def leave(
         self, place: Place, actor: Actor, *, player: int | None = None, moderator: bool = False
@@ -257,23 +266,26 @@ class TournamentCases:
 
     async def _decide_and_stop(
         self, pairing: st.PairingRecord, result: st.PairingResult, actor: Actor
-    ) -> None:
+    ) -> bool:
         """Record ``result`` first (so the abort's match-ending event finds it decided), then
-        end the match's game in play as aborted."""
+        end the match's game in play as aborted. Whether ``result`` is the one recorded (the
+        match may have ended by itself meanwhile, with its own result)."""
         store = self._unit.store
-        await store.tournaments.decide(pairing.tournament_id, pairing.round, pairing.board, result)
-        if pairing.match_id is None:
-            return
+        decided = await store.tournaments.decide(
+            pairing.tournament_id, pairing.round, pairing.board, result
+        )
+        if pairing.match_id is None or not decided:
+            return decided
         channel_id = (await store.games.match(pairing.match_id)).channel_id
         async with self._unit.locks(channel_id):
             game = await store.games.active(channel_id)
             if game is None or game.match_id != pairing.match_id:
-                return
+                return True
             abort = Result("aborted", None, "aborted", actor.user_id)
-            try:
+            # A move that got in first leaves the game on; the round goes on regardless.
+            with contextlib.suppress(errors.GameChanged):
                 await self._ender.end(game, abort, game=game.game)
-            except errors.GameChanged:  # a move got in first; the round goes on regardless
-                return
+        return True
 
     async def _running(self, place: Place) -> st.TournamentRecord:
         record = await self._in(place)
@@ -311,6 +323,8 @@ class TournamentCases:
 __all__ = [
     "FORMATS",
     "GAME_COUNTS",
+    "ForcedMatch",
+    "ForcedRound",
     "IsMember",
     "RoundView",
     "TableView",

@@ -6,7 +6,14 @@ from datetime import datetime, timedelta
 
 from bot.i18n import N_, N_plural
 from bot.jarmo import Side, Termination, side_name
-from bot.service.models import BoardView, ChallengeView, GameSummary, Report, Standings
+from bot.service.models import (
+    BoardView,
+    ChallengeView,
+    CountedResult,
+    GameSummary,
+    Report,
+    Standings,
+)
 from bot.service.offers import PauseOffer
 from bot.words.ratings import rating_lines
 from bot.words.voice import Voice, plain_time
@@ -203,6 +210,8 @@ def match_state(standings: Standings, voice: Voice) -> str:
     """Who won the match, or who leads, how many games are left and whose move it is."""
     _ = voice.gettext
     state = standings.match.state
+    if state == "aborted" and standings.counted is not None:
+        return counted_line(standings.match.player_ids, standings.counted, voice)
     if state == "aborted":
         return _("The match was aborted.")
     if standings.over:
@@ -224,6 +233,30 @@ def match_state(standings: Standings, voice: Voice) -> str:
             state=state_line, player=voice.name(standings.turn_user_id)
         )
     return f"{state_line}."
+
+
+def counted_line(players: tuple[int, int], counted: CountedResult, voice: Voice) -> str:
+    """How the tournament counts a match stopped before its end, as its table does: 'The
+    match was stopped; the tournament counts it as drawn, Ann 0 – 0 Bob.'"""
+    _ = voice.gettext
+    if counted.forfeit and counted.winner_id is not None:
+        return _(
+            "The match was stopped; the tournament counts it as won by {player} by forfeit."
+        ).format(player=voice.name(counted.winner_id))
+    first, second = players
+    score = _("{first} {first_points} – {second_points} {second}").format(
+        first=voice.name(first),
+        first_points=counted.points.get(first, 0),
+        second_points=counted.points.get(second, 0),
+        second=voice.name(second),
+    )
+    if counted.winner_id is None:
+        return _("The match was stopped; the tournament counts it as drawn, {score}.").format(
+            score=score
+        )
+    return _("The match was stopped; the tournament counts it as won by {player}, {score}.").format(
+        player=voice.name(counted.winner_id), score=score
+    )
 
 
 def report_text(report: Report, voice: Voice, *, match_state_shown: bool = True) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.i18n import N_
+from bot.render import halves
 from bot.service.tournament import Format, RoundCell, Standing, Standings
 from bot.words.voice import Voice
 
@@ -33,13 +34,22 @@ class TableWords:
 
 
 def table_words(
-    voice: Voice, *, title: str, format: Format, played: int, rounds: int
+    voice: Voice,
+    *,
+    title: str,
+    format: Format,
+    played: int,
+    rounds: int,
+    in_progress: int | None = None,
+    final: bool | None = None,
 ) -> TableWords:
-    """The image's words in the reader's language; ``title`` is the event's own name."""
+    """The image's words in the reader's language; ``title`` is the event's own name.
+    ``played`` rounds are over, ``in_progress`` is being played; ``final`` (default: every
+    planned round played) says the event has ended."""
     _ = voice.gettext
     return TableWords(
         title=title,
-        subtitle=_table_state(voice, format, played, rounds),
+        subtitle=_table_state(voice, format, played, rounds, in_progress, final),
         # TRANSLATORS: column headings of the standings image; keep them short.
         rank=_("#"),
         player=_("Player"),
@@ -55,29 +65,54 @@ def table_words(
         withdrawn=_("withdrew"),
         # TRANSLATORS: the image's key; keep the " · " between parts, lines break there.
         legend=_(
-            "MP match points · GP game points · BH Buchholz · SB Sonneborn-Berger · "
+            "MP match points (win 2, draw 1, bye 2) · GP game points · "
+            "BH Buchholz: the opponents' MP added up · "
+            "SB Sonneborn-Berger: the MP of opponents beaten, plus half of those drawn with · "
             "+5 beat #5, =5 drew, \u22125 lost · \u25cf started the match · ff by forfeit"
         ),
     )
 
 
-def _table_state(voice: Voice, format: Format, played: int, rounds: int) -> str:
-    """'Swiss · after round 3 of 5', or 'Round robin · final table'."""
+def _table_state(
+    voice: Voice,
+    format: Format,
+    played: int,
+    rounds: int,
+    in_progress: int | None,
+    final: bool | None,
+) -> str:
+    """'Swiss · after round 3 of 5', 'Swiss · after round 1 of 5 · round 2 in progress', or
+    'Round robin · final table'."""
     _ = voice.gettext
     kind = _(_FORMATS[format])
-    if played >= rounds:
+    if final if final is not None else (played >= rounds and in_progress is None):
         return _("{format} · final table").format(format=kind)
-    return _("{format} · after round {played} of {rounds}").format(
-        format=kind, played=played, rounds=rounds
+    if in_progress is None:
+        return _("{format} · after round {played} of {rounds}").format(
+            format=kind, played=played, rounds=rounds
+        )
+    if played == 0:
+        return _("{format} · round {number} of {rounds} in progress").format(
+            format=kind, number=in_progress, rounds=rounds
+        )
+    return _("{format} · after round {played} of {rounds} · round {number} in progress").format(
+        format=kind, played=played, rounds=rounds, number=in_progress
     )
 
 
 def table_lines(
-    standings: Standings, voice: Voice, *, title: str, format: Format, rounds: int
+    standings: Standings,
+    voice: Voice,
+    *,
+    title: str,
+    format: Format,
+    rounds: int,
+    final: bool | None = None,
 ) -> list[str]:
     """The table as text, a heading and then one line per player, best first, for screen
-    readers and as the image's description (the caller splits it across messages)."""
-    state = _table_state(voice, format, standings.rounds, rounds)
+    readers and as the image's description (the caller splits it across messages).
+    ``final`` as for :func:`table_words`."""
+    state = _table_state(voice, format, standings.rounds, rounds, standings.in_progress, final)
     heading = voice.strong(f"{title} · {state}")
     return [heading, *(_player_line(row, voice) for row in standings.rows)]
 
@@ -91,7 +126,7 @@ def _player_line(row: Standing, voice: Voice) -> str:
         match_points=row.match_points,
         game_points=row.game_points,
         buchholz=row.buchholz,
-        sonneborn_berger=row.sonneborn_berger,
+        sonneborn_berger=halves(row.sonneborn_berger),
     )
     player = voice.name(row.player)
     if row.withdrawn:

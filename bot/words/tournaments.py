@@ -8,7 +8,9 @@ from collections.abc import Callable
 from bot.i18n import N_
 from bot.service import tournament as draw
 from bot.service.errors import Code, Refusal
-from bot.service.tournament_views import RoundView, TournamentView
+from bot.service.models import CountedResult
+from bot.service.tournament_views import ForcedMatch, ForcedRound, RoundView, TournamentView
+from bot.words.game import counted_line
 from bot.words.voice import Voice
 
 _FORMATS = {"round-robin": N_("round robin"), "swiss": N_("Swiss")}
@@ -167,3 +169,19 @@ def final_heading(name: str, winner: int | None, voice: Voice) -> str:
     return voice.strong(
         _("{name} is over: {player} wins!").format(name=name, player=voice.name(winner))
     )
+
+
+def forced_text(forced: ForcedRound, match: ForcedMatch, voice: Voice) -> str:
+    """What a match's thread is told when a moderator ends its round: who did, and the result
+    the table counts."""
+    _ = voice.gettext
+    counted = CountedResult(match.result.winner_id, match.points, match.result.forfeit)
+    told = _(
+        "{moderator} ended round {number} of {name} before this match was over. The games "
+        "finished so far decide it; the game in play does not count."
+    ).format(
+        moderator=voice.name(forced.moderator_id),
+        number=forced.round.number,
+        name=forced.round.tournament.name,
+    )
+    return f"{told}\n{counted_line((match.first_id, match.second_id), counted, voice)}"

@@ -13,6 +13,7 @@ from bot.cogs.rules import rules_embed
 from bot.config import BotConfig
 
 DESCRIPTION_LIMIT, FIELD_LIMIT, EMBED_LIMIT = 4096, 1024, 6000
+LANGUAGES = ("pl", "de", "eo")
 
 
 def whole_text(embed: discord.Embed) -> str:
@@ -64,7 +65,8 @@ def test_rules_fit_well_inside_discords_embed_limits() -> None:
     assert "after 1000 moves" in (embed.description or "")
     assert len(embed.description or "") < DESCRIPTION_LIMIT // 2
     assert all(len(f.value) <= FIELD_LIMIT for f in embed.fields) and len(embed.fields) >= 3
-    assert len(embed) < EMBED_LIMIT // 2
+    for language in (None, *LANGUAGES):  # the longest translation still leaves room
+        assert len(rules_embed(1000, language)) < EMBED_LIMIT * 2 // 3, language
 
 
 def test_rules_examples_are_real_lines_into_the_enemy_camp() -> None:
@@ -76,3 +78,13 @@ def test_the_picture_key_names_every_mark_the_renderer_draws() -> None:
     (key,) = [f.value for f in rules_embed(200).fields if f.name == "The picture"]
     for mark in ("marked", "guard", "last move", "captured", "placed", "camps"):
         assert mark in key.lower(), mark
+
+
+def test_the_rules_define_each_tie_break_of_a_tournament_table() -> None:
+    (tables,) = [f.value for f in rules_embed(200).fields if f.name == "Tournament tables"]
+    for definition in (
+        "a match won 2, drawn 1, lost 0, a bye 2",
+        "**Buchholz** (your opponents' MP added up)",
+        "the MP of the opponents you beat, plus half the MP of those you drew with",
+    ):
+        assert definition in tables, definition

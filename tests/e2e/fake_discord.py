@@ -44,6 +44,7 @@ from fake_models import (
     LOADING,
     MANAGE_THREADS,
     MEMBER_PERMISSIONS,
+    READ_MESSAGE_HISTORY,
     SEND_MESSAGES_IN_THREADS,
     Answer,
     Attachment,
@@ -818,6 +819,7 @@ class FakeDiscord:
             ("PATCH", hook_message, self._edit_webhook_message, False),
             ("DELETE", hook_message, self._delete_webhook_message, False),
             ("POST", channel, self._post_channel_message, True),
+            ("GET", channel, self._get_channel_messages, True),
             ("GET", channel + r"/(?P<message>\d+)", self._get_channel_message, True),
             ("PATCH", channel + r"/(?P<message>\d+)", self._edit_channel_message, True),
         ]  # fmt: skip
@@ -1130,6 +1132,42 @@ class FakeDiscord:
                 self.repeated_nonces.append(nonce)
                 return message
         return None
+
+    async def _get_channel_messages(
+        self, request: web.Request, payload: Any, uploads: list[Upload], channel: str
+    ) -> list[dict[str, Any]]:
+        """Get Channel Messages: the latest ``limit`` (1 to 100, default 50), newest first,
+        ``before`` or ``after`` a message id (at most one of ``around``/``before``/``after``);
+        nothing without Read Message History."""
+        place = self._channel(channel)
+        query = request.query
+        anchors = [key for key in ("around", "before", "after") if key in query]
+        if len(anchors) > 1:
+            self.problem(f"messages of {place.id} read with {anchors} at once")
+            raise invalid_form(["around, before and after are mutually exclusive"])
+        if "around" in query:
+            self.problem("the fake does not serve ``around``; teach it before using it")
+            raise invalid_form(["around: not supported by the fake"])
+        limit = query.get("limit", "50")
+        if not limit.isdigit() or not 1 <= int(limit) <= 100:
+            self.problem(f"messages read with limit={limit!r} (Discord allows 1 to 100)")
+            raise invalid_form(["limit: must be 1 to 100"])
+        if not self.world.bot_permissions & READ_MESSAGE_HISTORY:
+            return []
+        before = int(query.get("before", 0)) or None
+        after = int(query.get("after", 0))
+        with self._changed:
+            found = [
+                m
+                for m in self.messages.values()
+                if m.channel_id == place.id
+                and not m.ephemeral
+                and not m.deleted
+                and (before is None or m.id < before)
+                and m.id > after
+            ]
+            found.sort(key=lambda m: m.id, reverse=True)
+            return [m.api(self) for m in found[: int(limit)]]
 
     async def _get_channel_message(
         self,

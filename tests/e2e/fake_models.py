@@ -22,6 +22,7 @@ MEMBER_PERMISSIONS = (
     (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
 )  # add reactions, view, send, embed links, attach files, read history, use app commands
 MANAGE_CHANNELS = 1 << 4
+READ_MESSAGE_HISTORY = 1 << 16
 # Threads (issue 18): what the bot needs to play a match in a thread of its own.
 MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35

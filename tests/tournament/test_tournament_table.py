@@ -86,12 +86,12 @@ def test_the_text_version_reads_every_row_and_round() -> None:
     lines = table_lines(_three(), VOICE, title="Club cup", format="round-robin", rounds=3)
     assert lines == [
         "Club cup · Round robin · final table",
-        "1. <@1>: 5 match points, 14 game points, Buchholz 7, Sonneborn-Berger 10. "
+        "1. <@1>: 5 match points, 14 game points, Buchholz 7, Sonneborn-Berger 5. "
         "Round 1: bye. Round 2: drew with <@2>, 6–6, started. "
         "Round 3: won against <@3>, 8–4.",
-        "2. <@2>: 4 match points, 12 game points, Buchholz 8, Sonneborn-Berger 8. "
+        "2. <@2>: 4 match points, 12 game points, Buchholz 8, Sonneborn-Berger 4. "
         "Round 1: drew with <@3>, 6–6, started. Round 2: drew with <@1>, 6–6. Round 3: bye.",
-        "3. <@3>: 3 match points, 10 game points, Buchholz 9, Sonneborn-Berger 4. "
+        "3. <@3>: 3 match points, 10 game points, Buchholz 9, Sonneborn-Berger 2. "
         "Round 1: drew with <@2>, 6–6. Round 2: bye. Round 3: lost to <@1>, 4–8, started.",
     ]
 

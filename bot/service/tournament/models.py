@@ -2,7 +2,8 @@
 
 A pairing is a match (a few games with sides swapped after each); ``first`` is the player who
 starts its first game, the tournament's "colour". Match points are 2 for a match won, 1 for a
-match drawn and 0 for a match lost, so every total and tie-break stays a whole number.
+match drawn and 0 for a match lost, so every total stays a whole number (Sonneborn-Berger,
+which counts a drawn opponent's points half, may end in a half).
 """
 
 from __future__ import annotations
@@ -83,12 +84,15 @@ class Bye:
 @dataclass(frozen=True, slots=True)
 class Event:
     """Everything pairing and standings read: the players in seed order (top seed first), the
-    results and byes so far, and who has withdrawn (not paired again, results kept)."""
+    results and byes so far, who has withdrawn (not paired again, results kept), and the rounds
+    paired whose matches are not all decided yet (``unfinished``: a bye is decided when its
+    round is paired, so results alone cannot tell a round in progress from one played)."""
 
     players: tuple[PlayerId, ...]
     results: tuple[MatchResult, ...] = ()
     byes: tuple[Bye, ...] = ()
     withdrawn: frozenset[PlayerId] = field(default_factory=frozenset)
+    unfinished: frozenset[int] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
         if len(set(self.players)) != len(self.players):
@@ -97,6 +101,8 @@ class Event:
         named = {p for r in self.results for p in r.players} | {b.player for b in self.byes}
         if not named | self.withdrawn <= entered:
             raise PairingError(f"not entered: {sorted(named | self.withdrawn - entered)}")
+        if any(number < 1 for number in self.unfinished):
+            raise PairingError("rounds count from 1")
 
     @property
     def active(self) -> tuple[PlayerId, ...]:
@@ -105,18 +111,32 @@ class Event:
 
     @property
     def rounds_played(self) -> int:
-        """The highest round with a result or a bye (0 before the first)."""
+        """The last round of those played to the end, every match decided (0 before)."""
+        if self.unfinished:
+            return min(self.unfinished) - 1
+        return self.rounds_paired
+
+    @property
+    def rounds_paired(self) -> int:
+        """The highest round paired so far, played or not (0 before the first)."""
         rounds = [r.round for r in self.results] + [b.round for b in self.byes]
-        return max(rounds, default=0)
+        return max((*rounds, *self.unfinished), default=0)
+
+    @property
+    def round_in_progress(self) -> int | None:
+        """The round being played (paired, not every match decided), if any."""
+        return max(self.unfinished) if self.unfinished else None
 
     def with_round(self, results: tuple[MatchResult, ...], bye: Bye | None = None) -> Event:
         """This event with one more round's results (and its bye) added."""
         byes = self.byes if bye is None else (*self.byes, bye)
-        return Event(self.players, (*self.results, *results), byes, self.withdrawn)
+        return Event(self.players, (*self.results, *results), byes, self.withdrawn, self.unfinished)
 
     def with_withdrawal(self, player: PlayerId) -> Event:
         """This event with ``player`` withdrawn: their results stay, they are paired no more."""
-        return Event(self.players, self.results, self.byes, self.withdrawn | {player})
+        return Event(
+            self.players, self.results, self.byes, self.withdrawn | {player}, self.unfinished
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,24 +184,27 @@ class RoundCell:
 @dataclass(frozen=True, slots=True)
 class Standing:
     """One row of the table. ``buchholz`` sums the opponents' match points; ``sonneborn_berger``
-    counts each opponent's match points twice for a match won and once for a match drawn."""
+    counts a beaten opponent's match points in full and a drawn opponent's half (FIDE's
+    definition), so it is a whole number or a half."""
 
     rank: int
     player: PlayerId
     match_points: int
     game_points: int
     buchholz: int
-    sonneborn_berger: int
+    sonneborn_berger: float
     rounds: tuple[RoundCell | None, ...]  # round 1 first; None: not paired that round
     withdrawn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Standings:
-    """The table, best first, after ``rounds`` rounds."""
+    """The table, best first, after ``rounds`` rounds played to the end. While a round is in
+    progress (``in_progress``) its decided results and its bye are in the rows already."""
 
     rows: tuple[Standing, ...]
     rounds: int
+    in_progress: int | None = None
 
     def rank_of(self, player: PlayerId) -> int:
         """``player``'s rank. Raises ``KeyError`` for a player not in the table."""

@@ -1,10 +1,17 @@
 """The table: match points, then Buchholz, Sonneborn-Berger and game points, with each
-player's results by round."""
+player's results by round.
+
+The tie-breaks are the usual ones, counted in match points: Buchholz is the sum of the
+opponents' match points; Sonneborn-Berger adds each beaten opponent's match points in full and
+each drawn opponent's half (FIDE's definition), so it may end in a half. A bye adds nothing to
+either, and an opponent met by forfeit counts like one met over the board.
+"""
 
 from __future__ import annotations
 
 from bot.service.tournament.ledger import Record, ledger
 from bot.service.tournament.models import (
+    MATCH_WIN,
     Event,
     MatchResult,
     Outcome,
@@ -28,8 +35,7 @@ def standings(event: Event) -> Standings:
         for player, record in records.items()
     }
     order = sorted(event.players, key=lambda p: tuple(-x for x in scores[p]))  # stable: seeds
-    rounds = event.rounds_played
-    cells = _cells(event, rounds)
+    cells = _cells(event, event.rounds_paired)
     rows: list[Standing] = []
     for place, player in enumerate(order, 1):
         tied = rows and scores[rows[-1].player] == scores[player]
@@ -46,15 +52,17 @@ def standings(event: Event) -> Standings:
                 withdrawn=player in event.withdrawn,
             )
         )
-    return Standings(tuple(rows), rounds)
+    return Standings(tuple(rows), event.rounds_played, event.round_in_progress)
 
 
 def _buchholz(record: Record, records: dict[PlayerId, Record]) -> int:
     return sum(records[who].match_points for who, _ in record.opponents)
 
 
-def _sonneborn_berger(record: Record, records: dict[PlayerId, Record]) -> int:
-    return sum(records[who].match_points * scored for who, scored in record.opponents)
+def _sonneborn_berger(record: Record, records: dict[PlayerId, Record]) -> float:
+    # ``scored`` is 2, 1 or 0: halved, the opponent's points count in full, half, or not at all
+    doubled = sum(records[who].match_points * scored for who, scored in record.opponents)
+    return doubled / MATCH_WIN
 
 
 def _cells(event: Event, rounds: int) -> dict[PlayerId, tuple[RoundCell | None, ...]]:

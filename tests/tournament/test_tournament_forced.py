@@ -1,0 +1,87 @@
+"""A moderator's forced round as its players read it: the thread is told who ended the match
+and the result the table counts, and the thread's standings and name say the same result."""
+
+from __future__ import annotations
+
+from event_service import GUILD, LOBBY, MODERATOR, always, player, sign_up
+
+from bot.cogs.threads import finished_name
+from bot.i18n import ENGLISH
+from bot.service import Place
+from bot.service import models as service_models
+from bot.store import PairingResult
+from bot.words import Voice, shared_catalogue, standings_text, unchanged
+from bot.words import tournaments as tournament_words
+
+VOICE = Voice(shared_catalogue(ENGLISH), name=lambda user: f"<@{user}>", strong=unchanged)
+
+
+async def test_a_forced_match_counts_the_games_finished_in_its_thread_and_the_table(service, store):
+    tournament_id = await sign_up(service, 4, format="swiss", rounds=2)
+    await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
+    ahead_board, level_board = [
+        p for p in await store.tournaments.pairings(tournament_id) if p.round == 1
+    ]
+    a, b = ahead_board.first_id, ahead_board.second_id
+    assert b is not None
+    match = await store.games.match(ahead_board.match_id)
+    here = Place(GUILD, match.channel_id)
+    # Game 1 (a has White): b captures and the players stop there, 4-5. Game 2 is under way.
+    await service.play.move(here, player(a), "A1-B3")
+    await service.play.move(here, player(b), "A5xB3")
+    offer = await service.play.offer_stop(here, player(a))
+    await service.play.accept_stop(here, player(b), offer)
+    await service.play.move(here, player(b), "A1-B3")
+
+    forced = await service.tournaments.force(LOBBY, MODERATOR, moderator=True)
+
+    standings = await service.standings.current(here)
+    assert finished_name(standings) == f"P{a} vs P{b} · classic — P{b} won"
+    assert standings.counted == service_models.CountedResult(b, {a: 4, b: 5})
+    assert standings.totals == {a: 4, b: 5}  # the game stopped in play counts for nobody
+    assert (
+        f"The match was stopped; the tournament counts it as won by <@{b}>, <@{a}> 4 – 5 <@{b}>."
+        in standings_text(standings, VOICE).split("\n")
+    )
+    table = await service.tournaments.standings(LOBBY)
+    row = next(r for r in table.standings.rows if r.player == b)
+    assert row.rounds[0] is not None
+    assert (row.rounds[0].outcome, row.rounds[0].points) == ("win", (5, 4))
+    told = {m.channel_id: m for m in forced.matches}
+    assert told[match.channel_id].result == PairingResult(b, 4, 5)
+    assert tournament_words.forced_text(forced, told[match.channel_id], VOICE).split("\n") == [
+        "<@99> ended round 1 of Spring cup before this match was over. The games finished so "
+        "far decide it; the game in play does not count.",
+        f"The match was stopped; the tournament counts it as won by <@{b}>, <@{a}> 4 – 5 <@{b}>.",
+    ]
+
+    # The other match had no game finished: a draw, 0-0, in its thread as in the table.
+    level = await store.games.match(level_board.match_id)
+    level_standings = await service.standings.current(Place(GUILD, level.channel_id))
+    first, second = level_board.first_id, level_board.second_id
+    assert level_standings.counted == service_models.CountedResult(None, {first: 0, second: 0})
+    assert (
+        f"The match was stopped; the tournament counts it as drawn, <@{first}> 0 – 0 <@{second}>."
+        in standings_text(level_standings, VOICE).split("\n")
+    )
+    assert finished_name(level_standings).endswith(" — drawn")
+    row = next(r for r in table.standings.rows if r.player == first)
+    assert row.rounds[0] is not None
+    assert (row.rounds[0].outcome, row.rounds[0].points) == ("draw", (0, 0))
+
+
+async def test_a_withdrawal_shows_in_the_thread_as_the_forfeit_the_table_counts(service, store):
+    tournament_id = await sign_up(service, 4, format="round-robin")
+    await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
+    pairing = next(p for p in await store.tournaments.pairings(tournament_id) if p.round == 1)
+    match = await store.games.match(pairing.match_id)
+
+    await service.tournaments.leave(LOBBY, player(pairing.first_id))
+
+    standings = await service.standings.current(Place(GUILD, match.channel_id))
+    assert standings.counted is not None and standings.counted.forfeit
+    assert (
+        f"The match was stopped; the tournament counts it as won by <@{pairing.second_id}> by "
+        "forfeit." in standings_text(standings, VOICE).split("\n")
+    )
+    assert finished_name(standings).endswith(f"P{pairing.second_id} won")
