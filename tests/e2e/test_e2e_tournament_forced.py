@@ -112,7 +112,7 @@ def test_a_match_ended_by_a_click_renames_its_thread_at_once(fake: FakeDiscord, 
             1
         )
         game.play(move)
-    assert [b["label"] for b in board.buttons] == ["Rematch"]
+    assert [b["label"] for b in board.buttons] == ["Rematch", "Review"]
 
     fake.wait_until(lambda: "—" in thread.name, RENAMED_WITHIN, "the thread renamed at once")
     winner = game.winner()
