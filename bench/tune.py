@@ -3,8 +3,9 @@
 Two steps, each deterministic for its arguments:
 
 1. ``generate``: fast self-play games on ``--layout`` (default ``traditional``) for one ruleset:
-   the first 2-7 plies random, then each side plays medium's search with ``--nodes`` nodes a move,
-   and with probability ``--random`` a random legal move instead (so that the games, and the
+   the first 2-7 plies random, then each side plays medium's search with ``--nodes`` nodes a move
+   (with the hand-set weights of before, without variety), and with probability ``--random`` a
+   random legal move instead (so that the games, and the
    mistakes in them, vary). Game ``i`` depends only on ``--seed`` and ``i``, so the file does
    not depend on the number of ``--workers``. Writes one JSON line per game: ruleset, layout,
    moves and White's result (1, 0.5 or 0).
@@ -12,17 +13,20 @@ Two steps, each deterministic for its arguments:
    to move has no capture (a quiet position: its static value means something), and fits the
    evaluation's weights by logistic regression of the game's result on the evaluation's
    features (``bot/ai/_features.py``): P(White wins) = 1 / (1 + exp(-value / scale)). The scale
-   is first fitted for the current weights and then held, so that the weights stay in
+   is first fitted for the hand-set weights of before and then held, so that the weights stay in
    hundredths of a game point, the unit of the search's scores; the piece values are then
    refitted with every other term. Writes ``bot/ai/_weights.py`` (a generated module: data
    only) with the weights of every ruleset it was given, keeping the others.
 
-Needs numpy (in the development environment; not a dependency of the bot).
+``fit`` needs numpy (not a dependency of the bot: ``pip install numpy``, or run it with a Python
+that has numpy and ``PYTHONPATH`` at the repository).
 
-Run::
+Run (the committed weights: classic from 6,000 games, jasir and ludos from 1,500 each)::
 
-    python bench/tune.py generate --ruleset classic --games 3000 --out /tmp/classic.jsonl
-    python bench/tune.py fit /tmp/classic.jsonl [/tmp/jasir.jsonl ...]
+    python bench/tune.py generate --ruleset classic --games 6000 --out /tmp/classic.jsonl
+    python bench/tune.py generate --ruleset jasir --games 1500 --out /tmp/jasir.jsonl
+    python bench/tune.py generate --ruleset ludos --games 1500 --out /tmp/ludos.jsonl
+    python bench/tune.py fit /tmp/classic.jsonl /tmp/jasir.jsonl /tmp/ludos.jsonl
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from bot.ai._eval import PLACE_BLACK, PLACE_WHITE, WEIGHT_COUNT
 from bot.ai._features import features
 from bot.ai._weights import WEIGHTS
 from bot.jarmo import Game
-from bot.jarmo.board import POINT_NAMES
+from bot.jarmo.board import IN_ENEMY_CAMP, POINT_COUNT, POINT_NAMES, row_of
 
 REPO = Path(__file__).resolve().parent.parent
 WEIGHTS_FILE = REPO / "bot" / "ai" / "_weights.py"
@@ -63,6 +67,7 @@ OPENING_PLIES = (2, 7)  # random plies before the search plays, at least and at 
 def play_one(job: tuple[int, int, str, str, int, float]) -> dict[str, Any]:
     """Self-play game ``index``: its moves, White's result and where the random opening ends."""
     index, seed, ruleset, layout, nodes, random_share = job
+    _play_with_hand_weights()
     rng = random.Random(f"{seed}/{ruleset}/{layout}/{index}")
     game = Game.new(ruleset=ruleset, layout=layout)
     opening = rng.randint(*OPENING_PLIES)
@@ -70,7 +75,10 @@ def play_one(job: tuple[int, int, str, str, int, float]) -> dict[str, Any]:
         if game.ply < opening or rng.random() < random_share:
             move = rng.choice(game.legal_moves())
         else:
-            move = analyse(game, level="medium", seed=rng.randrange(1 << 30), node_limit=nodes).move
+            seed_of_move = rng.randrange(1 << 30)
+            move = analyse(
+                game, level="medium", seed=seed_of_move, node_limit=nodes, vary=False
+            ).move
         game.play(move)
     outcome = game.outcome()
     assert outcome is not None
@@ -82,6 +90,14 @@ def play_one(job: tuple[int, int, str, str, int, float]) -> dict[str, Any]:
         "moves": game.history,
         "result": result,
     }
+
+
+def _play_with_hand_weights() -> None:
+    """The games are played with the hand-set weights (``hand_weights``), not whatever
+    ``_weights.py`` holds, and without variety (the random moves vary the games): so the same
+    arguments give the same games at any later commit whose search is the same."""
+    for ruleset in WEIGHTS:
+        WEIGHTS[ruleset] = hand_weights(ruleset)  # type: ignore[index]
 
 
 def generate(args: argparse.Namespace) -> None:
@@ -148,7 +164,7 @@ def fit_ruleset(path: str, steps: int, prior: float) -> tuple[str, tuple[int, ..
     # the weights but not kept (the search needs no constant), answers it.
     x_all = np.hstack([x_all, np.ones((len(x_all), 1))])
     x, y = x_all[~mask], y_all[~mask]
-    start = np.array(WEIGHTS[ruleset], dtype=np.float64)
+    start = np.array(hand_weights(ruleset), dtype=np.float64)
     w0 = np.append(start, 0.0)
 
     def loss(w: Any, scale: float, x: Any = x, y: Any = y) -> float:
@@ -186,6 +202,22 @@ def fit_ruleset(path: str, steps: int, prior: float) -> tuple[str, tuple[int, ..
     return ruleset, weights
 
 
+def hand_weights(ruleset: str) -> tuple[int, ...]:
+    """Where the fit starts, and the unit it keeps: the hand-set weights the evaluation had
+    before it was fitted (a point per piece, two in the enemy camp, a little more the nearer the
+    camp), so that a fit gives the same weights whatever ``_weights.py`` holds now."""
+    advance = {4: 0, 3: 10, 2: 22, 1: 40, 0: 0}  # by rows still to go before the enemy camp
+
+    def place(side: int, p: int) -> int:
+        to_go = 4 - row_of(p) if side == 0 else row_of(p)
+        return 100 + advance[to_go] + (100 if IN_ENEMY_CAMP[side][p] else 0)
+
+    places = [place(side, p) for side in (0, 1) for p in range(POINT_COUNT)]
+    runner = 20 if ruleset == "ludos" else 12
+    # mobility, attack, defend, redeploy right, runner, reserve piece, tempo
+    return (*places, 2, 6, 0, 90, runner, 75, 8)
+
+
 def print_weights(weights: tuple[int, ...]) -> None:
     for label, base in (("White", PLACE_WHITE), ("Black", PLACE_BLACK)):
         print(f"  a {label} piece on each point (rows 5 to 1):")
@@ -207,6 +239,7 @@ def write_weights(fitted: dict[str, tuple[int, ...]], command: str) -> None:
         "",
         "from typing import Final",
         "",
+        "# fmt: off",
         "WEIGHTS: Final[dict[str, tuple[int, ...]]] = {",
     ]
     for ruleset, weights in table.items():
@@ -215,6 +248,7 @@ def write_weights(fitted: dict[str, tuple[int, ...]], command: str) -> None:
             lines.append("        " + " ".join(f"{w}," for w in weights[i : i + 10]))
         lines.append("    ),")
     lines.append("}")
+    lines.append("# fmt: on")
     WEIGHTS_FILE.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
