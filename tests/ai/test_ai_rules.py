@@ -84,21 +84,21 @@ SEARCH_TREES = [
         -179,
         668,
     ),
-    ("jasir", "B1-D2 C5-B3 D2-D3 B3-B2 D3xE5 A5-B3", "A1xB3", 190, 563),
+    ("jasir", "B1-D2 C5-B3 D2-D3 B3-B2 D3xE5 A5-B3", "A1xB3", 286, 603),
     (
         "jasir",
         "C1-A2 B5-A3 D1-C3 E5-C4 C3-A4 C5-E4 A1-C2 E4-C3 A2xC3 D5-E3 C3-B3 C4-B2 C2xB2 E3-C2",
         "B3xA5",
         600,
-        623,
+        618,
     ),
-    ("ludos", "D1-B2 C5-B3 B2-D1 D5-B4 A1xB3 B5-D4", "B3xB4", 270, 1377),
+    ("ludos", "D1-B2 C5-B3 B2-D1 D5-B4 A1xB3 B5-D4", "B3xB4", 304, 1503),
     (
         "ludos",
         "C1-A2 A5-B3 D1-C3 B3-B2 E1-C2 E5-D3 C3-B3 D5-E3 C2-E1 B5-A3 E1xD3 A3xB1 D3-B4 E3-C2",
         "B3xB2",
-        -80,
-        1488,
+        15,
+        1500,
     ),
 ]
 
