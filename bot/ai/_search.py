@@ -160,7 +160,7 @@ class Searcher:
         best_move, best_noisy, best_score = moves[0], -INF, -INF
         for i, move in enumerate(moves):
             horizon = self.horizon
-            # A move must beat the best so far by a point to count, or come within the
+            # A move must beat the best so far to replace it, or come within the
             # variety margin of it to be one of the moves to draw from: the window's floor.
             floor = alpha - variety if alpha > -INF else -INF
             game.push(move)
