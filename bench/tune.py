@@ -97,7 +97,7 @@ def _play_with_hand_weights() -> None:
     ``_weights.py`` holds, and without variety (the random moves vary the games): so the same
     arguments give the same games at any later commit whose search is the same."""
     for ruleset in WEIGHTS:
-        WEIGHTS[ruleset] = hand_weights(ruleset)  # type: ignore[index]
+        WEIGHTS[ruleset] = hand_weights(ruleset)
 
 
 def generate(args: argparse.Namespace) -> None:
