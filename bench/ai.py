@@ -1,17 +1,24 @@
-"""The computer opponent: search speed against a baseline commit, and hard against medium.
+"""The computer opponent: search speed against a baseline commit, variety, and the ladder.
 
 1. Speed: nodes per second at a fixed depth on fixed positions (random openings from fixed
    seeds, every ruleset): the baseline's ``bot/ai`` + ``bot/jarmo`` (exported with
    ``git archive``), the working tree's as pure Python (its ``.py`` files copied) and the working
    tree as installed, compiled by mypyc (setup.py; it says if it is not), each run in its own
    child process, taking turns.
-2. Strength: ``hard`` against ``medium`` at their real settings (hard thinks up to 2 s a move),
-   ``--games`` games with sides swapped (games 2k and 2k+1 start from the same random opening),
-   on ``--workers`` processes; prints the table and the longest time any move took.
+2. Variety: ``--variety-games`` games of medium against medium from the start, each with its own
+   seed (as the bot seeds each game), and how many of them differ.
+3. The ladder on ``--layout`` (default the published board): for each pair ``A:B``, ``--games``
+   games with sides swapped (games 2k and 2k+1 start from the same random opening), on
+   ``--workers`` processes; prints each side's wins by colour, A's score and the longest time
+   any move took. A player is a level with a limit, ``hard@2`` (seconds), ``hard#60000``
+   (nodes: the same games under any load), and ``old-`` plays the ``--baseline`` commit's
+   search, in a child process of its own.
 
-Run: ``python bench/ai.py [--games 40] [--depth 4] [--runs 3] [--skip-match]``.
-Targets (issue 16): at least 2.5x the baseline's nodes/s; hard scores >= 70% against medium,
-every move within 2 s.
+Run: ``python bench/ai.py [--games 40] [--pair hard@2:medium ...] [--skip-speed]
+[--skip-variety] [--skip-ladder]``. Targets: nodes/s no lower than the baseline's at the same
+depth; at least 20 different games of 30; in the ladder, the stronger level scores >= 85%
+(easy:medium from medium's side, hard@2:medium), hard@2:hard@0.5 >= 65% and
+hard@2:old-hard@2 >= 75%, every move within its level's time.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import importlib
 import importlib.machinery
 import io
 import json
+import os
 import random
 import shutil
 import statistics
@@ -30,11 +38,12 @@ import tarfile
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-BASELINE = "fe86cb6"
+BASELINE = "7063f2d"  # the computer before variety and fitted weights
 RULESET_NAMES = ("classic", "jasir", "ludos")
 BASELINE_PATHS = ("bot/__init__.py", "bot/jarmo", "bot/ai")
 
@@ -42,12 +51,12 @@ BASELINE_PATHS = ("bot/__init__.py", "bot/jarmo", "bot/ai")
 # ---------------------------------------------------------------------- positions
 
 
-def opening(ruleset: str, seed: int, plies: int) -> list[str]:
+def opening(ruleset: str, seed: int, plies: int, layout: str = "traditional") -> list[str]:
     """The moves of a random opening (replayed by either engine in the children)."""
     from bot.jarmo import Game
 
     rng = random.Random(f"{ruleset}/{seed}")
-    game = Game.new(ruleset=ruleset)
+    game = Game.new(ruleset=ruleset, layout=layout)
     for _ in range(plies):
         moves = game.legal_moves()
         if len(moves) < 2:
@@ -178,66 +187,165 @@ def _cell(rates: list[float]) -> str:
     return f"{statistics.median(rates):9,.0f} ({min(rates):,.0f}-{max(rates):,.0f})"
 
 
-# ---------------------------------------------------------------------- hard against medium
+# ---------------------------------------------------------------------- players
 
 
-def play_game(index: int, opening_plies: int) -> dict[str, Any]:
-    """Game ``index``: hard is White in even games; both colours share an opening."""
+@dataclass(frozen=True)
+class Player:
+    """A level with a thinking limit, from the working tree or from the baseline commit.
+
+    Written ``level``, ``level@seconds`` (a time limit), ``level#nodes`` (a node limit: the
+    same games on any machine and under any load) with ``old-`` in front for the baseline's
+    ``bot/ai`` (``--baseline``), e.g. ``hard@2``, ``old-hard@2``, ``hard#60000``.
+    """
+
+    level: str
+    seconds: float | None = None
+    nodes: int | None = None
+    old: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> Player:
+        old = text.startswith("old-")
+        body = text.removeprefix("old-")
+        if "@" in body:
+            level, seconds = body.split("@")
+            return cls(level, seconds=float(seconds), old=old)
+        if "#" in body:
+            level, nodes = body.split("#")
+            return cls(level, nodes=int(nodes), old=old)
+        return cls(body, old=old)
+
+    def __str__(self) -> str:
+        limit = f"@{self.seconds:g}" if self.seconds else f"#{self.nodes}" if self.nodes else ""
+        return f"{'old-' if self.old else ''}{self.level}{limit}"
+
+
+_OLD_ENGINE: subprocess.Popen[str] | None = None
+
+
+def _old_engine(root: str) -> subprocess.Popen[str]:
+    """This worker's child process running the baseline's search (started on first use)."""
+    global _OLD_ENGINE
+    if _OLD_ENGINE is None:
+        _OLD_ENGINE = subprocess.Popen(
+            [sys.executable, __file__, "--engine", root],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=root,
+        )
+    return _OLD_ENGINE
+
+
+def serve_engine() -> None:
+    """Child process: answer one JSON search request a line with the move of the ``bot.ai`` on
+    ``sys.path`` (the baseline's)."""
     from bot.ai import analyse
     from bot.jarmo import Game
 
-    game = Game.new()
-    for move in opening("classic", index // 2, opening_plies):
+    for line in sys.stdin:
+        job = json.loads(line)
+        result = analyse(
+            Game.from_dict(job["game"]),
+            level=job["level"],
+            seed=job["seed"],
+            time_limit=job["seconds"],
+            node_limit=job["nodes"],
+        )
+        print(json.dumps({"move": result.move}), flush=True)
+
+
+def think(player: Player, game: Any, seed: int, baseline_root: str) -> str:
+    """``player``'s move in ``game``."""
+    from bot.ai import analyse
+
+    # A node limit decides alone: the clock is only a safety net then.
+    seconds = player.seconds if player.seconds else 60.0 if player.nodes else None
+    if not player.old:
+        return analyse(
+            game, level=player.level, seed=seed, time_limit=seconds, node_limit=player.nodes
+        ).move
+    engine = _old_engine(baseline_root)
+    assert engine.stdin is not None and engine.stdout is not None
+    job = {
+        "game": game.to_dict(),
+        "level": player.level,
+        "seed": seed,
+        "seconds": seconds,
+        "nodes": player.nodes,
+    }
+    engine.stdin.write(json.dumps(job) + "\n")
+    engine.stdin.flush()
+    return str(json.loads(engine.stdout.readline())["move"])
+
+
+# ---------------------------------------------------------------------- the ladder
+
+
+def play_game(
+    a: Player, b: Player, index: int, opening_plies: int, layout: str, baseline_root: str
+) -> dict[str, Any]:
+    """Game ``index`` of ``a`` against ``b``: ``a`` is White in even games; games 2k and 2k+1
+    start from the same random opening. Each move's seed is the game's own."""
+    from bot.jarmo import Game
+
+    game = Game.new(layout=layout)
+    for move in opening("classic", index // 2, opening_plies, layout):
         game.play(move)
-    hard_side = "white" if index % 2 == 0 else "black"
-    longest = {"hard": 0.0, "medium": 0.0}
+    a_side = "white" if index % 2 == 0 else "black"
+    longest = [0.0, 0.0]
     while not game.over:
-        level = "hard" if game.turn == hard_side else "medium"
+        mover = 0 if game.turn == a_side else 1
         start = time.perf_counter()
-        move = analyse(game, level=level, seed=index * 1000 + game.ply).move
-        longest[level] = max(longest[level], time.perf_counter() - start)
+        move = think((a, b)[mover], game, index << 16 | game.ply, baseline_root)
+        longest[mover] = max(longest[mover], time.perf_counter() - start)
         game.play(move)
     outcome = game.outcome()
     assert outcome is not None
-    other = "black" if hard_side == "white" else "white"
-    score = 0.5 if outcome.winner is None else float(outcome.winner == hard_side)
+    b_side = "black" if a_side == "white" else "white"
+    score = 0.5 if outcome.winner is None else float(outcome.winner == a_side)
     return {
-        "hard_white": hard_side == "white",
+        "a_white": a_side == "white",
         "score": score,
-        "points": (outcome.points[hard_side], outcome.points[other]),
+        "points": (outcome.points[a_side], outcome.points[b_side]),
         "plies": game.ply,
         "longest": longest,
-        "termination": outcome.termination.value,
+        "moves": game.history,
     }
 
 
-def _play(args: tuple[int, int]) -> dict[str, Any]:
+def _play(args: tuple[Player, Player, int, int, str, str]) -> dict[str, Any]:
     return play_game(*args)
 
 
-def run_match(args: argparse.Namespace) -> None:
-    jobs = [(i, args.opening) for i in range(args.games)]
+def run_pair(
+    a: Player, b: Player, args: argparse.Namespace, baseline_root: str
+) -> list[dict[str, Any]]:
+    jobs = [(a, b, i, args.opening, args.layout, baseline_root) for i in range(args.games)]
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         games = list(pool.map(_play, jobs, chunksize=1))
     print(
-        f"\nhard against medium, classic/bow, {args.games} games, sides swapped, "
+        f"\n{a} against {b}, classic/{args.layout}, {args.games} games, sides swapped, "
         f"{args.opening} random opening plies, {args.workers} workers, "
-        f"{time.perf_counter() - start:.0f} s"
+        f"{time.perf_counter() - start:.0f} s, load {os.getloadavg()[0]:.1f}"
     )
     print(
-        f"{'hard as':8} {'games':>5} {'won':>4} {'drawn':>5} {'lost':>4} {'score':>6} "
-        f"{'points':>9} {'plies':>5}"
+        f"{'A as':6} {'games':>5} {'A won':>5} {'drawn':>5} {'B won':>5} {'A score':>7} "
+        f"{'points A:B':>10} {'plies':>5}"
     )
     for label, chosen in (
-        ("White", [g for g in games if g["hard_white"]]),
-        ("Black", [g for g in games if not g["hard_white"]]),
+        ("White", [g for g in games if g["a_white"]]),
+        ("Black", [g for g in games if not g["a_white"]]),
         ("either", games),
     ):
         if chosen:
             print(_row(label, chosen))
-    for level in ("hard", "medium"):
-        print(f"longest move, {level}: {max(g['longest'][level] for g in games):.2f} s")
+    for i, player in enumerate((a, b)):
+        print(f"longest move, {player}: {max(g['longest'][i] for g in games):.2f} s")
+    print(f"different games: {len({tuple(g['moves']) for g in games})} of {len(games)}")
+    return games
 
 
 def _row(label: str, games: list[dict[str, Any]]) -> str:
@@ -248,9 +356,40 @@ def _row(label: str, games: list[dict[str, Any]]) -> str:
     theirs = sum(g["points"][1] for g in games)
     plies = statistics.mean(g["plies"] for g in games)
     return (
-        f"{label:8} {len(games):5} {won:4} {drawn:5} {len(games) - won - drawn:4} "
-        f"{share:6.1%} {mine:4}:{theirs:<4} {plies:5.1f}"
+        f"{label:6} {len(games):5} {won:5} {drawn:5} {len(games) - won - drawn:5} "
+        f"{share:7.1%} {mine:5}:{theirs:<4} {plies:5.1f}"
     )
+
+
+def run_ladder(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = str(export_baseline(args.baseline, Path(tmp, "old")))
+        for pair in args.pair or DEFAULT_LADDER:
+            a, b = (Player.parse(text) for text in pair.split(":"))
+            run_pair(a, b, args, root)
+
+
+def run_variety(args: argparse.Namespace) -> None:
+    """Medium against medium from the start, each game with its own seed: how many differ."""
+    medium = Player("medium")
+    jobs = [(medium, medium, i, 0, args.layout, "") for i in range(args.variety_games)]
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        games = list(pool.map(_play, jobs, chunksize=1))
+    distinct = len({tuple(g["moves"]) for g in games})
+    white = sum(g["score"] == 1.0 for g in games if g["a_white"]) + sum(
+        g["score"] == 0.0 for g in games if not g["a_white"]
+    )
+    drawn = sum(g["score"] == 0.5 for g in games)
+    print(
+        f"\nvariety: medium against medium from the start, classic/{args.layout}, "
+        f"{len(games)} games (a seed each): {distinct} different games; "
+        f"White won {white}, Black {len(games) - white - drawn}, drawn {drawn}"
+    )
+
+
+#: The ladder on the published board (A:B, each A's score printed): each level against the
+#: next, more time against less, and today's hard against the baseline's.
+DEFAULT_LADDER = ("easy:medium", "hard@2:medium", "hard@2:hard@0.5", "hard@2:old-hard@2")
 
 
 def main() -> None:
@@ -258,17 +397,29 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=4, help="search depth for the speed test")
     parser.add_argument("--positions", type=int, default=6, help="speed positions per ruleset")
     parser.add_argument("--runs", type=int, default=3, help="speed runs of each version")
-    parser.add_argument("--baseline", default=BASELINE, help="commit to compare speed with")
-    parser.add_argument("--games", type=int, default=40, help="games of hard against medium")
+    parser.add_argument("--baseline", default=BASELINE, help="commit to compare with")
+    parser.add_argument("--layout", default="traditional", help="board of the games")
+    parser.add_argument("--games", type=int, default=40, help="games per ladder pair")
+    parser.add_argument(
+        "--pair",
+        action="append",
+        help="a ladder pair A:B such as hard@2:old-hard@2 (repeatable; default: "
+        + ", ".join(DEFAULT_LADDER)
+        + ")",
+    )
     parser.add_argument("--opening", type=int, default=2, help="random plies before play")
+    parser.add_argument("--variety-games", type=int, default=30)
     parser.add_argument("--workers", type=int, default=2, choices=(1, 2))
     parser.add_argument("--skip-speed", action="store_true")
-    parser.add_argument("--skip-match", action="store_true")
+    parser.add_argument("--skip-variety", action="store_true")
+    parser.add_argument("--skip-ladder", action="store_true")
     args = parser.parse_args()
     if not args.skip_speed:
         run_speed(args)
-    if not args.skip_match:
-        run_match(args)
+    if not args.skip_variety:
+        run_variety(args)
+    if not args.skip_ladder:
+        run_ladder(args)
 
 
 if __name__ == "__main__":
@@ -276,5 +427,8 @@ if __name__ == "__main__":
         sys.path.insert(0, sys.argv[2])
         job = json.loads(sys.stdin.read())
         print(json.dumps(search_speed(job["positions"], job["depth"])))
+    elif len(sys.argv) == 3 and sys.argv[1] == "--engine":
+        sys.path.insert(0, sys.argv[2])
+        serve_engine()
     else:
         main()

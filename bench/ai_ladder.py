@@ -172,7 +172,7 @@ def summarise(pairing: str, games: list[dict]) -> str:
 
 
 def by_colour(pairing: str, games: list[dict]) -> str:
-    """A's score and points share with each colour (the bow board favours White)."""
+    """A's score and points share with each colour."""
     parts = []
     for a_white, colour in ((True, "White"), (False, "Black")):
         mine = [g for g in games if g["a_white"] == a_white]
@@ -264,7 +264,7 @@ def main() -> None:
     parser.add_argument(
         "--ruleset", default="classic", help="classic, jasir, ludos, or 'all' to run each in turn"
     )
-    parser.add_argument("--layout", default="bow")
+    parser.add_argument("--layout", default="traditional")
     parser.add_argument("--opening", type=int, default=2, help="random plies before play")
     parser.add_argument("--hard-nodes", type=int, default=300_000, help="hard's nodes per move")
     parser.add_argument("--time", type=float, help="hard's seconds per move (replaces nodes)")

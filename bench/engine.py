@@ -13,6 +13,9 @@ is timed by the child's CPU time (``time.process_time``), so that other work on 
 disturbs the figures less than it would a wall clock; the tables an engine builds on first use
 are built before the clock starts.
 Target (issue 16): at least twice the baseline's plies/s for every ruleset.
+
+``--layouts bow,traditional`` instead times the working tree on each layout in one run (the
+published board must cost no more a ply than ``bow``).
 """
 
 from __future__ import annotations
@@ -143,13 +146,46 @@ COLUMNS = (
 )
 
 
+def compare_layouts(args: argparse.Namespace) -> None:
+    """The working tree's engine (as installed) on each layout of ``--layouts``, in one run:
+    plies/s of random playouts through both APIs, and each layout's ratio to the first. A ply
+    costs about what a game's length and the board's lines make it; a game played on a board
+    with more lines must not cost more a ply."""
+    layouts = args.layouts.split(",")
+    print(
+        f"random playouts, working tree, {args.games} games x {args.runs} runs, layouts "
+        f"{' and '.join(layouts)}; plies/s median (min-max), and the ratio to {layouts[0]}"
+    )
+    print(f"{'ruleset':8} {'api':6}" + "".join(f"{layout:>24} {'ratio':>6}" for layout in layouts))
+    for ruleset in RULESET_NAMES:
+        for mode in MODES:
+            runs: dict[str, list[float]] = {layout: [] for layout in layouts}
+            for seed in range(args.runs):  # interleaved, so that load spikes hit all alike
+                for layout in layouts:
+                    speed, _ = measure(REPO, mode, ruleset, layout, args.games, seed)
+                    runs[layout].append(speed)
+            first = statistics.median(runs[layouts[0]])
+            cells = (
+                f"{_cell(runs[layout]):>24} {statistics.median(runs[layout]) / first:5.2f}x"
+                for layout in layouts
+            )
+            print(f"{ruleset:8} {mode:6}" + "".join(cells), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per run")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--layout", default="bow")
     parser.add_argument("--baseline", default=BASELINE, help="commit to compare with")
+    parser.add_argument(
+        "--layouts",
+        help="compare the working tree on these layouts instead, e.g. bow,traditional",
+    )
     args = parser.parse_args()
+    if args.layouts:
+        compare_layouts(args)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         roots = {
             "old": export_baseline(args.baseline, Path(tmp, "old")),

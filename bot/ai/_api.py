@@ -12,16 +12,20 @@ from ._search import Budget, Searcher
 
 #: Each level is a depth cap, a node budget and a default thinking time. The node budget keeps
 #: easy and medium the same strength on any machine; hard is bounded by time (2 s by default).
+#: Every level varies its play by the seed (a game's own): easy by noise on every root score,
+#: medium and hard by drawing among the moves within ``variety`` of the best, so that the same
+#: moves by a person lead to different games.
 _BUDGETS: dict[str, Budget] = {
     # One ply and a capture search, with up to 1.5 points of noise on every root score: it sees
     # what it can take and what hangs, but often prefers a worse move, so it can be beaten.
     "easy": Budget(max_depth=1, node_limit=2_000, time_limit=1.0, noise=150),
-    # Four plies: sound tactics, little planning (a few hundred to a few thousand nodes).
-    "medium": Budget(max_depth=4, node_limit=25_000, time_limit=1.5),
+    # Four plies: sound tactics, little planning (a few hundred to a few thousand nodes); any
+    # move within 0.3 points of the best.
+    "medium": Budget(max_depth=4, node_limit=25_000, time_limit=1.5, variety=30),
     # As deep as 2 s allow: typically 10+ plies on a mid-game position. A win counts as one
     # extra point only: hard keeps playing for the points that decide a match (rules §6)
-    # where the lower levels settle for the win.
-    "hard": Budget(max_depth=64, node_limit=None, time_limit=2.0, result_bonus=100),
+    # where the lower levels settle for the win. It gives up at most 0.1 points for variety.
+    "hard": Budget(max_depth=64, node_limit=None, time_limit=2.0, result_bonus=100, variety=10),
 }
 LEVELS: tuple[str, ...] = tuple(_BUDGETS)
 DEFAULT_LEVEL = "medium"
@@ -49,14 +53,19 @@ def analyse(
     seed: int = 0,
     time_limit: float | None = None,
     node_limit: int | None = None,
+    vary: bool = True,
 ) -> SearchResult:
     """Search the position for the side to move and return the chosen move with its score.
 
     ``time_limit`` (seconds) replaces the level's thinking time; ``node_limit`` replaces its node
-    budget (use it, not time, when the result must be reproducible). ``game`` is not changed.
-    Raises ``ValueError`` for an unknown level, a bad limit or a finished game.
+    budget (use it, not time, when the result must be reproducible). ``vary=False`` takes the
+    best move found rather than one drawn within the level's margin (for analysis; easy's noise
+    stays, it is that level's play). ``game`` is not changed. Raises ``ValueError`` for an
+    unknown level, a bad limit or a finished game.
     """
     budget = _budget(level, time_limit, node_limit)
+    if not vary:
+        budget = replace(budget, variety=0)
     if game.over:
         raise ValueError("the game is over; there is no move to choose")
     found = Searcher(game.copy(), budget, seed).run()
@@ -74,7 +83,8 @@ def choose_move(
 ) -> str:
     """The computer's move for the side to move: a string from ``game.legal_moves()``.
 
-    Deterministic for a given seed as long as the node budget, not the clock, ends the search.
+    Deterministic for a given seed as long as the node budget, not the clock, ends the search;
+    another seed may choose another move among those within the level's margin of the best.
     ``game`` is left untouched. Raises ``ValueError`` for an unknown level or a finished game.
     """
     return analyse(game, level=level, seed=seed, time_limit=time_limit, node_limit=node_limit).move

@@ -1,9 +1,11 @@
 """Static evaluation, in hundredths of a game point, from the side to move's point of view.
 
-The terms follow the scoring rules (§5): what each side would score if the game ended now
-(1 per piece on the board, 1 more per piece in the enemy camp), plus how close the other pieces
-are to scoring the extra point (advancement), the means to bring pieces back (redeploy rights in
-classic/jasir, reserve and guards in ludos), and a little for mobility and attacked enemy pieces.
+The terms follow the scoring rules (§5): a value for each piece by its side and point (a piece
+scores 1, and 2 in the enemy camp; on the way, how close it is and how safe the point is), the
+means to bring pieces back (redeploy rights in classic/jasir, reserve and guards in ludos),
+mobility, attacked enemy pieces, defended own ones and the move. The weights are data
+(``_weights.py``), fitted to self-play results by ``bench/tune.py``; ``_features.py`` lists a
+position's terms one by one, for the fit.
 """
 
 from __future__ import annotations
@@ -16,28 +18,27 @@ from bot.jarmo import Game, Layout, Ruleset
 from bot.jarmo.board import ARCHER, GUARD, IN_ENEMY_CAMP, MARKED, POINT_COUNT, row_of
 from bot.jarmo.steps import points_of, side_steps
 
+from ._weights import WEIGHTS
+
 POINT: Final = 100  # one game point
 
-# By rows still to go before the enemy camp (4 = own camp, 1 = one step away). Steep near the
-# camp because a piece one step away can cash in its extra point at once.
-_ADVANCE_BY_DISTANCE: Final = {4: 0, 3: 10, 2: 22, 1: 40, 0: 0}
-ADVANCE: Final = tuple(
-    tuple(
-        _ADVANCE_BY_DISTANCE[(4 - row_of(p)) if side == 0 else row_of(p)]
-        for p in range(POINT_COUNT)
-    )
-    for side in (0, 1)
-)
-
-# classic: a captured piece that a marked piece in the camp can bring back (a redeploy puts a
-# whole point back on the board)
-REDEPLOY_RIGHT: Final = 90
-MARKED_RUNNER: Final = 12  # classic: a marked piece on its way may later earn a redeploy
-RESERVE_PIECE: Final = 75  # ludos: a recovered piece, placeable at once
-GUARD_RUNNER: Final = 20  # ludos: a guard on its way may recover a captured piece
-MOBILITY: Final = 2  # per step onto an empty point
-ATTACK: Final = 6  # per enemy piece attacked
-TEMPO: Final = 8  # the side to move is a move ahead
+# The weights' places in a ruleset's vector (``_weights.WEIGHTS``, fitted by bench/tune.py):
+# one value per point for a White piece standing there and one for a Black piece (the board is
+# not symmetric), then the terms below.
+PLACE_WHITE: Final = 0
+PLACE_BLACK: Final = POINT_COUNT
+MOBILITY: Final = 2 * POINT_COUNT  # per empty point a piece outside the enemy camp can step to
+ATTACK: Final = MOBILITY + 1  # per enemy piece it can take
+DEFEND: Final = MOBILITY + 2  # per own piece it could recapture on
+# classic/jasir: a captured piece that a marked piece in the camp can bring back (a redeploy
+# puts a whole point back on the board); ludos: a recovered piece, placeable at once
+REDEPLOY_RIGHT: Final = MOBILITY + 3
+# per captured piece, a piece on its way that may later earn a redeploy (classic/jasir) or
+# recover it (ludos, a guard)
+RUNNER: Final = MOBILITY + 4
+RESERVE_PIECE: Final = MOBILITY + 5  # ludos: a piece in the reserve
+TEMPO: Final = MOBILITY + 6  # the side to move is a move ahead
+WEIGHT_COUNT: Final = MOBILITY + 7
 MEMO_MAX: Final = 400_000  # position values kept; cleared when full
 
 
@@ -45,10 +46,10 @@ class Evaluator:
     """Evaluates positions of one game (one search) as the search walks it.
 
     A value is kept by the position's key, so a position met again costs a lookup. A new
-    position adds up its pieces' placement (points, advancement, mobility, attacks), each kept
-    by the state of the points the piece reaches. The memos belong to the game's rules and
-    layout and outlive the search: the next move's search, in the same process, meets many of
-    the same positions.
+    position adds up its pieces' placement (the point's value, mobility, attacks, defence),
+    each kept by the state of the points the piece reaches. The memos belong to the game's
+    rules and layout and outlive the search: the next move's search, in the same process, meets
+    many of the same positions.
     """
 
     __slots__ = (
@@ -60,6 +61,7 @@ class Evaluator:
         "_pieces",
         "_reserve",
         "_values",
+        "_weights",
     )
 
     def __init__(self, game: Game) -> None:
@@ -69,6 +71,7 @@ class Evaluator:
         self._occupancy, self._kinds = game.occupancy, game.kinds
         self._captured, self._reserve = game.captured_counts, game.reserve_counts
         self._values, self._pieces = _memos(game.rules, game.layout)
+        self._weights = weights_of(game.rules)
 
     def evaluate(self) -> int:
         """The position's value for the side to move (positive = good for it)."""
@@ -84,6 +87,7 @@ class Evaluator:
         values = self._values
         if len(values) > MEMO_MAX:
             values.clear()
+        weights = self._weights
         white, black = self._occupancy
         white_pieces, black_pieces = self._pieces
         board = white | black << POINT_COUNT
@@ -95,7 +99,7 @@ class Evaluator:
             try:
                 value += memo[near]
             except KeyError:
-                value += _fill_placement(0, p, mask, memo, near)
+                value += _fill_placement(weights, PLACE_WHITE + p, mask, memo, near)
         board = black | white << POINT_COUNT
         black_points = points_of(black)
         for p in black_points:
@@ -104,15 +108,15 @@ class Evaluator:
             try:
                 value -= memo[near]
             except KeyError:
-                value -= _fill_placement(1, p, mask, memo, near)
+                value -= _fill_placement(weights, PLACE_BLACK + p, mask, memo, near)
         if self._guards:
-            value += RESERVE_PIECE * (self._reserve[0] - self._reserve[1])
+            value += weights[RESERVE_PIECE] * (self._reserve[0] - self._reserve[1])
         white_lost, black_lost = self._captured
         if white_lost:
             value += self._recovery(0, white_lost, white_points)
         if black_lost:
             value -= self._recovery(1, black_lost, black_points)
-        value = values[key] = (-value if side else value) + TEMPO
+        value = values[key] = (-value if side else value) + weights[TEMPO]
         return value
 
     def _recovery(self, s: int, captured: int, points: tuple[int, ...]) -> int:
@@ -128,11 +132,16 @@ class Evaluator:
                 runners += 1
             elif kinds[p] == MARKED:
                 marked_in_camp += 1
-        if self._guards:
-            return GUARD_RUNNER * min(runners, captured)
-        return REDEPLOY_RIGHT * min(marked_in_camp, captured) + MARKED_RUNNER * min(
+        weights = self._weights
+        return weights[REDEPLOY_RIGHT] * min(marked_in_camp, captured) + weights[RUNNER] * min(
             runners, captured
         )
+
+
+def weights_of(rules: Ruleset) -> tuple[int, ...]:
+    """The evaluation weights of ``rules`` (fitted on the published board; other layouts, kept
+    for old games only, use them too)."""
+    return WEIGHTS[rules.name]
 
 
 # Per point: the mask of the points a piece there reaches (own bits and enemy bits of the
@@ -157,23 +166,30 @@ def _mask(points: Sequence[int]) -> int:
     return sum(1 << p for p in points)
 
 
-def _fill_placement(s: int, p: int, mask: int, memo: dict[int, int], near: int) -> int:
-    """The placement value of side ``s``'s piece on ``p`` when the points it reaches (``mask``
-    on the board) are ``near``: points, advancement, and unless it is in the enemy camp,
-    mobility and attacks. Remembered in ``memo``."""
-    value = POINT + ADVANCE[s][p]
-    if IN_ENEMY_CAMP[s][p]:
-        value += POINT
-    else:
-        reach = mask & ((1 << POINT_COUNT) - 1)
-        own, enemy = near & reach, near >> POINT_COUNT
-        value += MOBILITY * (reach & ~own & ~enemy).bit_count() + ATTACK * enemy.bit_count()
+def _fill_placement(
+    weights: tuple[int, ...], place: int, mask: int, memo: dict[int, int], near: int
+) -> int:
+    """The placement value of a piece (the weight at ``place`` for its side and point) when the
+    points it reaches (``mask`` on the board) are ``near``: the point's own value, mobility,
+    attacks and defence (a piece in the enemy camp reaches nothing). Remembered in ``memo``."""
+    reach = mask & ((1 << POINT_COUNT) - 1)
+    own, enemy = near & reach, near >> POINT_COUNT
+    value = (
+        weights[place]
+        + weights[MOBILITY] * (reach & ~own & ~enemy).bit_count()
+        + weights[ATTACK] * enemy.bit_count()
+        + weights[DEFEND] * own.bit_count()
+    )
     memo[near] = value
     return value
 
 
+# For ordering captures only: by rows still to go before the enemy camp (4 = own camp).
+_ADVANCE_BY_DISTANCE: Final = {4: 0, 3: 10, 2: 22, 1: 40, 0: 0}
+
+
 def _piece_value(s: int, kind: int, p: int) -> int:
-    value = POINT + ADVANCE[s][p]
+    value = POINT + _ADVANCE_BY_DISTANCE[(4 - row_of(p)) if s == 0 else row_of(p)]
     if IN_ENEMY_CAMP[s][p]:
         value += POINT
     if kind in (MARKED, GUARD):

@@ -55,6 +55,9 @@ class Budget:
     time_limit: float | None
     noise: int = 0  # easy levels: random spread added to root scores, in hundredths of a point
     result_bonus: int = RESULT_BONUS  # what a won / lost game adds to its point margin
+    # Variety: the move is drawn (by the seed) from those scoring within this margin of the
+    # best, so that the same moves by a person lead to different games. The most it gives up.
+    variety: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,9 @@ class Searcher:
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.history = [[0] * PLACE_UNIT for _ in range(2)]  # by step, for quiet moves
         self.partial: tuple[int, int] | None = None  # a new best move of an unfinished iteration
+        # The last finished iteration's moves with exact scores within reach of the variety
+        # margin (a move searched against a raised floor that failed low is not among them).
+        self.scored: list[tuple[int, int]] = []
         # Leaves scored by the evaluation rather than by the end of the game. An iteration that
         # adds none has searched every line to its end: its score is exact at any depth.
         self.horizon = 0
@@ -107,6 +113,8 @@ class Searcher:
         best = RootResult(moves[0], 0, 0, 0, (moves[0],))
         if len(moves) == 1 and not self.budget.noise:
             return best
+        scored: list[tuple[int, int]] = []
+        interrupted = False
         for depth in range(1, self.budget.max_depth + 1):
             horizon = self.horizon
             try:
@@ -117,13 +125,28 @@ class Searcher:
                     # informed than that best, even though the iteration did not finish.
                     move, score = self.partial
                     best = RootResult(move, score, best.depth, self.nodes, (move,))
+                    interrupted = True
                 break
-            best = RootResult(move, score, depth, self.nodes, self._pv(move, depth))
+            best = RootResult(move, score, depth, self.nodes, (move,))
+            scored = self.scored
             moves.remove(move)
             moves.insert(0, move)
             if self.horizon == horizon:
                 break  # every line was played to the end: more depth changes nothing
-        return RootResult(best.move, best.score, best.depth, self.nodes, best.pv)
+        if self.budget.variety and not interrupted:
+            best = self._varied(best, scored)
+        pv = best.pv if interrupted or not best.depth else self._pv(best.move, best.depth)
+        return RootResult(best.move, best.score, best.depth, self.nodes, pv)
+
+    def _varied(self, best: RootResult, scored: list[tuple[int, int]]) -> RootResult:
+        """A move drawn by the seed from those of the last finished iteration that score within
+        the variety margin of the best (the best included)."""
+        floor = best.score - self.budget.variety
+        near = [(move, score) for move, score in scored if score >= floor]
+        if len(near) < 2:
+            return best
+        move, score = near[self.rng.randrange(len(near))]
+        return RootResult(move, score, best.depth, best.nodes, (move,))
 
     def _root(self, moves: list[int], depth: int) -> tuple[int, int]:
         game = self.game
@@ -131,21 +154,28 @@ class Searcher:
         # Reset for each iteration here, not in ``run``: there mypy would narrow it to None for
         # the reads after this call, and the compiled code would check that narrowed type.
         self.partial = None
+        variety = self.budget.variety
+        scored: list[tuple[int, int]] = []
         alpha = -INF
         best_move, best_noisy, best_score = moves[0], -INF, -INF
         for i, move in enumerate(moves):
             horizon = self.horizon
+            # A move must beat the best so far to replace it, or come within the
+            # variety margin of it to be one of the moves to draw from: the window's floor.
+            floor = alpha - variety if alpha > -INF else -INF
             game.push(move)
             try:
                 if noise or i == 0:
                     # With noise every root score must be exact, so no window is narrowed.
-                    score = -self._negamax(depth - 1, -INF, INF if noise else -alpha, 1)
+                    score = -self._negamax(depth - 1, -INF, INF if noise else -floor, 1)
                 else:
-                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1)
-                    if score > alpha:
-                        score = -self._negamax(depth - 1, -INF, -alpha, 1)
+                    score = -self._negamax(depth - 1, -floor - 1, -floor, 1)
+                    if score > floor:
+                        score = -self._negamax(depth - 1, -INF, -floor, 1)
             finally:
                 game.pop()
+            if score > floor:
+                scored.append((move, score))
             noisy = score
             if noise and self.horizon != horizon:  # no noise on a game's known outcome
                 noisy += self.rng.randint(-noise, noise)
@@ -154,6 +184,7 @@ class Searcher:
                 if i and not noise:
                     self.partial = (move, score)
             alpha = max(alpha, score)
+        self.scored = scored
         return best_move, best_score
 
     def _pv(self, move: int, depth: int) -> tuple[int, ...]:

@@ -45,6 +45,7 @@ def _analysis(request: dict[str, Any]) -> dict[str, Any]:
         seed=request["seed"],
         time_limit=request["time_limit"],
         node_limit=request["node_limit"],
+        vary=False,  # an analysis (a review) names the best move, the same on every run
     )
     return {
         "move": found.move, "score": found.score, "depth": found.depth,

@@ -176,7 +176,11 @@ def search_verdict(game: Game) -> PositionVerdict | None:
     if game.over:
         return None
     found = analyse(
-        game, level=REVIEW_LEVEL, node_limit=REVIEW_NODE_LIMIT, time_limit=REVIEW_TIME_GUARD
+        game,
+        level=REVIEW_LEVEL,
+        node_limit=REVIEW_NODE_LIMIT,
+        time_limit=REVIEW_TIME_GUARD,
+        vary=False,  # a review names the best move, the same on every run
     )
     return PositionVerdict(found.move, found.score)
 

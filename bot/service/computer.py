@@ -26,6 +26,12 @@ ANSWER_WITHIN_SECONDS = 2.5
 AROUND_THE_SEARCH_SECONDS = 0.4
 
 
+def search_seed(game_id: int, ply: int) -> int:
+    """The seed of the computer's search for one move: its own per game, so that the same moves
+    by a person lead to different games, and the same on a retry of that move."""
+    return game_id << 16 | ply & 0xFFFF
+
+
 async def think_in_thread(data: dict[str, Any], level: str, seed: int) -> str:
     """Search in a worker thread: simple, for tests and the console (the GIL is shared)."""
     return await asyncio.to_thread(choose_move_from_dict, data, level, seed, None)
@@ -88,8 +94,8 @@ class ComputerOpponent:
         turn = await self.service.computer_turns.to_move(place)
         if turn is None:
             return None
-        game, level = turn
-        move = await self._think(game.to_dict(), level, game.ply)
+        game, level, game_id = turn
+        move = await self._think(game.to_dict(), level, search_seed(game_id, game.ply))
         try:
             return await self.service.play.move(place, self.actor, move)
         except (errors.NotYourTurn, errors.NoGameHere, errors.GameChanged, errors.BadMove):
@@ -98,7 +104,8 @@ class ComputerOpponent:
     async def hint(self, place: Place, human: Actor) -> str:
         """A suggested move for a human playing the computer, on their turn."""
         record = await self.check_hint(place, human)
-        return await self._think(record.game.to_dict(), HINT_LEVEL, record.game.ply)
+        game = record.game
+        return await self._think(game.to_dict(), HINT_LEVEL, search_seed(record.id, game.ply))
 
     async def check_hint(self, place: Place, human: Actor) -> GameRecord:
         """The game a hint would be for; refuses between humans and off the human's turn."""

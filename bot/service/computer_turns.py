@@ -35,9 +35,9 @@ class ComputerTurns:
             if owns(g.guild_id) and unit.is_computer(g.player_id(g.game.turn))
         ]
 
-    async def to_move(self, place: Place) -> tuple[Game, str] | None:
-        """The channel's game and the computer's level when it is the computer's turn, else None
-        (a damaged game waits for a moderator, not for the computer)."""
+    async def to_move(self, place: Place) -> tuple[Game, str, int] | None:
+        """The channel's game, the computer's level and the game's id when it is the computer's
+        turn, else None (a damaged game waits for a moderator, not for the computer)."""
         store = self._unit.store
         try:
             record = await store.games.active(place.channel_id)
@@ -49,4 +49,4 @@ class ComputerTurns:
         level = None
         if match.challenge_id is not None:
             level = (await store.challenges.get(match.challenge_id)).options.vs_computer_level
-        return record.game, level or DEFAULT_COMPUTER_LEVEL
+        return record.game, level or DEFAULT_COMPUTER_LEVEL, record.id

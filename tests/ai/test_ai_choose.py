@@ -79,15 +79,15 @@ def test_a_won_game_is_worth_its_margin_plus_the_levels_result_bonus(level, bonu
 @pytest.mark.parametrize("level", LEVELS)
 def test_takes_the_capture_that_ends_the_game(level):
     # Taking C3 leaves Black only the piece in White's camp: 5 points to 2.
-    game = Game.setup("B1:w D5:w E5:w A1:b C3:b", ruleset="classic")
-    assert assert_wins_at_once(game, level) == "B1xC3"
+    game = Game.setup("D1:w D5:w E5:w A1:b C3:b", ruleset="classic")
+    assert assert_wins_at_once(game, level) == "D1xC3"
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_stops_the_runner_that_would_win(level):
     # Any other move lets D3 walk into White's camp and win 6-5; the capture wins 5-4 instead.
-    game = Game.setup("B4:w A5:w E5:w A1:b B1:b D3:b", ruleset="classic")
-    assert assert_wins_at_once(game, level) == "B4xD3"
+    game = Game.setup("D2:w A5:w E5:w A1:b C1:b D3:b", ruleset="classic")
+    assert assert_wins_at_once(game, level) == "D2xD3"
 
 
 def test_ludos_uses_the_camp_tie_break():
@@ -100,9 +100,9 @@ def test_ludos_uses_the_camp_tie_break():
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
 def test_does_not_hang_a_piece(level):
-    # Every move but B2-A4 puts a piece where Black can take it.
-    game = Game.setup("B2:w E1:w A1:w D4:b A5:b E5:b C5:b", ruleset="classic")
-    assert choose_move(game, level=level, node_limit=5_000) == "B2-A4"
+    # Every move but C2-E3 puts a piece where Black can take it.
+    game = Game.setup("E2:w C2:w B2:w A1:w C3:b D3:b A5:b E5:b", ruleset="classic")
+    assert choose_move(game, level=level, node_limit=5_000) == "C2-E3"
 
 
 def test_unknown_level_and_finished_game_raise_value_error():

@@ -76,29 +76,29 @@ def test_no_shuffling_forbids_the_fifth_step_in_the_integer_moves_too():
 # as data like move-generation counts. A change made for speed must find the same move with
 # the same score after the same tree; a change to what the search does updates the table.
 SEARCH_TREES = [
-    ("classic", "B1-D2 A5-B3 C1-E2 B3-A5 A1-C2 D5-E3", "D1xE3", 138, 1103),
+    ("classic", "A1-B3 D5-B4 B3xB4 C5-B3 C1-A2 A5-C4", "B4xB3", 328, 916),
     (
         "classic",
-        "B1-C3 B5-A3 C3-B5 C5-D3 A1-B3 A3-B1 B3xA5 D3-E5 C1-B3 C5-D3 E1xD3 D5-C3 D3xE5",
-        "C3xB5",
-        -590,
-        219,
+        "E1-C2 C5-B3 C2-B2 E5-C4 C1-D3 B3-C5 B1-A3 B5xA3 D3-D2 C4-E5 A1-B3 C5xB3 D2-D3 B3-D2",
+        "D3xD2",
+        -179,
+        668,
     ),
-    ("jasir", "E1-D3 A5-C4 C1-E2 B5-D4 D1-E3 D4-C2", "D3xC5", 136, 933),
+    ("jasir", "B1-D2 C5-B3 D2-D3 B3-B2 D3xE5 A5-B3", "A1xB3", 286, 603),
     (
         "jasir",
-        "C1-D3 C5-E4 A1-C2 E5xD3 C2-D4 B5-C3 B1xC3 A5-C4 C3-A4 D5-E3 D1xE3 D3-B2 E3-D5 E4-D2",
-        "E1-D3",
-        298,
-        232,
+        "C1-A2 B5-A3 D1-C3 E5-C4 C3-A4 C5-E4 A1-C2 E4-C3 A2xC3 D5-E3 C3-B3 C4-B2 C2xB2 E3-C2",
+        "B3xA5",
+        600,
+        618,
     ),
-    ("ludos", "B1-A3 C5-E4 E1-D3 E4-C5 D3xC5 D5-E3", "A3xB5", 218, 910),
+    ("ludos", "D1-B2 C5-B3 B2-D1 D5-B4 A1xB3 B5-D4", "B3xB4", 304, 1503),
     (
         "ludos",
-        "C1-D3 B5-C3 B1-D2 C5-B3 D3-E5 B3xA1 D2-C4 C3-B1 E1-D3 E5xD3 C4-D2 D3-B2 D1-E3 D5-C3",
-        "E3-D1",
-        -364,
-        551,
+        "C1-A2 A5-B3 D1-C3 B3-B2 E1-C2 E5-D3 C3-B3 D5-E3 C2-E1 B5-A3 E1xD3 A3xB1 D3-B4 E3-C2",
+        "B3xB2",
+        15,
+        1500,
     ),
 ]
 

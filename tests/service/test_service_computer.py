@@ -20,6 +20,7 @@ from bot.service import (
 from bot.service.computer import ComputerOpponent, ProcessThinker, think_in_thread
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
+THERE = Place(guild_id=1, channel_id=11)
 
 
 @pytest.fixture
@@ -152,3 +153,20 @@ async def test_six_games_against_the_computer_at_once_are_all_answered(service, 
     for place in places:
         record = await store.games.active(place.channel_id)
         assert record.version == 2 and record.game.turn == "white"
+
+
+async def test_each_game_seeds_the_computer_differently(service):
+    # The same first move in two games: the computer's searches get seeds of their own, so
+    # that a person who beat it once cannot win again by repeating the moves.
+    seeds: list[int] = []
+
+    async def recording_think(data, level, seed):
+        seeds.append(seed)
+        return "A5-C4"
+
+    computer = ComputerOpponent(service, recording_think)
+    for place in (HERE, THERE):
+        await computer.start(place, ANN, ChallengeRequest(ROBOT, side="white"))
+        await service.play.move(place, ANN, "A1-C2")
+        assert await computer.reply(place) is not None
+    assert len(seeds) == 2 and seeds[0] != seeds[1]
