@@ -21,11 +21,12 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ._api import SearchResult, level_time_limit
 
 log = logging.getLogger(__name__)
+Found = TypeVar("Found")  # a search's answer: a move, or an analysis's result
 
 # Sending the position and reading the answer back, on a busy machine.
 HANDOVER_SECONDS = 0.05
@@ -254,24 +255,23 @@ class SearchPool:
     async def _analyse(self, worker: Worker, job: _Analysis) -> bool:
         """Analyse ``job`` on ``worker`` and settle it; False if the worker died meanwhile."""
         request = SearchRequest(job.game, job.level, 0, job.time_limit, job.node_limit)
-        try:
-            found = await worker.analyse(request)
-        except WorkerDied as died:
-            log.warning("a search process died in an analysis (%s); starting another", died)
-            await worker.close()
-            return False
-        except ValueError as refused:
-            self._settle(job, refused)
-        else:
-            if not job.answer.done():
-                job.answer.set_result(found)
-        return True
+        return await self._settle_by(worker, job, job.answer, worker.analyse(request))
 
     async def _search(self, worker: Worker, job: _Job) -> bool:
         """Search ``job`` on ``worker`` and settle it; False if the worker died meanwhile."""
         request = SearchRequest(job.game, job.level, job.seed, self._thinking_time(job))
+        return await self._settle_by(worker, job, job.answer, worker.search(request))
+
+    async def _settle_by(
+        self,
+        worker: Worker,
+        job: _Job | _Analysis,
+        answer: asyncio.Future[Found],
+        asked: Awaitable[Found],
+    ) -> bool:
+        """Give ``job`` what ``asked`` finds (or its refusal); False if the worker died."""
         try:
-            move = await worker.search(request)
+            found = await asked
         except WorkerDied as died:
             log.warning("a search process died (%s); starting another", died)
             await worker.close()
@@ -279,8 +279,8 @@ class SearchPool:
         except ValueError as refused:
             self._settle(job, refused)
         else:
-            if not job.answer.done():
-                job.answer.set_result(move)
+            if not answer.done():
+                answer.set_result(found)
         return True
 
     def _thinking_time(self, job: _Job) -> float:
