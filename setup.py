@@ -2,7 +2,7 @@
 
 Everything else about the project is in pyproject.toml; this file only adds the extension
 modules. The engine (``bot/jarmo``) and the search (``bot/ai/_search.py``, ``_eval.py``) are
-plain, strictly typed Python that mypyc turns into C, about twice as fast (issue 16); the Python
+plain, strictly typed Python that mypyc turns into C, about twice as fast; the Python
 sources stay the reference and run unchanged wherever the extensions are missing.
 
 - ``pip install .`` builds a wheel with the compiled modules; ``pip install -e .`` (editable)

@@ -9,7 +9,7 @@ the result does not depend on machine load. The default, 300,000 nodes, is a lit
 what hard searches in its 2 s on the 2-core reference machine (about 180,000 nodes/s, see
 ``--speed``); ``--hard-nodes 60000`` gives a quick, weaker look. Up to two worker processes.
 
-Targets (issue 8): medium beats greedy in >= 75% of games, hard beats greedy in >= 95%, hard
+Targets: medium beats greedy in >= 75% of games, hard beats greedy in >= 95%, hard
 scores >= 70% against medium. ``--speed`` prints nodes per second and the depth reached at
 ``--speed-time`` seconds per move instead.
 """

@@ -9,7 +9,7 @@ spent waiting for the pool. ``--baseline`` adds the bot as it was before the poo
 every search its full 2 s, one after the other.
 
 Run: ``python bench/ai_load.py [--answers 24] [--workers N] [--baseline]``.
-Target (issue 17): every answer within 2.5 s of the human's move, with 6 games on 2 cores.
+Target: every answer within 2.5 s of the human's move, with 6 games on 2 cores.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ starting when one ends. The nodes set up, then start together and count the move
 commit in ``--seconds`` of wall time. One and two processes take turns, ``--runs`` times each;
 prints each run, the medians and their ratio.
 
-Target (issue 17): two processes >= 1.7x one. Each run prints the bot processes' CPU per move
+Target: two processes >= 1.7x one. Each run prints the bot processes' CPU per move
 and, for a server on this machine, the server's (from ``/proc``). From these comes the ceiling
 of the ratio on this machine: min(2, C / ((b + p) * r1)) for C cores, b and p the bot's and the
 server's CPU seconds per move and r1 one process's moves per second. When one process with its
@@ -60,7 +60,7 @@ GAMES_PER_MATCH = 6
 async def open_target(target: str) -> Store:
     """The store at ``target``: a ``postgresql://`` URL or an SQLite file."""
     if target.startswith(("postgresql://", "postgres://")):
-        from bot.store import open_database  # the PostgreSQL backend (issue 17)
+        from bot.store import open_database  # the PostgreSQL backend
 
         return await open_database(target)
     from bot.store import SqliteStore

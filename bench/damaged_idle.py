@@ -12,7 +12,7 @@ that file, logs the damaged games, settles, and its CPU time (utime + stime from
 search worker) is measured over ``--seconds`` of idling, ``--runs`` times in a row. The fake
 heartbeats at Discord's usual interval (41.25 s), so the gateway does not keep the bot busy.
 
-Target (issue 14): under 5 % of one core (median of the runs).
+Target: under 5 % of one core (median of the runs).
 """
 
 from __future__ import annotations

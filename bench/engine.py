@@ -12,7 +12,7 @@ the median plies/second over R runs and each one's ratio to the baseline's text 
 is timed by the child's CPU time (``time.process_time``), so that other work on a shared machine
 disturbs the figures less than it would a wall clock; the tables an engine builds on first use
 are built before the clock starts.
-Target (issue 16): at least twice the baseline's plies/s for every ruleset.
+Target: at least twice the baseline's plies/s for every ruleset.
 
 ``--layouts bow,traditional`` instead times the working tree on each layout in one run (the
 published board must cost no more a ply than ``bow``).

@@ -1,4 +1,4 @@
-"""Leaderboard, stats and history speed on a big server (issue 6).
+"""Leaderboard, stats and history speed on a big server.
 
 Builds a database with 10,000 players and 200,000 ended games in one server (plus their
 matches, ratings and 400,000 rating-history rows) with bulk inserts, then times the answers

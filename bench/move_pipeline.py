@@ -3,7 +3,7 @@ being ready (parse, validate, commit, render, embed + file built), without any n
 
 Run: ``python bench/move_pipeline.py [--channels 100] [--moves 1000] [--runs 3]``.
 Moves are spread across concurrently running channel games, as on a busy server. Prints p50,
-p99 and max per run and the median over runs. Target (issue 5): p50 ≤ 15 ms, p99 ≤ 40 ms.
+p99 and max per run and the median over runs. Target: p50 ≤ 15 ms, p99 ≤ 40 ms.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ commit, nothing of the bot's). Its median and the store's share of it are printe
   opened store (the action list is replayed) and again (the snapshot is trusted); and the first
   ``get_game`` of 500 finished games.
 
-Targets (issue 4): >= 1,000 moves/s with p99 < 5 ms and max < 50 ms for the writes, and a
+Targets: >= 1,000 moves/s with p99 < 5 ms and max < 50 ms for the writes, and a
 median ``active_game`` under 1 ms. WAL with ``synchronous=NORMAL``. Issue 17 (PostgreSQL over a
 local socket): >= 2,000 moves/s, p99 <= 10 ms, max <= 100 ms.
 """

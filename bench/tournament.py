@@ -1,4 +1,4 @@
-"""Tournament speed (issue 19): pairing a Swiss round of 200 players, and the standings image
+"""Tournament speed: pairing a Swiss round of 200 players, and the standings image
 of 64 players, as medians of repeated runs. The targets are 50 ms for the pairing, and 100 ms
 and 500 KB for the image.
 

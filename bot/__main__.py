@@ -43,7 +43,7 @@ from bot.store import (
 PROG = "jarmo-bot"
 LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 PERMISSIONS = 2048 + 16384 + 32768 + 65536  # Send Messages, Embed Links, Attach Files, History
-PERMISSIONS += (1 << 35) + (1 << 38)  # Create Public Threads, Send Messages in Threads (issue 18)
+PERMISSIONS += (1 << 35) + (1 << 38)  # Create Public Threads, Send Messages in Threads
 INVITE_URL = (
     "https://discord.com/api/oauth2/authorize?client_id=<APPLICATION_ID>"
     f"&scope=bot%20applications.commands&permissions={PERMISSIONS}"
@@ -145,10 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("de", "en", "eo", "pl"),
         help="the players' language (default: from LC_ALL, LC_MESSAGES or LANG, else English)",
     )
-    add_ratings_parser(commands, shared)  # ratings --check / --rebuild (issue 6)
-    add_doctor_parser(commands, shared)  # damaged games (issue 14)
+    add_ratings_parser(commands, shared)  # ratings --check / --rebuild
+    add_doctor_parser(commands, shared)  # damaged games
     add_health_parser(commands, shared)  # Docker's HEALTHCHECK
-    add_migrate_parser(commands, shared)  # SQLite -> PostgreSQL (issue 17)
+    add_migrate_parser(commands, shared)  # SQLite -> PostgreSQL
     for command in commands.choices.values():
         command.epilog = EPILOG
         command.formatter_class = argparse.RawDescriptionHelpFormatter

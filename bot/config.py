@@ -26,7 +26,7 @@ from bot.service.timecontrol import TimeControlError, parse_time_per_move
 CONFIG_ENV = "JARMO_CONFIG"
 TOKEN_ENV = "DISCORD_TOKEN"
 DATABASE_ENV = "JARMO_DATABASE"
-DATABASE_URL_ENV = "JARMO_DATABASE_URL"  # the [database] part: PostgreSQL (issue 17)
+DATABASE_URL_ENV = "JARMO_DATABASE_URL"  # the [database] part: PostgreSQL
 _DATABASE_SCHEMES = ("postgresql", "postgres")
 DEFAULT_CONFIG_FILE = "config.toml"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -69,11 +69,11 @@ class BotConfig:
     # [discord] threads: whether an accepted challenge's match moves into a thread of its own,
     # on servers that have not chosen (/jarmo server threads).
     threads: bool = True
-    # [discord] tournament_role (issue 19): members with this role run tournaments, besides
+    # [discord] tournament_role: members with this role run tournaments, besides
     # those who can manage the server.
     tournament_role_id: int | None = None
     computer_workers: int = field(default_factory=lambda: _cores())  # [computer] workers
-    # [discord] shard_count / shard_ids: the shards this process runs (issue 17). None: every
+    # [discord] shard_count / shard_ids: the shards this process runs. None: every
     # shard, as many as Discord recommends.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
@@ -321,11 +321,11 @@ SCHEMA: dict[str, dict[str, _Key]] = {
     "console": {"boards_dir": _Key("boards_dir", _path)},
     "computer": {"workers": _Key("computer_workers", _integer(*WORKERS_RANGE))},
 }
-# A thread per match (issue 18).
+# A thread per match.
 SCHEMA["discord"]["threads"] = _Key("threads", _boolean)
 
 
-# Who runs tournaments besides server managers (issue 19).
+# Who runs tournaments besides server managers.
 def _role_id(value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
         raise _Invalid("a role ID as a number without quotes, e.g. 123456789012345678")

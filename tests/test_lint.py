@@ -12,7 +12,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
-# What `mypy --strict` checks. The redesign (issue 16) makes the layers strict one at a time,
+# What `mypy --strict` checks. The redesign makes the layers strict one at a time,
 # each by its own hand: this list becomes just "bot" once all of them are.
 STRICT = ("bot",)
 MAX_TYPE_IGNORES = 3

@@ -1,4 +1,4 @@
-"""The correspondence clock in Discord (issue 9): ``/jarmo pause`` and ``/jarmo resume``, the
+"""The correspondence clock in Discord: ``/jarmo pause`` and ``/jarmo resume``, the
 persistent button that accepts a pause, the ``time_per_move`` autocomplete, and the messages
 for the deadline scheduler's reminders and timeouts."""
 

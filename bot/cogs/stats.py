@@ -1,6 +1,6 @@
-"""Standings over time in Discord (issue 6): ``/jarmo leaderboard``, ``/jarmo stats`` and
+"""Standings over time in Discord: ``/jarmo leaderboard``, ``/jarmo stats`` and
 ``/jarmo history``, the leaderboard's page buttons and the history's picker (games, and
-finished tournaments' final tables: issue 19). Both components are ``DynamicItem``s, so they
+finished tournaments' final tables). Both components are ``DynamicItem``s, so they
 keep working after a restart."""
 
 from __future__ import annotations
@@ -133,8 +133,8 @@ def leaderboard_message(page: LeaderboardPage, language: str | None = None) -> d
 # -- history -------------------------------------------------------------------------------------
 
 
-# A picked option's value: a game's id, or this prefix and a tournament's id (issue 19; game
-# values stay plain ids, so pickers posted before tournaments keep working).
+# A picked option's value: a game's id, or this prefix and a tournament's id (game values
+# stay plain ids, so pickers posted before tournaments keep working).
 TOURNAMENT_VALUE = "t"
 # A picked review option's value: this prefix and the game's id.
 REVIEW_VALUE = "r"

@@ -1,4 +1,4 @@
-"""The correspondence clock's use cases (issue 9): pausing and resuming by agreement, and the
+"""The correspondence clock's use cases: pausing and resuming by agreement, and the
 deadline scheduler's reminders and timeouts.
 
 They run under the channel lock, like every other change to a game, and re-check the stored game

@@ -1,4 +1,4 @@
-"""The deadline scheduler (issue 9): finds the reminders and timeouts that are due and applies
+"""The deadline scheduler: finds the reminders and timeouts that are due and applies
 them through the service, in time order, once.
 
 Once-only comes from the database, not from this object: a reminder is claimed by a write

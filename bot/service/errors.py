@@ -64,13 +64,13 @@ class Code(StrEnum):
     NO_HISTORY = "no-history"
     NO_HISTORY_AGAINST = "no-history-against"
     GAME_NOT_IN_HISTORY = "game-not-in-history"
-    # rematches and server settings (issue 18)
+    # rematches and server settings
     REMATCH_ONLY_PLAYERS = "rematch-only-players"
     MATCH_NOT_OVER = "match-not-over"
     OPPONENT_LEFT = "opponent-left"
     SETTINGS_NEED_MANAGER = "settings-need-manager"
     UNKNOWN_LANGUAGE = "unknown-language"
-    # tournaments (issue 19)
+    # tournaments
     TOURNAMENT_NEEDS_MANAGER = "tournament-needs-manager"
     TOURNAMENT_IN_CHANNEL = "tournament-in-channel"
     NO_TOURNAMENT = "no-tournament"

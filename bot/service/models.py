@@ -36,7 +36,7 @@ class ChallengeRequest:
     games: int = 1
     ruleset: str | None = None
     side: str = "random"  # the challenger's side in game 1: white, black or random
-    time_per_move: str | None = None  # "30m", "1d", "none", ... (issue 9)
+    time_per_move: str | None = None  # "30m", "1d", "none", ...
     level: str | None = None  # the computer's strength when the opponent is the computer
 
 
@@ -49,7 +49,7 @@ class BoardView:
     white_name: str
     black_name: str
     image: BoardPicture  # drawn by the front end, in its reader's words
-    clock: ClockView | None = None  # the player to move's time (issue 9); None without a limit
+    clock: ClockView | None = None  # the player to move's time; None without a limit
     computer_id: int | None = None  # the computer opponent's user id, when one is attached
 
     @property
@@ -157,4 +157,4 @@ class ServiceConfig:
     challenge_expiry_seconds: int = 600
     default_ruleset: str = "classic"
     max_plies: int = 200
-    time_per_move_seconds: int | None = None  # the default time limit per move (issue 9)
+    time_per_move_seconds: int | None = None  # the default time limit per move

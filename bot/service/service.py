@@ -68,11 +68,11 @@ class JarmoService:
         self.stats = PlayerStats(store.ratings, store.results, store.games, self.unit.names)
         self.computer_turns = ComputerTurns(self.unit)
         self.announcements = AnnouncementCases(self.unit)
-        # issue 18: rematches, per-server settings, matches whose thread is deleted
+        # rematches, per-server settings, matches whose thread is deleted
         self.rematches = RematchCases(self.unit, self.challenges)
         self.servers = ServerSettingsCases(store.state)
         self.venues = VenueCases(self.unit, ender)
-        # issue 19: tournaments hear of every match that ends
+        # tournaments hear of every match that ends
         self.tournaments = TournamentCases(self.unit, ender, reports)
         match_listeners.add(self.tournaments.match_ended)
         self.reviews = ReviewCases(self.unit)

@@ -1,4 +1,4 @@
-"""Correspondence time controls (issue 9) as plain arithmetic: reading ``30m`` / ``1d`` /
+"""Correspondence time controls as plain arithmetic: reading ``30m`` / ``1d`` /
 ``none``, writing durations back, when reminders fall due, and what a board shows of the clock.
 
 Nothing here touches the store or Discord, so it is tested with tables.

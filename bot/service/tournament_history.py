@@ -1,4 +1,4 @@
-"""Finished tournaments stay on show (issue 19): the ones a player took part in, with where
+"""Finished tournaments stay on show: the ones a player took part in, with where
 they finished, and the final table of any of them, rebuilt from the stored entries and
 pairings (the table is never stored, so it is always the one the draw's rules give)."""
 

@@ -179,7 +179,7 @@ __all__ = [
     "open_store",
     "server_problem",
 ]
-__all__ += [  # issue 19: tournaments
+__all__ += [  # tournaments
     "ChannelHasTournament",
     "EntryRecord",
     "NewPairing",

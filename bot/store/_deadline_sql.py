@@ -1,4 +1,4 @@
-"""The correspondence clock on SQLite (issue 9): restarting it after a move, pausing and
+"""The correspondence clock on SQLite: restarting it after a move, pausing and
 resuming it, marking reminders sent, and listing the running clocks for the deadline scheduler.
 
 Every write is guarded like a move: it applies only to the active game at the version (and, for

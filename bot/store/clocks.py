@@ -1,4 +1,4 @@
-"""Records of the correspondence clock (issue 9): a game's clock, and a running clock as the
+"""Records of the correspondence clock: a game's clock, and a running clock as the
 deadline scheduler sees it."""
 
 from __future__ import annotations

@@ -220,7 +220,7 @@ class GameStore(Protocol):
 
 
 class ClockStore(Protocol):
-    """The correspondence clock's deadlines (issue 9)."""
+    """The correspondence clock's deadlines."""
 
     async def running(
         self, *, shard_count: int = 1, shard_ids: Collection[int] = (0,)
@@ -342,7 +342,7 @@ class ResultStore(Protocol):
 
 
 class OutboxStore(Protocol):
-    """The announcement outbox (issue 14). What a front end must post about a change nobody's
+    """The announcement outbox. What a front end must post about a change nobody's
     interaction waits for is written with the change (``announce=``); the delivery loop takes
     it with a lease, posts it, and settles it. Whatever was not settled is delivered later."""
 
@@ -394,7 +394,7 @@ class QuarantineStore(Protocol):
         ...
 
 
-# -- tournaments (issue 19) -------------------------------------------------------------------
+# -- tournaments -----------------------------------------------------------------------------------
 
 
 class TournamentStore(Protocol):
@@ -416,8 +416,8 @@ class TournamentStore(Protocol):
         ...
 
     async def last_finished_in(self, channel_id: int) -> TournamentRecord | None:
-        """The channel's most recently finished tournament, if any (issue 19: its final table
-        stays on show while the next one signs up)."""
+        """The channel's most recently finished tournament, if any (its final table stays
+        on show while the next one signs up)."""
         ...
 
     async def finished_with(

@@ -79,7 +79,7 @@ class PostgresStore:
         self.results = SqlResults(reader)
         self.outbox = SqlOutbox(self._writer, reader, shared=True)
         self.quarantine = SqlQuarantine(self._writer, loader)
-        self.tournaments = SqlTournaments(self._writer, reader)  # issue 19
+        self.tournaments = SqlTournaments(self._writer, reader)
         self.reviews = SqlReviews(self._writer, reader)
         self._closed = False
 

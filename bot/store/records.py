@@ -36,7 +36,7 @@ class ChallengeOptions:
     side: SidePreference = "random"  # the challenger's side in game 1
     max_plies: int = DEFAULT_MAX_PLIES
     vs_computer_level: str | None = None  # reserved for play against the computer
-    time_per_move_seconds: int | None = None  # None: no time limit per move (issue 9)
+    time_per_move_seconds: int | None = None  # None: no time limit per move
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +90,7 @@ class MatchRecord:
     winner_id: int | None  # None while running and for a drawn or aborted match
     created_at: datetime
     finished_at: datetime | None
-    time_per_move_seconds: int | None = None  # None: no time limit per move (issue 9)
+    time_per_move_seconds: int | None = None  # None: no time limit per move
 
     @property
     def player_ids(self) -> tuple[int, int]:
@@ -138,7 +138,7 @@ class GameRecord:
     started_at: datetime
     last_activity: datetime
     finished_at: datetime | None
-    clock: GameClock = NO_CLOCK  # the correspondence clock (issue 9)
+    clock: GameClock = NO_CLOCK  # the correspondence clock
 
     @property
     def is_active(self) -> bool:

@@ -54,7 +54,7 @@ class SqliteStore:
         self.results = SqlResults(reader)
         self.outbox = SqlOutbox(writer, reader)
         self.quarantine = SqlQuarantine(writer, loader)
-        self.tournaments = SqlTournaments(writer, reader)  # issue 19
+        self.tournaments = SqlTournaments(writer, reader)
         self.reviews = SqlReviews(writer, reader)
         self._closed = False
 

@@ -142,7 +142,7 @@ _MESSAGES: dict[Code, str] = {
         "That game was played on another server, so it cannot be reviewed here. Pick one of "
         "this server's games from {history}."
     ),
-    # rematches and server settings (issue 18)
+    # rematches and server settings
     Code.REMATCH_ONLY_PLAYERS: N_(
         "Only the two players of that match can ask for a rematch. Start your own match with "
         "{challenge}."
@@ -166,7 +166,7 @@ _COMMANDS = ("abort", "board", "challenge", "history", "pause", "resign", "resum
 def refusal_text(refusal: Refusal, voice: Voice) -> str:
     """The message for ``refusal`` in the reader's language, naming commands as they type them."""
     _ = voice.gettext
-    if is_tournament_refusal(refusal):  # issue 19
+    if is_tournament_refusal(refusal):
         return tournament_refusal_text(refusal, voice)
     fields = {name: voice.command(name) for name in _COMMANDS} | dict(refusal.fields)
     match refusal.code:

@@ -1,4 +1,4 @@
-"""A tournament's posts with two processes over one database (issue 17 and 19): two delivery
+"""A tournament's posts with two processes over one database: two delivery
 loops racing post each round, welcome and final table once, and a loop whose lease ran out
 while it was posting cannot settle over the claim that took the entry from it. On both
 backends; on PostgreSQL each node has connections of its own."""

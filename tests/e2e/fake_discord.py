@@ -199,7 +199,7 @@ class FakeDiscord:
         self.heartbeats = 0
         self.intents: list[int] = []
         self.session: Session | None = None  # the session of the shard of ``world``'s guild
-        # Sharding (issue 17): GET /gateway/bot recommends ``shards``; each shard's session
+        # Sharding: GET /gateway/bot recommends ``shards``; each shard's session
         # gets the events of its guilds only. ``world`` is the first guild, ``worlds`` all.
         self.recommended_shards = shards
         self.worlds = [self.world]
@@ -444,7 +444,7 @@ class FakeDiscord:
 
         self._run(drop())
 
-    # -- shards and guilds (issue 17) ------------------------------------------------------
+    # -- shards and guilds ------------------------------------------------------
 
     def shard_of(self, guild_id: int) -> int:
         """The shard, of those Discord recommends, that gets the events of ``guild_id``."""
@@ -1298,7 +1298,7 @@ class FakeDiscord:
             allowed = mentioned & {int(u) for u in rules.get("users") or []}
         return {uid for uid in allowed if self.world.user(uid) is not None}
 
-    # -- threads (issue 18) ---------------------------------------------------------------------
+    # -- threads ---------------------------------------------------------------------
 
     def _thread_routes(self) -> list[tuple[str, str, Any, bool]]:
         return [

@@ -23,7 +23,7 @@ MEMBER_PERMISSIONS = (
 )  # add reactions, view, send, embed links, attach files, read history, use app commands
 MANAGE_CHANNELS = 1 << 4
 READ_MESSAGE_HISTORY = 1 << 16
-# Threads (issue 18): what the bot needs to play a match in a thread of its own.
+# Threads: what the bot needs to play a match in a thread of its own.
 MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
@@ -112,7 +112,7 @@ class Channel:
 
 @dataclass
 class Thread:
-    """A public thread started from a message of a text channel (issue 18)."""
+    """A public thread started from a message of a text channel."""
 
     id: int
     name: str
@@ -174,7 +174,7 @@ class World:
             name: Channel(ids(), name, position, self.guild_id)
             for position, name in enumerate(names)
         }
-        # Threads (issue 18): the threads of the guild, the bot's own permissions in every
+        # Threads: the threads of the guild, the bot's own permissions in every
         # channel (a test grants THREAD_PERMISSIONS), and the people who left the guild.
         self.threads: dict[int, Thread] = {}
         self.bot_permissions = MEMBER_PERMISSIONS

@@ -40,7 +40,7 @@ def test_commands_are_registered_to_the_dev_guild_at_start_up(fake: FakeDiscord,
     assert {o["name"] for o in jarmo["options"]} >= SUBCOMMANDS
     options = {o["name"]: o for o in jarmo["options"]}
     # Every sub-command is one level down, but the server settings (a group of two) and the
-    # tournaments (issue 19).
+    # tournaments.
     groups = ("server", "tournament")
     assert all(o["type"] == SUB_COMMAND for o in jarmo["options"] if o["name"] not in groups)
     assert all(options[name]["type"] == SUB_COMMAND_GROUP for name in groups)

@@ -1,5 +1,5 @@
 """End to end: two matches at once in one channel's threads, each played to the end by clicks
-on the private grid only, their moves interleaved (issue 18)."""
+on the private grid only, their moves interleaved."""
 
 from __future__ import annotations
 

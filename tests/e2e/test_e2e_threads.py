@@ -1,4 +1,4 @@
-"""End to end: a thread per match (issue 18). Matches run at once in one channel's threads,
+"""End to end: a thread per match. Matches run at once in one channel's threads,
 a match's thread is renamed with its result and still answers once archived, a rematch, a
 deleted thread aborts its match, and without thread permissions the match stays in the channel
 with one private notice.

@@ -1,4 +1,4 @@
-"""End to end: a tournament (issue 19). Sign-up with Join / Leave, a start that only a
+"""End to end: a tournament. Sign-up with Join / Leave, a start that only a
 moderator may make, a round of matches each in its own thread, results flowing back when the
 matches end, a crash between storing a round and posting it (Discord down meanwhile) after which
 the round and its welcomes are posted once, and the final table posted in the channel."""

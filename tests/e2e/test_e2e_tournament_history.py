@@ -1,4 +1,4 @@
-"""End to end: a finished tournament stays on show (issue 19). After a one-round event ends,
+"""End to end: a finished tournament stays on show. After a one-round event ends,
 ``/jarmo history`` lists it with the player's place, picking it in the history's picker sends
 its final table (image and text) privately, and ``/jarmo tournament standings`` keeps showing
 that table while the channel's next tournament signs up."""

@@ -35,7 +35,7 @@ ROLES: dict[str, type[Any]] = {
     "results": ResultStore,
     "outbox": OutboxStore,
     "quarantine": QuarantineStore,
-    "tournaments": TournamentStore,  # issue 19
+    "tournaments": TournamentStore,
     "reviews": ReviewStore,
 }
 

@@ -1,4 +1,4 @@
-"""Finished tournaments stay on show (issue 19): a player's placings in their history, the
+"""Finished tournaments stay on show: a player's placings in their history, the
 final table of any finished event by id, and a channel's last final table while the next
 event signs up. Whole events played through the service on a real SQLite file."""
 

@@ -1,4 +1,4 @@
-"""Finished tournaments in a player's history, in words (issue 19): places as each language
+"""Finished tournaments in a player's history, in words: places as each language
 says them, the history's tournament lines, and the picker's options within Discord's limits,
 its custom id unchanged so that pickers posted earlier keep working."""
 

@@ -1,4 +1,4 @@
-"""A tournament's posts go through the outbox (issue 19): a process that stops between storing
+"""A tournament's posts go through the outbox: a process that stops between storing
 a change and posting it loses nothing, and nothing is posted twice; a match's welcome never
 comes before its thread, nor a round's post before its matches' threads (unless they never
 come); a permanent Discord failure is given up at once. Through the service on an SQLite file,

@@ -29,7 +29,7 @@ FIELDS = {
     "games": 3,
     "level": "grandmaster",
     "game": 7,
-    # tournaments (issue 19)
+    # tournaments
     "count": 2,
     "least": 3,
     "most": 3,
