@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 from bot import store as st
+from bot.jarmo import DEFAULT_LAYOUT
 from bot.service import errors
 from bot.service.challenges import ChallengeCases
 from bot.service.models import Actor, BoardView, ChallengeView, Place
@@ -76,12 +77,12 @@ class RematchCases:
 
     async def _swapped_options(self, match: st.MatchRecord, actor_id: int) -> st.ChallengeOptions:
         """The match's settings (from its challenge, which also knows the computer's level),
-        with ``actor_id`` taking the side their opponent had in the first game."""
+        with ``actor_id`` taking the side their opponent had in the first game, on the
+        published board even when the match was played on an older one."""
         side: st.SidePreference = "black" if actor_id == match.first_white_id else "white"
         options = st.ChallengeOptions(
             game_count=match.game_count,
             ruleset=match.ruleset,
-            layout=match.layout,
             max_plies=match.max_plies,
             time_per_move_seconds=match.time_per_move_seconds,
         )
@@ -89,4 +90,4 @@ class RematchCases:
             # Without its challenge, the settings the match itself keeps are enough.
             with contextlib.suppress(st.NotFound):
                 options = (await self._unit.store.challenges.get(match.challenge_id)).options
-        return replace(options, side=side)
+        return replace(options, side=side, layout=DEFAULT_LAYOUT)

@@ -111,3 +111,13 @@ async def test_new_games_beside_old_ones_are_on_the_published_board(
     lobby = Place(GUILD, GUILD + 9)
     created = await service.tournaments.create(lobby, ANN, request, moderator=True)
     assert created.tournament.layout == "traditional"
+
+
+async def test_a_rematch_of_a_bow_match_is_on_the_published_board(service: JarmoService) -> None:
+    async def members(user_id: int) -> Actor | None:
+        return {ANN.user_id: ANN, CAT.user_id: CAT}.get(user_id)
+
+    finished = await service.unit.store.games.latest_match(FINISHED)
+    assert finished is not None and finished.layout == "bow"
+    offered = await service.rematches.offer(CAT, finished.id, members)
+    assert offered.challenge.challenge.options.layout == "traditional"  # type: ignore[union-attr]
