@@ -1,10 +1,15 @@
 """End to end: what players see when something fails behind the scenes — Discord refusing a
 request mid-interaction (the generic private apology, logged with who and where), a thread
-Discord will not open (the match stays in the channel) and the computer's move refused as a
-follow-up (it reaches the channel later, from the outbox)."""
+Discord will not open (the match stays in the channel), the computer's move refused as a
+follow-up (it reaches the channel later, from the outbox) and a computer's move that cannot be
+stored (the player is told privately, and the computer moves after a restart)."""
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
+
+import pytest
 from e2e_play import accept, challenge, check_board_embed, check_private
 from fake_discord import DiscordError, FakeDiscord
 from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS
@@ -125,3 +130,45 @@ def test_the_computers_move_refused_as_a_follow_up_reaches_the_channel_later(
     # The game goes on from the computer's move.
     board = fake.slash(world.cat, here, "jarmo board").wait_answer()
     assert "Turn 3:" in board.embeds[0]["description"]
+
+
+@pytest.mark.sqlite_only("holds a write lock on the SQLite file")
+def test_a_computer_move_that_cannot_be_stored_is_explained_privately(fake: FakeDiscord, bot):
+    world = fake.world
+    here = world.channel("arena-4")
+    fake.slash(
+        world.eve, here, "jarmo challenge", opponent=world.bot, side="white", level="hard"
+    ).wait_answer()
+    played = fake.slash(world.eve, here, "jarmo move", move="A1-C2")
+    answer = played.wait_answer()
+    assert not answer.ephemeral and "played **A1-C2**" in answer.embeds[0]["description"]
+    # While the computer thinks (about two seconds at this level), another process holds the
+    # database's write lock past the bot's busy timeout: the computer's move cannot be stored.
+    with closing(sqlite3.connect(bot.database, timeout=10, isolation_level=None)) as db:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            [told] = played.wait_followups(1)
+        finally:
+            db.execute("ROLLBACK")
+    assert told.ephemeral and told.pinged == frozenset()
+    assert told.content == (
+        "Your move was played, but the computer could not answer just now. It will move when "
+        "the bot restarts; you can also /jarmo resign."
+    )
+    logged = bot.new_errors()
+    assert any(f"the computer could not answer in channel {here.id}" in e for e in logged)
+    board = fake.slash(world.eve, here, "jarmo board").wait_answer()
+    assert "Turn 2:" in board.embeds[0]["description"]  # Eve's move stands; the computer's turn
+
+    # As promised: after a restart the computer makes its move.
+    status, _ = bot.stop()
+    assert status == 0, bot.log_tail()
+    bot.start()
+
+    def posted_by_the_bot() -> list:
+        return [m for m in fake.channel_messages(here) if m.interaction is None and m.embeds]
+
+    fake.wait_until(posted_by_the_bot, 30, "the computer's move after the restart")
+    [reply] = posted_by_the_bot()
+    assert reply.embeds[0]["description"].startswith(f"{world.bot.mention} played **")
+    assert reply.pinged == {world.eve.id}
