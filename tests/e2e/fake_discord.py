@@ -188,6 +188,11 @@ class FakeDiscord:
         # (discord.py does not retry that one itself) and recorded in ``unavailable``.
         self.unavailable_for: Callable[[str], bool] | None = None
         self.unavailable: list[str] = []
+        # A refusal of any route for the time being: called with (method, path) before the
+        # route's handler, the error it returns (or None: served as usual) is the answer,
+        # and the call is recorded in ``refused``.
+        self.refuse: Callable[[str, str], DiscordError | None] | None = None
+        self.refused: list[str] = []
         self.interactions: dict[int, Interaction] = {}
         self.messages: dict[int, Message] = {}
         self.repeated_nonces: list[str] = []  # posts Discord answered with an earlier message
@@ -780,6 +785,11 @@ class FakeDiscord:
             try:
                 if auth and request.headers.get("Authorization") != f"Bot {self.token}":
                     raise DiscordError(401, "401: Unauthorized")
+                refusal = self.refuse(request.method, path) if self.refuse else None
+                if refusal is not None:
+                    with self._changed:
+                        self.refused.append(f"{request.method} {path}")
+                    raise refusal
                 result = await handler(request, payload, uploads, **match.groupdict())
             except DiscordError as error:
                 return _json_response(error.body, status=error.status)
