@@ -8,7 +8,8 @@ import random
 import re
 import sqlite3
 import time
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -323,3 +324,18 @@ def backdate_challenge(database: Path, challenge: int) -> None:
             (past, challenge),
         ).rowcount
     assert changed == 1, f"challenge {challenge} is not pending"
+
+
+MANAGE_GUILD = 1 << 5  # the permission that lets a member run tournaments and moderate games
+
+
+@contextmanager
+def manager(fake: FakeDiscord, user: User) -> Iterator[None]:
+    """``user`` may manage the server for the duration."""
+    world = fake.world
+    usual = world.permissions
+    world.permissions = lambda who: usual(who) | (MANAGE_GUILD if who is user else 0)
+    try:
+        yield
+    finally:
+        del world.permissions

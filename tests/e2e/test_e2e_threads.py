@@ -9,16 +9,14 @@ One bot process serves the module; the bot may open threads unless a test says o
 from __future__ import annotations
 
 import sqlite3
-from contextlib import closing, contextmanager
+from contextlib import closing
 
 import pytest
-from e2e_play import Table, challenge, check_board_embed, check_private
+from e2e_play import Table, challenge, check_board_embed, check_private, manager
 from fake_discord import FakeDiscord
 from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
 
 pytestmark = pytest.mark.sqlite_only("reads the stored thread ids from the SQLite file")
-
-MANAGE_GUILD = 1 << 5
 
 
 @pytest.fixture(autouse=True)
@@ -56,18 +54,6 @@ def accept_into_thread(
 def database_row(fake_bot, sql: str, *args: object) -> tuple:
     with closing(sqlite3.connect(f"file:{fake_bot.database}?mode=ro", uri=True)) as db:
         return db.execute(sql, args).fetchone()
-
-
-@contextmanager
-def manager(fake: FakeDiscord, user: User):
-    """``user`` may manage the server for the duration."""
-    world = fake.world
-    usual = world.permissions
-    world.permissions = lambda who: usual(who) | (MANAGE_GUILD if who is user else 0)
-    try:
-        yield
-    finally:
-        del world.permissions
 
 
 def test_two_matches_at_once_in_one_channels_threads(fake: FakeDiscord, bot):

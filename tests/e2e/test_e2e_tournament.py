@@ -6,16 +6,14 @@ the round and its welcomes are posted once, and the final table posted in the ch
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 
 import pytest
-from e2e_play import check_png, check_private
+from e2e_play import check_png, check_private, manager
 from fake_discord import FakeDiscord
 from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
 
 from bot.service.delivery import LEASE_SECONDS
 
-MANAGE_GUILD = 1 << 5
 KINDS = ("round_paired", "match_welcome")  # of round 2's outbox entries
 MATCH = re.compile(r"<@(?P<first>\d+)> vs <@(?P<second>\d+)> in <#(?P<thread>\d+)>")
 
@@ -24,18 +22,6 @@ MATCH = re.compile(r"<@(?P<first>\d+)> vs <@(?P<second>\d+)> in <#(?P<thread>\d+
 def threads_allowed(fake: FakeDiscord):
     fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     yield
-
-
-@contextmanager
-def manager(fake: FakeDiscord, user: User):
-    """``user`` may manage the server for the duration."""
-    world = fake.world
-    usual = world.permissions
-    world.permissions = lambda who: usual(who) | (MANAGE_GUILD if who is user else 0)
-    try:
-        yield
-    finally:
-        del world.permissions
 
 
 def posts_containing(fake: FakeDiscord, channel, text: str) -> list[Message]:

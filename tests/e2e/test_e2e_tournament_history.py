@@ -6,14 +6,12 @@ that table while the channel's next tournament signs up."""
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 
 import pytest
-from e2e_play import check_png
+from e2e_play import check_png, manager
 from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, User
+from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message
 
-MANAGE_GUILD = 1 << 5
 MATCH = re.compile(r"<@(?P<first>\d+)> vs <@(?P<second>\d+)> in <#(?P<thread>\d+)>")
 OVER = "Pond cup is over"
 
@@ -22,18 +20,6 @@ OVER = "Pond cup is over"
 def threads_allowed(fake: FakeDiscord):
     fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     yield
-
-
-@contextmanager
-def manager(fake: FakeDiscord, user: User):
-    """``user`` may manage the server for the duration."""
-    world = fake.world
-    usual = world.permissions
-    world.permissions = lambda who: usual(who) | (MANAGE_GUILD if who is user else 0)
-    try:
-        yield
-    finally:
-        del world.permissions
 
 
 def posts_containing(fake: FakeDiscord, channel, text: str) -> list[Message]:

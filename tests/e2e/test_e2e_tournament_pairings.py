@@ -5,14 +5,12 @@ moderator withdrawing someone else."""
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 
 import pytest
-from e2e_play import check_private
+from e2e_play import check_private, manager
 from fake_discord import FakeDiscord
 from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Channel, Message, User
 
-MANAGE_GUILD = 1 << 5
 PAIRING = re.compile(r"^<@(\d+)> vs <@(\d+)> in <#(\d+)>(.*)$", re.M)
 
 
@@ -20,18 +18,6 @@ PAIRING = re.compile(r"^<@(\d+)> vs <@(\d+)> in <#(\d+)>(.*)$", re.M)
 def threads_allowed(fake: FakeDiscord):
     fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     yield
-
-
-@contextmanager
-def manager(fake: FakeDiscord, user: User):
-    """``user`` may manage the server for the duration."""
-    world = fake.world
-    usual = world.permissions
-    world.permissions = lambda who: usual(who) | (MANAGE_GUILD if who is user else 0)
-    try:
-        yield
-    finally:
-        del world.permissions
 
 
 def create(fake: FakeDiscord, here: Channel, players: list[User]) -> Message:
