@@ -29,6 +29,7 @@ from bot.render import render_review_graph
 from bot.service.reviews import Label, ReviewView
 from bot.words.review import (
     graph_description,
+    review_failed,
     review_moves_text,
     review_progress,
     review_starting,
@@ -63,8 +64,13 @@ async def send_review(
     edits = _ProgressEdits(interaction, language)
     try:
         view = await service.reviews.review(guild_id, game_id, progress=edits)
-    finally:
+    except Exception:
+        # The answer is already public and says a review is under way: it must not stay so.
+        # The tree then apologises privately and logs the failure.
         await edits.settle()
+        await interaction.edit_original_response(content=review_failed(voice))
+        raise
+    await edits.settle()
     message = await review_message(view, language)
     await interaction.edit_original_response(**message)
 

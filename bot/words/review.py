@@ -41,6 +41,14 @@ def review_starting(voice: Voice) -> str:
     return voice.gettext("Reviewing the game…")
 
 
+def review_failed(voice: Voice) -> str:
+    """What the public "Reviewing…" message becomes when the review could not be finished."""
+    return voice.gettext(
+        "The review could not be finished. Nothing was stored; press Review or use "
+        "/jarmo review to try again."
+    )
+
+
 def review_progress(done: int, total: int, voice: Voice) -> str:
     """'Reviewing the game: 12 of 40 positions searched…'."""
     return voice.gettext("Reviewing the game: {done} of {total} positions searched…").format(

@@ -5,10 +5,14 @@ limits."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from unittest import mock
+
+import discord
+import pytest
 
 from bot.ai.review import GameReview, Label, MoveReview
 from bot.cogs import DYNAMIC_ITEMS
-from bot.cogs.review import ReviewButton, review_message
+from bot.cogs.review import ReviewButton, review_message, send_review
 from bot.cogs.stats import REVIEW_VALUE, TOURNAMENT_VALUE, HistoryPicker
 from bot.jarmo import Game
 from bot.service._views import board_picture
@@ -85,3 +89,22 @@ async def test_a_long_review_fits_one_message() -> None:
     assert all(len(e.get("description", "")) <= 4096 for e in embeds)
     assert len(message["attachments"]) == 4
     assert all(len(f.description or "") <= 1024 for f in message["attachments"])
+
+
+async def test_a_review_that_fails_says_so_in_its_message() -> None:
+    reviews = mock.Mock()
+    reviews.check = mock.AsyncMock(return_value=None)
+    reviews.review = mock.AsyncMock(side_effect=RuntimeError("the search pool broke"))
+    interaction = mock.create_autospec(discord.Interaction, instance=True)
+    interaction.client = mock.Mock()
+    interaction.client.service.reviews = reviews
+    interaction.guild_id = 1
+    interaction.locale = interaction.guild_locale = discord.Locale.british_english
+    interaction.response = mock.create_autospec(discord.InteractionResponse, instance=True)
+
+    with pytest.raises(RuntimeError):  # the tree apologises privately and logs it
+        await send_review(interaction, 42, private=True)
+
+    interaction.response.send_message.assert_awaited_once()
+    edits = interaction.edit_original_response.await_args_list
+    assert edits[-1].kwargs["content"].startswith("The review could not be finished.")
