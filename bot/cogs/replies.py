@@ -53,9 +53,19 @@ async def computer_answers(interaction: discord.Interaction[JarmoBot], report: R
             ephemeral=True,
         )
         return
-    if reply is not None:
+    if reply is None:
+        return
+    try:
         await post_announced(
             reply, interaction.followup.send, service, await channel_language(interaction)
+        )
+    except discord.HTTPException:
+        # Both moves are stored and the outbox posts the computer's in the channel: the
+        # tree's apology ("nothing was changed") would be untrue here, so none is sent.
+        log.exception(
+            "the computer's move could not be posted as a follow-up in channel %s; "
+            "the outbox will post it",
+            interaction.channel_id,
         )
 
 

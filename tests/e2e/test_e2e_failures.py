@@ -126,7 +126,8 @@ def test_the_computers_move_refused_as_a_follow_up_reaches_the_channel_later(
     assert reply.content == f"{world.cat.mention}, your move." and reply.pinged == {world.cat.id}
     check_board_embed(reply)
     [logged] = bot.new_errors()
-    assert f"/jarmo move failed (user {world.cat.id}, guild {world.guild_id}" in logged
+    assert f"could not be posted as a follow-up in channel {here.id}" in logged
+    assert "Unknown Webhook" in logged
     # The game goes on from the computer's move.
     board = fake.slash(world.cat, here, "jarmo board").wait_answer()
     assert "Turn 3:" in board.embeds[0]["description"]
