@@ -21,7 +21,7 @@ from pathlib import Path
 
 from bot.i18n import ENGLISH
 from bot.render import render_standings_table
-from bot.service.tournament import (
+from bot.service.tournaments.draw import (
     Bye,
     Event,
     MatchResult,

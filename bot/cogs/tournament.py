@@ -30,7 +30,7 @@ from bot.cogs.words import discord_voice, discord_words, mention, reader_languag
 from bot.i18n import N_
 from bot.render import render_standings_table
 from bot.service import Report
-from bot.service.tournament_views import (
+from bot.service.tournaments.views import (
     ForcedRound,
     MatchWelcome,
     RoundView,

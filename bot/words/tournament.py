@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot.i18n import N_
 from bot.render import halves
-from bot.service.tournament import Format, RoundCell, Standing, Standings
+from bot.service.tournaments.draw import Format, RoundCell, Standing, Standings
 from bot.words.voice import Voice
 
 _FORMATS = {"round-robin": N_("Round robin"), "swiss": N_("Swiss")}

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.i18n import N_
-from bot.service import tournament as draw
 from bot.service.errors import Code, Refusal
 from bot.service.models import CountedResult
-from bot.service.tournament_views import ForcedMatch, ForcedRound, RoundView, TournamentView
+from bot.service.tournaments import draw
+from bot.service.tournaments.views import ForcedMatch, ForcedRound, RoundView, TournamentView
 from bot.words.game import counted_line
 from bot.words.voice import Voice
 

@@ -14,7 +14,7 @@ from fakes import FakeClock
 
 from bot.service import Actor
 from bot.service.delivery import LEASE_SECONDS, AnnouncementDelivery, Delivery
-from bot.service.tournament_views import TournamentRecord, TournamentRequest
+from bot.service.tournaments.views import TournamentRecord, TournamentRequest
 
 MODERATOR = Actor(99, "Mod")
 PLAYERS = [Actor(number, f"P{number}") for number in range(1, 7)]

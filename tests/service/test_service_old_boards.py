@@ -16,7 +16,7 @@ import pytest
 from bot.jarmo import Game
 from bot.service import Actor, ChallengeRequest, JarmoService, Place
 from bot.service.errors import BadMove
-from bot.service.tournament_views import TournamentRequest
+from bot.service.tournaments.views import TournamentRequest
 from bot.store import open_store
 
 MADE_BEFORE = Path(__file__).parents[1] / "data" / "before_the_published_board.sqlite"

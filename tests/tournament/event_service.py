@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from bot.service import Actor, JarmoService, Place, ServiceConfig
 from bot.service.delivery import AnnouncementDelivery, Delivery
-from bot.service.tournament import Pairing, PlayerId
-from bot.service.tournament_views import MatchWelcome, RoundView, TableView, TournamentRequest
+from bot.service.tournaments.draw import Pairing, PlayerId
+from bot.service.tournaments.views import MatchWelcome, RoundView, TableView, TournamentRequest
 from bot.store import TournamentRecord
 
 GUILD = 1

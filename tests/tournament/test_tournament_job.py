@@ -11,7 +11,7 @@ from event_service import LOBBY, MODERATOR, always, play_match, sign_up, stronge
 
 from bot.service.backoff import MAX_DELAY_SECONDS
 from bot.service.jobs import Job, run_job
-from bot.service.tournament import Pairing
+from bot.service.tournaments.draw import Pairing
 
 WAIT_SECONDS = 10.0  # a limit for the conditions below, never a synchronisation
 

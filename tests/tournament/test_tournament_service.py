@@ -20,7 +20,7 @@ from event_service import (
 )
 from tournament_helpers import play_event
 
-from bot.service.tournament import MatchResult, Pairing, standings
+from bot.service.tournaments.draw import MatchResult, Pairing, standings
 from bot.store import open_store
 
 

@@ -1,8 +1,8 @@
 """Tournaments: creating one, signing up, starting it, results flowing back from matches,
 withdrawals, a moderator's forced results, and the pairings and table to show.
 
-The draw and the table are the pure ``bot.service.tournament`` package; going from round to
-round is :mod:`bot.service.tournament_rounds`. ``moderator`` arguments say whether the actor may
+The draw and the table are the pure ``bot.service.tournaments.draw`` package; going from round to
+round is :mod:`bot.service.tournaments.rounds`. ``moderator`` arguments say whether the actor may
 run tournaments in the server (the front end decides: Discord's Manage Server permission or a
 configured role).
 """
@@ -15,16 +15,16 @@ from collections.abc import Awaitable, Callable
 from bot import store as st
 from bot.jarmo import DEFAULT_LAYOUT, RULESETS
 from bot.service import errors
-from bot.service import tournament as draw
 from bot.service._ending import GameEnder, Result
 from bot.service._reports import Reports
 from bot.service.match_events import MatchEnded
 from bot.service.models import Actor, Place
 from bot.service.timecontrol import TimeControlError, parse_time_per_move
-from bot.service.tournament_history import TournamentHistory
-from bot.service.tournament_posts import TournamentPosts
-from bot.service.tournament_rounds import Rounds, event_of, planned_rounds
-from bot.service.tournament_views import (
+from bot.service.tournaments import draw
+from bot.service.tournaments.history import TournamentHistory
+from bot.service.tournaments.posts import TournamentPosts
+from bot.service.tournaments.rounds import Rounds, event_of, planned_rounds
+from bot.service.tournaments.views import (
     ForcedMatch,
     ForcedRound,
     RoundView,
@@ -320,16 +320,4 @@ class TournamentCases:
         return await self.rounds.stored_table(record)
 
 
-__all__ = [
-    "FORMATS",
-    "GAME_COUNTS",
-    "ForcedMatch",
-    "ForcedRound",
-    "IsMember",
-    "RoundView",
-    "TableView",
-    "TournamentCases",
-    "TournamentHost",
-    "TournamentRequest",
-    "TournamentView",
-]
+__all__ = ["FORMATS", "GAME_COUNTS", "IsMember", "TournamentCases"]

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot import store as st
-from bot.service import tournament as draw
 from bot.service.models import BoardView
+from bot.service.tournaments import draw
 from bot.store import TournamentRecord  # the front ends see it through here
 
 

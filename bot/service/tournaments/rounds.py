@@ -7,7 +7,7 @@ event) :meth:`Rounds.advance` simply carries on. A round change is version-check
 so when two processes or moderators try, it happens once.
 
 What the players are told (the round, each match's welcome, the final table) is written to the
-announcement outbox with the change itself (``tournament_announcements``) and posted by the
+announcement outbox with the change itself (``announcements``) and posted by the
 delivery loop. Only a service with a host writes them: without one (tests, the console) no match
 starts and nobody would post them, so they would only lie in the outbox.
 """
@@ -23,16 +23,16 @@ from datetime import timedelta
 
 from bot import store as st
 from bot.jarmo import Game
-from bot.service import tournament as draw
 from bot.service._scoring import Scoreboard
 from bot.service.bounded import KeyedLocks
 from bot.service.jobs import Job
-from bot.service.tournament_announcements import (
+from bot.service.tournaments import draw
+from bot.service.tournaments.announcements import (
     final_announcement,
     round_announcement,
     welcome_announcement,
 )
-from bot.service.tournament_views import RoundView, TableView, TournamentHost
+from bot.service.tournaments.views import RoundView, TableView, TournamentHost
 from bot.service.unit import UnitOfWork
 
 log = logging.getLogger(__name__)
