@@ -32,7 +32,7 @@ from bot.service.tournaments.draw import (
     swiss_round,
 )
 from bot.words import Voice, shared_catalogue
-from bot.words.tournament import table_words
+from bot.words.tournaments import table_words
 
 NAMES = (
     "Aigerim", "Bulat", "Dilya", "Émile Zola", "Farida", "Gulnaz", "Ilnur", "Jasmine",

@@ -39,13 +39,14 @@ from bot.service.tournaments.views import (
     TournamentRequest,
     TournamentView,
 )
-from bot.words.tournament import table_lines, table_words
 from bot.words.tournaments import (
     final_heading,
     forced_text,
     round_lines,
     round_started_note,
     signup_text,
+    table_lines,
+    table_words,
 )
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from bot.service import Place
 from bot.service.tournaments.draw import Bye, Event, MatchResult, standings
 from bot.service.tournaments.views import TableView
 from bot.words import Voice, shared_catalogue, unchanged
-from bot.words.tournament import table_lines, table_words
+from bot.words.tournaments import table_lines, table_words
 
 VOICE = Voice(shared_catalogue(ENGLISH), name=lambda user: f"<@{user}>", strong=unchanged)
 
