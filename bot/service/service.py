@@ -73,7 +73,7 @@ class JarmoService:
         self.servers = ServerSettingsCases(store.state)
         self.venues = VenueCases(self.unit, ender)
         # tournaments hear of every match that ends
-        self.tournaments = TournamentCases(self.unit, ender, reports)
+        self.tournaments = TournamentCases(self.unit, ender, reports, self.challenges)
         match_listeners.add(self.tournaments.match_ended)
         self.reviews = ReviewCases(self.unit)
 

@@ -17,6 +17,7 @@ from bot.jarmo import DEFAULT_LAYOUT, RULESETS
 from bot.service import errors
 from bot.service._ending import GameEnder, Result
 from bot.service._reports import Reports
+from bot.service.challenges import ChallengeCases
 from bot.service.match_events import MatchEnded
 from bot.service.models import Actor, Place
 from bot.service.timecontrol import TimeControlError, parse_time_per_move
@@ -29,11 +30,11 @@ from bot.service.tournaments.views import (
     ForcedRound,
     RoundView,
     TableView,
-    TournamentHost,
     TournamentRequest,
     TournamentView,
 )
 from bot.service.unit import UnitOfWork
+from bot.service.venues import Venue
 
 FORMATS: tuple[draw.Format, ...] = ("round-robin", "swiss")
 GAME_COUNTS = (2, 4, 6)
@@ -46,17 +47,19 @@ IsMember = Callable[[int], Awaitable[bool]]
 class TournamentCases:
     """The tournament use cases over one unit of work."""
 
-    def __init__(self, unit: UnitOfWork, ender: GameEnder, reports: Reports) -> None:
+    def __init__(
+        self, unit: UnitOfWork, ender: GameEnder, reports: Reports, challenges: ChallengeCases
+    ) -> None:
         self._unit = unit
         self._ender = ender
-        self.rounds = Rounds(unit)
+        self.rounds = Rounds(unit, challenges)
         self.history = TournamentHistory(unit, self.rounds)
         self.posts = TournamentPosts(unit, reports, self.rounds)
 
-    def attach(self, host: TournamentHost) -> None:
-        """Let ``host`` (the front end) open matches' places; from then on the rounds, the
+    def attach(self, venue: Venue) -> None:
+        """Let ``venue`` (the front end's) open matches' places; from then on the rounds, the
         matches' welcomes and the final table are written to the outbox for it to post."""
-        self.rounds.host = host
+        self.rounds.venue = venue
 
     # -- sign-up --------------------------------------------------------------------------
 

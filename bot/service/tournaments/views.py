@@ -1,11 +1,8 @@
-"""What the tournament use cases take and return: plain values any front end can show, and the
-front end's part (``TournamentHost``: opening a match's place, hearing of new rounds and the
-end)."""
+"""What the tournament use cases take and return: plain values any front end can show."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
 from bot import store as st
 from bot.service.models import BoardView
@@ -105,26 +102,12 @@ class MatchWelcome:
     board: BoardView
 
 
-class TournamentHost(Protocol):
-    """The front end's part in running a tournament: it opens a place for each match. (What
-    to post about rounds and the end goes through the announcement outbox.)"""
-
-    async def open_match(
-        self, tournament: TournamentRecord, first_name: str, second_name: str
-    ) -> int | None:
-        """The channel id of a new place for a match between these players (Discord: a thread
-        from the tournament's channel), or ``None`` if none can be opened now (tried again on
-        the next advance)."""
-        ...
-
-
 __all__ = [
     "ForcedMatch",
     "ForcedRound",
     "MatchWelcome",
     "RoundView",
     "TableView",
-    "TournamentHost",
     "TournamentRecord",
     "TournamentRequest",
     "TournamentView",
