@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot import store as st
-from bot.jarmo import DEFAULT_LAYOUT, RULESETS, Game
-from bot.jarmo.match import MATCH_LENGTHS
+from bot.jarmo import Game
 from bot.service import errors
 from bot.service._reports import Reports
+from bot.service.game_options import CHALLENGE_RULES, check_game_options
 from bot.service.models import Actor, BoardView, ChallengeRequest, ChallengeView, Place
-from bot.service.timecontrol import TimeControlError, parse_time_per_move
+from bot.service.timecontrol import NO_LIMIT
 from bot.service.unit import UnitOfWork
 from bot.service.venues import NewMatch, Venue
 
@@ -71,26 +71,18 @@ class ChallengeCases:
                 raise await self._busy(busy, place.channel_id) from None
 
     def _options(self, request: ChallengeRequest) -> st.ChallengeOptions:
-        config = self._unit.config
-        if request.games not in MATCH_LENGTHS:
-            raise errors.ChallengeUnavailable(errors.Code.BAD_GAME_COUNT, games=request.games)
-        ruleset = request.ruleset or config.default_ruleset
-        if ruleset not in RULESETS:
-            raise errors.ChallengeUnavailable(
-                errors.Code.UNKNOWN_RULESET, name=ruleset, known=", ".join(sorted(RULESETS))
-            )
         side = _SIDES.get(request.side)
         if side is None:
             raise errors.ChallengeUnavailable(errors.Code.UNKNOWN_SIDE, side=request.side)
-        return st.ChallengeOptions(
-            game_count=request.games,
-            ruleset=ruleset,
-            layout=DEFAULT_LAYOUT,  # every new game is on the published board
-            side=side,
-            max_plies=config.max_plies,
-            vs_computer_level=self._level(request),
-            time_per_move_seconds=self._time_limit(request),
+        level = self._level(request)  # checked first: it says whether a clock is allowed
+        settings = check_game_options(
+            self._unit.config,
+            CHALLENGE_RULES,
+            games=request.games,
+            ruleset=request.ruleset,
+            time_per_move=self._time_per_move(request),
         )
+        return settings.challenge(side, level)
 
     def _level(self, request: ChallengeRequest) -> str | None:
         if not self._unit.is_computer(request.opponent.user_id):
@@ -100,23 +92,14 @@ class ChallengeCases:
             raise errors.ChallengeUnavailable(errors.Code.UNKNOWN_LEVEL, level=level)
         return level
 
-    def _time_limit(self, request: ChallengeRequest) -> int | None:
+    def _time_per_move(self, request: ChallengeRequest) -> str | None:
         # The computer answers at once and cannot lose on time while the bot is down, so games
         # against it run without a clock.
         if not self._unit.is_computer(request.opponent.user_id):
-            return self._time_per_move(request.time_per_move)
-        if request.time_per_move not in (None, "none"):
+            return request.time_per_move
+        if request.time_per_move not in (None, NO_LIMIT):
             raise errors.ChallengeUnavailable(errors.Code.COMPUTER_HAS_NO_CLOCK)
-        return None
-
-    def _time_per_move(self, text: str | None) -> int | None:
-        """Seconds per move for a challenge: ``text`` read, or the configured default."""
-        if text is None:
-            return self._unit.config.time_per_move_seconds
-        try:
-            return parse_time_per_move(text)
-        except TimeControlError as exc:
-            raise errors.ChallengeUnavailable(errors.Code.BAD_TIME_LIMIT, text=exc.text) from None
+        return NO_LIMIT
 
     async def attach_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows a challenge, so it can be updated when it expires."""

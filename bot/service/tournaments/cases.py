@@ -13,14 +13,13 @@ import contextlib
 from collections.abc import Awaitable, Callable
 
 from bot import store as st
-from bot.jarmo import DEFAULT_LAYOUT, RULESETS
 from bot.service import errors
 from bot.service._ending import GameEnder, Result
 from bot.service._reports import Reports
 from bot.service.challenges import ChallengeCases
+from bot.service.game_options import TOURNAMENT_RULES, check_game_options
 from bot.service.match_events import MatchEnded
 from bot.service.models import Actor, Place
-from bot.service.timecontrol import TimeControlError, parse_time_per_move
 from bot.service.tournaments import draw
 from bot.service.tournaments.history import TournamentHistory
 from bot.service.tournaments.posts import TournamentPosts
@@ -37,7 +36,6 @@ from bot.service.unit import UnitOfWork
 from bot.service.venues import Venue
 
 FORMATS: tuple[draw.Format, ...] = ("round-robin", "swiss")
-GAME_COUNTS = (2, 4, 6)
 MOST_ROUNDS = 30  # more than any event on a server plays; keeps a typo from meaning years
 NAME_LIMIT = 60  # characters of a tournament's name (it titles the table and messages)
 
@@ -79,24 +77,23 @@ class TournamentCases:
         return await self.view(record.id)
 
     def _new(self, place: Place, actor: Actor, request: TournamentRequest) -> st.NewTournament:
-        config = self._unit.config
         name = " ".join(request.name.split())
         if not 0 < len(name) <= NAME_LIMIT:
             raise errors.TournamentRefused(errors.Code.BAD_TOURNAMENT_NAME, most=NAME_LIMIT)
         format = next((f for f in FORMATS if f == request.format), None)
         if format is None:
             raise errors.TournamentRefused(errors.Code.BAD_TOURNAMENT_FORMAT, name=request.format)
-        if request.games not in GAME_COUNTS:
-            raise errors.TournamentRefused(errors.Code.BAD_TOURNAMENT_GAMES, games=request.games)
         if request.rounds is not None and not 1 <= request.rounds <= MOST_ROUNDS:
             raise errors.TournamentRefused(
                 errors.Code.BAD_TOURNAMENT_ROUNDS, rounds=request.rounds, most=MOST_ROUNDS
             )
-        ruleset = request.ruleset or config.default_ruleset
-        if ruleset not in RULESETS:
-            raise errors.TournamentRefused(
-                errors.Code.UNKNOWN_RULESET, name=ruleset, known=", ".join(sorted(RULESETS))
-            )
+        settings = check_game_options(
+            self._unit.config,
+            TOURNAMENT_RULES,
+            games=request.games,
+            ruleset=request.ruleset,
+            time_per_move=request.time_per_move,
+        )
         return st.NewTournament(
             guild_id=place.guild_id,
             channel_id=place.channel_id,
@@ -104,20 +101,12 @@ class TournamentCases:
             name=name,
             format=format,
             rounds=request.rounds or 0,
-            game_count=request.games,
-            ruleset=ruleset,
-            layout=DEFAULT_LAYOUT,  # every new game is on the published board
-            max_plies=config.max_plies,
-            time_per_move_seconds=self._time_per_move(request.time_per_move),
+            game_count=settings.game_count,
+            ruleset=settings.ruleset,
+            layout=settings.layout,
+            max_plies=settings.max_plies,
+            time_per_move_seconds=settings.time_per_move_seconds,
         )
-
-    def _time_per_move(self, text: str | None) -> int | None:
-        if text is None:
-            return self._unit.config.time_per_move_seconds
-        try:
-            return parse_time_per_move(text)
-        except TimeControlError as exc:
-            raise errors.TournamentRefused(errors.Code.BAD_TIME_LIMIT, text=exc.text) from None
 
     async def attach_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the sign-up message (its count is kept up to date)."""
@@ -323,4 +312,4 @@ class TournamentCases:
         return await self.rounds.stored_table(record)
 
 
-__all__ = ["FORMATS", "GAME_COUNTS", "IsMember", "TournamentCases"]
+__all__ = ["FORMATS", "IsMember", "TournamentCases"]

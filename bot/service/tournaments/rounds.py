@@ -27,6 +27,7 @@ from bot import store as st
 from bot.service._scoring import Scoreboard
 from bot.service.bounded import KeyedLocks
 from bot.service.challenges import ChallengeCases
+from bot.service.game_options import GameOptions
 from bot.service.jobs import Job
 from bot.service.models import Actor, Place
 from bot.service.tournaments import draw
@@ -254,19 +255,18 @@ class Rounds:
     ) -> None:
         unit, names = self._unit, self._unit.names
         assert self.venue is not None
-        options = st.ChallengeOptions(
-            game_count=tournament.game_count,
-            ruleset=tournament.ruleset,
-            layout=tournament.layout,
-            side="white",
-            max_plies=tournament.max_plies,
-            time_per_move_seconds=tournament.time_per_move_seconds,
+        settings = GameOptions(
+            tournament.game_count,
+            tournament.ruleset,
+            tournament.layout,
+            tournament.max_plies,
+            tournament.time_per_move_seconds,
         )
         match = await self._challenges.start_arranged(
             Place(tournament.guild_id, tournament.channel_id),
             Actor(pairing.first_id, await names(tournament.guild_id, pairing.first_id)),
             Actor(second, await names(tournament.guild_id, second)),
-            options,
+            settings.challenge("white"),  # the pairing's first player starts
             venue=self.venue,
             tournament_name=tournament.name,
         )
