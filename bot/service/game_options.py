@@ -1,4 +1,4 @@
-"""The settings a match's games are played with, checked in one place: for a challenge, a
+"""The settings a match's games are played with, checked in one place for a challenge, a
 rematch and a tournament's matches alike. The rulesets and match lengths are the engine's."""
 
 from __future__ import annotations
@@ -8,11 +8,9 @@ from dataclasses import dataclass
 from bot import store as st
 from bot.jarmo import DEFAULT_LAYOUT, RULESETS
 from bot.jarmo.match import MATCH_LENGTHS
-from bot.service import errors
+from bot.service.errors import ChallengeUnavailable, Code, Refusal, TournamentRefused
 from bot.service.models import ServiceConfig
 from bot.service.timecontrol import TimeControlError, parse_time_per_move
-
-TOURNAMENT_MATCH_LENGTHS = (2, 4, 6)  # even, so both players start as often
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,22 +18,19 @@ class OptionRules:
     """What one kind of match allows: its lengths, and how a bad option is refused."""
 
     lengths: tuple[int, ...]
-    bad_length: errors.Code
-    refusal: type[errors.Refusal]
+    bad_length: Code
+    refusal: type[Refusal]
 
 
-CHALLENGE_RULES = OptionRules(
-    MATCH_LENGTHS, errors.Code.BAD_GAME_COUNT, errors.ChallengeUnavailable
-)
-TOURNAMENT_RULES = OptionRules(
-    TOURNAMENT_MATCH_LENGTHS, errors.Code.BAD_TOURNAMENT_GAMES, errors.TournamentRefused
-)
+CHALLENGE_RULES = OptionRules(MATCH_LENGTHS, Code.BAD_GAME_COUNT, ChallengeUnavailable)
+# Even lengths only, so that both players of a tournament match start as often.
+TOURNAMENT_RULES = OptionRules((2, 4, 6), Code.BAD_TOURNAMENT_GAMES, TournamentRefused)
 
 
 @dataclass(frozen=True, slots=True)
 class GameOptions:
-    """A match's settings, checked: how many games, the ruleset, the board (layout), the ply
-    guard and the time per move (``None``: no limit)."""
+    """A match's settings, checked: games, ruleset, board, ply guard, time per move (``None``:
+    no limit)."""
 
     game_count: int
     ruleset: str
@@ -46,17 +41,12 @@ class GameOptions:
     @classmethod
     def of_match(cls, match: st.MatchRecord) -> GameOptions:
         """A stored match's settings, on the published board (a rematch's)."""
-        return cls(
-            match.game_count,
-            match.ruleset,
-            DEFAULT_LAYOUT,
-            match.max_plies,
-            match.time_per_move_seconds,
-        )
+        time = match.time_per_move_seconds
+        return cls(match.game_count, match.ruleset, DEFAULT_LAYOUT, match.max_plies, time)
 
     def challenge(self, side: st.SidePreference, level: str | None = None) -> st.ChallengeOptions:
-        """The options of a challenge to play these settings, with ``side`` for the
-        challenger and the computer's ``level`` when it is the opponent."""
+        """A challenge's options for these settings: the challenger's ``side``, and the
+        computer's ``level`` when it is the opponent."""
         return st.ChallengeOptions(
             game_count=self.game_count,
             ruleset=self.ruleset,
@@ -76,21 +66,19 @@ def check_game_options(
     ruleset: str | None,
     time_per_move: str | None,
 ) -> GameOptions:
-    """The settings asked for, checked against ``rules``; ``None`` means the configured
-    default. Every new match is on the published board. Raises ``rules.refusal`` with
-    ``rules.bad_length``, ``UNKNOWN_RULESET`` or ``BAD_TIME_LIMIT``."""
+    """The settings asked for (``None``: the configured default), checked against ``rules``,
+    on the published board. Raises ``rules.refusal`` with ``rules.bad_length``,
+    ``UNKNOWN_RULESET`` or ``BAD_TIME_LIMIT``."""
     if games not in rules.lengths:
         raise rules.refusal(rules.bad_length, games=games)
     chosen = ruleset or config.default_ruleset
     if chosen not in RULESETS:
-        raise rules.refusal(
-            errors.Code.UNKNOWN_RULESET, name=chosen, known=", ".join(sorted(RULESETS))
-        )
-    if time_per_move is None:
-        seconds = config.time_per_move_seconds
-    else:
-        try:
+        known = ", ".join(sorted(RULESETS))
+        raise rules.refusal(Code.UNKNOWN_RULESET, name=chosen, known=known)
+    seconds = config.time_per_move_seconds
+    try:
+        if time_per_move is not None:
             seconds = parse_time_per_move(time_per_move)
-        except TimeControlError as exc:
-            raise rules.refusal(errors.Code.BAD_TIME_LIMIT, text=exc.text) from None
+    except TimeControlError as exc:
+        raise rules.refusal(Code.BAD_TIME_LIMIT, text=exc.text) from None
     return GameOptions(games, chosen, DEFAULT_LAYOUT, config.max_plies, seconds)

@@ -24,7 +24,7 @@ from bot.service.reviews import ReviewCases
 from bot.service.servers import ServerSettingsCases
 from bot.service.standings import StandingsCases
 from bot.service.stats import PlayerStats
-from bot.service.tournaments import TournamentCases
+from bot.service.tournaments.cases import TournamentCases
 from bot.service.unit import UnitOfWork, utc_now
 from bot.service.venues import VenueCases
 

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from bot import store as st
 from bot.service.models import BoardView
 from bot.service.tournaments import draw
-from bot.store import TournamentRecord  # the front ends see it through here
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +26,7 @@ class TournamentRequest:
 class TournamentView:
     """A tournament, its entries in seed order and its players' names."""
 
-    tournament: TournamentRecord
+    tournament: st.TournamentRecord
     entries: tuple[st.EntryRecord, ...]
     names: dict[int, str]
 
@@ -42,7 +41,7 @@ class RoundView:
     """One round's boards: the pairings (a bye has no second player), where each match is
     played (``channels`` by board) and the players' names."""
 
-    tournament: TournamentRecord
+    tournament: st.TournamentRecord
     number: int
     pairings: tuple[st.PairingRecord, ...]
     channels: dict[int, int]
@@ -53,7 +52,7 @@ class RoundView:
 class TableView:
     """The table after the rounds played, and how many rounds the event has."""
 
-    tournament: TournamentRecord
+    tournament: st.TournamentRecord
     standings: draw.Standings
     names: dict[int, str]
     rounds: int
@@ -95,7 +94,7 @@ class MatchWelcome:
     """A tournament match's first post in its own channel (``channel_id``): the board, for
     both players."""
 
-    tournament: TournamentRecord
+    tournament: st.TournamentRecord
     channel_id: int
     first_id: int
     second_id: int
@@ -108,7 +107,6 @@ __all__ = [
     "MatchWelcome",
     "RoundView",
     "TableView",
-    "TournamentRecord",
     "TournamentRequest",
     "TournamentView",
 ]
