@@ -3,10 +3,15 @@ accepted in the place the venue opened, with the pairing's first player White in
 
 from __future__ import annotations
 
-from event_service import LOBBY, MODERATOR, RecordingHost, always, sign_up
+from dataclasses import dataclass
+
+import pytest
+from event_service import LOBBY, MODERATOR, RecordingHost, always, make_service, sign_up
+from fakes import FakeClock
 
 from bot.jarmo import DEFAULT_LAYOUT
-from bot.service import JarmoService
+from bot.service import ChannelBusy, Code, JarmoService
+from bot.service.venues import NewMatch
 from bot.store import Store
 
 
@@ -68,3 +73,36 @@ async def test_a_pairing_whose_place_cannot_open_starts_no_match_until_it_can(
     (pairing,) = [p for p in await store.tournaments.pairings(tournament_id) if not p.decided]
     assert pairing.match_id is not None and host.opened
     assert (await store.games.match(pairing.match_id)).channel_id == 1001
+
+
+@dataclass
+class OnePlaceHost(RecordingHost):
+    """A venue that offers the same channel for every match while ``broken`` (a faulty front
+    end), and then a new one each time."""
+
+    broken: bool = True
+
+    async def open(self, match: NewMatch) -> int | None:
+        opened = await super().open(match)
+        return 1001 if self.broken else opened
+
+
+async def test_a_place_that_already_has_a_game_is_refused_as_for_a_challenge(
+    store: Store, clock: FakeClock
+) -> None:
+    service = make_service(store, clock)
+    host = OnePlaceHost()
+    service.tournaments.attach(host)
+    tournament_id = await sign_up(service, 4, format="round-robin")
+    with pytest.raises(ChannelBusy) as refused:
+        await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
+    assert refused.value.code == Code.CHANNEL_HAS_GAME
+
+    first, second = await store.tournaments.pairings(tournament_id)
+    assert first.match_id is not None and second.match_id is None  # one game in 1001 only
+    assert (await store.games.match(first.match_id)).channel_id == 1001
+    host.broken = False
+    await service.tournaments.rounds.advance_all()  # a working venue: the match starts now
+    first, second = await store.tournaments.pairings(tournament_id)
+    assert second.match_id is not None
+    assert (await store.games.match(second.match_id)).channel_id == 1003  # a place of its own
