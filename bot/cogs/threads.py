@@ -92,7 +92,9 @@ class ThreadVenue:
                 name=name, auto_archive_duration=ARCHIVE_AFTER_MINUTES
             )
         except discord.HTTPException as exc:
-            log.warning("could not open a thread from message %s: %s", self._message.id, exc)
+            log.warning(
+                "could not open a thread for challenge (message %s): %s", self._message.id, exc
+            )
             return None
         return self.thread.id
 
