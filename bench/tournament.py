@@ -21,7 +21,7 @@ from pathlib import Path
 
 from bot.i18n import ENGLISH
 from bot.render import render_standings_table
-from bot.service.tournament import (
+from bot.service.tournaments.draw import (
     Bye,
     Event,
     MatchResult,
@@ -32,7 +32,7 @@ from bot.service.tournament import (
     swiss_round,
 )
 from bot.words import Voice, shared_catalogue
-from bot.words.tournament import table_words
+from bot.words.tournaments import table_words
 
 NAMES = (
     "Aigerim", "Bulat", "Dilya", "Émile Zola", "Farida", "Gulnaz", "Ilnur", "Jasmine",

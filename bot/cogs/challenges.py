@@ -26,15 +26,22 @@ from bot.cogs.threads import (
     tell_missing_permissions,
     thread_venue,
 )
+from bot.cogs.transformers import OneOf
 from bot.cogs.words import discord_voice, discord_words, relative_time
 from bot.i18n import N_
+from bot.jarmo import RULESETS
+from bot.jarmo.match import MATCH_LENGTHS
 from bot.service import Actor, ChallengeRequest, ChallengeView, Report
+from bot.service.challenges import COMPUTER_LEVELS
 from bot.words import challenge_text
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
 
-Ruleset = Literal["classic", "jasir", "ludos"]
+# The choices are the engine's and the service's own lists.
+Ruleset = app_commands.Transform[str, OneOf(RULESETS)]
+MatchLength = app_commands.Transform[int, OneOf(MATCH_LENGTHS)]
+ComputerLevel = app_commands.Transform[str, OneOf(COMPUTER_LEVELS)]
 
 _ANSWERS = {
     "accept": (N_("Accept"), discord.ButtonStyle.success),
@@ -60,11 +67,11 @@ class ChallengeCog(commands.GroupCog, group_name=GROUP_NAME, group_description=G
         self,
         interaction: discord.Interaction[JarmoBot],
         opponent: discord.Member,
-        games: Literal[1, 2, 4, 6] = 1,
+        games: MatchLength = 1,
         ruleset: Ruleset | None = None,
         side: Literal["white", "black", "random"] = "random",
         time_per_move: app_commands.Range[str, 1, 12] | None = None,
-        level: Literal["easy", "medium", "hard"] | None = None,
+        level: ComputerLevel | None = None,
     ) -> None:
         """Challenge a member (or this bot, to play the computer) to Jarmo in this channel."""
         request = ChallengeRequest(

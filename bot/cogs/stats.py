@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import io
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
+from bot.cogs.challenges import Ruleset
 from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem, single
 from bot.cogs.replies import EMBED_COLOUR, only_pinging
@@ -43,8 +44,6 @@ from bot.words.descriptions import chart_description, replay_description
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
-
-RulesetChoice = Literal["classic", "jasir", "ludos"]
 
 
 # -- leaderboard ---------------------------------------------------------------------------------
@@ -279,7 +278,7 @@ class StatsCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP
     @app_commands.command()
     @app_commands.describe(ruleset="Which rules to rank by (default: the server's usual rules)")
     async def leaderboard(
-        self, interaction: discord.Interaction[JarmoBot], ruleset: RulesetChoice | None = None
+        self, interaction: discord.Interaction[JarmoBot], ruleset: Ruleset | None = None
     ) -> None:
         """This server's players ranked by rating."""
         service = interaction.client.service
@@ -301,7 +300,7 @@ class StatsCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP
         self,
         interaction: discord.Interaction[JarmoBot],
         player: discord.Member | None = None,
-        ruleset: RulesetChoice | None = None,
+        ruleset: Ruleset | None = None,
     ) -> None:
         """A player's rating, its trend and their results on this server."""
         user = player or interaction.user

@@ -19,6 +19,7 @@ from bot.cogs.words import discord_words, mention, reader_language
 from bot.service import ChallengeView, Place, Refusal, Standings
 from bot.service.jobs import Job
 from bot.service.match_events import MatchEnded
+from bot.service.venues import NewMatch
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
@@ -75,28 +76,25 @@ def missing_thread_permissions(interaction: discord.Interaction[Any]) -> list[st
 
 class ThreadVenue:
     """Opens a thread from the challenge's message when the challenge is accepted (the
-    service's ``Venue``); ``thread`` is the thread once opened."""
+    service's ``Venue`` for challenges); ``thread`` is the thread once opened."""
 
     def __init__(self, message: discord.Message, language: str | None) -> None:
         self._message = message
         self._language = language
         self.thread: discord.Thread | None = None
 
-    async def open(self, challenge: ChallengeView) -> int | None:
+    async def open(self, match: NewMatch) -> int | None:
         """A new public thread named after the players and the ruleset; ``None`` (play in the
         channel) if Discord refuses one."""
-        name = thread_name(
-            challenge.challenger_name,
-            challenge.challenged_name,
-            challenge.challenge.options.ruleset,
-            self._language,
-        )
+        name = thread_name(match.first_name, match.second_name, match.ruleset, self._language)
         try:
             self.thread = await self._message.create_thread(
                 name=name, auto_archive_duration=ARCHIVE_AFTER_MINUTES
             )
         except discord.HTTPException as exc:
-            log.warning("could not open a thread for challenge %s: %s", challenge.challenge.id, exc)
+            log.warning(
+                "could not open a thread for challenge (message %s): %s", self._message.id, exc
+            )
             return None
         return self.thread.id
 

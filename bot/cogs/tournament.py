@@ -1,5 +1,5 @@
 """Tournaments (``/jarmo tournament …``): the sign-up message and its Join / Leave buttons, the
-moderators' commands, the service's ``TournamentHost`` on Discord (a thread per pairing), and
+moderators' commands, the service's ``Venue`` for its matches on Discord (a thread per pairing), and
 the messages of each round, match welcome and final table that the outbox delivers.
 
 Rounds move on in the background: the service records each match's result when it ends (any
@@ -30,22 +30,23 @@ from bot.cogs.words import discord_voice, discord_words, mention, reader_languag
 from bot.i18n import N_
 from bot.render import render_standings_table
 from bot.service import Report
-from bot.service.tournament_views import (
+from bot.service.tournaments.views import (
     ForcedRound,
     MatchWelcome,
     RoundView,
     TableView,
-    TournamentRecord,
     TournamentRequest,
     TournamentView,
 )
-from bot.words.tournament import table_lines, table_words
+from bot.service.venues import NewMatch
 from bot.words.tournaments import (
     final_heading,
     forced_text,
     round_lines,
     round_started_note,
     signup_text,
+    table_lines,
+    table_words,
 )
 
 if TYPE_CHECKING:
@@ -80,9 +81,10 @@ def chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 
 
 def attach_host(bot: JarmoBot) -> None:
-    """Give the service its Discord host, once (the service is built after the cogs load)."""
+    """Give the service its Discord venue for tournament matches, once (the service is built
+    after the cogs load)."""
     cases = bot.service.tournaments
-    if cases.rounds.host is None:
+    if cases.rounds.venue is None:
         cases.attach(DiscordHost(bot))
 
 
@@ -414,39 +416,35 @@ async def welcome_message(welcome: MatchWelcome, language: str | None) -> dict[s
 
 
 class DiscordHost:
-    """The service's ``TournamentHost`` on Discord: a public thread per match in the
-    tournament's channel. (Rounds, welcomes and the final table come from the outbox:
+    """The service's ``Venue`` for tournament matches on Discord: a public thread per match in
+    the tournament's channel. (Rounds, welcomes and the final table come from the outbox:
     ``bot.cogs.announcing``.)"""
 
     def __init__(self, bot: JarmoBot) -> None:
         self.bot = bot
 
-    async def _language(self, tournament: TournamentRecord) -> str:
-        return await server_language(self.bot, tournament.guild_id)
-
-    async def open_match(
-        self, tournament: TournamentRecord, first_name: str, second_name: str
-    ) -> int | None:
+    async def open(self, match: NewMatch) -> int | None:
         """A public thread, named after the players, from a short message in the tournament's
         channel that names the match (so the channel lists every match); ``None`` if Discord
         refuses either."""
-        channel = self.bot.get_channel(tournament.channel_id)
+        where = match.place
+        channel = self.bot.get_channel(where.channel_id)
         if not isinstance(channel, discord.TextChannel):
-            log.warning("tournament %d: channel %s not found", tournament.id, tournament.channel_id)
+            log.warning("tournament channel %s not found", where.channel_id)
             return None
-        language = await self._language(tournament)
-        name = thread_name(first_name, second_name, tournament.ruleset, language)
+        language = await server_language(self.bot, where.guild_id)
+        name = thread_name(match.first_name, match.second_name, match.ruleset, language)
         try:
             starter = await channel.send(
                 discord_words(language)
                 .gettext("{name}: {match}")
-                .format(name=tournament.name, match=name),
+                .format(name=match.tournament_name, match=name),
                 allowed_mentions=only_pinging(),
             )
             thread = await starter.create_thread(
                 name=name, auto_archive_duration=ARCHIVE_AFTER_MINUTES
             )
         except discord.HTTPException as exc:
-            log.warning("tournament %d: could not open a thread: %s", tournament.id, exc)
+            log.warning("tournament channel %s: could not open a thread: %s", channel.id, exc)
             return None
         return thread.id

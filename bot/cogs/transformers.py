@@ -4,6 +4,7 @@ as the player types, the actions they can play right now."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import discord
@@ -73,3 +74,28 @@ class PointTransformer(app_commands.Transformer["JarmoBot"]):
             place_of(interaction), interaction.user.id, str(value)
         )
         return [app_commands.Choice(name=point, value=point) for point in points]
+
+
+class OneOf(app_commands.Transformer["JarmoBot"]):
+    """An option whose choices are a domain's own constants (the engine's rulesets or match
+    lengths, say), so a command offers exactly what the service accepts and no list is kept
+    twice. The values are all text or all whole numbers; each is shown as itself."""
+
+    def __init__(self, values: Iterable[str] | Iterable[int]) -> None:
+        self._values: tuple[str | int, ...] = tuple(values)
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        if all(isinstance(value, int) for value in self._values):
+            return discord.AppCommandOptionType.integer
+        return discord.AppCommandOptionType.string
+
+    @property
+    def choices(self) -> Choices:
+        return [app_commands.Choice(name=str(value), value=value) for value in self._values]
+
+    async def transform(
+        self, interaction: discord.Interaction[JarmoBot], value: str | int, /
+    ) -> str | int:
+        """The chosen value (Discord offers only the choices)."""
+        return value

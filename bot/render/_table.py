@@ -44,7 +44,7 @@ _SIGN = {"win": "+", "forfeit-win": "+", "draw": "=", "loss": "\u2212", "forfeit
 
 
 class TableWording(Protocol):
-    """The words the image draws (bot.words.tournament builds them in the reader's language).
+    """The words the image draws (bot.words.tournaments builds them in the reader's language).
     ``round_heading`` is a template with ``{number}``."""
 
     @property

@@ -4,30 +4,20 @@ letting overdue ones expire."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Protocol
 
 from bot import store as st
-from bot.jarmo import DEFAULT_LAYOUT, RULESETS, Game
-from bot.jarmo.match import MATCH_LENGTHS
+from bot.jarmo import Game
 from bot.service import errors
 from bot.service._reports import Reports
+from bot.service.game_options import CHALLENGE_RULES, check_game_options
 from bot.service.models import Actor, BoardView, ChallengeRequest, ChallengeView, Place
-from bot.service.timecontrol import TimeControlError, parse_time_per_move
+from bot.service.timecontrol import NO_LIMIT
 from bot.service.unit import UnitOfWork
+from bot.service.venues import NewMatch, Venue
 
 COMPUTER_LEVELS = ("easy", "medium", "hard")
 DEFAULT_COMPUTER_LEVEL = "medium"
 _SIDES: dict[str, st.SidePreference] = {"white": "white", "black": "black", "random": "random"}
-
-
-class Venue(Protocol):
-    """Where an accepted challenge's match is played: a front end may open a place of its own
-    for it (Discord opens a thread from the challenge's message)."""
-
-    async def open(self, challenge: ChallengeView) -> int | None:
-        """The channel id the match moves to, or ``None`` to play where the challenge was
-        posted."""
-        ...
 
 
 class ChallengeCases:
@@ -58,43 +48,41 @@ class ChallengeCases:
         unit = self._unit
         await unit.names.remember(place, challenger)
         await unit.names.remember(place, opponent)
+        record = await self._create(place, challenger.user_id, opponent.user_id, options)
+        return ChallengeView(record, challenger.display_name, opponent.display_name)
+
+    async def _create(
+        self, place: Place, challenger_id: int, challenged_id: int, options: st.ChallengeOptions
+    ) -> st.ChallengeRecord:
+        unit = self._unit
         now = unit.now()
         new = st.NewChallenge(
             guild_id=place.guild_id,
             channel_id=place.channel_id,
-            challenger_id=challenger.user_id,
-            challenged_id=opponent.user_id,
+            challenger_id=challenger_id,
+            challenged_id=challenged_id,
             options=options,
             expires_at=now + timedelta(seconds=unit.config.challenge_expiry_seconds),
         )
         async with unit.locks(place.channel_id):
             try:
-                record = await unit.store.challenges.create(new, now=now)
+                return await unit.store.challenges.create(new, now=now)
             except st.ChannelBusy as busy:
                 raise await self._busy(busy, place.channel_id) from None
-        return ChallengeView(record, challenger.display_name, opponent.display_name)
 
     def _options(self, request: ChallengeRequest) -> st.ChallengeOptions:
-        config = self._unit.config
-        if request.games not in MATCH_LENGTHS:
-            raise errors.ChallengeUnavailable(errors.Code.BAD_GAME_COUNT, games=request.games)
-        ruleset = request.ruleset or config.default_ruleset
-        if ruleset not in RULESETS:
-            raise errors.ChallengeUnavailable(
-                errors.Code.UNKNOWN_RULESET, name=ruleset, known=", ".join(sorted(RULESETS))
-            )
         side = _SIDES.get(request.side)
         if side is None:
             raise errors.ChallengeUnavailable(errors.Code.UNKNOWN_SIDE, side=request.side)
-        return st.ChallengeOptions(
-            game_count=request.games,
-            ruleset=ruleset,
-            layout=DEFAULT_LAYOUT,  # every new game is on the published board
-            side=side,
-            max_plies=config.max_plies,
-            vs_computer_level=self._level(request),
-            time_per_move_seconds=self._time_limit(request),
+        level = self._level(request)  # checked first: it says whether a clock is allowed
+        settings = check_game_options(
+            self._unit.config,
+            CHALLENGE_RULES,
+            games=request.games,
+            ruleset=request.ruleset,
+            time_per_move=self._time_per_move(request),
         )
+        return settings.challenge(side, level)
 
     def _level(self, request: ChallengeRequest) -> str | None:
         if not self._unit.is_computer(request.opponent.user_id):
@@ -104,23 +92,14 @@ class ChallengeCases:
             raise errors.ChallengeUnavailable(errors.Code.UNKNOWN_LEVEL, level=level)
         return level
 
-    def _time_limit(self, request: ChallengeRequest) -> int | None:
+    def _time_per_move(self, request: ChallengeRequest) -> str | None:
         # The computer answers at once and cannot lose on time while the bot is down, so games
         # against it run without a clock.
         if not self._unit.is_computer(request.opponent.user_id):
-            return self._time_per_move(request.time_per_move)
-        if request.time_per_move not in (None, "none"):
+            return request.time_per_move
+        if request.time_per_move not in (None, NO_LIMIT):
             raise errors.ChallengeUnavailable(errors.Code.COMPUTER_HAS_NO_CLOCK)
-        return None
-
-    def _time_per_move(self, text: str | None) -> int | None:
-        """Seconds per move for a challenge: ``text`` read, or the configured default."""
-        if text is None:
-            return self._unit.config.time_per_move_seconds
-        try:
-            return parse_time_per_move(text)
-        except TimeControlError as exc:
-            raise errors.ChallengeUnavailable(errors.Code.BAD_TIME_LIMIT, text=exc.text) from None
+        return NO_LIMIT
 
     async def attach_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows a challenge, so it can be updated when it expires."""
@@ -158,14 +137,49 @@ class ChallengeCases:
         if side == "random":
             side = unit.rng.choice(("white", "black"))
         first_white = record.challenger_id if side == "white" else record.challenged_id
+        match, game_record = await self._start(record, first_white, venue)
+        return await self._reports.view(game_record, match)
+
+    async def start_arranged(
+        self,
+        place: Place,
+        first: Actor,
+        second: Actor,
+        options: st.ChallengeOptions,
+        *,
+        venue: Venue,
+        tournament_name: str | None = None,
+    ) -> st.MatchRecord | None:
+        """Start a match that nobody needs to accept (a tournament's pairing, arranged in
+        ``place``): it is challenged and accepted at once, in the place ``venue`` opens for it,
+        with ``first`` playing White first. ``None`` when the venue opens no place (try again
+        later). Raises ``ChannelBusy`` or ``ChallengeUnavailable`` as :meth:`accept` does."""
+        opened = await venue.open(
+            NewMatch(
+                place, first.display_name, second.display_name, options.ruleset, tournament_name
+            )
+        )
+        if opened is None:
+            return None
+        where = Place(place.guild_id, opened)
+        record = await self._create(where, first.user_id, second.user_id, options)
+        match, _ = await self._start(record, first.user_id, venue=None)
+        return match
+
+    async def _start(
+        self, record: st.ChallengeRecord, first_white_id: int, venue: Venue | None
+    ) -> tuple[st.MatchRecord, st.GameRecord]:
+        """Accept ``record``: its match and the match's first game start, in the place
+        ``venue`` opens (if any) or else in the challenge's channel."""
+        unit = self._unit
         options = record.options
         game = Game.new(options.ruleset, options.layout, options.max_plies)
         async with unit.locks(record.channel_id):
-            channel_id = await self._open_venue(challenge_id, venue)
+            channel_id = await self._open_venue(record.id, venue)
             try:
-                match, game_record = await unit.store.challenges.accept(
-                    challenge_id,
-                    first_white_id=first_white,
+                started = await unit.store.challenges.accept(
+                    record.id,
+                    first_white_id=first_white_id,
                     first_game=game,
                     now=unit.now(),
                     channel_id=channel_id,
@@ -175,7 +189,7 @@ class ChallengeCases:
             except st.ChannelBusy as busy:
                 raise await self._busy(busy, channel_id or record.channel_id) from None
             unit.signals.deadlines_changed.set()
-        return await self._reports.view(game_record, match)
+        return started
 
     async def _busy(self, busy: st.ChannelBusy, channel_id: int) -> errors.Refusal:
         """The refusal for a channel that is taken. A game that cannot be loaded is named as
@@ -197,7 +211,15 @@ class ChallengeCases:
             raise _closed(st.ChallengeClosed(challenge_id, record.status))
         if record.is_overdue(self._unit.now()):
             raise errors.ChallengeUnavailable(errors.Code.CHALLENGE_EXPIRED)
-        return await venue.open(await self._named(record))
+        named = await self._named(record)
+        return await venue.open(
+            NewMatch(
+                Place(record.guild_id, record.channel_id),
+                named.challenger_name,
+                named.challenged_name,
+                record.options.ruleset,
+            )
+        )
 
     async def decline(self, actor: Actor, challenge_id: int) -> ChallengeView:
         """The challenged player says no."""

@@ -33,8 +33,8 @@ from bot import store as st
 from bot.service.backoff import delay_after
 from bot.service.deadlines import DeadlineEvent, event_from_payload
 from bot.service.models import Report
-from bot.service.tournament_posts import NotReady
-from bot.service.tournament_views import MatchWelcome, RoundView, TableView
+from bot.service.tournaments.posts import NotReady
+from bot.service.tournaments.views import MatchWelcome, RoundView, TableView
 
 if TYPE_CHECKING:
     from bot.service.service import JarmoService

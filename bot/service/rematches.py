@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot import store as st
-from bot.jarmo import DEFAULT_LAYOUT
 from bot.service import errors
 from bot.service.challenges import ChallengeCases
+from bot.service.game_options import GameOptions
 from bot.service.models import Actor, BoardView, ChallengeView, Place
 from bot.service.unit import UnitOfWork
 
@@ -80,14 +80,10 @@ class RematchCases:
         with ``actor_id`` taking the side their opponent had in the first game, on the
         published board even when the match was played on an older one."""
         side: st.SidePreference = "black" if actor_id == match.first_white_id else "white"
-        options = st.ChallengeOptions(
-            game_count=match.game_count,
-            ruleset=match.ruleset,
-            max_plies=match.max_plies,
-            time_per_move_seconds=match.time_per_move_seconds,
-        )
+        level: str | None = None
         if match.challenge_id is not None:
-            # Without its challenge, the settings the match itself keeps are enough.
+            # Only the challenge knows the computer's level; the match keeps all else.
             with contextlib.suppress(st.NotFound):
-                options = (await self._unit.store.challenges.get(match.challenge_id)).options
-        return replace(options, side=side, layout=DEFAULT_LAYOUT)
+                challenge = await self._unit.store.challenges.get(match.challenge_id)
+                level = challenge.options.vs_computer_level
+        return GameOptions.of_match(match).challenge(side, level)

@@ -24,7 +24,7 @@ from bot.service.reviews import ReviewCases
 from bot.service.servers import ServerSettingsCases
 from bot.service.standings import StandingsCases
 from bot.service.stats import PlayerStats
-from bot.service.tournaments import TournamentCases
+from bot.service.tournaments.cases import TournamentCases
 from bot.service.unit import UnitOfWork, utc_now
 from bot.service.venues import VenueCases
 
@@ -73,7 +73,7 @@ class JarmoService:
         self.servers = ServerSettingsCases(store.state)
         self.venues = VenueCases(self.unit, ender)
         # tournaments hear of every match that ends
-        self.tournaments = TournamentCases(self.unit, ender, reports)
+        self.tournaments = TournamentCases(self.unit, ender, reports, self.challenges)
         match_listeners.add(self.tournaments.match_ended)
         self.reviews = ReviewCases(self.unit)
 

@@ -1,8 +1,12 @@
-"""The places matches are played in: a match's own channel (a thread) can disappear under it."""
+"""The places matches are played in: the one seam through which a front end opens a place of
+its own (a thread) for a match about to start, whether a challenge was accepted or a tournament
+paired it; and what happens when such a place disappears under its match."""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from typing import Protocol
 
 from bot.service import errors
 from bot.service._ending import GameEnder, Result
@@ -12,6 +16,30 @@ from bot.service.unit import UnitOfWork
 
 log = logging.getLogger(__name__)
 _ATTEMPTS = 3  # a move can land between reading the game and ending it; then read it again
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    """A match about to start, as a venue needs to know it: where it was arranged (the channel
+    the challenge was posted in, or the tournament's), its players' names (the challenger or
+    the pairing's first player first), its ruleset, and the tournament it is a pairing of."""
+
+    place: Place
+    first_name: str
+    second_name: str
+    ruleset: str
+    tournament_name: str | None = None
+
+
+class Venue(Protocol):
+    """Where a match is played: a front end may open a place of its own for it (Discord opens
+    a thread, from the challenge's message or from a short post in the tournament's channel)."""
+
+    async def open(self, match: NewMatch) -> int | None:
+        """The channel id of the match's new place, or ``None`` if none is opened (then an
+        accepted challenge is played where it was posted, and a tournament pairing waits for
+        the next try)."""
+        ...
 
 
 class VenueCases:

@@ -14,7 +14,8 @@ from fakes import FakeClock
 
 from bot.service import Actor
 from bot.service.delivery import LEASE_SECONDS, AnnouncementDelivery, Delivery
-from bot.service.tournament_views import TournamentRecord, TournamentRequest
+from bot.service.tournaments.views import TournamentRequest
+from bot.service.venues import NewMatch
 
 MODERATOR = Actor(99, "Mod")
 PLAYERS = [Actor(number, f"P{number}") for number in range(1, 7)]
@@ -26,7 +27,7 @@ class Threads:
     def __init__(self) -> None:
         self.opened = 0
 
-    async def open_match(self, tournament: TournamentRecord, first: str, second: str) -> int:
+    async def open(self, match: NewMatch) -> int:
         self.opened += 1
         return 5_000 + self.opened
 

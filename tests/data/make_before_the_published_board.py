@@ -21,7 +21,7 @@ from pathlib import Path
 
 from bot.service import Actor, ChallengeRequest, JarmoService, Place
 from bot.service.errors import NoGameHere
-from bot.service.tournament_views import TournamentRequest
+from bot.service.tournaments.views import TournamentRequest
 from bot.store import open_store
 
 OUT = Path(__file__).with_name("before_the_published_board.sqlite")

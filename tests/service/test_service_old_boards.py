@@ -16,7 +16,7 @@ import pytest
 from bot.jarmo import Game
 from bot.service import Actor, ChallengeRequest, JarmoService, Place
 from bot.service.errors import BadMove
-from bot.service.tournament_views import TournamentRequest
+from bot.service.tournaments.views import TournamentRequest
 from bot.store import open_store
 
 MADE_BEFORE = Path(__file__).parents[1] / "data" / "before_the_published_board.sqlite"
@@ -77,7 +77,7 @@ async def test_a_tournament_opened_on_the_bow_board_plays_its_matches_on_it(
     service: JarmoService,
 ) -> None:
     class Threads:
-        async def open_match(self, tournament: object, first: str, second: str) -> int:
+        async def open(self, match: object) -> int:
             return GUILD + 100
 
     async def everyone_is_here(user_id: int) -> bool:

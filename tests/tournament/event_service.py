@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 from bot.service import Actor, JarmoService, Place, ServiceConfig
 from bot.service.delivery import AnnouncementDelivery, Delivery
-from bot.service.tournament import Pairing, PlayerId
-from bot.service.tournament_views import MatchWelcome, RoundView, TableView, TournamentRequest
-from bot.store import TournamentRecord
+from bot.service.tournaments.draw import Pairing, PlayerId
+from bot.service.tournaments.views import MatchWelcome, RoundView, TableView, TournamentRequest
+from bot.service.venues import NewMatch
 
 GUILD = 1
 LOBBY = Place(GUILD, 10)
@@ -26,8 +26,9 @@ def player(number: int) -> Actor:
 
 @dataclass
 class RecordingHost:
-    """The front end's part: each match gets the next channel id from 1000; what the outbox
-    delivers (``deliver``) is recorded by kind, and every delivery in order in ``posted``."""
+    """The front end's part (the service's ``Venue``): each match gets the next channel id from
+    1000; what the outbox delivers (``deliver``) is recorded by kind, and every delivery in
+    order in ``posted``."""
 
     opened: list[tuple[str, str]] = field(default_factory=list)
     rounds: list[RoundView] = field(default_factory=list)
@@ -36,12 +37,11 @@ class RecordingHost:
     posted: list[Delivery] = field(default_factory=list)
     refuse: bool = False  # open no places (Discord refusing threads)
 
-    async def open_match(
-        self, tournament: TournamentRecord, first_name: str, second_name: str
-    ) -> int | None:
+    async def open(self, match: NewMatch) -> int | None:
+        """The service's ``Venue``: the next channel id, unless refusing."""
         if self.refuse:
             return None
-        self.opened.append((first_name, second_name))
+        self.opened.append((match.first_name, match.second_name))
         return 1000 + len(self.opened)
 
     async def post(self, delivery: Delivery) -> None:
@@ -129,6 +129,6 @@ async def play_current_round(service: JarmoService, tournament_id: int, decide=s
 
 async def deliver_posts(service: JarmoService) -> None:
     """What the outbox holds for the service's recording host, delivered to it."""
-    host = service.tournaments.rounds.host
+    host = service.tournaments.rounds.venue
     assert isinstance(host, RecordingHost)
     await host.deliver(service)

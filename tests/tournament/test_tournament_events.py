@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from tournament_helpers import play_event
 
-from bot.service.tournament import (
+from bot.service.tournaments.draw import (
     Event,
     Format,
     MatchResult,

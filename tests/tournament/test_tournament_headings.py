@@ -16,10 +16,10 @@ from event_service import (
 
 from bot.i18n import ENGLISH
 from bot.service import Place
-from bot.service.tournament import Bye, Event, MatchResult, standings
-from bot.service.tournament_views import TableView
+from bot.service.tournaments.draw import Bye, Event, MatchResult, standings
+from bot.service.tournaments.views import TableView
 from bot.words import Voice, shared_catalogue, unchanged
-from bot.words.tournament import table_lines, table_words
+from bot.words.tournaments import table_lines, table_words
 
 VOICE = Voice(shared_catalogue(ENGLISH), name=lambda user: f"<@{user}>", strong=unchanged)
 

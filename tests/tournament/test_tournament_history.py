@@ -19,7 +19,7 @@ from wording import english
 
 from bot.service import Code, Place, Refusal
 from bot.service.errors import NoStats
-from bot.service.tournament_views import TournamentRequest
+from bot.service.tournaments.views import TournamentRequest
 from bot.words import refusal_text
 
 

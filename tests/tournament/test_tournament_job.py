@@ -11,7 +11,7 @@ from event_service import LOBBY, MODERATOR, always, play_match, sign_up, stronge
 
 from bot.service.backoff import MAX_DELAY_SECONDS
 from bot.service.jobs import Job, run_job
-from bot.service.tournament import Pairing
+from bot.service.tournaments.draw import Pairing
 
 WAIT_SECONDS = 10.0  # a limit for the conditions below, never a synchronisation
 
@@ -55,13 +55,13 @@ async def test_the_job_survives_a_store_error_and_advances_once_the_store_recove
 
     opened_before = len(host.opened)
     next_match_opened = asyncio.Event()
-    open_match = host.open_match
+    open_place = host.open
 
     async def open_and_tell(*args):
         next_match_opened.set()
-        return await open_match(*args)
+        return await open_place(*args)
 
-    host.open_match = open_and_tell
+    host.open = open_and_tell
 
     try:
         with caplog.at_level(logging.ERROR, "bot.service.jobs"):

@@ -12,7 +12,7 @@ from event_service import (
 )
 
 from bot.service import Code, NotAllowed, Place, Refusal
-from bot.service.tournament_views import TournamentRequest
+from bot.service.tournaments.views import TournamentRequest
 
 
 async def start(service, is_member=always):

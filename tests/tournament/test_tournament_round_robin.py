@@ -7,7 +7,7 @@ from itertools import combinations
 import pytest
 from tournament_helpers import play_event
 
-from bot.service.tournament import (
+from bot.service.tournaments.draw import (
     Event,
     Pairing,
     PairingError,
@@ -15,7 +15,7 @@ from bot.service.tournament import (
     round_robin_round,
     round_robin_rounds,
 )
-from bot.service.tournament.ledger import ledger
+from bot.service.tournaments.draw.ledger import ledger
 
 
 def test_six_players_follow_the_published_berger_table() -> None:

@@ -20,7 +20,8 @@ from event_service import (
 )
 from tournament_helpers import play_event
 
-from bot.service.tournament import MatchResult, Pairing, standings
+from bot.service.tournaments.draw import MatchResult, Pairing, standings
+from bot.service.venues import NewMatch
 from bot.store import open_store
 
 
@@ -243,10 +244,10 @@ class SlowHost(RecordingHost):
         self.opening = asyncio.Event()
         self.go_on = asyncio.Event()
 
-    async def open_match(self, tournament, first_name, second_name):
+    async def open(self, match: NewMatch) -> int | None:
         self.opening.set()
         await self.go_on.wait()
-        return await super().open_match(tournament, first_name, second_name)
+        return await super().open(match)
 
 
 async def test_the_background_advance_does_not_start_a_match_that_start_is_starting(store, clock):

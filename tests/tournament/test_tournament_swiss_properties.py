@@ -8,8 +8,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tournament_helpers import perfect_pairings, play_round
 
-from bot.service.tournament import Bye, Event, MatchResult, Pairing, PlayerId, Round, swiss_round
-from bot.service.tournament.ledger import Record, ledger
+from bot.service.tournaments.draw import (
+    Bye,
+    Event,
+    MatchResult,
+    Pairing,
+    PlayerId,
+    Round,
+    swiss_round,
+)
+from bot.service.tournaments.draw.ledger import Record, ledger
 
 Pair = tuple[PlayerId, PlayerId]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from bot.service.tournament import (
+from bot.service.tournaments.draw import (
     Bye,
     Event,
     Format,

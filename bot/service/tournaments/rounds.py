@@ -7,9 +7,12 @@ event) :meth:`Rounds.advance` simply carries on. A round change is version-check
 so when two processes or moderators try, it happens once.
 
 What the players are told (the round, each match's welcome, the final table) is written to the
-announcement outbox with the change itself (``tournament_announcements``) and posted by the
-delivery loop. Only a service with a host writes them: without one (tests, the console) no match
+announcement outbox with the change itself (``announcements``) and posted by the
+delivery loop. Only a service with a venue writes them: without one (tests, the console) no match
 starts and nobody would post them, so they would only lie in the outbox.
+
+A pairing's match starts as an accepted challenge does (``ChallengeCases.start_arranged``), in
+the place the front end's venue opens for it.
 """
 
 from __future__ import annotations
@@ -19,28 +22,27 @@ import contextlib
 import logging
 import math
 from collections.abc import Callable
-from datetime import timedelta
 
 from bot import store as st
-from bot.jarmo import Game
-from bot.service import tournament as draw
 from bot.service._scoring import Scoreboard
 from bot.service.bounded import KeyedLocks
+from bot.service.challenges import ChallengeCases
+from bot.service.game_options import GameOptions
 from bot.service.jobs import Job
-from bot.service.tournament_announcements import (
+from bot.service.models import Actor, Place
+from bot.service.tournaments import draw
+from bot.service.tournaments.announcements import (
     final_announcement,
     round_announcement,
     welcome_announcement,
 )
-from bot.service.tournament_views import RoundView, TableView, TournamentHost
+from bot.service.tournaments.views import RoundView, TableView
 from bot.service.unit import UnitOfWork
+from bot.service.venues import Venue
 
 log = logging.getLogger(__name__)
 
 ADVANCE_EVERY_SECONDS = 60.0  # a round also moves on without a wake-up (after a restart, say)
-
-# A pairing's match starts from a challenge accepted at once; it never waits for an answer.
-_CHALLENGE_LIFETIME = timedelta(hours=1)
 
 
 def planned_rounds(tournament: st.TournamentRecord, count: int) -> int:
@@ -100,12 +102,13 @@ def new_pairings(drawn: draw.Round, withdrawn: frozenset[int]) -> list[st.NewPai
 
 
 class Rounds:
-    """Carries tournaments from round to round. ``host`` is the front end's part; without one,
-    results are still recorded but no match can be started."""
+    """Carries tournaments from round to round. ``venue`` is the front end's part (it opens
+    each match's place); without one, results are still recorded but no match can start."""
 
-    def __init__(self, unit: UnitOfWork) -> None:
+    def __init__(self, unit: UnitOfWork, challenges: ChallengeCases) -> None:
         self._unit = unit
-        self.host: TournamentHost | None = None
+        self._challenges = challenges
+        self.venue: Venue | None = None
         self._locks: KeyedLocks[int] = KeyedLocks()  # saves work in one process; see module doc
         # Set when a tournament may be able to move on (a result came in): wakes the front
         # end's job that calls ``advance_all`` (which also runs now and then regardless).
@@ -198,7 +201,7 @@ class Rounds:
         unit = self._unit
         rows = new_pairings(drawn, withdrawn)
         number = tournament.current_round + 1
-        post = round_announcement(tournament.id, number) if self.host is not None else None
+        post = round_announcement(tournament.id, number) if self.venue is not None else None
         tournament = await unit.store.tournaments.start_round(
             tournament.id,
             expected_round=tournament.current_round,
@@ -228,7 +231,7 @@ class Rounds:
                 tournament.id,
                 expected_round=tournament.current_round,
                 now=unit.now(),
-                announce=final_announcement(tournament.id) if self.host is not None else None,
+                announce=final_announcement(tournament.id) if self.venue is not None else None,
             )
         except st.StaleTournament:
             return  # another process finished it (and its table is in the outbox)
@@ -236,7 +239,7 @@ class Rounds:
 
     async def _start_matches(self, tournament: st.TournamentRecord) -> None:
         """Start the match of each undecided pairing of the current round that has none yet."""
-        if self.host is None:
+        if self.venue is None:
             return
         for pairing in await self._unit.store.tournaments.pairings(tournament.id):
             if (
@@ -251,42 +254,25 @@ class Rounds:
         self, tournament: st.TournamentRecord, pairing: st.PairingRecord, second: int
     ) -> None:
         unit, names = self._unit, self._unit.names
-        assert self.host is not None
-        channel_id = await self.host.open_match(
-            tournament,
-            await names(tournament.guild_id, pairing.first_id),
-            await names(tournament.guild_id, second),
+        assert self.venue is not None
+        settings = GameOptions(
+            tournament.game_count,
+            tournament.ruleset,
+            tournament.layout,
+            tournament.max_plies,
+            tournament.time_per_move_seconds,
         )
-        if channel_id is None:
+        match = await self._challenges.start_arranged(
+            Place(tournament.guild_id, tournament.channel_id),
+            Actor(pairing.first_id, await names(tournament.guild_id, pairing.first_id)),
+            Actor(second, await names(tournament.guild_id, second)),
+            settings.challenge("white"),  # the pairing's first player starts
+            venue=self.venue,
+            tournament_name=tournament.name,
+        )
+        if match is None:
             log.warning("tournament %d: no place for board %d yet", tournament.id, pairing.board)
             return
-        now = unit.now()
-        options = st.ChallengeOptions(
-            game_count=tournament.game_count,
-            ruleset=tournament.ruleset,
-            layout=tournament.layout,
-            side="white",
-            max_plies=tournament.max_plies,
-            time_per_move_seconds=tournament.time_per_move_seconds,
-        )
-        challenge = await unit.store.challenges.create(
-            st.NewChallenge(
-                tournament.guild_id,
-                channel_id,
-                pairing.first_id,
-                second,
-                options,
-                now + _CHALLENGE_LIFETIME,
-            ),
-            now=now,
-        )
-        async with unit.locks(channel_id):
-            match, _ = await unit.store.challenges.accept(
-                challenge.id,
-                first_white_id=pairing.first_id,
-                first_game=Game.new(options.ruleset, options.layout, options.max_plies),
-                now=now,
-            )
         attached = await unit.store.tournaments.attach_match(
             tournament.id,
             pairing.round,
@@ -305,7 +291,6 @@ class Rounds:
                 pairing.round,
                 match.id,
             )
-        unit.signals.deadlines_changed.set()
         unit.signals.announcements_changed.set()
 
     async def _collect_results(self, tournament: st.TournamentRecord) -> None:

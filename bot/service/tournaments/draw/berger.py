@@ -7,7 +7,7 @@ and whoever faces it has the bye. This gives the published Berger tables, colour
 
 from __future__ import annotations
 
-from bot.service.tournament.models import Event, Pairing, PairingError, PlayerId, Round
+from bot.service.tournaments.draw.models import Event, Pairing, PairingError, PlayerId, Round
 
 
 def round_robin_rounds(count: int) -> int:

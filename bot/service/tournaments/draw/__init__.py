@@ -2,8 +2,8 @@
 table with its tie-breaks, from plain ids and numbers. The use cases store and announce them.
 """
 
-from bot.service.tournament.berger import round_robin_round, round_robin_rounds
-from bot.service.tournament.models import (
+from bot.service.tournaments.draw.berger import round_robin_round, round_robin_rounds
+from bot.service.tournaments.draw.models import (
     BYE_POINTS,
     MATCH_DRAW,
     MATCH_LOSS,
@@ -22,8 +22,8 @@ from bot.service.tournament.models import (
     Standings,
     forfeit,
 )
-from bot.service.tournament.standings import standings
-from bot.service.tournament.swiss import swiss_round
+from bot.service.tournaments.draw.standings import standings
+from bot.service.tournaments.draw.swiss import swiss_round
 
 MIN_PLAYERS = 3  # fewer make no tournament worth the name (the use cases refuse them)
 # A longer Swiss is a round robin in all but name, and its late rounds are slow to pair without

@@ -1,12 +1,12 @@
 """Rebuilding a tournament's posts from the store when the delivery loop takes them from the
-outbox (what they are and when they are written: ``tournament_announcements``)."""
+outbox (what they are and when they are written: ``announcements``)."""
 
 from __future__ import annotations
 
 from bot import store as st
 from bot.service._reports import Reports
-from bot.service.tournament_rounds import Rounds
-from bot.service.tournament_views import MatchWelcome, RoundView, TableView
+from bot.service.tournaments.rounds import Rounds
+from bot.service.tournaments.views import MatchWelcome, RoundView, TableView
 from bot.service.unit import UnitOfWork
 
 

@@ -1,16 +1,12 @@
-"""What the tournament use cases take and return: plain values any front end can show, and the
-front end's part (``TournamentHost``: opening a match's place, hearing of new rounds and the
-end)."""
+"""What the tournament use cases take and return: plain values any front end can show."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
 from bot import store as st
-from bot.service import tournament as draw
 from bot.service.models import BoardView
-from bot.store import TournamentRecord  # the front ends see it through here
+from bot.service.tournaments import draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +26,7 @@ class TournamentRequest:
 class TournamentView:
     """A tournament, its entries in seed order and its players' names."""
 
-    tournament: TournamentRecord
+    tournament: st.TournamentRecord
     entries: tuple[st.EntryRecord, ...]
     names: dict[int, str]
 
@@ -45,7 +41,7 @@ class RoundView:
     """One round's boards: the pairings (a bye has no second player), where each match is
     played (``channels`` by board) and the players' names."""
 
-    tournament: TournamentRecord
+    tournament: st.TournamentRecord
     number: int
     pairings: tuple[st.PairingRecord, ...]
     channels: dict[int, int]
@@ -56,7 +52,7 @@ class RoundView:
 class TableView:
     """The table after the rounds played, and how many rounds the event has."""
 
-    tournament: TournamentRecord
+    tournament: st.TournamentRecord
     standings: draw.Standings
     names: dict[int, str]
     rounds: int
@@ -98,24 +94,11 @@ class MatchWelcome:
     """A tournament match's first post in its own channel (``channel_id``): the board, for
     both players."""
 
-    tournament: TournamentRecord
+    tournament: st.TournamentRecord
     channel_id: int
     first_id: int
     second_id: int
     board: BoardView
-
-
-class TournamentHost(Protocol):
-    """The front end's part in running a tournament: it opens a place for each match. (What
-    to post about rounds and the end goes through the announcement outbox.)"""
-
-    async def open_match(
-        self, tournament: TournamentRecord, first_name: str, second_name: str
-    ) -> int | None:
-        """The channel id of a new place for a match between these players (Discord: a thread
-        from the tournament's channel), or ``None`` if none can be opened now (tried again on
-        the next advance)."""
-        ...
 
 
 __all__ = [
@@ -124,8 +107,6 @@ __all__ = [
     "MatchWelcome",
     "RoundView",
     "TableView",
-    "TournamentHost",
-    "TournamentRecord",
     "TournamentRequest",
     "TournamentView",
 ]

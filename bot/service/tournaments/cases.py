@@ -1,8 +1,8 @@
 """Tournaments: creating one, signing up, starting it, results flowing back from matches,
 withdrawals, a moderator's forced results, and the pairings and table to show.
 
-The draw and the table are the pure ``bot.service.tournament`` package; going from round to
-round is :mod:`bot.service.tournament_rounds`. ``moderator`` arguments say whether the actor may
+The draw and the table are the pure ``bot.service.tournaments.draw`` package; going from round to
+round is :mod:`bot.service.tournaments.rounds`. ``moderator`` arguments say whether the actor may
 run tournaments in the server (the front end decides: Discord's Manage Server permission or a
 configured role).
 """
@@ -13,30 +13,29 @@ import contextlib
 from collections.abc import Awaitable, Callable
 
 from bot import store as st
-from bot.jarmo import DEFAULT_LAYOUT, RULESETS
 from bot.service import errors
-from bot.service import tournament as draw
 from bot.service._ending import GameEnder, Result
 from bot.service._reports import Reports
+from bot.service.challenges import ChallengeCases
+from bot.service.game_options import TOURNAMENT_RULES, check_game_options
 from bot.service.match_events import MatchEnded
 from bot.service.models import Actor, Place
-from bot.service.timecontrol import TimeControlError, parse_time_per_move
-from bot.service.tournament_history import TournamentHistory
-from bot.service.tournament_posts import TournamentPosts
-from bot.service.tournament_rounds import Rounds, event_of, planned_rounds
-from bot.service.tournament_views import (
+from bot.service.tournaments import draw
+from bot.service.tournaments.history import TournamentHistory
+from bot.service.tournaments.posts import TournamentPosts
+from bot.service.tournaments.rounds import Rounds, event_of, planned_rounds
+from bot.service.tournaments.views import (
     ForcedMatch,
     ForcedRound,
     RoundView,
     TableView,
-    TournamentHost,
     TournamentRequest,
     TournamentView,
 )
 from bot.service.unit import UnitOfWork
+from bot.service.venues import Venue
 
 FORMATS: tuple[draw.Format, ...] = ("round-robin", "swiss")
-GAME_COUNTS = (2, 4, 6)
 MOST_ROUNDS = 30  # more than any event on a server plays; keeps a typo from meaning years
 NAME_LIMIT = 60  # characters of a tournament's name (it titles the table and messages)
 
@@ -46,17 +45,19 @@ IsMember = Callable[[int], Awaitable[bool]]
 class TournamentCases:
     """The tournament use cases over one unit of work."""
 
-    def __init__(self, unit: UnitOfWork, ender: GameEnder, reports: Reports) -> None:
+    def __init__(
+        self, unit: UnitOfWork, ender: GameEnder, reports: Reports, challenges: ChallengeCases
+    ) -> None:
         self._unit = unit
         self._ender = ender
-        self.rounds = Rounds(unit)
+        self.rounds = Rounds(unit, challenges)
         self.history = TournamentHistory(unit, self.rounds)
         self.posts = TournamentPosts(unit, reports, self.rounds)
 
-    def attach(self, host: TournamentHost) -> None:
-        """Let ``host`` (the front end) open matches' places; from then on the rounds, the
+    def attach(self, venue: Venue) -> None:
+        """Let ``venue`` (the front end's) open matches' places; from then on the rounds, the
         matches' welcomes and the final table are written to the outbox for it to post."""
-        self.rounds.host = host
+        self.rounds.venue = venue
 
     # -- sign-up --------------------------------------------------------------------------
 
@@ -76,24 +77,23 @@ class TournamentCases:
         return await self.view(record.id)
 
     def _new(self, place: Place, actor: Actor, request: TournamentRequest) -> st.NewTournament:
-        config = self._unit.config
         name = " ".join(request.name.split())
         if not 0 < len(name) <= NAME_LIMIT:
             raise errors.TournamentRefused(errors.Code.BAD_TOURNAMENT_NAME, most=NAME_LIMIT)
         format = next((f for f in FORMATS if f == request.format), None)
         if format is None:
             raise errors.TournamentRefused(errors.Code.BAD_TOURNAMENT_FORMAT, name=request.format)
-        if request.games not in GAME_COUNTS:
-            raise errors.TournamentRefused(errors.Code.BAD_TOURNAMENT_GAMES, games=request.games)
         if request.rounds is not None and not 1 <= request.rounds <= MOST_ROUNDS:
             raise errors.TournamentRefused(
                 errors.Code.BAD_TOURNAMENT_ROUNDS, rounds=request.rounds, most=MOST_ROUNDS
             )
-        ruleset = request.ruleset or config.default_ruleset
-        if ruleset not in RULESETS:
-            raise errors.TournamentRefused(
-                errors.Code.UNKNOWN_RULESET, name=ruleset, known=", ".join(sorted(RULESETS))
-            )
+        settings = check_game_options(
+            self._unit.config,
+            TOURNAMENT_RULES,
+            games=request.games,
+            ruleset=request.ruleset,
+            time_per_move=request.time_per_move,
+        )
         return st.NewTournament(
             guild_id=place.guild_id,
             channel_id=place.channel_id,
@@ -101,20 +101,12 @@ class TournamentCases:
             name=name,
             format=format,
             rounds=request.rounds or 0,
-            game_count=request.games,
-            ruleset=ruleset,
-            layout=DEFAULT_LAYOUT,  # every new game is on the published board
-            max_plies=config.max_plies,
-            time_per_move_seconds=self._time_per_move(request.time_per_move),
+            game_count=settings.game_count,
+            ruleset=settings.ruleset,
+            layout=settings.layout,
+            max_plies=settings.max_plies,
+            time_per_move_seconds=settings.time_per_move_seconds,
         )
-
-    def _time_per_move(self, text: str | None) -> int | None:
-        if text is None:
-            return self._unit.config.time_per_move_seconds
-        try:
-            return parse_time_per_move(text)
-        except TimeControlError as exc:
-            raise errors.TournamentRefused(errors.Code.BAD_TIME_LIMIT, text=exc.text) from None
 
     async def attach_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the sign-up message (its count is kept up to date)."""
@@ -320,16 +312,4 @@ class TournamentCases:
         return await self.rounds.stored_table(record)
 
 
-__all__ = [
-    "FORMATS",
-    "GAME_COUNTS",
-    "ForcedMatch",
-    "ForcedRound",
-    "IsMember",
-    "RoundView",
-    "TableView",
-    "TournamentCases",
-    "TournamentHost",
-    "TournamentRequest",
-    "TournamentView",
-]
+__all__ = ["FORMATS", "IsMember", "TournamentCases"]

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bot.service.tournament.ledger import Record, ledger
-from bot.service.tournament.models import Event, Pairing, PairingError, PlayerId, Round
+from bot.service.tournaments.draw.ledger import Record, ledger
+from bot.service.tournaments.draw.models import Event, Pairing, PairingError, PlayerId, Round
 
 # Each stage may look at this many partial pairings (over all its bye candidates) before it
 # is given up for the next. Small events are searched to the end well within it; in large

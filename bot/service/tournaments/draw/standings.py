@@ -9,8 +9,8 @@ either, and an opponent met by forfeit counts like one met over the board.
 
 from __future__ import annotations
 
-from bot.service.tournament.ledger import Record, ledger
-from bot.service.tournament.models import (
+from bot.service.tournaments.draw.ledger import Record, ledger
+from bot.service.tournaments.draw.models import (
     MATCH_WIN,
     Event,
     MatchResult,

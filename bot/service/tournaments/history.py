@@ -5,11 +5,11 @@ pairings (the table is never stored, so it is always the one the draw's rules gi
 from __future__ import annotations
 
 from bot import store as st
-from bot.service import tournament as draw
 from bot.service.errors import Code, NoStats
 from bot.service.stats_models import TournamentPlacing
-from bot.service.tournament_rounds import Rounds
-from bot.service.tournament_views import TableView
+from bot.service.tournaments import draw
+from bot.service.tournaments.rounds import Rounds
+from bot.service.tournaments.views import TableView
 from bot.service.unit import UnitOfWork
 
 HISTORY_TOURNAMENTS = 10  # with HISTORY_GAMES, well within a picker's 25 options

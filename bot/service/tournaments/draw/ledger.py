@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.service.tournament.models import BYE_POINTS, Event, PlayerId
+from bot.service.tournaments.draw.models import BYE_POINTS, Event, PlayerId
 
 
 @dataclass(slots=True)

@@ -5,7 +5,7 @@ each match's welcome in its thread (its board, pinging both players), and the fi
 round change, a welcome with the match it welcomes to, the table with the end), so a bot that
 stops right after the change posts it after its restart, and of two processes one posts it. The
 payload holds ids only: the delivery loop rebuilds what to show from the store as it is then
-(``tournament_posts``).
+(``posts``).
 
 A round's post links each match's thread, and the threads are opened after the round is stored
 (each needs the round's pairing). So the round's entry is written held for its writer, which
