@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # Pos
 from _cpu_quota import CpuQuota, cpu_quotas
 from _server_cpu import postmaster_pid, server_cpu_seconds
 
-from bot.service import Actor, ChallengeRequest, JarmoService, Place
+from bot.service import Actor, ChallengeRequest, JarmoService, Place, read_action
 from bot.store import Store
 
 SECONDS = 5.0
@@ -99,7 +99,7 @@ class Table:
             return
         mover = self.players[record.player_id(record.game.turn) or 0]
         move = self.rng.choice(record.game.legal_moves())
-        report = await self.service.play.move(self.place, mover, move)
+        report = await self.service.play.move(self.place, mover, read_action(move))
         if self.render:
             await report.board.image.png()
 

@@ -35,6 +35,7 @@ from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.service.deadlines import DeadlineScheduler
 from bot.service.delivery import AnnouncementDelivery, Delivery
 from bot.service.errors import as_refusal
+from bot.service.play import read_action
 from bot.service.reviews import Label
 from bot.store import StoreError
 from bot.words import (
@@ -358,7 +359,8 @@ class _Session:
         command = COMMANDS.get(word.lower())
         try:
             if command is None:
-                await self._show_report(await self.service.play.move(PLACE, actor, line))
+                action = read_action(line)
+                await self._show_report(await self.service.play.move(PLACE, actor, action))
             else:
                 await command(self, actor, rest.strip())
         except BadMove as bad:

@@ -28,6 +28,7 @@ from bot.service.models import (
     Standings,
 )
 from bot.service.offers import Offer, PauseOffer, StopOffer
+from bot.service.play import read_action
 from bot.service.service import JarmoService
 from bot.service.timecontrol import ClockView
 from bot.service.unit import UnitOfWork, utc_now
@@ -62,5 +63,6 @@ __all__ = [
     "StopOffer",
     "TimeUp",
     "UnitOfWork",
+    "read_action",
     "utc_now",
 ]

@@ -48,7 +48,7 @@ class GameEnder:
         """End ``record`` as ``result`` says, with ``game`` as its final position. Raises
         ``GameChanged`` if another action got there first."""
         store, ratings = self._unit.store, self._unit.ratings
-        match = await store.games.match(record.match_id)
+        match = record.match  # read with the game: it cannot change while the game is active
         then = await self._then(record, match, result, game)
         # Ratings are read and the update written under the server's rating lock, so the
         # update is computed from the ratings it replaces (the store checks that too).
@@ -74,12 +74,11 @@ class GameEnder:
             except (st.StaleGame, st.StaleRatings):
                 raise game_changed() from None
         if end.next_game is not None:
-            self._unit.signals.deadlines_changed.set()
+            self._unit.signals.new_deadline(end.match)
         else:
             await self._listeners.tell(MatchEnded(end.match))
         return await self._reports.ended(
             end.game,
-            end.match,
             end.next_game,
             actor_id=result.actor_id,
             move=final_move.move if final_move else None,

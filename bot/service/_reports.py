@@ -26,11 +26,9 @@ class Reports:
     def __init__(self, unit: UnitOfWork) -> None:
         self._unit = unit
 
-    async def view(
-        self, record: st.GameRecord, match: st.MatchRecord, *, perspective: Side = "white"
-    ) -> BoardView:
+    async def view(self, record: st.GameRecord, *, perspective: Side = "white") -> BoardView:
         """The game as its players see it, rendered from ``perspective``."""
-        unit = self._unit
+        unit, match = self._unit, record.match
         white = await unit.names(record.guild_id, record.white_id)
         black = await unit.names(record.guild_id, record.black_id)
         image = board_picture(
@@ -83,7 +81,6 @@ class Reports:
     async def ended(
         self,
         ended: st.GameRecord,
-        match: st.MatchRecord,
         next_game: st.GameRecord | None,
         *,
         actor_id: int,
@@ -91,8 +88,9 @@ class Reports:
         announcement: str | None = None,
     ) -> Report:
         """The report of an action that ended ``ended``: final board, result, standings, and
-        the match's next game if it goes on."""
-        status = ended.status
+        the match's next game if it goes on (``ended`` carries the match as the ending left
+        it)."""
+        match, status = ended.match, ended.status
         summary = GameSummary(
             game=ended,
             status=status,
@@ -102,11 +100,11 @@ class Reports:
             else None,
             points_by_player=points_by_player(ended),
         )
-        next_view = await self.view(next_game, match) if next_game else None
+        next_view = await self.view(next_game) if next_game else None
         return Report(
             actor_id,
             move,
-            await self.view(ended, match),
+            await self.view(ended),
             ended=summary,
             standings=await self.standings(match),
             next_board=next_view,

@@ -163,7 +163,7 @@ class ChallengeCases:
         async with unit.locks(record.channel_id):
             channel_id = await self._open_venue(challenge_id, venue)
             try:
-                match, game_record = await unit.store.challenges.accept(
+                _, game_record = await unit.store.challenges.accept(
                     challenge_id,
                     first_white_id=first_white,
                     first_game=game,
@@ -174,8 +174,8 @@ class ChallengeCases:
                 raise _closed(closed) from None
             except st.ChannelBusy as busy:
                 raise await self._busy(busy, channel_id or record.channel_id) from None
-            unit.signals.deadlines_changed.set()
-        return await self._reports.view(game_record, match)
+            unit.signals.new_deadline(game_record.match)
+        return await self._reports.view(game_record)
 
     async def _busy(self, busy: st.ChannelBusy, channel_id: int) -> errors.Refusal:
         """The refusal for a channel that is taken. A game that cannot be loaded is named as

@@ -69,8 +69,7 @@ class ClockCases:
                 )
             except st.StaleGame:
                 raise errors.GameChanged(errors.Code.PAUSE_OFFER_OUTDATED) from None
-            match = await unit.store.games.match(paused.match_id)
-            return await self._reports.view(paused, match)
+            return await self._reports.view(paused)
 
     async def resume(self, place: Place, actor: Actor) -> BoardView:
         """Either player restarts the paused clock with the time that was left."""
@@ -85,9 +84,8 @@ class ClockCases:
                 )
             except st.StaleGame:
                 raise game_changed() from None
-            unit.signals.deadlines_changed.set()
-            match = await unit.store.games.match(resumed.match_id)
-            return await self._reports.view(resumed, match)
+            unit.signals.new_deadline(resumed.match)
+            return await self._reports.view(resumed)
 
     # ------------------------------------------------------------------ the scheduler's cases
 

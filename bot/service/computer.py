@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.ai import SearchPool, SearchResult, choose_move_from_dict, search_pool
+from bot.jarmo import Action
 from bot.service import errors
 from bot.service.models import Actor, BoardView, ChallengeRequest, Place, Report
 from bot.store import GameRecord
@@ -97,7 +98,7 @@ class ComputerOpponent:
         game, level, game_id = turn
         move = await self._think(game.to_dict(), level, search_seed(game_id, game.ply))
         try:
-            return await self.service.play.move(place, self.actor, move)
+            return await self.service.play.move(place, self.actor, Action.parse(move))
         except (errors.NotYourTurn, errors.NoGameHere, errors.GameChanged, errors.BadMove):
             return None  # the game moved on while the computer was thinking
 

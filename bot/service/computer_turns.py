@@ -45,7 +45,7 @@ class ComputerTurns:
             return None
         if record is None or not self._unit.is_computer(record.player_id(record.game.turn)):
             return None
-        match = await store.games.match(record.match_id)
+        match = record.match
         level = None
         if match.challenge_id is not None:
             level = (await store.challenges.get(match.challenge_id)).options.vs_computer_level

@@ -164,9 +164,8 @@ class AnnouncementDelivery:
             return Delivery(entry, event=event_from_payload(entry))
         if entry.kind == "timeout":
             record = await self._games.get(entry.game_id)
-            match = await self._games.match(record.match_id)
             report = await self._standings.ended_report(
-                record, match, actor_id=int(payload["user_id"]), move=None
+                record, actor_id=int(payload["user_id"]), move=None
             )
             return Delivery(entry, event=event_from_payload(entry, report))
         report = await self._standings.report_at(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from bot import store as st
-from bot.jarmo import Game, IllegalMove, NotationError, parse_point
+from bot.jarmo import Action, Game, IllegalMove, NotationError, parse_point
 from bot.jarmo.position import Side
 from bot.service import errors
 from bot.service._ending import GameEnder, Result
@@ -36,9 +36,9 @@ class PlayCases:
         self._ender = ender
 
     async def move(
-        self, place: Place, actor: Actor, text: str, *, seen: tuple[int, int] | None = None
+        self, place: Place, actor: Actor, action: Action, *, seen: tuple[int, int] | None = None
     ) -> Report:
-        """Play a move (any accepted notation) for the actor in the channel's game.
+        """Play ``action`` for the actor in the channel's game.
 
         ``seen`` (game id, version) guards a move chosen on a board shown earlier: if the game
         has moved on since, nothing is played (``GameChanged``)."""
@@ -46,15 +46,33 @@ class PlayCases:
             record = await players_game(self._unit, place, actor, needs_turn=True)
             if seen is not None and (record.id, record.version) != seen:
                 raise game_changed()
-            check_clock(self._unit, record)  # paused, or out of time: no move
-            game = record.game
-            try:
-                played = game.play(text)
-            except NotationError as exc:
-                raise errors.BadMove(errors.Code.UNREADABLE_MOVE, cause=exc) from None
-            except IllegalMove as exc:
-                raise errors.BadMove(errors.Code.ILLEGAL_MOVE, cause=exc) from None
-            return await self._after_action(place, actor, record, game, played)
+            return await self._play(place, actor, record, action)
+
+    async def movers_board(self, place: Place, actor: Actor) -> BoardView:
+        """The channel's game from the side of the actor, who must be the player to move
+        (``NotAPlayer``, ``NotYourTurn``): what the click grid shows, and plays on with
+        :meth:`move_on`."""
+        record = await players_game(self._unit, place, actor, needs_turn=True)
+        return await self._reports.view(record, perspective=record.game.turn)
+
+    async def move_on(self, place: Place, actor: Actor, board: BoardView, action: Action) -> Report:
+        """Play ``action`` on the game as ``board`` (from :meth:`movers_board`, in the same
+        interaction) showed it, without reading it again: if anything changed the game since,
+        the store's version check refuses the move (``GameChanged``). The board's game is
+        played on, so ``board`` shows the position before the move no more."""
+        async with self._unit.locks(place.channel_id):
+            return await self._play(place, actor, board.game, action)
+
+    async def _play(
+        self, place: Place, actor: Actor, record: st.GameRecord, action: Action
+    ) -> Report:
+        check_clock(self._unit, record)  # paused, or out of time: no move
+        game = record.game
+        try:
+            played = game.play(action)
+        except IllegalMove as exc:
+            raise errors.BadMove(errors.Code.ILLEGAL_MOVE, cause=exc) from None
+        return await self._after_action(place, actor, record, game, played)
 
     async def redeploy(self, place: Place, actor: Actor, point: str) -> Report:
         """Redeploy (classic/jasir) or place from the reserve (ludos) on a camp point."""
@@ -62,7 +80,7 @@ class PlayCases:
             name = parse_point(point)
         except NotationError as exc:
             raise errors.BadMove(errors.Code.UNREADABLE_MOVE, cause=exc) from None
-        return await self.move(place, actor, "@" + name)
+        return await self.move(place, actor, read_action("@" + name))
 
     async def _after_action(
         self, place: Place, actor: Actor, record: st.GameRecord, game: Game, played: str
@@ -90,9 +108,8 @@ class PlayCases:
             )
         except st.StaleGame:
             raise game_changed() from None
-        unit.signals.deadlines_changed.set()
-        match = await unit.store.games.match(updated.match_id)
-        board = await self._reports.view(updated, match)
+        unit.signals.new_deadline(updated.match)
+        board = await self._reports.view(updated)
         key = announce.key if announce else None
         return Report(actor.user_id, played, board, announcement=key)
 
@@ -174,9 +191,8 @@ class PlayCases:
     async def board(self, place: Place, *, viewer_id: int | None = None) -> BoardView:
         """The channel's current game, seen from the viewer's side if they play in it."""
         record = await active_game(self._unit, place)
-        match = await self._unit.store.games.match(record.match_id)
         perspective = record.side_of(viewer_id) if viewer_id is not None else None
-        return await self._reports.view(record, match, perspective=perspective or "white")
+        return await self._reports.view(record, perspective=perspective or "white")
 
     async def move_suggestions(
         self, place: Place, user_id: int, typed: str, *, limit: int | None = SUGGESTION_LIMIT
@@ -197,6 +213,15 @@ class PlayCases:
         """Autocomplete: the camp points the user may redeploy or place on right now."""
         moves = await self.move_suggestions(place, user_id, "@" + typed.strip().lstrip("@"))
         return [m[1:] for m in moves if m.startswith("@")]
+
+
+def read_action(text: str) -> Action:
+    """The action ``text`` writes in any accepted notation (``A1-C2``, ``a1 c2``, ``@B1``,
+    ``D3-E5@B1``); ``BadMove(UNREADABLE_MOVE)`` saying what was expected if it writes none."""
+    try:
+        return Action.parse(text)
+    except NotationError as exc:
+        raise errors.BadMove(errors.Code.UNREADABLE_MOVE, cause=exc) from None
 
 
 def _squash(text: str) -> str:

@@ -55,7 +55,7 @@ class TournamentPosts:
         match = await self._store.games.match(pairing.match_id)
         games = await self._store.games.match_games(match.id)
         game = next((g for g in games if g.is_active), games[-1])
-        view = await self._reports.view(game, match)
+        view = await self._reports.view(game)
         return MatchWelcome(tournament, match.channel_id, pairing.first_id, pairing.second_id, view)
 
     async def table(self, entry: st.OutboxEntry) -> TableView:

@@ -305,7 +305,7 @@ class Rounds:
                 pairing.round,
                 match.id,
             )
-        unit.signals.deadlines_changed.set()
+        unit.signals.new_deadline(match)
         unit.signals.announcements_changed.set()
 
     async def _collect_results(self, tournament: st.TournamentRecord) -> None:

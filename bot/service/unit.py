@@ -70,6 +70,12 @@ class Signals:
     # Set whenever an announcement becomes deliverable: wakes the delivery loop.
     announcements_changed: asyncio.Event = field(default_factory=asyncio.Event)
 
+    def new_deadline(self, match: st.MatchRecord) -> None:
+        """A write gave a game of ``match`` a new clock: wake the deadline scheduler, if the
+        match has a time limit (an untimed game has no deadline to wait for)."""
+        if match.time_per_move_seconds is not None:
+            self.deadlines_changed.set()
+
 
 class UnitOfWork:
     """What the use cases share. ``computer`` is the computer opponent's identity, if the front

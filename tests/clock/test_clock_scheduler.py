@@ -282,3 +282,15 @@ async def test_the_scheduler_does_not_wait_for_a_due_event(bot: Bot, clock: Fake
     bot.service.unit.signals.deadlines_changed.clear()
     clock.advance(DAY)
     await asyncio.wait_for(bot.scheduler.wait(limit=30), 1)
+
+
+@pytest.mark.parametrize(("time_per_move", "wakes"), [("1h", True), (None, False)])
+async def test_only_a_timed_game_wakes_the_scheduler(
+    bot: Bot, time_per_move: str | None, wakes: bool
+) -> None:
+    signal = bot.service.unit.signals.deadlines_changed
+    await start_match(bot.service, time_per_move)
+    assert signal.is_set() is wakes  # the first game's clock starts
+    signal.clear()
+    await play_one(bot.service)
+    assert signal.is_set() is wakes  # each move restarts it

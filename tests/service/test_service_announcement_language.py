@@ -12,7 +12,7 @@ from service_helpers import ANN, BOB, HERE
 
 from bot.cogs.announcing import announcement_message, expired_text
 from bot.cogs.words import discord_voice
-from bot.service import ChallengeRequest
+from bot.service import ChallengeRequest, read_action
 from bot.service.deadlines import DeadlineEvent
 from bot.service.delivery import Delivery
 from bot.store import OutboxEntry
@@ -66,7 +66,7 @@ async def test_the_computers_move_and_an_expiry_speak_it_too(service):
     bot = bot_on(service, discord.Locale.polish)
     challenge = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, side="white"))
     await service.challenges.accept(BOB, challenge.challenge.id)
-    report = await service.play.move(HERE, ANN, "A1-C2")
+    report = await service.play.move(HERE, ANN, read_action("A1-C2"))
     message = await announcement_message(bot, Delivery(entry("move"), report=report))
     text = message["embeds"][0].description
     assert text == report_text(report, discord_voice("de")) != report_text(report, discord_voice())
