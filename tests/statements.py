@@ -68,4 +68,5 @@ async def _set_trace(store: SqliteStore, callback: StatementLog | None) -> None:
         db.set_trace_callback(callback)
 
     await store._writer._thread.call(on_writer)
-    await store._read.set_trace_callback(callback)
+    # None takes the callback away, as in sqlite3 (aiosqlite's annotation omits it).
+    await store._read.set_trace_callback(callback)  # type: ignore[arg-type]

@@ -33,7 +33,12 @@ from bot.service import (
 )
 from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.service.deadlines import DeadlineScheduler
-from bot.service.delivery import AnnouncementDelivery, Delivery
+from bot.service.delivery import (
+    AnnouncementDelivery,
+    ClockNotice,
+    ComputerMoveNotice,
+    Delivery,
+)
 from bot.service.errors import as_refusal
 from bot.service.play import read_action
 from bot.service.reviews import Label
@@ -379,13 +384,14 @@ class _Session:
         await self.announcements.deliver_due()
 
     async def _show_delivery(self, delivery: Delivery) -> None:
-        event, report = delivery.event, delivery.report
-        if report is None and event is not None:
-            report = event.report
-        if report is not None:
-            await self._show_report(report)
-        elif event is not None:
-            self.say(reminder_text(event.user_id, event.deadline_at, self.voice))
+        # The console plays no tournaments: only a game's announcements come here.
+        match delivery:
+            case ComputerMoveNotice(report=report):
+                await self._show_report(report)
+            case ClockNotice(event=event) if event.report is not None:  # lost on time
+                await self._show_report(event.report)
+            case ClockNotice(event=event):
+                self.say(reminder_text(event.user_id, event.deadline_at, self.voice))
 
     async def _show_report(self, report: Report) -> None:
         await self._show_board(report.board)

@@ -16,7 +16,7 @@ from bot.service import errors
 from bot.service._ending import GameEnder, Result
 from bot.service._reports import Reports
 from bot.service._seats import check_clock, game_changed, players_game
-from bot.service.deadlines import DeadlineEvent, DeadlineKind, event_payload
+from bot.service.deadlines import DeadlineEvent, DeadlineKind, event_post
 from bot.service.models import Actor, BoardView, Place, Report
 from bot.service.offers import PauseOffer
 from bot.service.shards import ShardSet
@@ -107,10 +107,8 @@ class ClockCases:
                 expected_version=clock.version,
                 deadline_at=clock.deadline_at,
                 count=count,
-                announce=st.Announcement(
-                    key=f"reminder:{clock.game_id}:{clock.version}:{count}",
-                    kind="reminder",
-                    payload=event_payload(event),
+                announce=st.announcement(
+                    f"reminder:{clock.game_id}:{clock.version}:{count}", event_post(event)
                 ),
                 now=now,
             )
@@ -131,11 +129,8 @@ class ClockCases:
             if record is None:
                 return None
             loser = record.game.turn
-            announce = st.Announcement(
-                key=f"timeout:{clock.game_id}",
-                kind="timeout",
-                payload=event_payload(_event("timeout", clock.deadline_at, clock, record)),
-            )
+            event = _event("timeout", clock.deadline_at, clock, record)
+            announce = st.announcement(f"timeout:{clock.game_id}", event_post(event))
             winner: Side = "black" if loser == "white" else "white"
             result = Result("timeout", winner, "timeout", record.player_id(loser))
             try:

@@ -121,10 +121,9 @@ class PlayCases:
         if not self._unit.is_computer(actor.user_id):
             return None
         version = record.version + 1
-        return st.Announcement(
-            key=f"computer_move:{record.id}:{version}",
-            kind="computer_move",
-            payload={"version": version, "move": played, "actor_id": actor.user_id},
+        return st.announcement(
+            f"computer_move:{record.id}:{version}",
+            st.ComputerMovePost(version, played, actor.user_id),
             held_seconds=ANNOUNCEMENT_HOLD_SECONDS,
         )
 

@@ -22,11 +22,11 @@ class TournamentPosts:
         self._reports = reports
         self._rounds = rounds
 
-    async def round(self, entry: st.OutboxEntry, *, wait_for_places: bool) -> RoundView:
-        """The round of ``entry`` with where each match is played. Raises ``NotReady`` if
+    async def round(self, post: st.RoundPost, *, wait_for_places: bool) -> RoundView:
+        """The round of ``post`` with where each match is played. Raises ``NotReady`` if
         ``wait_for_places`` and a match to play has no place yet; ``NotFound``."""
-        tournament = await self._store.tournaments.get(int(entry.payload["tournament_id"]))
-        view = await self._rounds.round_view(tournament, int(entry.payload["round"]))
+        tournament = await self._store.tournaments.get(post.tournament_id)
+        view = await self._rounds.round_view(tournament, post.round)
         unplaced = [
             p.board
             for p in view.pairings
@@ -36,12 +36,11 @@ class TournamentPosts:
             raise NotReady(f"boards {unplaced} have no place yet")
         return view
 
-    async def welcome(self, entry: st.OutboxEntry) -> MatchWelcome:
-        """The welcome of ``entry``'s match: its current board (the first, unless the players
+    async def welcome(self, post: st.WelcomePost) -> MatchWelcome:
+        """The welcome of ``post``'s match: its current board (the first, unless the players
         were quicker than the post). Raises ``NotFound`` (no such pairing, or it has no match)."""
-        payload = entry.payload
-        tournament = await self._store.tournaments.get(int(payload["tournament_id"]))
-        number, board = int(payload["round"]), int(payload["board"])
+        tournament = await self._store.tournaments.get(post.tournament_id)
+        number, board = post.round, post.board
         pairing = next(
             (
                 p
@@ -58,7 +57,7 @@ class TournamentPosts:
         view = await self._reports.view(game)
         return MatchWelcome(tournament, match.channel_id, pairing.first_id, pairing.second_id, view)
 
-    async def table(self, entry: st.OutboxEntry) -> TableView:
-        """The table of ``entry``'s tournament (final once it has finished)."""
-        tournament = await self._store.tournaments.get(int(entry.payload["tournament_id"]))
+    async def table(self, post: st.FinalTablePost) -> TableView:
+        """The table of ``post``'s tournament (final once it has finished)."""
+        tournament = await self._store.tournaments.get(post.tournament_id)
         return await self._rounds.stored_table(tournament)

@@ -14,7 +14,7 @@ from fakes import FakeClock
 from wording import refused, voice
 
 from bot.cogs.clock import deadline_message
-from bot.service import NoGameHere, TimeUp
+from bot.service import NoGameHere, TimeUp, read_action
 from bot.words import report_text
 
 
@@ -216,7 +216,7 @@ async def test_a_move_racing_the_deadline_exactly_one_applies(
             await start_match(bot.service, "5m")
             (running,) = await bot.service.clocks.running()
             clock.set(running.deadline_at - timedelta(milliseconds=1))
-            move = (await bot.service.play.board(HERE)).game.game.legal_moves()[0]
+            move = read_action((await bot.service.play.board(HERE)).game.game.legal_moves()[0])
             jobs = {
                 "move": functools.partial(bot.service.play.move, HERE, ANN, move),
                 "timeout": functools.partial(bot.scheduler.run_due, running.deadline_at),

@@ -22,6 +22,7 @@ from statements import traced
 from bot.cogs.grid import GridCell, MoveButton
 from bot.cogs.play import PlayCog
 from bot.jarmo import Action
+from bot.render import render_position
 from bot.service import Actor, ChallengeRequest, JarmoService, Place, ServiceConfig, _views
 from bot.store import SqliteStore, open_store
 
@@ -48,11 +49,10 @@ def service(store: SqliteStore, clock: FakeClock) -> JarmoService:
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The perspective of every board image drawn from now on."""
     drawn: list[str] = []
-    draw = _views.render_position
 
     def counting(*args: Any, **kwargs: Any) -> bytes:
         drawn.append(kwargs["perspective"])
-        return draw(*args, **kwargs)
+        return render_position(*args, **kwargs)
 
     monkeypatch.setattr(_views, "render_position", counting)
     return drawn

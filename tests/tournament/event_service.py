@@ -8,7 +8,13 @@ import random
 from dataclasses import dataclass, field
 
 from bot.service import Actor, JarmoService, Place, ServiceConfig
-from bot.service.delivery import AnnouncementDelivery, Delivery
+from bot.service.delivery import (
+    AnnouncementDelivery,
+    Delivery,
+    RoundNotice,
+    TableNotice,
+    WelcomeNotice,
+)
 from bot.service.tournament import Pairing, PlayerId
 from bot.service.tournament_views import MatchWelcome, RoundView, TableView, TournamentRequest
 from bot.store import TournamentRecord
@@ -47,12 +53,13 @@ class RecordingHost:
     async def post(self, delivery: Delivery) -> None:
         """The delivery loop's poster."""
         self.posted.append(delivery)
-        if delivery.round is not None:
-            self.rounds.append(delivery.round)
-        if delivery.welcome is not None:
-            self.welcomes.append(delivery.welcome)
-        if delivery.table is not None:
-            self.tables.append(delivery.table)
+        match delivery:
+            case RoundNotice(round=view):
+                self.rounds.append(view)
+            case WelcomeNotice(welcome=welcome):
+                self.welcomes.append(welcome)
+            case TableNotice(table=table):
+                self.tables.append(table)
 
     async def deliver(self, service: JarmoService) -> None:
         """Post everything the outbox can deliver now (passes until one finds nothing)."""

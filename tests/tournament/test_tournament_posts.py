@@ -21,7 +21,14 @@ from event_service import (
     sign_up,
 )
 
-from bot.service.delivery import MAX_ATTEMPTS, AnnouncementDelivery, Delivery, Undeliverable
+from bot.service.delivery import (
+    MAX_ATTEMPTS,
+    AnnouncementDelivery,
+    Delivery,
+    RoundNotice,
+    Undeliverable,
+    WelcomeNotice,
+)
 from bot.store import open_store
 
 DAY = timedelta(days=1).total_seconds()
@@ -102,8 +109,11 @@ async def test_a_rounds_post_waits_for_the_threads_of_its_matches(tmp_path, cloc
         await host.deliver(service)
         (posted,) = host.rounds
         assert sorted(posted.channels.values()) == [1001, 1002]
-        first_welcome = min(host.posted.index(d) for d in host.posted if d.welcome is not None)
-        assert host.posted.index(next(d for d in host.posted if d.round)) > first_welcome
+        first_welcome = min(
+            host.posted.index(d) for d in host.posted if isinstance(d, WelcomeNotice)
+        )
+        first_round = next(d for d in host.posted if isinstance(d, RoundNotice))
+        assert host.posted.index(first_round) > first_welcome
 
 
 async def test_a_round_whose_threads_never_come_is_posted_as_it_stands_at_the_last_attempt(
