@@ -93,7 +93,7 @@ class Table:
         await self.service.challenges.accept(opponent, view.challenge.id)
 
     async def play_one(self) -> None:
-        record = await self.service.unit.store.games.active(self.place.channel_id)
+        record = await self.service.kit.store.games.active(self.place.channel_id)
         if record is None:  # the match ended with the last move
             await self.start_match()
             return

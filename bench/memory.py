@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from bot.service import Actor, ChallengeRequest, JarmoService, Place, read_action
-from bot.service.unit import NAMES_CACHED
+from bot.service.kit import NAMES_CACHED
 from bot.store import open_store
 from bot.store._games import TRUSTED_GAMES
 
@@ -77,8 +77,8 @@ async def measure(games: int, step: int) -> None:
                 now = rss_mb()
                 print(
                     f"{first + step:>7} {now:>8.1f} {(now - before) * 1000 / step:>9.2f}"
-                    f" {seconds * 1000 / step:>7.1f} {len(service.unit.locks):>6}"
-                    f" {len(service.unit.names):>7} {checked_snapshots(store):>8}",
+                    f" {seconds * 1000 / step:>7.1f} {len(service.kit.locks):>6}"
+                    f" {len(service.kit.names):>7} {checked_snapshots(store):>8}",
                     flush=True,
                 )
                 before = now

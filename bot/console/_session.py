@@ -330,7 +330,7 @@ class _Session:
         )
         await self._show_board(view)
         self.say(position_line(view, self.voice))
-        example = STEP_EXAMPLE[view.game.game.turn]
+        example = STEP_EXAMPLE[view.live.turn]
         self.say(
             _("Type a move such as {example}, or help for the commands.").format(example=example)
         )
@@ -419,7 +419,7 @@ class _Session:
                     "the current position."
                 ).format(folder=self.pictures, latest=self.folder.latest)
             )
-        self.say(board_diagram(view.game.game.position(), self.language))
+        self.say(board_diagram(view.live.position(), self.language))
 
     def _leave(self) -> None:
         self.leaving = True

@@ -7,6 +7,7 @@ from bot import store as st
 from bot.jarmo.position import Side
 from bot.service._scoring import Scoreboard, points_by_player
 from bot.service._views import board_picture, result_banner
+from bot.service.kit import ServiceKit
 from bot.service.models import (
     BoardView,
     CountedResult,
@@ -17,33 +18,32 @@ from bot.service.models import (
 )
 from bot.service.stats import match_shifts
 from bot.service.timecontrol import clock_view
-from bot.service.unit import UnitOfWork
 
 
 class Reports:
-    """Views, standings and reports over one unit of work."""
+    """Views, standings and reports over one service kit."""
 
-    def __init__(self, unit: UnitOfWork) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit) -> None:
+        self._kit = kit
 
     async def view(self, record: st.GameRecord, *, perspective: Side = "white") -> BoardView:
         """The game as its players see it, rendered from ``perspective``."""
-        unit, match = self._unit, record.match
-        white = await unit.names(record.guild_id, record.white_id)
-        black = await unit.names(record.guild_id, record.black_id)
+        kit, match = self._kit, record.match
+        white = await kit.names(record.guild_id, record.white_id)
+        black = await kit.names(record.guild_id, record.black_id)
         image = board_picture(
             record.game,
             perspective=perspective,
             players=(white, black),
             result=result_banner(record),
         )
-        clock = clock_view(record, match, unit.now())
-        computer_id = unit.computer.user_id if unit.computer else None
+        clock = clock_view(record, match, kit.now())
+        computer_id = kit.computer.user_id if kit.computer else None
         return BoardView(record, match, white, black, image, clock=clock, computer_id=computer_id)
 
     async def standings(self, match: st.MatchRecord) -> Standings:
         """The state of ``match``: every game's result, the totals, and who is to move."""
-        store = self._unit.store
+        store = self._kit.store
         games = await store.games.match_games(match.id)
         board = Scoreboard(match, games)
         lines = [
@@ -54,7 +54,7 @@ class Reports:
             for g in games
         ]  # fmt: skip
         running = next((g for g in games if g.is_active), None)
-        names = {pid: await self._unit.names(match.guild_id, pid) for pid in match.player_ids}
+        names = {pid: await self._kit.names(match.guild_id, pid) for pid in match.player_ids}
         over = match.state != "running"
         return Standings(
             match=match,
@@ -72,7 +72,7 @@ class Reports:
 
     async def _counted(self, match: st.MatchRecord) -> CountedResult | None:
         """The result a tournament recorded for ``match``, if it is a decided pairing's."""
-        pairing = await self._unit.store.tournaments.pairing_of_match(match.id)
+        pairing = await self._kit.store.tournaments.pairing_of_match(match.id)
         if pairing is None or not pairing.decided or pairing.second_id is None:
             return None
         points = {pairing.first_id: pairing.first_points, pairing.second_id: pairing.second_points}

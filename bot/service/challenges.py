@@ -11,9 +11,9 @@ from bot.jarmo import DEFAULT_LAYOUT, RULESETS, Game
 from bot.jarmo.match import MATCH_LENGTHS
 from bot.service import errors
 from bot.service._reports import Reports
+from bot.service.kit import ServiceKit
 from bot.service.models import Actor, BoardView, ChallengeRequest, ChallengeView, Place
 from bot.service.timecontrol import TimeControlError, parse_time_per_move
-from bot.service.unit import UnitOfWork
 
 COMPUTER_LEVELS = ("easy", "medium", "hard")
 DEFAULT_COMPUTER_LEVEL = "medium"
@@ -31,10 +31,10 @@ class Venue(Protocol):
 
 
 class ChallengeCases:
-    """The challenge use cases over one unit of work."""
+    """The challenge use cases over one service kit."""
 
-    def __init__(self, unit: UnitOfWork, reports: Reports) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit, reports: Reports) -> None:
+        self._kit = kit
         self._reports = reports
 
     async def post(
@@ -42,11 +42,11 @@ class ChallengeCases:
     ) -> ChallengeView:
         """Post a challenge in a channel. Raises ``ChallengeUnavailable`` for a bad opponent or
         option and ``ChannelBusy`` when the channel already has a game or challenge."""
-        unit = self._unit
+        kit = self._kit
         opponent = request.opponent
         if opponent.user_id == challenger.user_id:
             raise errors.ChallengeUnavailable(errors.Code.SELF_CHALLENGE)
-        if opponent.is_bot and not unit.is_computer(opponent.user_id):
+        if opponent.is_bot and not kit.is_computer(opponent.user_id):
             raise errors.ChallengeUnavailable(errors.Code.BOT_OPPONENT, name=opponent.display_name)
         return await self.post_options(place, challenger, opponent, self._options(request))
 
@@ -55,27 +55,27 @@ class ChallengeCases:
     ) -> ChallengeView:
         """Post a challenge whose options are already settled (a rematch copies its match's).
         Raises ``ChannelBusy`` when the channel already has a game or challenge."""
-        unit = self._unit
-        await unit.names.remember(place, challenger)
-        await unit.names.remember(place, opponent)
-        now = unit.now()
+        kit = self._kit
+        await kit.names.remember(place, challenger)
+        await kit.names.remember(place, opponent)
+        now = kit.now()
         new = st.NewChallenge(
             guild_id=place.guild_id,
             channel_id=place.channel_id,
             challenger_id=challenger.user_id,
             challenged_id=opponent.user_id,
             options=options,
-            expires_at=now + timedelta(seconds=unit.config.challenge_expiry_seconds),
+            expires_at=now + timedelta(seconds=kit.config.challenge_expiry_seconds),
         )
-        async with unit.locks(place.channel_id):
+        async with kit.locks(place.channel_id):
             try:
-                record = await unit.store.challenges.create(new, now=now)
+                record = await kit.store.challenges.create(new, now=now)
             except st.ChannelBusy as busy:
                 raise await self._busy(busy, place.channel_id) from None
         return ChallengeView(record, challenger.display_name, opponent.display_name)
 
     def _options(self, request: ChallengeRequest) -> st.ChallengeOptions:
-        config = self._unit.config
+        config = self._kit.config
         if request.games not in MATCH_LENGTHS:
             raise errors.ChallengeUnavailable(errors.Code.BAD_GAME_COUNT, games=request.games)
         ruleset = request.ruleset or config.default_ruleset
@@ -97,7 +97,7 @@ class ChallengeCases:
         )
 
     def _level(self, request: ChallengeRequest) -> str | None:
-        if not self._unit.is_computer(request.opponent.user_id):
+        if not self._kit.is_computer(request.opponent.user_id):
             return None
         level = request.level or DEFAULT_COMPUTER_LEVEL
         if level not in COMPUTER_LEVELS:
@@ -107,7 +107,7 @@ class ChallengeCases:
     def _time_limit(self, request: ChallengeRequest) -> int | None:
         # The computer answers at once and cannot lose on time while the bot is down, so games
         # against it run without a clock.
-        if not self._unit.is_computer(request.opponent.user_id):
+        if not self._kit.is_computer(request.opponent.user_id):
             return self._time_per_move(request.time_per_move)
         if request.time_per_move not in (None, "none"):
             raise errors.ChallengeUnavailable(errors.Code.COMPUTER_HAS_NO_CLOCK)
@@ -116,7 +116,7 @@ class ChallengeCases:
     def _time_per_move(self, text: str | None) -> int | None:
         """Seconds per move for a challenge: ``text`` read, or the configured default."""
         if text is None:
-            return self._unit.config.time_per_move_seconds
+            return self._kit.config.time_per_move_seconds
         try:
             return parse_time_per_move(text)
         except TimeControlError as exc:
@@ -124,7 +124,7 @@ class ChallengeCases:
 
     async def attach_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows a challenge, so it can be updated when it expires."""
-        await self._unit.store.challenges.attach_message(challenge_id, message_id)
+        await self._kit.store.challenges.attach_message(challenge_id, message_id)
 
     async def view(self, challenge_id: int) -> ChallengeView:
         """A challenge with its players' names. Raises ``ChallengeUnavailable`` if unknown."""
@@ -132,12 +132,12 @@ class ChallengeCases:
 
     async def _challenge(self, challenge_id: int) -> st.ChallengeRecord:
         try:
-            return await self._unit.store.challenges.get(challenge_id)
+            return await self._kit.store.challenges.get(challenge_id)
         except st.NotFound:
             raise errors.ChallengeUnavailable(errors.Code.CHALLENGE_GONE) from None
 
     async def _named(self, record: st.ChallengeRecord) -> ChallengeView:
-        names = self._unit.names
+        names = self._kit.names
         return ChallengeView(
             record,
             await names(record.guild_id, record.challenger_id),
@@ -149,32 +149,32 @@ class ChallengeCases:
     ) -> BoardView:
         """The challenged player accepts: the match and its first game start, in the channel
         ``venue`` opens for it (if any) or else where the challenge was posted."""
-        unit = self._unit
+        kit = self._kit
         record = await self._challenge(challenge_id)
         if actor.user_id != record.challenged_id:
             raise errors.NotAllowed(errors.Code.ONLY_CHALLENGED_ANSWERS, answer="accept")
-        await unit.names.remember(Place(record.guild_id, record.channel_id), actor)
+        await kit.names.remember(Place(record.guild_id, record.channel_id), actor)
         side = record.options.side
         if side == "random":
-            side = unit.rng.choice(("white", "black"))
+            side = kit.rng.choice(("white", "black"))
         first_white = record.challenger_id if side == "white" else record.challenged_id
         options = record.options
         game = Game.new(options.ruleset, options.layout, options.max_plies)
-        async with unit.locks(record.channel_id):
+        async with kit.locks(record.channel_id):
             channel_id = await self._open_venue(challenge_id, venue)
             try:
-                _, game_record = await unit.store.challenges.accept(
+                _, game_record = await kit.store.challenges.accept(
                     challenge_id,
                     first_white_id=first_white,
                     first_game=game,
-                    now=unit.now(),
+                    now=kit.now(),
                     channel_id=channel_id,
                 )
             except st.ChallengeClosed as closed:
                 raise _closed(closed) from None
             except st.ChannelBusy as busy:
                 raise await self._busy(busy, channel_id or record.channel_id) from None
-            unit.signals.new_deadline(game_record.match)
+            kit.signals.new_deadline(game_record.match)
         return await self._reports.view(game_record)
 
     async def _busy(self, busy: st.ChannelBusy, channel_id: int) -> errors.Refusal:
@@ -182,7 +182,7 @@ class ChallengeCases:
         damaged, as every other command names it, since only a moderator's abort frees it."""
         if busy.reason == "game":
             try:
-                await self._unit.store.games.active(channel_id)
+                await self._kit.store.games.active(channel_id)
             except st.CorruptGame as damaged:
                 return errors.GameDamaged(damaged.game_id, damaged.reason)
         return _busy(busy)
@@ -195,7 +195,7 @@ class ChallengeCases:
         record = await self._challenge(challenge_id)
         if record.status != "pending":
             raise _closed(st.ChallengeClosed(challenge_id, record.status))
-        if record.is_overdue(self._unit.now()):
+        if record.is_overdue(self._kit.now()):
             raise errors.ChallengeUnavailable(errors.Code.CHALLENGE_EXPIRED)
         return await venue.open(await self._named(record))
 
@@ -210,23 +210,23 @@ class ChallengeCases:
     async def _close(
         self, actor: Actor, challenge_id: int, status: st.ClosedChallengeStatus
     ) -> ChallengeView:
-        unit = self._unit
+        kit = self._kit
         record = await self._challenge(challenge_id)
         allowed = record.challenged_id if status == "declined" else record.challenger_id
         if actor.user_id != allowed:
             if status == "declined":
                 raise errors.NotAllowed(errors.Code.ONLY_CHALLENGED_ANSWERS, answer="decline")
             raise errors.NotAllowed(errors.Code.ONLY_CHALLENGER_CANCELS)
-        async with unit.locks(record.channel_id):
+        async with kit.locks(record.channel_id):
             try:
-                record = await unit.store.challenges.close(challenge_id, status, now=unit.now())
+                record = await kit.store.challenges.close(challenge_id, status, now=kit.now())
             except st.ChallengeClosed as closed:
                 raise _closed(closed) from None
         return await self._named(record)
 
     async def expire_overdue(self) -> list[ChallengeView]:
         """Mark overdue challenges expired (so their messages can say so)."""
-        expired = await self._unit.store.challenges.expire_overdue(now=self._unit.now())
+        expired = await self._kit.store.challenges.expire_overdue(now=self._kit.now())
         return [await self._named(record) for record in expired]
 
 

@@ -73,10 +73,10 @@ class ComputerOpponent:
     service must have been built with the computer's identity (``JarmoService(computer=...)``)."""
 
     def __init__(self, service: JarmoService, think: Thinker) -> None:
-        if service.unit.computer is None:
+        if service.kit.computer is None:
             raise ValueError("the service was built without a computer opponent")
         self.service = service
-        self.actor = service.unit.computer
+        self.actor = service.kit.computer
         self._think = think
 
     async def start(self, place: Place, human: Actor, request: ChallengeRequest) -> BoardView:
@@ -111,7 +111,7 @@ class ComputerOpponent:
     async def check_hint(self, place: Place, human: Actor) -> GameRecord:
         """The game a hint would be for; refuses between humans and off the human's turn."""
         record = await self.service.play.player_game(place, human)
-        if not self.service.unit.is_computer(
+        if not self.service.kit.is_computer(
             record.black_id if record.white_id == human.user_id else record.white_id
         ):
             raise errors.NotAllowed(errors.Code.HINT_NEEDS_COMPUTER)

@@ -100,7 +100,7 @@ class DeadlineScheduler:
 
     def __init__(self, service: JarmoService, *, shards: ShardSet | None = None) -> None:
         self._cases = service.clocks
-        self._unit = service.unit
+        self._kit = service.kit
         self._shards = shards or ShardSet.every()
         # A damaged game waits for a moderator's abort; its clock is left alone until then.
         self._damaged: set[int] = set()
@@ -113,7 +113,7 @@ class DeadlineScheduler:
         A game whose clock cannot be applied never stops the others: a damaged one is left
         out from then on, and one that fails otherwise is tried again later, waiting longer
         after each failure."""
-        self._unit.signals.deadlines_changed.clear()  # a change from here on wakes the next wait
+        self._kit.signals.deadlines_changed.clear()  # a change from here on wakes the next wait
         clocks = await self._clocks()
         due = sorted(
             (
@@ -133,7 +133,7 @@ class DeadlineScheduler:
 
     async def run_due_now(self) -> list[DeadlineEvent]:
         """:meth:`run_due` at the service's current time."""
-        return await self.run_due(self._unit.now())
+        return await self.run_due(self._kit.now())
 
     async def _clocks(self) -> list[RunningClock]:
         clocks = await self._cases.running(self._shards)
@@ -174,7 +174,7 @@ class DeadlineScheduler:
         upcoming = await self.next_due()
         delay = limit
         if upcoming is not None:
-            seconds = (upcoming - self._unit.now()).total_seconds()
+            seconds = (upcoming - self._kit.now()).total_seconds()
             delay = min(max(seconds, 0.0), limit)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._unit.signals.deadlines_changed.wait(), delay)
+            await asyncio.wait_for(self._kit.signals.deadlines_changed.wait(), delay)

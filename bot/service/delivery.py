@@ -110,18 +110,18 @@ class AnnouncementDelivery:
     def __init__(
         self, service: JarmoService, post: Poster, *, post_limit: float = POST_LIMIT_SECONDS
     ) -> None:
-        self._unit = service.unit
+        self._kit = service.kit
         self._post_limit = post_limit
-        self._outbox = service.unit.store.outbox
-        self._games = service.unit.store.games
+        self._outbox = service.kit.store.outbox
+        self._games = service.kit.store.games
         self._standings = service.standings
         self._tournament_posts = service.tournaments.posts
         self._post = post
 
     async def deliver_due(self) -> list[Delivery]:
         """One pass over what can be delivered now; returns what was posted."""
-        self._unit.signals.announcements_changed.clear()  # a change from here on wakes the wait
-        now = self._unit.now()
+        self._kit.signals.announcements_changed.clear()  # a change from here on wakes the wait
+        now = self._kit.now()
         entries = await self._outbox.claim(now=now, lease_seconds=LEASE_SECONDS)
         posted = []
         for entry in entries:
@@ -223,6 +223,6 @@ class AnnouncementDelivery:
         upcoming = await self._outbox.next_due()
         delay = limit
         if upcoming is not None:
-            delay = min(max((upcoming - self._unit.now()).total_seconds(), 0.0), limit)
+            delay = min(max((upcoming - self._kit.now()).total_seconds(), 0.0), limit)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._unit.signals.announcements_changed.wait(), delay)
+            await asyncio.wait_for(self._kit.signals.announcements_changed.wait(), delay)

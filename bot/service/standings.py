@@ -9,20 +9,20 @@ from bot import store as st
 from bot.jarmo import Game
 from bot.service import errors
 from bot.service._reports import Reports
+from bot.service.kit import ServiceKit
 from bot.service.models import Place, Report, Standings
-from bot.service.unit import UnitOfWork
 
 
 class StandingsCases:
-    """The standings use cases over one unit of work."""
+    """The standings use cases over one service kit."""
 
-    def __init__(self, unit: UnitOfWork, reports: Reports) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit, reports: Reports) -> None:
+        self._kit = kit
         self._reports = reports
 
     async def current(self, place: Place) -> Standings:
         """The channel's current or most recent match. Raises ``NoGameHere`` if none."""
-        match = await self._unit.store.games.latest_match(place.channel_id)
+        match = await self._kit.store.games.latest_match(place.channel_id)
         if match is None:
             raise errors.NoGameHere(errors.Code.NO_MATCH)
         return await self._reports.standings(match)
@@ -32,7 +32,7 @@ class StandingsCases:
     ) -> Report:
         """The report of a game's end, rebuilt from the store: the final board, the result,
         the standings and, if the match went on, its next game as it started."""
-        games = await self._unit.store.games.match_games(record.match_id)
+        games = await self._kit.store.games.match_games(record.match_id)
         following = next((g for g in games if g.index == record.index + 1), None)
         if following is not None:
             following = await self._at_version(following, 0)
@@ -43,7 +43,7 @@ class StandingsCases:
     ) -> Report:
         """The report of the action that took game ``game_id`` to ``version``, rebuilt from
         the store. Raises ``NotFound`` or ``CorruptGame``."""
-        games = self._unit.store.games
+        games = self._kit.store.games
         record = await games.get(game_id)
         if not record.is_active and record.version == version:  # that action ended the game
             return await self.ended_report(record, actor_id=actor_id, move=move)
@@ -56,6 +56,6 @@ class StandingsCases:
             return record
         match = record.match
         game = Game.new(match.ruleset, match.layout, match.max_plies)
-        for action in (await self._unit.store.games.actions(record.id))[:version]:
+        for action in (await self._kit.store.games.actions(record.id))[:version]:
             game.play(action.move)
         return dataclasses.replace(record, game=game, version=version, status="active")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from bot import store as st
 from bot.service._reports import Reports
+from bot.service.kit import ServiceKit
 from bot.service.tournament_rounds import Rounds
 from bot.service.tournament_views import MatchWelcome, RoundView, TableView
-from bot.service.unit import UnitOfWork
 
 
 class NotReady(Exception):
@@ -17,8 +17,8 @@ class NotReady(Exception):
 class TournamentPosts:
     """Rebuilds a tournament post of the outbox from the store."""
 
-    def __init__(self, unit: UnitOfWork, reports: Reports, rounds: Rounds) -> None:
-        self._store = unit.store
+    def __init__(self, kit: ServiceKit, reports: Reports, rounds: Rounds) -> None:
+        self._store = kit.store
         self._reports = reports
         self._rounds = rounds
 

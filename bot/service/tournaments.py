@@ -18,6 +18,7 @@ from bot.service import errors
 from bot.service import tournament as draw
 from bot.service._ending import GameEnder, Result
 from bot.service._reports import Reports
+from bot.service.kit import ServiceKit
 from bot.service.match_events import MatchEnded
 from bot.service.models import Actor, Place
 from bot.service.timecontrol import TimeControlError, parse_time_per_move
@@ -33,7 +34,6 @@ from bot.service.tournament_views import (
     TournamentRequest,
     TournamentView,
 )
-from bot.service.unit import UnitOfWork
 
 FORMATS: tuple[draw.Format, ...] = ("round-robin", "swiss")
 GAME_COUNTS = (2, 4, 6)
@@ -44,14 +44,14 @@ IsMember = Callable[[int], Awaitable[bool]]
 
 
 class TournamentCases:
-    """The tournament use cases over one unit of work."""
+    """The tournament use cases over one service kit."""
 
-    def __init__(self, unit: UnitOfWork, ender: GameEnder, reports: Reports) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit, ender: GameEnder, reports: Reports) -> None:
+        self._kit = kit
         self._ender = ender
-        self.rounds = Rounds(unit)
-        self.history = TournamentHistory(unit, self.rounds)
-        self.posts = TournamentPosts(unit, reports, self.rounds)
+        self.rounds = Rounds(kit)
+        self.history = TournamentHistory(kit, self.rounds)
+        self.posts = TournamentPosts(kit, reports, self.rounds)
 
     def attach(self, host: TournamentHost) -> None:
         """Let ``host`` (the front end) open matches' places; from then on the rounds, the
@@ -68,15 +68,15 @@ class TournamentCases:
         if not moderator:
             raise errors.NotAllowed(errors.Code.TOURNAMENT_NEEDS_MANAGER)
         new = self._new(place, actor, request)
-        await self._unit.names.remember(place, actor)
+        await self._kit.names.remember(place, actor)
         try:
-            record = await self._unit.store.tournaments.create(new, now=self._unit.now())
+            record = await self._kit.store.tournaments.create(new, now=self._kit.now())
         except st.ChannelHasTournament:
             raise errors.ChannelBusy(errors.Code.TOURNAMENT_IN_CHANNEL) from None
         return await self.view(record.id)
 
     def _new(self, place: Place, actor: Actor, request: TournamentRequest) -> st.NewTournament:
-        config = self._unit.config
+        config = self._kit.config
         name = " ".join(request.name.split())
         if not 0 < len(name) <= NAME_LIMIT:
             raise errors.TournamentRefused(errors.Code.BAD_TOURNAMENT_NAME, most=NAME_LIMIT)
@@ -110,7 +110,7 @@ class TournamentCases:
 
     def _time_per_move(self, text: str | None) -> int | None:
         if text is None:
-            return self._unit.config.time_per_move_seconds
+            return self._kit.config.time_per_move_seconds
         try:
             return parse_time_per_move(text)
         except TimeControlError as exc:
@@ -118,14 +118,14 @@ class TournamentCases:
 
     async def attach_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the sign-up message (its count is kept up to date)."""
-        await self._unit.store.tournaments.attach_message(tournament_id, message_id)
+        await self._kit.store.tournaments.attach_message(tournament_id, message_id)
 
     async def join(self, tournament_id: int, actor: Actor) -> TournamentView:
         """Sign up (Join). Refused once the tournament has started."""
         record = await self._tournament(tournament_id)
-        await self._unit.names.remember(Place(record.guild_id, record.channel_id), actor)
+        await self._kit.names.remember(Place(record.guild_id, record.channel_id), actor)
         try:
-            await self._unit.store.tournaments.join(tournament_id, actor.user_id)
+            await self._kit.store.tournaments.join(tournament_id, actor.user_id)
         except st.TournamentClosed:
             raise errors.TournamentRefused(errors.Code.SIGNUP_CLOSED) from None
         return await self.view(tournament_id)
@@ -133,7 +133,7 @@ class TournamentCases:
     async def unjoin(self, tournament_id: int, actor: Actor) -> TournamentView:
         """Take oneself off the list during sign-up (Leave). Refused once it has started."""
         try:
-            await self._unit.store.tournaments.leave(tournament_id, actor.user_id)
+            await self._kit.store.tournaments.leave(tournament_id, actor.user_id)
         except st.TournamentClosed:
             raise errors.TournamentRefused(errors.Code.SIGNUP_CLOSED) from None
         except st.NotFound:
@@ -143,19 +143,19 @@ class TournamentCases:
     async def view(self, tournament_id: int) -> TournamentView:
         """The tournament with its entries and their names."""
         record = await self._tournament(tournament_id)
-        entries = tuple(await self._unit.store.tournaments.entries(tournament_id))
+        entries = tuple(await self._kit.store.tournaments.entries(tournament_id))
         names = await self.rounds.names(record, {e.user_id for e in entries})
         return TournamentView(record, entries, names)
 
     async def _tournament(self, tournament_id: int) -> st.TournamentRecord:
         try:
-            return await self._unit.store.tournaments.get(tournament_id)
+            return await self._kit.store.tournaments.get(tournament_id)
         except st.NotFound:
             raise errors.NoGameHere(errors.Code.NO_TOURNAMENT) from None
 
     async def _in(self, place: Place) -> st.TournamentRecord:
         """The channel's open tournament, or its last one. Raises ``NoGameHere``."""
-        record = await self._unit.store.tournaments.latest_in(place.channel_id)
+        record = await self._kit.store.tournaments.latest_in(place.channel_id)
         if record is None:
             raise errors.NoGameHere(errors.Code.NO_TOURNAMENT)
         return record
@@ -174,7 +174,7 @@ class TournamentCases:
         record = await self._in(place)
         if record.status != "signup":
             raise errors.TournamentRefused(errors.Code.SIGNUP_CLOSED)
-        entries = await self._unit.store.tournaments.entries(record.id)
+        entries = await self._kit.store.tournaments.entries(record.id)
         count = len(entries)
         if count < draw.MIN_PLAYERS:
             raise errors.TournamentRefused(
@@ -187,7 +187,7 @@ class TournamentCases:
             )
         for entry in entries:
             if not await is_member(entry.user_id):
-                name = await self._unit.names(record.guild_id, entry.user_id)
+                name = await self._kit.names(record.guild_id, entry.user_id)
                 raise errors.TournamentRefused(errors.Code.PLAYER_LEFT_SERVER, name=name)
         event = event_of(entries, [])
         drawn = draw.pair_round(record.format, event, 1)
@@ -202,7 +202,7 @@ class TournamentCases:
     async def match_ended(self, event: MatchEnded) -> None:
         """A match ended (by any ending): if it is a tournament pairing, record its result and
         wake the job that advances tournaments."""
-        store = self._unit.store.tournaments
+        store = self._kit.store.tournaments
         pairing = await store.pairing_of_match(event.match.id)
         if pairing is None or pairing.decided:
             return
@@ -219,13 +219,13 @@ class TournamentCases:
             raise errors.NotAllowed(errors.Code.TOURNAMENT_NEEDS_MANAGER)
         record = await self._running(place)
         forced: list[ForcedMatch] = []
-        for pairing in await self._unit.store.tournaments.pairings(record.id):
+        for pairing in await self._kit.store.tournaments.pairings(record.id):
             if pairing.round != record.current_round or pairing.decided:
                 continue
             if pairing.match_id is None or pairing.second_id is None:  # never started
                 await self._decide_and_stop(pairing, st.PairingResult(None), actor)
                 continue
-            match = await self._unit.store.games.match(pairing.match_id)
+            match = await self._kit.store.games.match(pairing.match_id)
             result = await self.rounds.result_of(match)
             if await self._decide_and_stop(pairing, result, actor):
                 forced.append(
@@ -245,15 +245,15 @@ class TournamentCases:
         if who != actor.user_id and not moderator:
             raise errors.NotAllowed(errors.Code.TOURNAMENT_NEEDS_MANAGER)
         record = await self._in(place)
-        entries = {e.user_id: e for e in await self._unit.store.tournaments.entries(record.id)}
+        entries = {e.user_id: e for e in await self._kit.store.tournaments.entries(record.id)}
         entry = entries.get(who)
         if record.status == "finished" or entry is None or entry.withdrawn:
             raise errors.TournamentRefused(errors.Code.NOT_IN_TOURNAMENT, player=who)
         if record.status == "signup":
-            await self._unit.store.tournaments.leave(record.id, who)
+            await self._kit.store.tournaments.leave(record.id, who)
             return await self.view(record.id)
-        await self._unit.store.tournaments.withdraw(record.id, who)
-        for pairing in await self._unit.store.tournaments.pairings(record.id):
+        await self._kit.store.tournaments.withdraw(record.id, who)
+        for pairing in await self._kit.store.tournaments.pairings(record.id):
             current = pairing.round == record.current_round and not pairing.decided
             if current and who in pairing.player_ids and pairing.second_id is not None:
                 absent = draw.Pairing(pairing.first_id, pairing.second_id)
@@ -270,14 +270,14 @@ class TournamentCases:
         """Record ``result`` first (so the abort's match-ending event finds it decided), then
         end the match's game in play as aborted. Whether ``result`` is the one recorded (the
         match may have ended by itself meanwhile, with its own result)."""
-        store = self._unit.store
+        store = self._kit.store
         decided = await store.tournaments.decide(
             pairing.tournament_id, pairing.round, pairing.board, result
         )
         if pairing.match_id is None or not decided:
             return decided
         channel_id = (await store.games.match(pairing.match_id)).channel_id
-        async with self._unit.locks(channel_id):
+        async with self._kit.locks(channel_id):
             game = await store.games.active(channel_id)
             if game is None or game.match_id != pairing.match_id:
                 return True

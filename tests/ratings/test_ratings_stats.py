@@ -16,7 +16,7 @@ from bot.words import history_option, history_text, move_list_text, profile_text
 
 
 async def test_a_player_without_games_gets_a_friendly_message(service):
-    await service.unit.names(GUILD, CAT.user_id)
+    await service.kit.names(GUILD, CAT.user_id)
     with refused(NoStats, "has not finished a game on this server yet"):
         await service.stats.profile(GUILD, CAT.user_id, viewer_id=ANN.user_id)
     with refused(NoStats, "no finished games"):

@@ -90,11 +90,11 @@ async def test_a_tournament_opened_on_the_bow_board_plays_its_matches_on_it(
     )
     assert started.tournament.layout == "bow"
     await service.tournaments.rounds.advance(started.tournament.id)
-    pairings = await service.unit.store.tournaments.pairings(started.tournament.id)
+    pairings = await service.kit.store.tournaments.pairings(started.tournament.id)
     matches = [p.match_id for p in pairings if p.match_id is not None]
     assert matches
     for match_id in matches:
-        match = await service.unit.store.games.match(match_id)
+        match = await service.kit.store.games.match(match_id)
         assert match.layout == "bow"
 
 
@@ -117,7 +117,7 @@ async def test_a_rematch_of_a_bow_match_is_on_the_published_board(service: Jarmo
     async def members(user_id: int) -> Actor | None:
         return {ANN.user_id: ANN, CAT.user_id: CAT}.get(user_id)
 
-    finished = await service.unit.store.games.latest_match(FINISHED)
+    finished = await service.kit.store.games.latest_match(FINISHED)
     assert finished is not None and finished.layout == "bow"
     offered = await service.rematches.offer(CAT, finished.id, members)
     assert offered.challenge.challenge.options.layout == "traditional"  # type: ignore[union-attr]

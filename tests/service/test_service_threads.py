@@ -129,7 +129,7 @@ async def test_a_rematch_against_the_computer_starts_at_once(service):
     assert isinstance(rematch, RematchStarted)
     sides = (rematch.board.game.white_id, rematch.board.game.black_id)
     assert sides == (board.game.black_id, board.game.white_id)
-    challenge = await computer.unit.store.challenges.get(rematch.board.match.challenge_id)
+    challenge = await computer.kit.store.challenges.get(rematch.board.match.challenge_id)
     assert challenge.options.vs_computer_level == "easy"
 
 

@@ -111,7 +111,7 @@ async def play_match(
         await service.play.resign(here, player(loser))
         return
     while True:
-        game = await service.unit.store.games.active(channel_id)
+        game = await service.kit.store.games.active(channel_id)
         if game is None:
             return
         mover = game.player_id(game.game.turn)
@@ -122,12 +122,12 @@ async def play_match(
 
 async def play_current_round(service: JarmoService, tournament_id: int, decide=stronger_wins):
     """Play every match of the current round as ``decide`` says, then let the event advance."""
-    tournament = await service.unit.store.tournaments.get(tournament_id)
-    for pairing in await service.unit.store.tournaments.pairings(tournament_id):
+    tournament = await service.kit.store.tournaments.get(tournament_id)
+    for pairing in await service.kit.store.tournaments.pairings(tournament_id):
         if pairing.round != tournament.current_round or pairing.decided:
             continue
         assert pairing.match_id is not None and pairing.second_id is not None
-        match = await service.unit.store.games.match(pairing.match_id)
+        match = await service.kit.store.games.match(pairing.match_id)
         winner = decide(pairing.round, Pairing(pairing.first_id, pairing.second_id))
         await play_match(service, match.channel_id, pairing.first_id, pairing.second_id, winner)
     await service.tournaments.rounds.advance_all()

@@ -1,7 +1,8 @@
-"""The unit of work every use case shares: the store's roles, the clock, the settings, the
-per-channel locks, the names shown for players, and the signals that wake background jobs.
+"""What every use case works with: the store's roles, the clock, the settings, the per-channel
+locks, the names shown for players, and the signals that wake background jobs. It holds no
+transaction: each write is one transaction of the store's own.
 
-One ``UnitOfWork`` is built per service and handed to each use-case module; none of them
+One ``ServiceKit`` is built per service and handed to each use-case module; none of them
 changes it (the locks, names and signals are objects of their own). Nothing in it grows with
 the number of channels or players: a channel's lock lives only while it is used, and the names
 are a cache of the players seen most recently.
@@ -77,7 +78,7 @@ class Signals:
             self.deadlines_changed.set()
 
 
-class UnitOfWork:
+class ServiceKit:
     """What the use cases share. ``computer`` is the computer opponent's identity, if the front
     end plays one; ``ratings`` decides which games are rated."""
 
