@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.ai import SearchPool, search_pool
-from bot.service import Actor, ChallengeRequest, JarmoService, Place
+from bot.service import Actor, ChallengeRequest, JarmoService, Place, read_action
 from bot.service.computer import ANSWER_WITHIN_SECONDS, ComputerOpponent, ProcessThinker, Thinker
 from bot.store import open_store
 
@@ -83,7 +83,7 @@ async def one_load(
                         place, player.user_id, "", limit=None
                     )
                     start = time.perf_counter()
-                    report = await service.play.move(place, player, rng.choice(moves))
+                    report = await service.play.move(place, player, read_action(rng.choice(moves)))
                     if not report.ended:
                         reply = await computer.reply(place)
                         times.append(time.perf_counter() - start)

@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # Pos
 from _cpu_quota import CpuQuota, cpu_quotas
 from _server_cpu import postmaster_pid, server_cpu_seconds
 
-from bot.service import Actor, ChallengeRequest, JarmoService, Place
+from bot.service import Actor, ChallengeRequest, JarmoService, Place, read_action
 from bot.store import Store
 
 SECONDS = 5.0
@@ -93,13 +93,13 @@ class Table:
         await self.service.challenges.accept(opponent, view.challenge.id)
 
     async def play_one(self) -> None:
-        record = await self.service.unit.store.games.active(self.place.channel_id)
+        record = await self.service.kit.store.games.active(self.place.channel_id)
         if record is None:  # the match ended with the last move
             await self.start_match()
             return
         mover = self.players[record.player_id(record.game.turn) or 0]
         move = self.rng.choice(record.game.legal_moves())
-        report = await self.service.play.move(self.place, mover, move)
+        report = await self.service.play.move(self.place, mover, read_action(move))
         if self.render:
             await report.board.image.png()
 

@@ -23,8 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.service import Actor, ChallengeRequest, JarmoService, Place
-from bot.service.unit import NAMES_CACHED
+from bot.service import Actor, ChallengeRequest, JarmoService, Place, read_action
+from bot.service.kit import NAMES_CACHED
 from bot.store import open_store
 from bot.store._games import TRUSTED_GAMES
 
@@ -47,9 +47,9 @@ async def start_games(service: JarmoService, first: int, count: int) -> None:
         view = await service.challenges.post(place, white, ChallengeRequest(black, side="white"))
         await service.challenges.accept(black, view.challenge.id)
         game = (await service.play.board(place)).game.game
-        await service.play.move(place, white, game.legal_moves()[0])
+        await service.play.move(place, white, read_action(game.legal_moves()[0]))
         game = (await service.play.board(place)).game.game
-        await service.play.move(place, black, game.legal_moves()[0])
+        await service.play.move(place, black, read_action(game.legal_moves()[0]))
 
 
 def checked_snapshots(store: object) -> str:
@@ -77,8 +77,8 @@ async def measure(games: int, step: int) -> None:
                 now = rss_mb()
                 print(
                     f"{first + step:>7} {now:>8.1f} {(now - before) * 1000 / step:>9.2f}"
-                    f" {seconds * 1000 / step:>7.1f} {len(service.unit.locks):>6}"
-                    f" {len(service.unit.names):>7} {checked_snapshots(store):>8}",
+                    f" {seconds * 1000 / step:>7.1f} {len(service.kit.locks):>6}"
+                    f" {len(service.kit.names):>7} {checked_snapshots(store):>8}",
                     flush=True,
                 )
                 before = now

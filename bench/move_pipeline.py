@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from bot.cogs.replies import report_message
-from bot.service import Actor, ChallengeRequest, JarmoService, Place
+from bot.service import Actor, ChallengeRequest, JarmoService, Place, read_action
 from bot.store import open_store
 
 
@@ -42,7 +42,7 @@ async def one_run(channels: int, moves: int, in_flight: int, seed: int) -> list[
                 mover = players[place][record.player_id(record.game.turn)]
                 move = rng.choice(record.game.legal_moves())
                 start = time.perf_counter()
-                report = await service.play.move(place, mover, move)
+                report = await service.play.move(place, mover, read_action(move))
                 await report_message(report)
                 latencies.append(time.perf_counter() - start)
 

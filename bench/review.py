@@ -26,7 +26,7 @@ from bot.ai import choose_move
 from bot.ai.review import REVIEW_LEVEL, REVIEW_NODE_LIMIT, search_verdict
 from bot.config import WORKERS_ENV
 from bot.jarmo import Game
-from bot.service import Actor, ChallengeRequest, JarmoService, Place, ServiceConfig
+from bot.service import Actor, ChallengeRequest, JarmoService, Place, ServiceConfig, read_action
 from bot.service.computer import ProcessThinker
 from bot.service.reviews import pool_analyser
 from bot.store import open_store
@@ -57,7 +57,7 @@ async def one_run(service: JarmoService, channel: int, moves: list[str]) -> floa
     view = await service.challenges.post(place, ANN, request)
     await service.challenges.accept(BOB, view.challenge.id)
     for ply, move in enumerate(moves):
-        await service.play.move(place, ANN if ply % 2 == 0 else BOB, move)
+        await service.play.move(place, ANN if ply % 2 == 0 else BOB, read_action(move))
     await service.play.resign(place, ANN if len(moves) % 2 == 0 else BOB)
     game_id = await service.reviews.last_game(place)
     start = time.perf_counter()

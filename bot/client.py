@@ -15,12 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.cogs.announcing import (
-    announcement_message,
-    expired_text,
-    is_tournament_post,
-    tournament_post,
-)
+from bot.cogs.announcing import announcement_messages, expired_text
 from bot.cogs.audience import server_language
 from bot.cogs.inflight import InFlight
 from bot.cogs.publishing import publish_if_changed
@@ -262,11 +257,7 @@ class JarmoBot(commands.AutoShardedBot):
         """Post an announcement from the outbox: in its game's channel a reminder, a game lost
         on time with its final board, or the computer's move; a tournament's round or final
         table in its channel, a match's welcome in its thread."""
-        if is_tournament_post(delivery):
-            channel_id, messages = await tournament_post(self, delivery)
-        else:
-            channel_id = delivery.entry.channel_id
-            messages = [await announcement_message(self, delivery)]
+        channel_id, messages = await announcement_messages(self, delivery)
         channel = self.get_partial_messageable(channel_id)
         key = delivery.entry.key
         try:

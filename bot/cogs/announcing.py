@@ -13,37 +13,37 @@ from bot.cogs.replies import report_message
 from bot.cogs.tournament import round_messages, table_messages, welcome_message
 from bot.cogs.words import discord_words
 from bot.service import ChallengeView
-from bot.service.delivery import Delivery
+from bot.service.delivery import (
+    ClockNotice,
+    ComputerMoveNotice,
+    Delivery,
+    RoundNotice,
+    TableNotice,
+    WelcomeNotice,
+)
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 
-async def announcement_message(bot: JarmoBot, delivery: Delivery) -> dict[str, Any]:
-    """Keyword arguments for the channel message of an announcement from the outbox."""
+async def announcement_messages(
+    bot: JarmoBot, delivery: Delivery
+) -> tuple[int, list[dict[str, Any]]]:
+    """Where an announcement from the outbox goes (its channel, or for a match's welcome the
+    match's thread) and the keyword arguments of its messages, in order."""
     language = await server_language(bot, delivery.entry.guild_id)
-    if delivery.event is not None:
-        return await deadline_message(delivery.event, language)
-    assert delivery.report is not None  # an announcement is an event or a report
-    return await report_message(delivery.report, language)
-
-
-async def tournament_post(bot: JarmoBot, delivery: Delivery) -> tuple[int, list[dict[str, Any]]]:
-    """Where a tournament's announcement goes (the tournament's channel, or a match's thread)
-    and its messages, in order."""
-    language = await server_language(bot, delivery.entry.guild_id)
-    if delivery.round is not None:
-        return delivery.entry.channel_id, round_messages(delivery.round, language)
-    if delivery.welcome is not None:
-        welcome = delivery.welcome
-        return welcome.channel_id, [await welcome_message(welcome, language)]
-    assert delivery.table is not None  # a tournament post is a round, a welcome or a table
-    return delivery.entry.channel_id, await table_messages(delivery.table, language)
-
-
-def is_tournament_post(delivery: Delivery) -> bool:
-    """Whether ``delivery`` is a tournament's round, match welcome or final table."""
-    return any(part is not None for part in (delivery.round, delivery.welcome, delivery.table))
+    channel_id = delivery.entry.channel_id
+    match delivery:
+        case ClockNotice(event=event):
+            return channel_id, [await deadline_message(event, language)]
+        case ComputerMoveNotice(report=report):
+            return channel_id, [await report_message(report, language)]
+        case RoundNotice(round=view):
+            return channel_id, round_messages(view, language)
+        case WelcomeNotice(welcome=welcome):
+            return welcome.channel_id, [await welcome_message(welcome, language)]
+        case TableNotice(table=table):
+            return channel_id, await table_messages(table, language)
 
 
 async def expired_text(bot: JarmoBot, view: ChallengeView) -> str:

@@ -35,7 +35,7 @@ from bot.cogs.words import (
 )
 from bot.i18n import N_
 from bot.jarmo import Side
-from bot.service import BoardView, Code, NoGameHere, NotAPlayer, NotYourTurn
+from bot.service import BoardView, NoGameHere
 from bot.words import game_title, position_line
 from bot.words.descriptions import board_description
 
@@ -89,6 +89,7 @@ class MoveButton(
         board = await movers_board(interaction)
         notice = OUT_OF_DATE if board.game.id != self.game_id else None
         message = await grid_message(board, interaction, Picked(), notice)
+        assert message.image is not None  # drawn unless asked not to
         await interaction.response.send_message(
             view=message.view, file=message.image, ephemeral=True, allowed_mentions=only_pinging()
         )
@@ -146,11 +147,8 @@ class GridCell(
             await show(interaction, board, step)
             return
         service = interaction.client.service
-        report = await service.play.move(
-            place_of(interaction),
-            actor_of(interaction),
-            str(step),
-            seen=(record.id, record.version),
+        report = await service.play.move_on(
+            place_of(interaction), actor_of(interaction), board, step
         )
         _ = discord_words(reader_language(interaction)).gettext
         done = discord.ui.LayoutView(timeout=None)
@@ -166,27 +164,12 @@ class GridCell(
 
 async def movers_board(interaction: discord.Interaction[JarmoBot]) -> BoardView:
     """The channel's game seen by the one who clicked, who must be the player to move; else a
-    refusal (no game any more, not a player, not their turn)."""
+    refusal (no game any more, not a player, not their turn: the service checks)."""
     service = interaction.client.service
     try:
-        board = await service.play.board(place_of(interaction), viewer_id=interaction.user.id)
+        return await service.play.movers_board(place_of(interaction), actor_of(interaction))
     except NoGameHere:
         raise Unwelcome(GAME_OVER) from None
-    record = board.game
-    side = record.side_of(interaction.user.id)
-    if side is None:
-        raise NotAPlayer(Code.NOT_A_PLAYER)
-    turn = record.game.turn
-    if side != turn:
-        name = board.white_name if turn == "white" else board.black_name
-        raise NotYourTurn(
-            Code.NOT_YOUR_TURN,
-            player=record.player_id(turn),
-            name=name,
-            side=turn,
-            ruleset=record.game.ruleset,
-        )
-    return board
 
 
 async def show(
@@ -196,8 +179,9 @@ async def show(
     notice: str | None = None,
 ) -> None:
     """Turn the clicked grid into the grid after ``picked`` (a fresh image with a notice)."""
-    message = await grid_message(board, interaction, picked, notice)
-    if notice is None:  # the same position: the image already shown stays
+    # Without a notice the position is the one shown: its image stays, and is not drawn again.
+    message = await grid_message(board, interaction, picked, notice, image=notice is not None)
+    if message.image is None:
         await interaction.response.edit_message(view=message.view)
     else:
         await interaction.response.edit_message(view=message.view, attachments=[message.image])
@@ -205,10 +189,10 @@ async def show(
 
 @dataclass(frozen=True, slots=True)
 class GridMessage:
-    """A grid's layout and the board image it shows."""
+    """A grid's layout and the board image it shows (``None``: the one already shown)."""
 
     view: discord.ui.LayoutView
-    image: discord.File
+    image: discord.File | None
 
 
 async def grid_message(
@@ -216,8 +200,11 @@ async def grid_message(
     interaction: discord.Interaction[JarmoBot],
     picked: Picked,
     notice: str | None = None,
+    *,
+    image: bool = True,
 ) -> GridMessage:
-    """The private grid for the clicking player (the player to move) after ``picked``."""
+    """The private grid for the clicking player (the player to move) after ``picked``, with
+    the board's image drawn if ``image``."""
     language = reader_language(interaction)
     record = board.game
     side = record.side_of(interaction.user.id)
@@ -255,10 +242,10 @@ async def grid_message(
         container.add_item(discord.ui.ActionRow[Any](*extras))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(container)
-    image = await board.image.png(picture_words(language))
-    return GridMessage(
-        view, discord.File(io.BytesIO(image), filename=IMAGE, description=description)
-    )
+    if not image:
+        return GridMessage(view, None)
+    png = await board.image.png(picture_words(language))
+    return GridMessage(view, discord.File(io.BytesIO(png), filename=IMAGE, description=description))
 
 
 def instruction(grid: GridPlan, language: str | None) -> str:

@@ -59,7 +59,7 @@ class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_
     ) -> None:
         """Make a move in this channel's game."""
         report = await interaction.client.service.play.move(
-            place_of(interaction), actor_of(interaction), str(move)
+            place_of(interaction), actor_of(interaction), move
         )
         await interaction.response.send_message(
             **await report_message(report, await channel_language(interaction))

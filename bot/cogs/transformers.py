@@ -12,7 +12,7 @@ from discord import app_commands
 
 from bot.cogs.replies import place_of
 from bot.jarmo import Action, NotationError, parse_point
-from bot.service import BadMove, Code
+from bot.service import BadMove, Code, read_action
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
@@ -33,10 +33,7 @@ class MoveTransformer(app_commands.Transformer["JarmoBot"]):
 
     async def transform(self, interaction: discord.Interaction[JarmoBot], value: str, /) -> Action:
         """The parsed action; ``BadMove`` saying what was expected if it cannot be read."""
-        try:
-            return Action.parse(value)
-        except NotationError as exc:
-            raise BadMove(Code.UNREADABLE_MOVE, cause=exc) from None
+        return read_action(value)
 
     async def autocomplete(
         self, interaction: discord.Interaction[JarmoBot], value: int | float | str, /

@@ -16,7 +16,7 @@ LATEST = "latest.png"
 
 def picture_name(view: BoardView) -> str:
     """``game1-move003.png``: the game's number in the match and the moves played so far."""
-    return f"game{view.game.index + 1}-move{view.game.game.ply:03d}.png"
+    return f"game{view.game.index + 1}-move{view.live.ply:03d}.png"
 
 
 def match_folder(view: BoardView) -> str:

@@ -33,8 +33,14 @@ from bot.service import (
 )
 from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.service.deadlines import DeadlineScheduler
-from bot.service.delivery import AnnouncementDelivery, Delivery
+from bot.service.delivery import (
+    AnnouncementDelivery,
+    ClockNotice,
+    ComputerMoveNotice,
+    Delivery,
+)
 from bot.service.errors import as_refusal
+from bot.service.play import read_action
 from bot.service.reviews import Label
 from bot.store import StoreError
 from bot.words import (
@@ -324,7 +330,7 @@ class _Session:
         )
         await self._show_board(view)
         self.say(position_line(view, self.voice))
-        example = STEP_EXAMPLE[view.game.game.turn]
+        example = STEP_EXAMPLE[view.live.turn]
         self.say(
             _("Type a move such as {example}, or help for the commands.").format(example=example)
         )
@@ -358,7 +364,8 @@ class _Session:
         command = COMMANDS.get(word.lower())
         try:
             if command is None:
-                await self._show_report(await self.service.play.move(PLACE, actor, line))
+                action = read_action(line)
+                await self._show_report(await self.service.play.move(PLACE, actor, action))
             else:
                 await command(self, actor, rest.strip())
         except BadMove as bad:
@@ -377,13 +384,14 @@ class _Session:
         await self.announcements.deliver_due()
 
     async def _show_delivery(self, delivery: Delivery) -> None:
-        event, report = delivery.event, delivery.report
-        if report is None and event is not None:
-            report = event.report
-        if report is not None:
-            await self._show_report(report)
-        elif event is not None:
-            self.say(reminder_text(event.user_id, event.deadline_at, self.voice))
+        # The console plays no tournaments: only a game's announcements come here.
+        match delivery:
+            case ComputerMoveNotice(report=report):
+                await self._show_report(report)
+            case ClockNotice(event=event) if event.report is not None:  # lost on time
+                await self._show_report(event.report)
+            case ClockNotice(event=event):
+                self.say(reminder_text(event.user_id, event.deadline_at, self.voice))
 
     async def _show_report(self, report: Report) -> None:
         await self._show_board(report.board)
@@ -411,7 +419,7 @@ class _Session:
                     "the current position."
                 ).format(folder=self.pictures, latest=self.folder.latest)
             )
-        self.say(board_diagram(view.game.game.position(), self.language))
+        self.say(board_diagram(view.live.position(), self.language))
 
     def _leave(self) -> None:
         self.leaving = True

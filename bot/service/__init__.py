@@ -15,6 +15,7 @@ from bot.service.errors import (
     Refusal,
     TimeUp,
 )
+from bot.service.kit import ServiceKit, utc_now
 from bot.service.models import (
     Actor,
     BoardView,
@@ -28,9 +29,9 @@ from bot.service.models import (
     Standings,
 )
 from bot.service.offers import Offer, PauseOffer, StopOffer
+from bot.service.play import read_action
 from bot.service.service import JarmoService
 from bot.service.timecontrol import ClockView
-from bot.service.unit import UnitOfWork, utc_now
 
 __all__ = [
     "Actor",
@@ -58,9 +59,10 @@ __all__ = [
     "Refusal",
     "Report",
     "ServiceConfig",
+    "ServiceKit",
     "Standings",
     "StopOffer",
     "TimeUp",
-    "UnitOfWork",
+    "read_action",
     "utc_now",
 ]

@@ -11,9 +11,9 @@ from bot.jarmo.position import Side
 from bot.service._reports import Reports
 from bot.service._scoring import Scoreboard
 from bot.service._seats import game_changed
+from bot.service.kit import ServiceKit
 from bot.service.match_events import MatchEnded, MatchListeners
 from bot.service.models import Report
-from bot.service.unit import UnitOfWork
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +30,9 @@ class GameEnder:
     """Records game endings for the use cases that end games (play and clocks)."""
 
     def __init__(
-        self, unit: UnitOfWork, reports: Reports, listeners: MatchListeners | None = None
+        self, kit: ServiceKit, reports: Reports, listeners: MatchListeners | None = None
     ) -> None:
-        self._unit = unit
+        self._kit = kit
         self._reports = reports
         self._listeners = listeners or MatchListeners()  # told when an ending ends the match
 
@@ -47,8 +47,8 @@ class GameEnder:
     ) -> Report:
         """End ``record`` as ``result`` says, with ``game`` as its final position. Raises
         ``GameChanged`` if another action got there first."""
-        store, ratings = self._unit.store, self._unit.ratings
-        match = await store.games.match(record.match_id)
+        store, ratings = self._kit.store, self._kit.ratings
+        match = record.match  # read with the game: it cannot change while the game is active
         then = await self._then(record, match, result, game)
         # Ratings are read and the update written under the server's rating lock, so the
         # update is computed from the ratings it replaces (the store checks that too).
@@ -69,17 +69,16 @@ class GameEnder:
             )
             try:
                 end = await store.games.end(
-                    record.id, ending, expected_version=record.version, now=self._unit.now()
+                    record.id, ending, expected_version=record.version, now=self._kit.now()
                 )
             except (st.StaleGame, st.StaleRatings):
                 raise game_changed() from None
         if end.next_game is not None:
-            self._unit.signals.deadlines_changed.set()
+            self._kit.signals.new_deadline(end.match)
         else:
             await self._listeners.tell(MatchEnded(end.match))
         return await self._reports.ended(
             end.game,
-            end.match,
             end.next_game,
             actor_id=result.actor_id,
             move=final_move.move if final_move else None,
@@ -92,7 +91,7 @@ class GameEnder:
         """Whether the match goes on after this game, or how it ends."""
         if result.status == "aborted":
             return st.MatchOver("aborted")
-        board = Scoreboard(match, await self._unit.store.games.match_games(match.id))
+        board = Scoreboard(match, await self._kit.store.games.match_games(match.id))
         points = game.points()
         if result.status in ("resigned", "timeout"):
             loser: Side = "black" if result.winner == "white" else "white"

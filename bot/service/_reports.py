@@ -7,6 +7,7 @@ from bot import store as st
 from bot.jarmo.position import Side
 from bot.service._scoring import Scoreboard, points_by_player
 from bot.service._views import board_picture, result_banner
+from bot.service.kit import ServiceKit
 from bot.service.models import (
     BoardView,
     CountedResult,
@@ -17,35 +18,32 @@ from bot.service.models import (
 )
 from bot.service.stats import match_shifts
 from bot.service.timecontrol import clock_view
-from bot.service.unit import UnitOfWork
 
 
 class Reports:
-    """Views, standings and reports over one unit of work."""
+    """Views, standings and reports over one service kit."""
 
-    def __init__(self, unit: UnitOfWork) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit) -> None:
+        self._kit = kit
 
-    async def view(
-        self, record: st.GameRecord, match: st.MatchRecord, *, perspective: Side = "white"
-    ) -> BoardView:
+    async def view(self, record: st.GameRecord, *, perspective: Side = "white") -> BoardView:
         """The game as its players see it, rendered from ``perspective``."""
-        unit = self._unit
-        white = await unit.names(record.guild_id, record.white_id)
-        black = await unit.names(record.guild_id, record.black_id)
+        kit, match = self._kit, record.match
+        white = await kit.names(record.guild_id, record.white_id)
+        black = await kit.names(record.guild_id, record.black_id)
         image = board_picture(
             record.game,
             perspective=perspective,
             players=(white, black),
             result=result_banner(record),
         )
-        clock = clock_view(record, match, unit.now())
-        computer_id = unit.computer.user_id if unit.computer else None
+        clock = clock_view(record, match, kit.now())
+        computer_id = kit.computer.user_id if kit.computer else None
         return BoardView(record, match, white, black, image, clock=clock, computer_id=computer_id)
 
     async def standings(self, match: st.MatchRecord) -> Standings:
         """The state of ``match``: every game's result, the totals, and who is to move."""
-        store = self._unit.store
+        store = self._kit.store
         games = await store.games.match_games(match.id)
         board = Scoreboard(match, games)
         lines = [
@@ -56,7 +54,7 @@ class Reports:
             for g in games
         ]  # fmt: skip
         running = next((g for g in games if g.is_active), None)
-        names = {pid: await self._unit.names(match.guild_id, pid) for pid in match.player_ids}
+        names = {pid: await self._kit.names(match.guild_id, pid) for pid in match.player_ids}
         over = match.state != "running"
         return Standings(
             match=match,
@@ -74,7 +72,7 @@ class Reports:
 
     async def _counted(self, match: st.MatchRecord) -> CountedResult | None:
         """The result a tournament recorded for ``match``, if it is a decided pairing's."""
-        pairing = await self._unit.store.tournaments.pairing_of_match(match.id)
+        pairing = await self._kit.store.tournaments.pairing_of_match(match.id)
         if pairing is None or not pairing.decided or pairing.second_id is None:
             return None
         points = {pairing.first_id: pairing.first_points, pairing.second_id: pairing.second_points}
@@ -83,7 +81,6 @@ class Reports:
     async def ended(
         self,
         ended: st.GameRecord,
-        match: st.MatchRecord,
         next_game: st.GameRecord | None,
         *,
         actor_id: int,
@@ -91,8 +88,9 @@ class Reports:
         announcement: str | None = None,
     ) -> Report:
         """The report of an action that ended ``ended``: final board, result, standings, and
-        the match's next game if it goes on."""
-        status = ended.status
+        the match's next game if it goes on (``ended`` carries the match as the ending left
+        it)."""
+        match, status = ended.match, ended.status
         summary = GameSummary(
             game=ended,
             status=status,
@@ -102,11 +100,11 @@ class Reports:
             else None,
             points_by_player=points_by_player(ended),
         )
-        next_view = await self.view(next_game, match) if next_game else None
+        next_view = await self.view(next_game) if next_game else None
         return Report(
             actor_id,
             move,
-            await self.view(ended, match),
+            await self.view(ended),
             ended=summary,
             standings=await self.standings(match),
             next_board=next_view,

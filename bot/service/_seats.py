@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from bot import store as st
 from bot.service import errors
+from bot.service.kit import ServiceKit
 from bot.service.models import Actor, Place
-from bot.service.unit import UnitOfWork
 
 
-async def active_game(unit: UnitOfWork, place: Place) -> st.GameRecord:
+async def active_game(kit: ServiceKit, place: Place) -> st.GameRecord:
     """The channel's active game. Raises ``NoGameHere``, or ``GameDamaged`` for a game that
     fails its check."""
     try:
-        record = await unit.store.games.active(place.channel_id)
+        record = await kit.store.games.active(place.channel_id)
     except st.CorruptGame as damaged:
         raise errors.GameDamaged(damaged.game_id, damaged.reason) from None
     if record is None:
@@ -22,11 +22,11 @@ async def active_game(unit: UnitOfWork, place: Place) -> st.GameRecord:
 
 
 async def players_game(
-    unit: UnitOfWork, place: Place, actor: Actor, *, needs_turn: bool = False
+    kit: ServiceKit, place: Place, actor: Actor, *, needs_turn: bool = False
 ) -> st.GameRecord:
     """The channel's game, checking that the actor plays in it (and is to move, if asked).
     Raises ``NotAPlayer`` or ``NotYourTurn`` as well as what :func:`active_game` raises."""
-    record = await active_game(unit, place)
+    record = await active_game(kit, place)
     side = record.side_of(actor.user_id)
     if side is None:
         raise errors.NotAPlayer(errors.Code.NOT_A_PLAYER)
@@ -35,21 +35,21 @@ async def players_game(
         raise errors.NotYourTurn(
             errors.Code.NOT_YOUR_TURN,
             player=opponent,
-            name=await unit.names(place.guild_id, opponent),
+            name=await kit.names(place.guild_id, opponent),
             side=record.game.turn,
             ruleset=record.game.ruleset,
         )
     return record
 
 
-def check_clock(unit: UnitOfWork, record: st.GameRecord) -> None:
+def check_clock(kit: ServiceKit, record: st.GameRecord) -> None:
     """Refuse an action that needs the clock running and not run out: ``GamePaused`` or
     ``TimeUp`` (which also wakes the scheduler to apply the timeout)."""
     clock = record.clock
     if clock.paused:
         raise errors.GamePaused(errors.Code.CLOCK_PAUSED)
-    if clock.deadline_at is not None and unit.now() >= clock.deadline_at:
-        unit.signals.deadlines_changed.set()  # let the scheduler apply the timeout right away
+    if clock.deadline_at is not None and kit.now() >= clock.deadline_at:
+        kit.signals.deadlines_changed.set()  # let the scheduler apply the timeout right away
         raise errors.TimeUp(errors.Code.TIME_UP)
 
 

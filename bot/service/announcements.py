@@ -5,23 +5,23 @@ longer counts (the loop posts it with the same idempotency token, so it shows on
 
 from __future__ import annotations
 
-from bot.service.unit import UnitOfWork
+from bot.service.kit import ServiceKit
 from bot.store import WRITER_LEASE
 
 
 class AnnouncementCases:
-    """What the caller that holds an announcement reports back, over one unit of work."""
+    """What the caller that holds an announcement reports back, over one service kit."""
 
-    def __init__(self, unit: UnitOfWork) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit) -> None:
+        self._kit = kit
 
     async def posted(self, key: str) -> None:
         """The caller posted the announcement ``key``: it will not be delivered again."""
-        await self._unit.store.outbox.settle(key, "sent", lease=WRITER_LEASE, now=self._unit.now())
+        await self._kit.store.outbox.settle(key, "sent", lease=WRITER_LEASE, now=self._kit.now())
 
     async def post_later(self, key: str, error: str) -> None:
         """The caller could not post ``key``: the delivery loop will, as soon as it can."""
-        await self._unit.store.outbox.settle(
-            key, "retry", lease=WRITER_LEASE, now=self._unit.now(), error=error
+        await self._kit.store.outbox.settle(
+            key, "retry", lease=WRITER_LEASE, now=self._kit.now(), error=error
         )
-        self._unit.signals.announcements_changed.set()
+        self._kit.signals.announcements_changed.set()

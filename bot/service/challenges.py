@@ -12,7 +12,7 @@ from bot.service._reports import Reports
 from bot.service.game_options import CHALLENGE_RULES, check_game_options
 from bot.service.models import Actor, BoardView, ChallengeRequest, ChallengeView, Place
 from bot.service.timecontrol import NO_LIMIT
-from bot.service.unit import UnitOfWork
+from bot.service.kit import ServiceKit
 from bot.service.venues import NewMatch, Venue
 
 COMPUTER_LEVELS = ("easy", "medium", "hard")
@@ -21,10 +21,10 @@ _SIDES: dict[str, st.SidePreference] = {"white": "white", "black": "black", "ran
 
 
 class ChallengeCases:
-    """The challenge use cases over one unit of work."""
+    """The challenge use cases over one service kit."""
 
-    def __init__(self, unit: UnitOfWork, reports: Reports) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit, reports: Reports) -> None:
+        self._kit = kit
         self._reports = reports
 
     async def post(
@@ -32,11 +32,11 @@ class ChallengeCases:
     ) -> ChallengeView:
         """Post a challenge in a channel. Raises ``ChallengeUnavailable`` for a bad opponent or
         option and ``ChannelBusy`` when the channel already has a game or challenge."""
-        unit = self._unit
+        kit = self._kit
         opponent = request.opponent
         if opponent.user_id == challenger.user_id:
             raise errors.ChallengeUnavailable(errors.Code.SELF_CHALLENGE)
-        if opponent.is_bot and not unit.is_computer(opponent.user_id):
+        if opponent.is_bot and not kit.is_computer(opponent.user_id):
             raise errors.ChallengeUnavailable(errors.Code.BOT_OPPONENT, name=opponent.display_name)
         return await self.post_options(place, challenger, opponent, self._options(request))
 
@@ -45,28 +45,28 @@ class ChallengeCases:
     ) -> ChallengeView:
         """Post a challenge whose options are already settled (a rematch copies its match's).
         Raises ``ChannelBusy`` when the channel already has a game or challenge."""
-        unit = self._unit
-        await unit.names.remember(place, challenger)
-        await unit.names.remember(place, opponent)
+        kit = self._kit
+        await kit.names.remember(place, challenger)
+        await kit.names.remember(place, opponent)
         record = await self._create(place, challenger.user_id, opponent.user_id, options)
         return ChallengeView(record, challenger.display_name, opponent.display_name)
 
     async def _create(
         self, place: Place, challenger_id: int, challenged_id: int, options: st.ChallengeOptions
     ) -> st.ChallengeRecord:
-        unit = self._unit
-        now = unit.now()
+        kit = self._kit
+        now = kit.now()
         new = st.NewChallenge(
             guild_id=place.guild_id,
             channel_id=place.channel_id,
             challenger_id=challenger_id,
             challenged_id=challenged_id,
             options=options,
-            expires_at=now + timedelta(seconds=unit.config.challenge_expiry_seconds),
+            expires_at=now + timedelta(seconds=kit.config.challenge_expiry_seconds),
         )
-        async with unit.locks(place.channel_id):
+        async with kit.locks(place.channel_id):
             try:
-                return await unit.store.challenges.create(new, now=now)
+                return await kit.store.challenges.create(new, now=now)
             except st.ChannelBusy as busy:
                 raise await self._busy(busy, place.channel_id) from None
 
@@ -76,7 +76,7 @@ class ChallengeCases:
             raise errors.ChallengeUnavailable(errors.Code.UNKNOWN_SIDE, side=request.side)
         level = self._level(request)  # checked first: it says whether a clock is allowed
         settings = check_game_options(
-            self._unit.config,
+            self._kit.config,
             CHALLENGE_RULES,
             games=request.games,
             ruleset=request.ruleset,
@@ -85,7 +85,7 @@ class ChallengeCases:
         return settings.challenge(side, level)
 
     def _level(self, request: ChallengeRequest) -> str | None:
-        if not self._unit.is_computer(request.opponent.user_id):
+        if not self._kit.is_computer(request.opponent.user_id):
             return None
         level = request.level or DEFAULT_COMPUTER_LEVEL
         if level not in COMPUTER_LEVELS:
@@ -95,7 +95,7 @@ class ChallengeCases:
     def _time_per_move(self, request: ChallengeRequest) -> str | None:
         # The computer answers at once and cannot lose on time while the bot is down, so games
         # against it run without a clock.
-        if not self._unit.is_computer(request.opponent.user_id):
+        if not self._kit.is_computer(request.opponent.user_id):
             return request.time_per_move
         if request.time_per_move not in (None, NO_LIMIT):
             raise errors.ChallengeUnavailable(errors.Code.COMPUTER_HAS_NO_CLOCK)
@@ -103,7 +103,7 @@ class ChallengeCases:
 
     async def attach_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows a challenge, so it can be updated when it expires."""
-        await self._unit.store.challenges.attach_message(challenge_id, message_id)
+        await self._kit.store.challenges.attach_message(challenge_id, message_id)
 
     async def view(self, challenge_id: int) -> ChallengeView:
         """A challenge with its players' names. Raises ``ChallengeUnavailable`` if unknown."""
@@ -111,12 +111,12 @@ class ChallengeCases:
 
     async def _challenge(self, challenge_id: int) -> st.ChallengeRecord:
         try:
-            return await self._unit.store.challenges.get(challenge_id)
+            return await self._kit.store.challenges.get(challenge_id)
         except st.NotFound:
             raise errors.ChallengeUnavailable(errors.Code.CHALLENGE_GONE) from None
 
     async def _named(self, record: st.ChallengeRecord) -> ChallengeView:
-        names = self._unit.names
+        names = self._kit.names
         return ChallengeView(
             record,
             await names(record.guild_id, record.challenger_id),
@@ -128,17 +128,17 @@ class ChallengeCases:
     ) -> BoardView:
         """The challenged player accepts: the match and its first game start, in the channel
         ``venue`` opens for it (if any) or else where the challenge was posted."""
-        unit = self._unit
+        kit = self._kit
         record = await self._challenge(challenge_id)
         if actor.user_id != record.challenged_id:
             raise errors.NotAllowed(errors.Code.ONLY_CHALLENGED_ANSWERS, answer="accept")
-        await unit.names.remember(Place(record.guild_id, record.channel_id), actor)
+        await kit.names.remember(Place(record.guild_id, record.channel_id), actor)
         side = record.options.side
         if side == "random":
-            side = unit.rng.choice(("white", "black"))
+            side = kit.rng.choice(("white", "black"))
         first_white = record.challenger_id if side == "white" else record.challenged_id
-        match, game_record = await self._start(record, first_white, venue)
-        return await self._reports.view(game_record, match)
+        _, game_record = await self._start(record, first_white, venue)
+        return await self._reports.view(game_record)
 
     async def start_arranged(
         self,
@@ -171,24 +171,24 @@ class ChallengeCases:
     ) -> tuple[st.MatchRecord, st.GameRecord]:
         """Accept ``record``: its match and the match's first game start, in the place
         ``venue`` opens (if any) or else in the challenge's channel."""
-        unit = self._unit
+        kit = self._kit
         options = record.options
         game = Game.new(options.ruleset, options.layout, options.max_plies)
-        async with unit.locks(record.channel_id):
+        async with kit.locks(record.channel_id):
             channel_id = await self._open_venue(record.id, venue)
             try:
-                started = await unit.store.challenges.accept(
+                started = await kit.store.challenges.accept(
                     record.id,
                     first_white_id=first_white_id,
                     first_game=game,
-                    now=unit.now(),
+                    now=kit.now(),
                     channel_id=channel_id,
                 )
             except st.ChallengeClosed as closed:
                 raise _closed(closed) from None
             except st.ChannelBusy as busy:
                 raise await self._busy(busy, channel_id or record.channel_id) from None
-            unit.signals.deadlines_changed.set()
+            kit.signals.new_deadline(started[1].match)
         return started
 
     async def _busy(self, busy: st.ChannelBusy, channel_id: int) -> errors.Refusal:
@@ -196,7 +196,7 @@ class ChallengeCases:
         damaged, as every other command names it, since only a moderator's abort frees it."""
         if busy.reason == "game":
             try:
-                await self._unit.store.games.active(channel_id)
+                await self._kit.store.games.active(channel_id)
             except st.CorruptGame as damaged:
                 return errors.GameDamaged(damaged.game_id, damaged.reason)
         return _busy(busy)
@@ -209,7 +209,7 @@ class ChallengeCases:
         record = await self._challenge(challenge_id)
         if record.status != "pending":
             raise _closed(st.ChallengeClosed(challenge_id, record.status))
-        if record.is_overdue(self._unit.now()):
+        if record.is_overdue(self._kit.now()):
             raise errors.ChallengeUnavailable(errors.Code.CHALLENGE_EXPIRED)
         named = await self._named(record)
         return await venue.open(
@@ -232,23 +232,23 @@ class ChallengeCases:
     async def _close(
         self, actor: Actor, challenge_id: int, status: st.ClosedChallengeStatus
     ) -> ChallengeView:
-        unit = self._unit
+        kit = self._kit
         record = await self._challenge(challenge_id)
         allowed = record.challenged_id if status == "declined" else record.challenger_id
         if actor.user_id != allowed:
             if status == "declined":
                 raise errors.NotAllowed(errors.Code.ONLY_CHALLENGED_ANSWERS, answer="decline")
             raise errors.NotAllowed(errors.Code.ONLY_CHALLENGER_CANCELS)
-        async with unit.locks(record.channel_id):
+        async with kit.locks(record.channel_id):
             try:
-                record = await unit.store.challenges.close(challenge_id, status, now=unit.now())
+                record = await kit.store.challenges.close(challenge_id, status, now=kit.now())
             except st.ChallengeClosed as closed:
                 raise _closed(closed) from None
         return await self._named(record)
 
     async def expire_overdue(self) -> list[ChallengeView]:
         """Mark overdue challenges expired (so their messages can say so)."""
-        expired = await self._unit.store.challenges.expire_overdue(now=self._unit.now())
+        expired = await self._kit.store.challenges.expire_overdue(now=self._kit.now())
         return [await self._named(record) for record in expired]
 
 

@@ -16,19 +16,19 @@ from bot.service import errors
 from bot.service._ending import GameEnder, Result
 from bot.service._reports import Reports
 from bot.service._seats import check_clock, game_changed, players_game
-from bot.service.deadlines import DeadlineEvent, DeadlineKind, event_payload
+from bot.service.deadlines import DeadlineEvent, DeadlineKind, event_post
+from bot.service.kit import ServiceKit
 from bot.service.models import Actor, BoardView, Place, Report
 from bot.service.offers import PauseOffer
 from bot.service.shards import ShardSet
 from bot.service.timecontrol import reminder_times, reminders_due
-from bot.service.unit import UnitOfWork
 
 
 class ClockCases:
-    """Pausing and resuming the clock, reminders and timeouts, over one unit of work."""
+    """Pausing and resuming the clock, reminders and timeouts, over one service kit."""
 
-    def __init__(self, unit: UnitOfWork, reports: Reports, ender: GameEnder) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit, reports: Reports, ender: GameEnder) -> None:
+        self._kit = kit
         self._reports = reports
         self._ender = ender
 
@@ -36,58 +36,56 @@ class ClockCases:
         """Every active game whose clock runs, earliest deadline first (in the servers of
         ``shards``; default: all)."""
         if shards is None:
-            return await self._unit.store.clocks.running()
-        return await self._unit.store.clocks.running(shard_count=shards.count, shard_ids=shards.ids)
+            return await self._kit.store.clocks.running()
+        return await self._kit.store.clocks.running(shard_count=shards.count, shard_ids=shards.ids)
 
     # ------------------------------------------------------------------ pause and resume
 
     async def offer_pause(self, place: Place, actor: Actor) -> PauseOffer:
         """Propose to stop the clock; the opponent accepts with :meth:`accept_pause`."""
-        record = await players_game(self._unit, place, actor)
+        record = await players_game(self._kit, place, actor)
         if not record.clock.running and not record.clock.paused:
             raise errors.ClockUnavailable(errors.Code.NO_CLOCK)
         if record.clock.paused:
             raise errors.ClockUnavailable(errors.Code.ALREADY_PAUSED)
-        check_clock(self._unit, record)
+        check_clock(self._kit, record)
         return PauseOffer.to_opponent(record, actor.user_id)
 
     async def accept_pause(self, place: Place, actor: Actor, offer: PauseOffer) -> BoardView:
         """The opponent agrees: the clock stops and keeps the time that was left."""
         if actor.user_id != offer.answer_by:
             raise errors.NotAllowed(errors.Code.ONLY_ASKED_ACCEPTS_PAUSE)
-        unit = self._unit
-        async with unit.locks(place.channel_id):
-            record = await players_game(unit, place, actor)
+        kit = self._kit
+        async with kit.locks(place.channel_id):
+            record = await players_game(kit, place, actor)
             if not offer.still_stands(record):
                 raise errors.GameChanged(errors.Code.PAUSE_OFFER_OUTDATED)
             if record.clock.paused:
                 raise errors.ClockUnavailable(errors.Code.ALREADY_PAUSED)
-            check_clock(unit, record)
+            check_clock(kit, record)
             try:
-                paused = await unit.store.clocks.pause(
-                    record.id, expected_version=record.version, now=unit.now()
+                paused = await kit.store.clocks.pause(
+                    record.id, expected_version=record.version, now=kit.now()
                 )
             except st.StaleGame:
                 raise errors.GameChanged(errors.Code.PAUSE_OFFER_OUTDATED) from None
-            match = await unit.store.games.match(paused.match_id)
-            return await self._reports.view(paused, match)
+            return await self._reports.view(paused)
 
     async def resume(self, place: Place, actor: Actor) -> BoardView:
         """Either player restarts the paused clock with the time that was left."""
-        unit = self._unit
-        async with unit.locks(place.channel_id):
-            record = await players_game(unit, place, actor)
+        kit = self._kit
+        async with kit.locks(place.channel_id):
+            record = await players_game(kit, place, actor)
             if not record.clock.paused:
                 raise errors.ClockUnavailable(errors.Code.NOT_PAUSED)
             try:
-                resumed = await unit.store.clocks.resume(
-                    record.id, expected_version=record.version, now=unit.now()
+                resumed = await kit.store.clocks.resume(
+                    record.id, expected_version=record.version, now=kit.now()
                 )
             except st.StaleGame:
                 raise game_changed() from None
-            unit.signals.deadlines_changed.set()
-            match = await unit.store.games.match(resumed.match_id)
-            return await self._reports.view(resumed, match)
+            kit.signals.new_deadline(resumed.match)
+            return await self._reports.view(resumed)
 
     # ------------------------------------------------------------------ the scheduler's cases
 
@@ -97,28 +95,26 @@ class ClockCases:
         count = reminders_due(clock, now)
         if count <= clock.reminders_sent or now >= clock.deadline_at:
             return None
-        unit = self._unit
-        async with unit.locks(clock.channel_id):
+        kit = self._kit
+        async with kit.locks(clock.channel_id):
             record = await self._current(clock)
             if record is None:
                 return None
             due = reminder_times(clock.deadline_at, clock.time_per_move_seconds)[count - 1]
             event = _event("reminder", due, clock, record)
-            claimed = await unit.store.clocks.mark_reminders_sent(
+            claimed = await kit.store.clocks.mark_reminders_sent(
                 clock.game_id,
                 expected_version=clock.version,
                 deadline_at=clock.deadline_at,
                 count=count,
-                announce=st.Announcement(
-                    key=f"reminder:{clock.game_id}:{clock.version}:{count}",
-                    kind="reminder",
-                    payload=event_payload(event),
+                announce=st.announcement(
+                    f"reminder:{clock.game_id}:{clock.version}:{count}", event_post(event)
                 ),
                 now=now,
             )
             if not claimed:
                 return None
-        unit.signals.announcements_changed.set()
+        kit.signals.announcements_changed.set()
         return event
 
     async def time_out(self, clock: st.RunningClock, *, now: datetime) -> DeadlineEvent | None:
@@ -127,30 +123,27 @@ class ClockCases:
         on, ended or was paused first."""
         if now < clock.deadline_at:
             return None
-        unit = self._unit
-        async with unit.locks(clock.channel_id):
+        kit = self._kit
+        async with kit.locks(clock.channel_id):
             record = await self._current(clock)
             if record is None:
                 return None
             loser = record.game.turn
-            announce = st.Announcement(
-                key=f"timeout:{clock.game_id}",
-                kind="timeout",
-                payload=event_payload(_event("timeout", clock.deadline_at, clock, record)),
-            )
+            event = _event("timeout", clock.deadline_at, clock, record)
+            announce = st.announcement(f"timeout:{clock.game_id}", event_post(event))
             winner: Side = "black" if loser == "white" else "white"
             result = Result("timeout", winner, "timeout", record.player_id(loser))
             try:
                 report = await self._ender.end(record, result, game=record.game, announce=announce)
             except errors.GameChanged:  # the version check refused it: something came first
                 return None
-        unit.signals.announcements_changed.set()
+        kit.signals.announcements_changed.set()
         return _event("timeout", clock.deadline_at, clock, record, report)
 
     async def _current(self, clock: st.RunningClock) -> st.GameRecord | None:
         """The game, if it is still exactly where ``clock`` saw it."""
         try:
-            record = await self._unit.store.games.get(clock.game_id)
+            record = await self._kit.store.games.get(clock.game_id)
         except st.NotFound:
             return None
         same = record.version == clock.version and record.clock.deadline_at == clock.deadline_at

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.ai import SearchPool, SearchResult, choose_move_from_dict, search_pool
+from bot.jarmo import Action
 from bot.service import errors
 from bot.service.models import Actor, BoardView, ChallengeRequest, Place, Report
 from bot.store import GameRecord
@@ -72,10 +73,10 @@ class ComputerOpponent:
     service must have been built with the computer's identity (``JarmoService(computer=...)``)."""
 
     def __init__(self, service: JarmoService, think: Thinker) -> None:
-        if service.unit.computer is None:
+        if service.kit.computer is None:
             raise ValueError("the service was built without a computer opponent")
         self.service = service
-        self.actor = service.unit.computer
+        self.actor = service.kit.computer
         self._think = think
 
     async def start(self, place: Place, human: Actor, request: ChallengeRequest) -> BoardView:
@@ -97,7 +98,7 @@ class ComputerOpponent:
         game, level, game_id = turn
         move = await self._think(game.to_dict(), level, search_seed(game_id, game.ply))
         try:
-            return await self.service.play.move(place, self.actor, move)
+            return await self.service.play.move(place, self.actor, Action.parse(move))
         except (errors.NotYourTurn, errors.NoGameHere, errors.GameChanged, errors.BadMove):
             return None  # the game moved on while the computer was thinking
 
@@ -110,7 +111,7 @@ class ComputerOpponent:
     async def check_hint(self, place: Place, human: Actor) -> GameRecord:
         """The game a hint would be for; refuses between humans and off the human's turn."""
         record = await self.service.play.player_game(place, human)
-        if not self.service.unit.is_computer(
+        if not self.service.kit.is_computer(
             record.black_id if record.white_id == human.user_id else record.white_id
         ):
             raise errors.NotAllowed(errors.Code.HINT_NEEDS_COMPUTER)

@@ -24,7 +24,7 @@ from bot.service.backoff import ItemBackoff
 from bot.service.models import Report
 from bot.service.shards import ShardSet
 from bot.service.timecontrol import next_due, reminder_times, reminders_due
-from bot.store import CorruptGame, OutboxEntry, RunningClock
+from bot.store import CorruptGame, OutboxEntry, ReminderPost, RunningClock, TimeoutPost
 
 if TYPE_CHECKING:
     from bot.service.service import JarmoService
@@ -52,29 +52,27 @@ class DeadlineEvent:
     report: Report | None = None
 
 
-def event_payload(event: DeadlineEvent) -> dict[str, object]:
+def event_post(event: DeadlineEvent) -> ReminderPost | TimeoutPost:
     """What the outbox keeps of ``event`` to post it later (the report is rebuilt then)."""
-    return {
-        "due_at": event.due_at.isoformat(),
-        "user_id": event.user_id,
-        "deadline_at": event.deadline_at.isoformat(),
-    }
+    post = TimeoutPost if event.kind == "timeout" else ReminderPost
+    return post(event.due_at, event.user_id, event.deadline_at)
 
 
-def event_from_payload(entry: OutboxEntry, report: Report | None = None) -> DeadlineEvent:
-    """The event an outbox entry of kind reminder or timeout announces; ``ValueError`` for an
-    entry about no game."""
-    payload = entry.payload
+def event_from_post(
+    entry: OutboxEntry, post: ReminderPost | TimeoutPost, report: Report | None = None
+) -> DeadlineEvent:
+    """The event ``post`` (``entry``'s) announces; ``ValueError`` for an entry about no
+    game."""
     if entry.game_id is None:
         raise ValueError(f"announcement {entry.key} is about no game")
     return DeadlineEvent(
-        kind="timeout" if entry.kind == "timeout" else "reminder",
-        due_at=datetime.fromisoformat(payload["due_at"]),
+        kind="timeout" if isinstance(post, TimeoutPost) else "reminder",
+        due_at=post.due_at,
         game_id=entry.game_id,
         guild_id=entry.guild_id,
         channel_id=entry.channel_id,
-        user_id=int(payload["user_id"]),
-        deadline_at=datetime.fromisoformat(payload["deadline_at"]),
+        user_id=post.user_id,
+        deadline_at=post.deadline_at,
         report=report,
     )
 
@@ -102,7 +100,7 @@ class DeadlineScheduler:
 
     def __init__(self, service: JarmoService, *, shards: ShardSet | None = None) -> None:
         self._cases = service.clocks
-        self._unit = service.unit
+        self._kit = service.kit
         self._shards = shards or ShardSet.every()
         # A damaged game waits for a moderator's abort; its clock is left alone until then.
         self._damaged: set[int] = set()
@@ -115,7 +113,7 @@ class DeadlineScheduler:
         A game whose clock cannot be applied never stops the others: a damaged one is left
         out from then on, and one that fails otherwise is tried again later, waiting longer
         after each failure."""
-        self._unit.signals.deadlines_changed.clear()  # a change from here on wakes the next wait
+        self._kit.signals.deadlines_changed.clear()  # a change from here on wakes the next wait
         clocks = await self._clocks()
         due = sorted(
             (
@@ -135,7 +133,7 @@ class DeadlineScheduler:
 
     async def run_due_now(self) -> list[DeadlineEvent]:
         """:meth:`run_due` at the service's current time."""
-        return await self.run_due(self._unit.now())
+        return await self.run_due(self._kit.now())
 
     async def _clocks(self) -> list[RunningClock]:
         clocks = await self._cases.running(self._shards)
@@ -176,7 +174,7 @@ class DeadlineScheduler:
         upcoming = await self.next_due()
         delay = limit
         if upcoming is not None:
-            seconds = (upcoming - self._unit.now()).total_seconds()
+            seconds = (upcoming - self._kit.now()).total_seconds()
             delay = min(max(seconds, 0.0), limit)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._unit.signals.deadlines_changed.wait(), delay)
+            await asyncio.wait_for(self._kit.signals.deadlines_changed.wait(), delay)

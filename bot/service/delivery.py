@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from bot import store as st
 from bot.service.backoff import delay_after
-from bot.service.deadlines import DeadlineEvent, event_from_payload
+from bot.service.deadlines import DeadlineEvent, event_from_post
 from bot.service.models import Report
 from bot.service.tournaments.posts import NotReady
 from bot.service.tournaments.views import MatchWelcome, RoundView, TableView
@@ -58,16 +58,47 @@ class Undeliverable(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Delivery:
-    """An announcement to post: a clock event (reminder, timeout), the computer's move, or a
-    tournament's round, match welcome or final table; exactly one of them is set."""
+class ClockNotice:
+    """A reminder, or a game lost on time (its ``event`` holds the final board)."""
 
     entry: st.OutboxEntry
-    event: DeadlineEvent | None = None
-    report: Report | None = None
-    round: RoundView | None = None
-    welcome: MatchWelcome | None = None
-    table: TableView | None = None
+    event: DeadlineEvent
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerMoveNotice:
+    """The computer's move, with the board after it."""
+
+    entry: st.OutboxEntry
+    report: Report
+
+
+@dataclass(frozen=True, slots=True)
+class RoundNotice:
+    """A tournament's round, with where each match is played."""
+
+    entry: st.OutboxEntry
+    round: RoundView
+
+
+@dataclass(frozen=True, slots=True)
+class WelcomeNotice:
+    """A tournament match's welcome in its thread."""
+
+    entry: st.OutboxEntry
+    welcome: MatchWelcome
+
+
+@dataclass(frozen=True, slots=True)
+class TableNotice:
+    """A tournament's final table."""
+
+    entry: st.OutboxEntry
+    table: TableView
+
+
+# An announcement to post, rebuilt from the store: one kind of notice per kind of post.
+Delivery = ClockNotice | ComputerMoveNotice | RoundNotice | WelcomeNotice | TableNotice
 
 
 Poster = Callable[[Delivery], Awaitable[None]]
@@ -79,18 +110,18 @@ class AnnouncementDelivery:
     def __init__(
         self, service: JarmoService, post: Poster, *, post_limit: float = POST_LIMIT_SECONDS
     ) -> None:
-        self._unit = service.unit
+        self._kit = service.kit
         self._post_limit = post_limit
-        self._outbox = service.unit.store.outbox
-        self._games = service.unit.store.games
+        self._outbox = service.kit.store.outbox
+        self._games = service.kit.store.games
         self._standings = service.standings
         self._tournament_posts = service.tournaments.posts
         self._post = post
 
     async def deliver_due(self) -> list[Delivery]:
         """One pass over what can be delivered now; returns what was posted."""
-        self._unit.signals.announcements_changed.clear()  # a change from here on wakes the wait
-        now = self._unit.now()
+        self._kit.signals.announcements_changed.clear()  # a change from here on wakes the wait
+        now = self._kit.now()
         entries = await self._outbox.claim(now=now, lease_seconds=LEASE_SECONDS)
         posted = []
         for entry in entries:
@@ -154,38 +185,37 @@ class AnnouncementDelivery:
 
     async def rebuild(self, entry: st.OutboxEntry) -> Delivery:
         """The message data of ``entry``, from the store as it is now. Raises ``NotFound``
-        or ``CorruptGame`` when the game it is about cannot be read."""
-        payload = entry.payload
-        if entry.kind in ("round_paired", "match_welcome", "final_table"):
-            return await self._rebuild_tournament_post(entry)
+        or ``CorruptGame`` when what it is about cannot be read (or it holds no post)."""
+        try:
+            post = entry.post
+        except ValueError as exc:
+            raise st.NotFound("announcement", f"{entry.key} ({exc})") from None
+        posts = self._tournament_posts
+        match post:
+            case st.RoundPost():
+                # The last attempt posts the round as it stands rather than never.
+                waits = entry.attempts < MAX_ATTEMPTS
+                return RoundNotice(entry, await posts.round(post, wait_for_places=waits))
+            case st.WelcomePost():
+                return WelcomeNotice(entry, await posts.welcome(post))
+            case st.FinalTablePost():
+                return TableNotice(entry, await posts.table(post))
         if entry.game_id is None:
             raise st.NotFound("game of announcement", entry.key)
-        if entry.kind == "reminder":
-            return Delivery(entry, event=event_from_payload(entry))
-        if entry.kind == "timeout":
-            record = await self._games.get(entry.game_id)
-            match = await self._games.match(record.match_id)
-            report = await self._standings.ended_report(
-                record, match, actor_id=int(payload["user_id"]), move=None
-            )
-            return Delivery(entry, event=event_from_payload(entry, report))
-        report = await self._standings.report_at(
-            entry.game_id,
-            int(payload["version"]),
-            actor_id=int(payload["actor_id"]),
-            move=str(payload["move"]),
-        )
-        return Delivery(entry, report=dataclasses.replace(report, announcement=None))
-
-    async def _rebuild_tournament_post(self, entry: st.OutboxEntry) -> Delivery:
-        posts = self._tournament_posts
-        if entry.kind == "round_paired":
-            # The last attempt posts the round as it stands rather than never.
-            waits = entry.attempts < MAX_ATTEMPTS
-            return Delivery(entry, round=await posts.round(entry, wait_for_places=waits))
-        if entry.kind == "match_welcome":
-            return Delivery(entry, welcome=await posts.welcome(entry))
-        return Delivery(entry, table=await posts.table(entry))
+        match post:
+            case st.ReminderPost():
+                return ClockNotice(entry, event_from_post(entry, post))
+            case st.TimeoutPost():
+                record = await self._games.get(entry.game_id)
+                report = await self._standings.ended_report(
+                    record, actor_id=post.user_id, move=None
+                )
+                return ClockNotice(entry, event_from_post(entry, post, report))
+            case st.ComputerMovePost():
+                report = await self._standings.report_at(
+                    entry.game_id, post.version, actor_id=post.actor_id, move=post.move
+                )
+                return ComputerMoveNotice(entry, dataclasses.replace(report, announcement=None))
 
     async def wait(self, *, limit: float = MAX_WAIT_SECONDS) -> None:
         """Sleep until an announcement can be taken, a new one is written, or ``limit``
@@ -193,6 +223,6 @@ class AnnouncementDelivery:
         upcoming = await self._outbox.next_due()
         delay = limit
         if upcoming is not None:
-            delay = min(max((upcoming - self._unit.now()).total_seconds(), 0.0), limit)
+            delay = min(max((upcoming - self._kit.now()).total_seconds(), 0.0), limit)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._unit.signals.announcements_changed.wait(), delay)
+            await asyncio.wait_for(self._kit.signals.announcements_changed.wait(), delay)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.jarmo import Outcome
+from bot.jarmo import Game, Outcome
 from bot.service._views import BoardPicture
 from bot.service.stats_models import RatingShift
 from bot.service.timecontrol import ClockView
@@ -53,11 +53,16 @@ class BoardView:
     computer_id: int | None = None  # the computer opponent's user id, when one is attached
 
     @property
+    def live(self) -> Game:
+        """The rules engine's game: the position shown, its history and legal moves."""
+        return self.game.game
+
+    @property
     def turn_user_id(self) -> int | None:
         """Whose move it is, or ``None`` once the game has ended."""
-        if not self.game.is_active or self.game.game.over:
+        if not self.game.is_active or self.live.over:
             return None
-        return self.game.player_id(self.game.game.turn)
+        return self.game.player_id(self.live.turn)
 
     @property
     def human_to_move(self) -> int | None:

@@ -10,15 +10,15 @@ from __future__ import annotations
 import logging
 
 from bot import store as st
-from bot.jarmo import Game, IllegalMove, NotationError, parse_point
+from bot.jarmo import Action, Game, IllegalMove, NotationError, parse_point
 from bot.jarmo.position import Side
 from bot.service import errors
 from bot.service._ending import GameEnder, Result
 from bot.service._reports import Reports
 from bot.service._seats import active_game, check_clock, game_changed, players_game
+from bot.service.kit import ServiceKit
 from bot.service.models import Actor, BoardView, DamagedGameAborted, Place, Report
 from bot.service.offers import StopOffer
-from bot.service.unit import UnitOfWork
 
 log = logging.getLogger(__name__)
 SUGGESTION_LIMIT = 25  # Discord shows at most 25 autocomplete choices
@@ -28,33 +28,51 @@ ANNOUNCEMENT_HOLD_SECONDS = 60.0
 
 
 class PlayCases:
-    """The playing use cases over one unit of work."""
+    """The playing use cases over one service kit."""
 
-    def __init__(self, unit: UnitOfWork, reports: Reports, ender: GameEnder) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit, reports: Reports, ender: GameEnder) -> None:
+        self._kit = kit
         self._reports = reports
         self._ender = ender
 
     async def move(
-        self, place: Place, actor: Actor, text: str, *, seen: tuple[int, int] | None = None
+        self, place: Place, actor: Actor, action: Action, *, seen: tuple[int, int] | None = None
     ) -> Report:
-        """Play a move (any accepted notation) for the actor in the channel's game.
+        """Play ``action`` for the actor in the channel's game.
 
         ``seen`` (game id, version) guards a move chosen on a board shown earlier: if the game
         has moved on since, nothing is played (``GameChanged``)."""
-        async with self._unit.locks(place.channel_id):
-            record = await players_game(self._unit, place, actor, needs_turn=True)
+        async with self._kit.locks(place.channel_id):
+            record = await players_game(self._kit, place, actor, needs_turn=True)
             if seen is not None and (record.id, record.version) != seen:
                 raise game_changed()
-            check_clock(self._unit, record)  # paused, or out of time: no move
-            game = record.game
-            try:
-                played = game.play(text)
-            except NotationError as exc:
-                raise errors.BadMove(errors.Code.UNREADABLE_MOVE, cause=exc) from None
-            except IllegalMove as exc:
-                raise errors.BadMove(errors.Code.ILLEGAL_MOVE, cause=exc) from None
-            return await self._after_action(place, actor, record, game, played)
+            return await self._play(place, actor, record, action)
+
+    async def movers_board(self, place: Place, actor: Actor) -> BoardView:
+        """The channel's game from the side of the actor, who must be the player to move
+        (``NotAPlayer``, ``NotYourTurn``): what the click grid shows, and plays on with
+        :meth:`move_on`."""
+        record = await players_game(self._kit, place, actor, needs_turn=True)
+        return await self._reports.view(record, perspective=record.game.turn)
+
+    async def move_on(self, place: Place, actor: Actor, board: BoardView, action: Action) -> Report:
+        """Play ``action`` on the game as ``board`` (from :meth:`movers_board`, in the same
+        interaction) showed it, without reading it again: if anything changed the game since,
+        the store's version check refuses the move (``GameChanged``). The board's game is
+        played on, so ``board`` shows the position before the move no more."""
+        async with self._kit.locks(place.channel_id):
+            return await self._play(place, actor, board.game, action)
+
+    async def _play(
+        self, place: Place, actor: Actor, record: st.GameRecord, action: Action
+    ) -> Report:
+        check_clock(self._kit, record)  # paused, or out of time: no move
+        game = record.game
+        try:
+            played = game.play(action)
+        except IllegalMove as exc:
+            raise errors.BadMove(errors.Code.ILLEGAL_MOVE, cause=exc) from None
+        return await self._after_action(place, actor, record, game, played)
 
     async def redeploy(self, place: Place, actor: Actor, point: str) -> Report:
         """Redeploy (classic/jasir) or place from the reserve (ludos) on a camp point."""
@@ -62,13 +80,13 @@ class PlayCases:
             name = parse_point(point)
         except NotationError as exc:
             raise errors.BadMove(errors.Code.UNREADABLE_MOVE, cause=exc) from None
-        return await self.move(place, actor, "@" + name)
+        return await self.move(place, actor, read_action("@" + name))
 
     async def _after_action(
         self, place: Place, actor: Actor, record: st.GameRecord, game: Game, played: str
     ) -> Report:
-        unit = self._unit
-        await unit.names.remember(place, actor)
+        kit = self._kit
+        await kit.names.remember(place, actor)
         announce = self._computer_move_announcement(record, actor, played)
         if game.over:
             outcome = game.outcome()
@@ -79,20 +97,19 @@ class PlayCases:
                 record, result, game=game, final_move=final, announce=announce
             )
         try:
-            updated = await unit.store.games.record_move(
+            updated = await kit.store.games.record_move(
                 record.id,
                 expected_version=record.version,
                 player_id=actor.user_id,
                 move=played,
                 game=game,
-                now=unit.now(),
+                now=kit.now(),
                 announce=announce,
             )
         except st.StaleGame:
             raise game_changed() from None
-        unit.signals.deadlines_changed.set()
-        match = await unit.store.games.match(updated.match_id)
-        board = await self._reports.view(updated, match)
+        kit.signals.new_deadline(updated.match)
+        board = await self._reports.view(updated)
         key = announce.key if announce else None
         return Report(actor.user_id, played, board, announcement=key)
 
@@ -101,27 +118,26 @@ class PlayCases:
     ) -> st.Announcement | None:
         """Nobody's interaction waits for the computer's move, so it is written to the outbox
         with the move: held for the caller to post, and delivered later if the bot dies first."""
-        if not self._unit.is_computer(actor.user_id):
+        if not self._kit.is_computer(actor.user_id):
             return None
         version = record.version + 1
-        return st.Announcement(
-            key=f"computer_move:{record.id}:{version}",
-            kind="computer_move",
-            payload={"version": version, "move": played, "actor_id": actor.user_id},
+        return st.announcement(
+            f"computer_move:{record.id}:{version}",
+            st.ComputerMovePost(version, played, actor.user_id),
             held_seconds=ANNOUNCEMENT_HOLD_SECONDS,
         )
 
     async def player_game(self, place: Place, actor: Actor) -> st.GameRecord:
         """The channel's game, checking that the actor plays in it."""
-        return await players_game(self._unit, place, actor)
+        return await players_game(self._kit, place, actor)
 
     async def resign(self, place: Place, actor: Actor, *, game_id: int | None = None) -> Report:
         """The actor resigns: the game is lost and the rest of the match forfeited.
 
         ``game_id`` guards a confirmation given earlier: if that game is no longer the one in
         play, nothing happens."""
-        async with self._unit.locks(place.channel_id):
-            record = await players_game(self._unit, place, actor)
+        async with self._kit.locks(place.channel_id):
+            record = await players_game(self._kit, place, actor)
             if game_id is not None and record.id != game_id:
                 raise errors.GameChanged(errors.Code.GAME_ALREADY_ENDED)
             winner: Side = "black" if record.side_of(actor.user_id) == "white" else "white"
@@ -130,9 +146,9 @@ class PlayCases:
 
     async def offer_stop(self, place: Place, actor: Actor) -> StopOffer:
         """Propose to end the current game now, scored as it stands."""
-        record = await players_game(self._unit, place, actor)
+        record = await players_game(self._kit, place, actor)
         offer = StopOffer.to_opponent(record, actor.user_id)
-        if self._unit.is_computer(offer.answer_by):
+        if self._kit.is_computer(offer.answer_by):
             raise errors.NotAllowed(errors.Code.COMPUTER_PLAYS_ON)
         return offer
 
@@ -140,8 +156,8 @@ class PlayCases:
         """The opponent agrees to end the game as it stands; the match goes on."""
         if actor.user_id != offer.answer_by:
             raise errors.NotAllowed(errors.Code.ONLY_ASKED_ACCEPTS_STOP)
-        async with self._unit.locks(place.channel_id):
-            record = await players_game(self._unit, place, actor)
+        async with self._kit.locks(place.channel_id):
+            record = await players_game(self._kit, place, actor)
             if not offer.still_stands(record):
                 raise errors.GameChanged(errors.Code.STOP_OFFER_OUTDATED)
             result = Result("stopped", record.game.leader(), "stopped", actor.user_id)
@@ -154,13 +170,13 @@ class PlayCases:
         game is set aside with its raw record kept for the operator."""
         if not can_manage:
             raise errors.NotAllowed(errors.Code.ABORT_NEEDS_MANAGER)
-        unit = self._unit
-        async with unit.locks(place.channel_id):
+        kit = self._kit
+        async with kit.locks(place.channel_id):
             try:
-                record = await active_game(unit, place)
+                record = await active_game(kit, place)
             except errors.GameDamaged as damaged:
-                await unit.store.quarantine.set_aside(
-                    damaged.game_id, reason=damaged.reason, now=unit.now()
+                await kit.store.quarantine.set_aside(
+                    damaged.game_id, reason=damaged.reason, now=kit.now()
                 )
                 log.warning(
                     "damaged game %d aborted by user %s; its record is in quarantined_games",
@@ -173,10 +189,9 @@ class PlayCases:
 
     async def board(self, place: Place, *, viewer_id: int | None = None) -> BoardView:
         """The channel's current game, seen from the viewer's side if they play in it."""
-        record = await active_game(self._unit, place)
-        match = await self._unit.store.games.match(record.match_id)
+        record = await active_game(self._kit, place)
         perspective = record.side_of(viewer_id) if viewer_id is not None else None
-        return await self._reports.view(record, match, perspective=perspective or "white")
+        return await self._reports.view(record, perspective=perspective or "white")
 
     async def move_suggestions(
         self, place: Place, user_id: int, typed: str, *, limit: int | None = SUGGESTION_LIMIT
@@ -184,7 +199,7 @@ class PlayCases:
         """Autocomplete: the user's legal moves matching what they typed (none when it is not
         their turn or they do not play here, or the game is damaged)."""
         try:
-            record = await self._unit.store.games.active(place.channel_id)
+            record = await self._kit.store.games.active(place.channel_id)
         except st.CorruptGame:
             return []
         if record is None or record.side_of(user_id) != record.game.turn:
@@ -197,6 +212,15 @@ class PlayCases:
         """Autocomplete: the camp points the user may redeploy or place on right now."""
         moves = await self.move_suggestions(place, user_id, "@" + typed.strip().lstrip("@"))
         return [m[1:] for m in moves if m.startswith("@")]
+
+
+def read_action(text: str) -> Action:
+    """The action ``text`` writes in any accepted notation (``A1-C2``, ``a1 c2``, ``@B1``,
+    ``D3-E5@B1``); ``BadMove(UNREADABLE_MOVE)`` saying what was expected if it writes none."""
+    try:
+        return Action.parse(text)
+    except NotationError as exc:
+        raise errors.BadMove(errors.Code.UNREADABLE_MOVE, cause=exc) from None
 
 
 def _squash(text: str) -> str:

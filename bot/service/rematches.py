@@ -11,8 +11,8 @@ from bot import store as st
 from bot.service import errors
 from bot.service.challenges import ChallengeCases
 from bot.service.game_options import GameOptions
+from bot.service.kit import ServiceKit
 from bot.service.models import Actor, BoardView, ChallengeView, Place
-from bot.service.unit import UnitOfWork
 
 # The opponent as a member of the match's server now, or ``None`` if they left it.
 MemberLookup = Callable[[int], Awaitable[Actor | None]]
@@ -38,8 +38,8 @@ Rematch = RematchOffered | RematchStarted
 class RematchCases:
     """The rematch use case, posting through the challenge use cases."""
 
-    def __init__(self, unit: UnitOfWork, challenges: ChallengeCases) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit, challenges: ChallengeCases) -> None:
+        self._kit = kit
         self._challenges = challenges
 
     async def offer(self, actor: Actor, match_id: int, members: MemberLookup) -> Rematch:
@@ -48,25 +48,25 @@ class RematchCases:
         Raises ``NoGameHere`` for an unknown match, ``NotAllowed`` for someone who did not play
         in it, ``ChallengeUnavailable`` while it runs or when the opponent has left the server,
         and ``ChannelBusy`` when its channel already has a game or challenge."""
-        unit = self._unit
+        kit = self._kit
         match = await self._ended_match(actor, match_id)
         place = Place(match.guild_id, match.channel_id)
         options = await self._swapped_options(match, actor.user_id)
         opponent_id = next(p for p in match.player_ids if p != actor.user_id)
-        if unit.computer is not None and unit.is_computer(opponent_id):
-            view = await self._challenges.post_options(place, actor, unit.computer, options)
-            board = await self._challenges.accept(unit.computer, view.challenge.id)
+        if kit.computer is not None and kit.is_computer(opponent_id):
+            view = await self._challenges.post_options(place, actor, kit.computer, options)
+            board = await self._challenges.accept(kit.computer, view.challenge.id)
             return RematchStarted(board)
         opponent = await members(opponent_id)
         if opponent is None:
-            name = await unit.names(match.guild_id, opponent_id)
+            name = await kit.names(match.guild_id, opponent_id)
             raise errors.ChallengeUnavailable(errors.Code.OPPONENT_LEFT, name=name)
         view = await self._challenges.post_options(place, actor, opponent, options)
         return RematchOffered(view)
 
     async def _ended_match(self, actor: Actor, match_id: int) -> st.MatchRecord:
         try:
-            match = await self._unit.store.games.match(match_id)
+            match = await self._kit.store.games.match(match_id)
         except st.NotFound:
             raise errors.NoGameHere(errors.Code.NO_MATCH) from None
         if actor.user_id not in match.player_ids:
@@ -84,6 +84,6 @@ class RematchCases:
         if match.challenge_id is not None:
             # Only the challenge knows the computer's level; the match keeps all else.
             with contextlib.suppress(st.NotFound):
-                challenge = await self._unit.store.challenges.get(match.challenge_id)
+                challenge = await self._kit.store.challenges.get(match.challenge_id)
                 level = challenge.options.vs_computer_level
         return GameOptions.of_match(match).challenge(side, level)

@@ -29,8 +29,8 @@ from bot.ai.review import (
 from bot.jarmo import Game, Side
 from bot.service._views import BoardPicture, board_picture, result_banner
 from bot.service.errors import Code, NoGameHere, ReviewRefused
+from bot.service.kit import ServiceKit
 from bot.service.models import Place
-from bot.service.unit import UnitOfWork
 from bot.store import GameRecord, NotFound
 
 __all__ = [
@@ -104,10 +104,10 @@ class ReviewView:
 
 
 class ReviewCases:
-    """``review`` and ``last_game`` over one unit of work; :meth:`use` sets the analyser."""
+    """``review`` and ``last_game`` over one service kit; :meth:`use` sets the analyser."""
 
-    def __init__(self, unit: UnitOfWork, analyser: Analyser = analyse_in_thread) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit, analyser: Analyser = analyse_in_thread) -> None:
+        self._kit = kit
         self._analyser = analyser
         self._running: dict[int, _Computation] = {}
 
@@ -123,7 +123,7 @@ class ReviewCases:
     async def last_game(self, place: Place) -> int:
         """The id of the channel's latest finished game. Refuses when the channel has none, or
         only a game still in play (``ReviewRefused``); a damaged one raises ``CorruptGame``."""
-        games = self._unit.store.games
+        games = self._kit.store.games
         match = await games.latest_match(place.channel_id)
         if match is None:
             raise NoGameHere(Code.NO_GAME_TO_REVIEW)
@@ -150,7 +150,7 @@ class ReviewCases:
         ``CorruptGame`` (shown as ``GameDamaged``). Nothing is stored then.
         """
         record = await self._finished_game(guild_id, game_id)
-        stored = await self._unit.store.reviews.get(game_id)
+        stored = await self._kit.store.reviews.get(game_id)
         judged = _decoded(stored, game_id) if stored is not None else None
         if judged is None:
             judged = await self._computed(record, progress)
@@ -158,7 +158,7 @@ class ReviewCases:
 
     async def _finished_game(self, guild_id: int, game_id: int) -> GameRecord:
         try:
-            record = await self._unit.store.games.get(game_id)
+            record = await self._kit.store.games.get(game_id)
         except NotFound:
             raise NoGameHere(Code.NO_GAME_TO_REVIEW) from None
         if record.guild_id != guild_id:
@@ -187,7 +187,7 @@ class ReviewCases:
     def _keeper(self, game_id: int) -> Callable[[GameReview], Awaitable[GameReview]]:
         async def keep(judged: GameReview) -> GameReview:
             body = json.dumps(judged.to_dict(), separators=(",", ":"))
-            kept = await self._unit.store.reviews.keep(game_id, body, now=self._unit.now())
+            kept = await self._kit.store.reviews.keep(game_id, body, now=self._kit.now())
             return _decoded(kept, game_id) or judged  # another process's review, if first
 
         return keep
@@ -197,7 +197,7 @@ class ReviewCases:
             del self._running[game_id]
 
     async def _view(self, record: GameRecord, judged: GameReview) -> ReviewView:
-        names = self._unit.names
+        names = self._kit.names
         players = (
             await names(record.guild_id, record.white_id),
             await names(record.guild_id, record.black_id),

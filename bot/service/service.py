@@ -1,6 +1,6 @@
 """The use cases of Jarmo for Discord, independent of Discord: the same calls serve the slash
 commands, the console mode and the tests. :class:`JarmoService` only puts the use-case modules
-together over one shared unit of work."""
+together over one shared service kit."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from bot.service.announcements import AnnouncementCases
 from bot.service.challenges import ChallengeCases
 from bot.service.clocks import ClockCases
 from bot.service.computer_turns import ComputerTurns
+from bot.service.kit import ServiceKit, utc_now
 from bot.service.match_events import MatchListeners
 from bot.service.models import Actor, ServiceConfig
 from bot.service.play import PlayCases
@@ -25,7 +26,7 @@ from bot.service.servers import ServerSettingsCases
 from bot.service.standings import StandingsCases
 from bot.service.stats import PlayerStats
 from bot.service.tournaments.cases import TournamentCases
-from bot.service.unit import UnitOfWork, utc_now
+from bot.service.kit import ServiceKit, utc_now
 from bot.service.venues import VenueCases
 
 
@@ -48,7 +49,7 @@ class JarmoService:
         unrated_players: frozenset[int] = frozenset(),
     ) -> None:
         unrated = unrated_players | ({computer.user_id} if computer else set())
-        self.unit = UnitOfWork(
+        self.kit = ServiceKit(
             store,
             config=config or ServiceConfig(),
             clock=clock,
@@ -56,49 +57,49 @@ class JarmoService:
             ratings=Ratings(unrated_players=unrated),
             computer=computer,
         )
-        reports = Reports(self.unit)
+        reports = Reports(self.kit)
         # Told of every match that ends, however it ended; the front end adds its own (a
         # thread renamed with the result).
         self.match_listeners = match_listeners = MatchListeners()
-        ender = GameEnder(self.unit, reports, match_listeners)
-        self.challenges = ChallengeCases(self.unit, reports)
-        self.play = PlayCases(self.unit, reports, ender)
-        self.clocks = ClockCases(self.unit, reports, ender)
-        self.standings = StandingsCases(self.unit, reports)
-        self.stats = PlayerStats(store.ratings, store.results, store.games, self.unit.names)
-        self.computer_turns = ComputerTurns(self.unit)
-        self.announcements = AnnouncementCases(self.unit)
+        ender = GameEnder(self.kit, reports, match_listeners)
+        self.challenges = ChallengeCases(self.kit, reports)
+        self.play = PlayCases(self.kit, reports, ender)
+        self.clocks = ClockCases(self.kit, reports, ender)
+        self.standings = StandingsCases(self.kit, reports)
+        self.stats = PlayerStats(store.ratings, store.results, store.games, self.kit.names)
+        self.computer_turns = ComputerTurns(self.kit)
+        self.announcements = AnnouncementCases(self.kit)
         # rematches, per-server settings, matches whose thread is deleted
-        self.rematches = RematchCases(self.unit, self.challenges)
+        self.rematches = RematchCases(self.kit, self.challenges)
         self.servers = ServerSettingsCases(store.state)
-        self.venues = VenueCases(self.unit, ender)
+        self.venues = VenueCases(self.kit, ender)
         # tournaments hear of every match that ends
-        self.tournaments = TournamentCases(self.unit, ender, reports, self.challenges)
+        self.tournaments = TournamentCases(self.kit, ender, reports, self.challenges)
         match_listeners.add(self.tournaments.match_ended)
-        self.reviews = ReviewCases(self.unit)
+        self.reviews = ReviewCases(self.kit)
 
     def with_computer(self, computer: Actor) -> JarmoService:
         """A service like this one (same store, settings, clock and random source) that plays
         ``computer`` as the computer opponent."""
-        unit = self.unit
+        kit = self.kit
         return JarmoService(
-            unit.store,
-            config=unit.config,
-            clock=unit.clock,
-            rng=unit.rng,
+            kit.store,
+            config=kit.config,
+            clock=kit.clock,
+            rng=kit.rng,
             computer=computer,
-            unrated_players=unit.ratings.unrated_players,
+            unrated_players=kit.ratings.unrated_players,
         )
 
     @property
     def config(self) -> ServiceConfig:
         """The settings the service runs with."""
-        return self.unit.config
+        return self.kit.config
 
     def now(self) -> datetime:
         """The service's clock (UTC); the background jobs run on the same one."""
-        return self.unit.now()
+        return self.kit.now()
 
     def is_computer(self, user_id: int | None) -> bool:
         """Whether ``user_id`` is the computer opponent."""
-        return self.unit.is_computer(user_id)
+        return self.kit.is_computer(user_id)

@@ -9,55 +9,53 @@ from bot import store as st
 from bot.jarmo import Game
 from bot.service import errors
 from bot.service._reports import Reports
+from bot.service.kit import ServiceKit
 from bot.service.models import Place, Report, Standings
-from bot.service.unit import UnitOfWork
 
 
 class StandingsCases:
-    """The standings use cases over one unit of work."""
+    """The standings use cases over one service kit."""
 
-    def __init__(self, unit: UnitOfWork, reports: Reports) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit, reports: Reports) -> None:
+        self._kit = kit
         self._reports = reports
 
     async def current(self, place: Place) -> Standings:
         """The channel's current or most recent match. Raises ``NoGameHere`` if none."""
-        match = await self._unit.store.games.latest_match(place.channel_id)
+        match = await self._kit.store.games.latest_match(place.channel_id)
         if match is None:
             raise errors.NoGameHere(errors.Code.NO_MATCH)
         return await self._reports.standings(match)
 
     async def ended_report(
-        self, record: st.GameRecord, match: st.MatchRecord, *, actor_id: int, move: str | None
+        self, record: st.GameRecord, *, actor_id: int, move: str | None
     ) -> Report:
         """The report of a game's end, rebuilt from the store: the final board, the result,
         the standings and, if the match went on, its next game as it started."""
-        games = await self._unit.store.games.match_games(match.id)
+        games = await self._kit.store.games.match_games(record.match_id)
         following = next((g for g in games if g.index == record.index + 1), None)
         if following is not None:
-            following = await self._at_version(following, match, 0)
-        return await self._reports.ended(record, match, following, actor_id=actor_id, move=move)
+            following = await self._at_version(following, 0)
+        return await self._reports.ended(record, following, actor_id=actor_id, move=move)
 
     async def report_at(
         self, game_id: int, version: int, *, actor_id: int, move: str | None
     ) -> Report:
         """The report of the action that took game ``game_id`` to ``version``, rebuilt from
         the store. Raises ``NotFound`` or ``CorruptGame``."""
-        games = self._unit.store.games
+        games = self._kit.store.games
         record = await games.get(game_id)
-        match = await games.match(record.match_id)
         if not record.is_active and record.version == version:  # that action ended the game
-            return await self.ended_report(record, match, actor_id=actor_id, move=move)
-        record = await self._at_version(record, match, version)
-        return Report(actor_id, move, await self._reports.view(record, match))
+            return await self.ended_report(record, actor_id=actor_id, move=move)
+        record = await self._at_version(record, version)
+        return Report(actor_id, move, await self._reports.view(record))
 
-    async def _at_version(
-        self, record: st.GameRecord, match: st.MatchRecord, version: int
-    ) -> st.GameRecord:
+    async def _at_version(self, record: st.GameRecord, version: int) -> st.GameRecord:
         """``record`` as it stood after ``version`` actions (replayed if it has moved on)."""
         if record.version == version:
             return record
+        match = record.match
         game = Game.new(match.ruleset, match.layout, match.max_plies)
-        for action in (await self._unit.store.games.actions(record.id))[:version]:
+        for action in (await self._kit.store.games.actions(record.id))[:version]:
             game.play(action.move)
         return dataclasses.replace(record, game=game, version=version, status="active")

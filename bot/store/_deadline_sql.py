@@ -1,5 +1,5 @@
-"""The correspondence clock on SQLite: restarting it after a move, pausing and
-resuming it, marking reminders sent, and listing the running clocks for the deadline scheduler.
+"""The correspondence clock on SQLite: pausing and resuming it, marking reminders sent, and
+listing the running clocks for the deadline scheduler (a move restarts it: ``_game_store``).
 
 Every write is guarded like a move: it applies only to the active game at the version (and, for
 reminders, the deadline) the caller saw, so a reminder or a pause that lost a race to a move
@@ -17,7 +17,7 @@ from bot.store._games import GameLoader
 from bot.store._outbox_sql import add_announcement
 from bot.store._rows import from_text, to_text
 from bot.store._sql import Reader, Sql, Writer
-from bot.store.clocks import RunningClock, deadline_after
+from bot.store.clocks import RunningClock
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
 from bot.store.records import GameRecord
@@ -26,21 +26,6 @@ _CLOCK_OF_GAME = (
     "SELECT g.version, g.status, g.deadline_at, g.time_left_seconds, m.time_per_move_seconds"
     " FROM games AS g JOIN matches AS m ON m.id = g.match_id WHERE g.id = ?"
 )
-
-
-def restart_clock(db: Sql, game_id: int, now: datetime) -> dict[str, object]:
-    """The column values that give the player to move a full period from ``now``: to merge into
-    the move's own (version-guarded) update. Empty for a match without a time limit."""
-    row = db.execute(_CLOCK_OF_GAME, (game_id,)).fetchone()
-    deadline = deadline_after(now, row["time_per_move_seconds"]) if row else None
-    if deadline is None:
-        return {}
-    return {
-        "deadline_at": to_text(deadline),
-        "reminders_sent": 0,
-        "time_left_seconds": None,
-        "paused_at": None,
-    }
 
 
 def pause(db: Sql, game_id: int, expected_version: int, now: datetime) -> None:

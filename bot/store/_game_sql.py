@@ -48,7 +48,7 @@ def insert_game(
         if "channel_id" not in str(exc) and "games_one_active_per_channel" not in str(exc):
             raise
         raise ChannelBusy(match.channel_id, "game") from exc
-    return _rows.game(row, game)
+    return _rows.game(row, game, match)
 
 
 def update_game(

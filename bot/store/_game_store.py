@@ -3,17 +3,18 @@ optimistic-concurrency transaction."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from bot.jarmo import Game
 from bot.store import _rows
-from bot.store._deadline_sql import restart_clock
 from bot.store._game_sql import append_action, end_match, fetch_match, insert_game, update_game
 from bot.store._games import GameLoader, dump
 from bot.store._outbox_sql import add_announcement
 from bot.store._ratings_sql import apply_ratings, count_match_win
 from bot.store._rows import MATCH_COLUMNS, only_row, to_text
 from bot.store._sql import Reader, Sql, Writer
+from bot.store.clocks import deadline_after
 from bot.store.endings import GameEnding, NextGame
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
@@ -106,9 +107,13 @@ class SqlGames:
         snapshot, at = dump(game), to_text(now)
 
         def work(db: Sql) -> GameRecord:
+            # Its match is read in the transaction: it gives the clock's period, and the
+            # record handed back carries it.
+            match = _match_of_game(db, game_id)
             sets = {"version": expected_version + 1, "snapshot": snapshot, "last_activity": at}
-            row = update_game(db, game_id, expected_version, sets | restart_clock(db, game_id, now))
-            record = _rows.game(row, game)
+            clock = restarted_clock(now, match.time_per_move_seconds)
+            row = update_game(db, game_id, expected_version, sets | clock)
+            record = _rows.game(row, game, match)
             # The engine has already passed the turn on, so the mover is the side not to move.
             mover = record.black_id if game.turn == "white" else record.white_id
             if player_id != mover:
@@ -142,14 +147,15 @@ class SqlGames:
             sets["rated"] = 1
 
         def work(db: Sql) -> GameEnd:
-            ended = _rows.game(update_game(db, game_id, expected_version, sets), ending.game)
+            row = update_game(db, game_id, expected_version, sets)
+            match = fetch_match(db, row["match_id"])
+            ended = _rows.game(row, ending.game, match)
             if final is not None:
                 if final.player_id not in (ended.white_id, ended.black_id):
                     raise ValueError(f"user {final.player_id} does not play in game {game_id}")
                 append_action(db, game_id, version, final.player_id, final.move, at)
             if ending.announce is not None:
                 add_announcement(db, game_id, ending.announce, now)
-            match = fetch_match(db, ended.match_id)
             if ending.ratings is not None:  # rejects an aborted game
                 apply_ratings(db, ended, match, ending.ratings, at)
             if isinstance(then, NextGame):
@@ -158,13 +164,39 @@ class SqlGames:
             match = end_match(db, match, then.state, then.winner_id, at)
             if ending.ratings is not None and then.winner_id is not None:
                 count_match_win(db, match, ending.ratings, then.winner_id)
-            return GameEnd(game=ended, match=match, next_game=None)
+            return GameEnd(game=replace(ended, match=match), match=match, next_game=None)
 
         end = await self._writer.run(work)
         self._loader.trust(game_id, version, snapshot)
         if end.next_game is not None:
             self._loader.trust(end.next_game.id, 0, next_snapshot)
         return end
+
+
+def restarted_clock(now: datetime, time_per_move_seconds: int | None) -> dict[str, object]:
+    """The game columns that give the player to move a full period from ``now``: to merge into
+    the move's own (version-guarded) update. Empty for a match without a time limit."""
+    deadline = deadline_after(now, time_per_move_seconds)
+    if deadline is None:
+        return {}
+    return {
+        "deadline_at": to_text(deadline),
+        "reminders_sent": 0,
+        "time_left_seconds": None,
+        "paused_at": None,
+    }
+
+
+def _match_of_game(db: Sql, game_id: int) -> MatchRecord:
+    """The match of a game; raises ``NotFound`` for an unknown game."""
+    columns = ", ".join(f"m.{c}" for c in MATCH_COLUMNS.split(", "))
+    row = db.execute(
+        f"SELECT {columns} FROM matches AS m JOIN games AS g ON g.match_id = m.id WHERE g.id = ?",
+        (game_id,),
+    ).fetchone()
+    if row is None:
+        raise NotFound("game", game_id)
+    return _rows.match(row)
 
 
 def check_played(game: Game, plies: int, move: str | None) -> None:

@@ -10,7 +10,7 @@ from collections import OrderedDict
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._replay import Mismatch, StoredGame, read_snapshot, verify
-from bot.store._rows import GAME_COLUMNS
+from bot.store._rows import GAME_COLUMNS, MATCH_PREFIX, PREFIXED_MATCH_COLUMNS
 from bot.store._sql import Reader
 from bot.store.errors import CorruptGame
 from bot.store.records import DamagedGame, GameRecord
@@ -20,9 +20,10 @@ log = logging.getLogger(__name__)
 # most recently. Another is replayed once more when it is next loaded.
 TRUSTED_GAMES = 20_000
 
+# Each game with its match, so that nothing reads the match again for the same game.
 _SELECT_GAMES = (
     "SELECT " + ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
-    + ", m.ruleset, m.layout, m.max_plies FROM games AS g JOIN matches AS m ON m.id = g.match_id"
+    + f", {PREFIXED_MATCH_COLUMNS} FROM games AS g JOIN matches AS m ON m.id = g.match_id"
 )  # fmt: skip
 
 
@@ -103,7 +104,7 @@ class GameLoader:
                 live = read_snapshot(snapshot)
             else:
                 live = verify(await self._stored(row))
-            record = _rows.game(row, live)
+            record = _rows.game(row, live, _rows.match(row, MATCH_PREFIX))
         except (Mismatch, ValueError, TypeError) as exc:  # the latter two: a damaged column
             raise self.report_damaged(game_id, str(exc)) from exc
         self._remember(game_id, seen)
@@ -116,9 +117,9 @@ class GameLoader:
             (row["id"], row["version"]),
         )
         return StoredGame(
-            ruleset=row["ruleset"],
-            layout=row["layout"],
-            max_plies=row["max_plies"],
+            ruleset=row[MATCH_PREFIX + "ruleset"],
+            layout=row[MATCH_PREFIX + "layout"],
+            max_plies=row[MATCH_PREFIX + "max_plies"],
             white_id=row["white_id"],
             black_id=row["black_id"],
             version=row["version"],

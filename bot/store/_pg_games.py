@@ -23,14 +23,14 @@ from bot.store import _rows
 from bot.store._game_store import SqlGames, check_played
 from bot.store._games import GameLoader, dump
 from bot.store._pg_connection import UNAVAILABLE, unavailable
-from bot.store._rows import RECORD_COLUMNS, to_text
+from bot.store._rows import MATCH_PREFIX, PREFIXED_MATCH_COLUMNS, RECORD_COLUMNS, to_text
 from bot.store._sql import Reader, Writer
 from bot.store.outbox import Announcement
 from bot.store.records import GameRecord
 
 # $1 game, $2 expected version, $3 snapshot, $4 now (store time text), $5 player, $6 move,
 # $7 the mover's side. The deadline text is built like ``clocks.deadline_text``: fixed-width
-# ISO 8601 UTC with microseconds.
+# ISO 8601 UTC with microseconds. The moved game comes back with its match.
 _RECORD_MOVE = f"""
 WITH moved AS (
     UPDATE games AS g
@@ -55,7 +55,8 @@ WITH moved AS (
     INSERT INTO actions (game_id, ply, player_id, move, played_at)
     SELECT id, version, $5, $6, $4::text FROM moved
 )
-SELECT {RECORD_COLUMNS} FROM moved
+SELECT {", ".join(f"moved.{c}" for c in RECORD_COLUMNS.split(", "))}, {PREFIXED_MATCH_COLUMNS}
+FROM moved JOIN matches AS m ON m.id = moved.match_id
 """
 
 
@@ -97,7 +98,7 @@ class PgGames(SqlGames):
                 game_id, expected_version, player_id, move, game, now, None
             )
         self._loader.trust(game_id, expected_version + 1, snapshot)
-        return _rows.game(row, game)
+        return _rows.game(row, game, _rows.match(row, MATCH_PREFIX))
 
     async def _one_statement(self, arguments: tuple[Any, ...]) -> Any:
         try:

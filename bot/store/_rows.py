@@ -92,36 +92,44 @@ def challenge(row: sqlite3.Row) -> ChallengeRecord:
     )
 
 
-def match(row: sqlite3.Row) -> MatchRecord:
-    """A match row (``MATCH_COLUMNS``) as a record."""
+def match(row: sqlite3.Row, prefix: str = "") -> MatchRecord:
+    """A match row (``MATCH_COLUMNS``, each named with ``prefix`` in front) as a record."""
     return MatchRecord(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        challenge_id=row["challenge_id"],
-        first_white_id=row["first_white_id"],
-        first_black_id=row["first_black_id"],
-        ruleset=row["ruleset"],
-        layout=row["layout"],
-        game_count=row["game_count"],
-        max_plies=row["max_plies"],
-        state=row["state"],
-        winner_id=row["winner_id"],
-        created_at=_at(row["created_at"]),
-        finished_at=from_text(row["finished_at"]),
-        time_per_move_seconds=row["time_per_move_seconds"],
+        id=row[prefix + "id"],
+        guild_id=row[prefix + "guild_id"],
+        channel_id=row[prefix + "channel_id"],
+        challenge_id=row[prefix + "challenge_id"],
+        first_white_id=row[prefix + "first_white_id"],
+        first_black_id=row[prefix + "first_black_id"],
+        ruleset=row[prefix + "ruleset"],
+        layout=row[prefix + "layout"],
+        game_count=row[prefix + "game_count"],
+        max_plies=row[prefix + "max_plies"],
+        state=row[prefix + "state"],
+        winner_id=row[prefix + "winner_id"],
+        created_at=_at(row[prefix + "created_at"]),
+        finished_at=from_text(row[prefix + "finished_at"]),
+        time_per_move_seconds=row[prefix + "time_per_move_seconds"],
     )
 
 
-def game(row: sqlite3.Row, live: Game) -> GameRecord:
+# A game's match beside the game's own columns, each named ``m_<column>``; read back with
+# ``match(row, MATCH_PREFIX)``.
+MATCH_PREFIX = "m_"
+PREFIXED_MATCH_COLUMNS = ", ".join(f"m.{c} AS {MATCH_PREFIX}{c}" for c in MATCH_COLUMNS.split(", "))
+
+
+def game(row: sqlite3.Row, live: Game, of_match: MatchRecord) -> GameRecord:
     """A game row (``RECORD_COLUMNS``, or all of ``GAME_COLUMNS``) as a record holding the
-    already-checked ``live`` game."""
+    already-checked ``live`` game and its match."""
+    if row["match_id"] != of_match.id:
+        raise ValueError(f"game {row['id']} is of match {row['match_id']}, not {of_match.id}")
     points: Any = None
     if row["points_white"] is not None:
         points = {"white": row["points_white"], "black": row["points_black"]}
     return GameRecord(
         id=row["id"],
-        match_id=row["match_id"],
+        match=of_match,
         index=row["game_index"],
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],

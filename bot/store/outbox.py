@@ -5,9 +5,9 @@ round, a match's welcome in its thread, a tournament's final table)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, get_type_hints
 
 AnnouncementKind = Literal[
     "reminder", "timeout", "computer_move", "round_paired", "match_welcome", "final_table"
@@ -20,8 +20,111 @@ WRITER_LEASE = "writer"
 
 
 @dataclass(frozen=True, slots=True)
+class ReminderPost:
+    """The player to move is reminded, at ``due_at``, that their time runs out at
+    ``deadline_at``."""
+
+    due_at: datetime
+    user_id: int
+    deadline_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutPost:
+    """The player to move ran out of time at ``deadline_at`` and lost the game (the final
+    board is rebuilt from the game)."""
+
+    due_at: datetime
+    user_id: int
+    deadline_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerMovePost:
+    """The computer (``actor_id``) played ``move``, which took its game to ``version``."""
+
+    version: int
+    move: str
+    actor_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPost:
+    """Round ``round`` of a tournament is paired."""
+
+    tournament_id: int
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class WelcomePost:
+    """A tournament match (``round``, ``board``) starts in its thread."""
+
+    tournament_id: int
+    round: int
+    board: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinalTablePost:
+    """A tournament has finished: its final table."""
+
+    tournament_id: int
+
+
+Post = ReminderPost | TimeoutPost | ComputerMovePost | RoundPost | WelcomePost | FinalTablePost
+# Each kind of post and the ``kind`` it is stored as: the one place a stored row's kind and
+# payload turn into a typed post, and back.
+_KIND_OF: dict[type[Post], AnnouncementKind] = {
+    ReminderPost: "reminder",
+    TimeoutPost: "timeout",
+    ComputerMovePost: "computer_move",
+    RoundPost: "round_paired",
+    WelcomePost: "match_welcome",
+    FinalTablePost: "final_table",
+}
+_KINDS: dict[str, type[Post]] = {kind: cls for cls, kind in _KIND_OF.items()}
+
+
+def stored_post(post: Post) -> tuple[AnnouncementKind, dict[str, Any]]:
+    """The kind and the JSON-able payload ``post`` is stored as."""
+    payload = {
+        f.name: value.isoformat() if isinstance(value, datetime) else value
+        for f in fields(post)
+        for value in [getattr(post, f.name)]
+    }
+    return _KIND_OF[type(post)], payload
+
+
+def post_of(kind: str, payload: Mapping[str, Any]) -> Post:
+    """The post a stored ``kind`` and ``payload`` hold. Raises ``ValueError`` for an unknown
+    kind or a payload that does not fit it."""
+    cls = _KINDS.get(kind)
+    if cls is None:
+        raise ValueError(f"no announcement is of kind {kind!r}")
+    values: dict[str, Any] = {}
+    for name, kind_of_value in get_type_hints(cls).items():
+        try:
+            value = payload[name]
+            values[name] = (
+                datetime.fromisoformat(value) if kind_of_value is datetime else kind_of_value(value)
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"a {kind} announcement's {name!r} is missing or wrong") from exc
+    return cls(**values)
+
+
+def announcement(key: str, post: Post, *, held_seconds: float = 0.0) -> Announcement:
+    """The announcement of ``post``, to write with the change it announces (see
+    :class:`Announcement` for ``key`` and ``held_seconds``)."""
+    kind, payload = stored_post(post)
+    return Announcement(key, kind, payload, held_seconds)
+
+
+@dataclass(frozen=True, slots=True)
 class Announcement:
-    """An announcement to write together with the change it announces.
+    """An announcement to write together with the change it announces, in the form it is
+    stored in (:func:`announcement` makes one from a typed post).
 
     ``key`` names the event (``"timeout:12"``): the same event is written once, whoever tries.
     ``payload`` is JSON-able data the front end rebuilds the message from. ``held_seconds``:
@@ -48,3 +151,9 @@ class OutboxEntry:
     created_at: datetime
     attempts: int  # including this one
     lease: str  # this claim's token: settling needs it (see ``OutboxStore.settle``)
+
+    @property
+    def post(self) -> Post:
+        """What is to be posted, typed. Raises ``ValueError`` for a stored row that holds no
+        post (an unknown kind, a damaged payload)."""
+        return post_of(self.kind, self.payload)

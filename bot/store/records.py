@@ -116,14 +116,15 @@ class MatchRecord:
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """A stored game with its live engine object.
+    """A stored game with its live engine object and its match, read with it.
 
     ``game`` has been checked against the stored action list (see ``GameStore.get``). It is a
     fresh object for each load, so the caller may play on it and hand it back to the store.
+    ``match`` is the match row as it stood when the game was read (or written).
     """
 
     id: int
-    match_id: int
+    match: MatchRecord
     index: int  # 0-based position in the match
     guild_id: int
     channel_id: int
@@ -139,6 +140,11 @@ class GameRecord:
     last_activity: datetime
     finished_at: datetime | None
     clock: GameClock = NO_CLOCK  # the correspondence clock
+
+    @property
+    def match_id(self) -> int:
+        """The id of the game's match."""
+        return self.match.id
 
     @property
     def is_active(self) -> bool:

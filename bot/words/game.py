@@ -86,7 +86,7 @@ def game_title(view: BoardView, voice: Voice) -> str:
 def position_line(view: BoardView, voice: Voice) -> str:
     """Points, whose turn it is, and their time (see :func:`clock_line`)."""
     _ = voice.gettext
-    game, ruleset = view.game.game, view.match.ruleset
+    game, ruleset = view.live, view.match.ruleset
     points = game.points()
     score = _("{white_side} {white} {white_points} – {black_points} {black} {black_side}").format(
         white_side=side_label("white", ruleset, voice),

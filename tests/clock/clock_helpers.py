@@ -8,7 +8,7 @@ from pathlib import Path
 from fakes import FakeClock
 
 from bot.jarmo import Game
-from bot.service import Actor, BoardView, ChallengeRequest, JarmoService, Place, Report
+from bot.service import Actor, BoardView, ChallengeRequest, JarmoService, Place, Report, read_action
 from bot.service.deadlines import DeadlineScheduler
 from bot.store import SqliteStore
 from bot.store._connection import connect_reader
@@ -72,5 +72,5 @@ async def play_one(service: JarmoService, place: Place = HERE) -> Report:
         trial = Game.from_dict(view.game.game.to_dict())
         trial.play(move)
         if not trial.over:
-            return await service.play.move(place, mover, move)
+            return await service.play.move(place, mover, read_action(move))
     raise AssertionError("every legal move ends the game")

@@ -15,7 +15,7 @@ from clock_helpers import ANN, BOB, COMPUTER, ELSEWHERE, HERE, Bot, play_one, st
 from fakes import FakeClock
 from wording import english
 
-from bot.service import Place
+from bot.service import Place, read_action
 from bot.service.computer import ComputerOpponent
 from bot.service.errors import GameDamaged, NotAllowed
 from bot.service.models import ChallengeRequest, DamagedGameAborted
@@ -117,7 +117,9 @@ async def test_the_computer_catches_up_in_every_healthy_game(bot: Bot, db_path: 
         request = ChallengeRequest(COMPUTER, side="white")
         await computer.start(place, ANN, request)
         await bot.service.play.move(
-            place, ANN, (await bot.service.play.board(place)).game.game.legal_moves()[0]
+            place,
+            ANN,
+            read_action((await bot.service.play.board(place)).game.game.legal_moves()[0]),
         )
     damage(db_path, ELSEWHERE.channel_id)
     waiting = await bot.service.computer_turns.awaiting()

@@ -71,7 +71,7 @@ async def test_the_next_game_of_a_match_gets_a_fresh_deadline(bot: Bot, clock: F
     assert following.index == 1
     assert following.clock.deadline_at == clock.now + timedelta(hours=1)
     assert report.board.clock is None  # the ended game shows no clock
-    assert bot.service.unit.signals.deadlines_changed.is_set()
+    assert bot.service.kit.signals.deadlines_changed.is_set()
 
 
 async def test_the_configured_default_applies(tmp_path, clock: FakeClock) -> None:

@@ -11,7 +11,14 @@ from fakes import FakeClock
 
 from bot.jarmo import Game
 from bot.service.computer import ComputerOpponent
-from bot.service.delivery import MAX_ATTEMPTS, AnnouncementDelivery, Delivery, Undeliverable
+from bot.service.delivery import (
+    MAX_ATTEMPTS,
+    AnnouncementDelivery,
+    ClockNotice,
+    ComputerMoveNotice,
+    Delivery,
+    Undeliverable,
+)
 from bot.service.models import ChallengeRequest
 from bot.store import OutboxEntry
 
@@ -50,8 +57,10 @@ async def test_a_timeout_committed_before_a_crash_is_announced_once_after_the_re
         assert await bot.scheduler.run_due(clock.now) == []  # the timeout is not applied again
         await delivery.deliver_due()
         assert kinds(posts) == ["timeout"]
-        timeout = posts.posted[0].event
-        assert timeout is not None and timeout.report is not None
+        (notice,) = posts.posted
+        assert isinstance(notice, ClockNotice)
+        timeout = notice.event
+        assert timeout.report is not None
         assert timeout.report.ended is not None and timeout.report.ended.status == "timeout"
         assert timeout.user_id == event.user_id
         await delivery.deliver_due()
@@ -67,7 +76,7 @@ async def test_a_reminder_goes_to_the_outbox_with_its_claim(bot: Bot, clock: Fak
     posts = Posts()
     await AnnouncementDelivery(bot.service, posts).deliver_due()
     (posted,) = posts.posted
-    assert posted.event is not None and posted.event.kind == "reminder"
+    assert isinstance(posted, ClockNotice) and posted.event.kind == "reminder"
     assert (posted.event.user_id, posted.event.deadline_at) == (event.user_id, event.deadline_at)
 
 
@@ -90,7 +99,7 @@ async def test_the_computers_move_is_held_for_its_caller_and_delivered_if_it_nev
         delivery = AnnouncementDelivery(bot.service, posts)
         await delivery.deliver_due()
         (posted,) = posts.posted
-        assert posted.report is not None
+        assert isinstance(posted, ComputerMoveNotice)
         assert (posted.report.actor_id, posted.report.action) == (COMPUTER.user_id, reply.action)
         assert posted.report.board.game.version == 1
         await delivery.deliver_due()

@@ -14,7 +14,7 @@ from fakes import FakeClock
 from wording import refused, voice
 
 from bot.cogs.clock import deadline_message
-from bot.service import NoGameHere, TimeUp
+from bot.service import NoGameHere, TimeUp, read_action
 from bot.words import report_text
 
 
@@ -216,12 +216,12 @@ async def test_a_move_racing_the_deadline_exactly_one_applies(
             await start_match(bot.service, "5m")
             (running,) = await bot.service.clocks.running()
             clock.set(running.deadline_at - timedelta(milliseconds=1))
-            move = (await bot.service.play.board(HERE)).game.game.legal_moves()[0]
+            move = read_action((await bot.service.play.board(HERE)).game.game.legal_moves()[0])
             jobs = {
                 "move": functools.partial(bot.service.play.move, HERE, ANN, move),
                 "timeout": functools.partial(bot.scheduler.run_due, running.deadline_at),
             }
-            lock = bot.service.unit.locks(HERE.channel_id)
+            lock = bot.service.kit.locks(HERE.channel_id)
             async with lock:
                 tasks = {}
                 for name in ("move", "timeout") if move_first else ("timeout", "move"):
@@ -259,10 +259,10 @@ async def test_a_move_after_the_deadline_is_refused_and_wakes_the_scheduler(
 ) -> None:
     await start_match(bot.service, "5m")
     clock.advance(300)
-    bot.service.unit.signals.deadlines_changed.clear()
+    bot.service.kit.signals.deadlines_changed.clear()
     with refused(TimeUp, "lost on time"):
         await play_one(bot.service)
-    assert bot.service.unit.signals.deadlines_changed.is_set()
+    assert bot.service.kit.signals.deadlines_changed.is_set()
     game = await bot.store.games.active(HERE.channel_id)
     assert game is not None and game.version == 0  # nothing changed
     assert [e.kind for e in await bot.scheduler.run_due(clock.now)] == ["timeout"]
@@ -279,6 +279,18 @@ async def test_the_scheduler_wakes_when_a_move_sets_a_deadline(bot: Bot, clock: 
 
 async def test_the_scheduler_does_not_wait_for_a_due_event(bot: Bot, clock: FakeClock) -> None:
     await start_match(bot.service, "1h")
-    bot.service.unit.signals.deadlines_changed.clear()
+    bot.service.kit.signals.deadlines_changed.clear()
     clock.advance(DAY)
     await asyncio.wait_for(bot.scheduler.wait(limit=30), 1)
+
+
+@pytest.mark.parametrize(("time_per_move", "wakes"), [("1h", True), (None, False)])
+async def test_only_a_timed_game_wakes_the_scheduler(
+    bot: Bot, time_per_move: str | None, wakes: bool
+) -> None:
+    signal = bot.service.kit.signals.deadlines_changed
+    await start_match(bot.service, time_per_move)
+    assert signal.is_set() is wakes  # the first game's clock starts
+    signal.clear()
+    await play_one(bot.service)
+    assert signal.is_set() is wakes  # each move restarts it

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from fakes import FakeClock
 
 from bot.jarmo import Game
-from bot.service import Actor, ChallengeRequest, JarmoService, Place
+from bot.service import Actor, ChallengeRequest, JarmoService, Place, read_action
 from bot.service.computer import ComputerOpponent
 from bot.service.deadlines import DeadlineScheduler
 from bot.service.delivery import AnnouncementDelivery, Delivery
@@ -72,4 +72,4 @@ async def start_computer_game(node: Node, place: Place) -> None:
     """Ann plays the computer in ``place`` and has made her first move: the computer's turn."""
     await node.computer.start(place, ANN, ChallengeRequest(COMPUTER, side="white"))
     game = (await node.service.play.board(place)).game.game
-    await node.service.play.move(place, ANN, game.legal_moves()[0])
+    await node.service.play.move(place, ANN, read_action(game.legal_moves()[0]))

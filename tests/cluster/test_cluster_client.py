@@ -14,9 +14,15 @@ import pytest
 import bot.client as bot_client
 from bot.client import JarmoBot
 from bot.config import BotConfig
-from bot.service.deadlines import event_from_payload
-from bot.service.delivery import Delivery, Undeliverable, idempotency_token
-from bot.store import OutboxEntry
+from bot.service.deadlines import event_from_post
+from bot.service.delivery import (
+    ClockNotice,
+    Delivery,
+    TableNotice,
+    Undeliverable,
+    idempotency_token,
+)
+from bot.store import OutboxEntry, ReminderPost
 
 DEADLINE = datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
 
@@ -48,7 +54,9 @@ def reminder(key: str) -> Delivery:
         attempts=1,
         lease="a claim",
     )
-    return Delivery(entry, event=event_from_payload(entry))
+    post = entry.post
+    assert isinstance(post, ReminderPost)
+    return ClockNotice(entry, event_from_post(entry, post))
 
 
 async def test_the_same_announcement_is_posted_with_the_same_nonce(
@@ -58,10 +66,11 @@ async def test_the_same_announcement_is_posted_with_the_same_nonce(
     channel = Channel()
     monkeypatch.setattr(bot, "get_partial_messageable", lambda channel_id: channel)
 
-    async def words(bot: JarmoBot, delivery: Delivery) -> dict[str, Any]:
-        return {"content": f"about {delivery.entry.key}"}  # the wording is not at stake here
+    async def words(bot: JarmoBot, delivery: Delivery) -> tuple[int, list[dict[str, Any]]]:
+        # The wording is not at stake here.
+        return delivery.entry.channel_id, [{"content": f"about {delivery.entry.key}"}]
 
-    monkeypatch.setattr(bot_client, "announcement_message", words)
+    monkeypatch.setattr(bot_client, "announcement_messages", words)
     for key in ("reminder:7:3:1", "reminder:7:3:1", "reminder:7:4:1"):
         await bot.post_announcement(reminder(key))
     nonces = [message["nonce"] for message in channel.sent]
@@ -91,7 +100,7 @@ def final_table(key: str) -> Delivery:
         attempts=1,
         lease="a claim",
     )
-    return Delivery(entry, table=SimpleNamespace())  # type: ignore[arg-type]
+    return TableNotice(entry, SimpleNamespace())  # type: ignore[arg-type]
 
 
 async def test_each_message_of_a_long_post_has_its_own_nonce_and_a_gone_channel_is_final(
@@ -104,7 +113,7 @@ async def test_each_message_of_a_long_post_has_its_own_nonce_and_a_gone_channel_
     async def table_in_two(bot: JarmoBot, delivery: Delivery) -> tuple[int, list[dict[str, Any]]]:
         return 10, [{"content": "the table"}, {"content": "the rest of it"}]
 
-    monkeypatch.setattr(bot_client, "tournament_post", table_in_two)
+    monkeypatch.setattr(bot_client, "announcement_messages", table_in_two)
     await bot.post_announcement(final_table("final_table:1"))
     nonces = [message["nonce"] for message in channel.sent]
     assert nonces[0] == idempotency_token("final_table:1") and len(set(nonces)) == 2

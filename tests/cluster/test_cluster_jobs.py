@@ -79,7 +79,7 @@ async def test_every_announcement_is_posted_once_by_one_of_two_deliveries(
         await asyncio.gather(one.delivery.deliver_due(), two.delivery.deliver_due())
     posted = [d.entry.key for node in rivals for d in node.posts.posted]
     assert sorted(Counter(posted).values()) == [1] * 2 * GAMES
-    assert await one.service.unit.store.outbox.next_due() is None  # all settled
+    assert await one.service.kit.store.outbox.next_due() is None  # all settled
 
 
 async def test_a_post_that_hangs_is_abandoned_within_the_lease_and_retried_with_its_token(

@@ -66,7 +66,7 @@ async def test_two_racing_deliveries_post_each_tournament_post_once(
         "round_paired:1:1",
     ]
     assert set(posted.values()) == {1}
-    assert await one.service.unit.store.outbox.next_due() is None  # all settled
+    assert await one.service.kit.store.outbox.next_due() is None  # all settled
 
 
 async def test_a_delivery_whose_lease_ran_out_cannot_settle_over_the_new_claim(
@@ -106,5 +106,5 @@ async def test_a_delivery_whose_lease_ran_out_cannot_settle_over_the_new_claim(
 
     refused = [r for r in caplog.records if "claimed again" in r.getMessage()]
     assert len(refused) == 4
-    assert await one.service.unit.store.outbox.next_due() is None  # all settled as sent
+    assert await one.service.kit.store.outbox.next_due() is None  # all settled as sent
     assert one.posts.posted == [] and len(two.posts.posted) == 4

@@ -19,7 +19,7 @@ import random
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.service import Actor, ChallengeRequest, JarmoService, Place
+from bot.service import Actor, ChallengeRequest, JarmoService, Place, read_action
 from bot.service.errors import NoGameHere
 from bot.service.tournaments.views import TournamentRequest
 from bot.store import open_store
@@ -72,7 +72,7 @@ async def play_a_game_halfway(service: JarmoService) -> None:
         moves = view.game.game.legal_moves()
         old_lines = [m for m in moves if off_the_published_board(m)]
         move = (old_lines or moves)[ply % len(old_lines or moves)]
-        await service.play.move(place, ANN if ply % 2 == 0 else BOB, move)
+        await service.play.move(place, ANN if ply % 2 == 0 else BOB, read_action(move))
 
 
 async def finish_a_game(service: JarmoService) -> None:
@@ -89,7 +89,7 @@ async def finish_a_game(service: JarmoService) -> None:
             return
         game = view.game.game
         mover = ANN if game.turn == "white" else CAT
-        await service.play.move(place, mover, rng.choice(game.legal_moves()))
+        await service.play.move(place, mover, read_action(rng.choice(game.legal_moves())))
 
 
 async def open_a_tournament(service: JarmoService) -> None:

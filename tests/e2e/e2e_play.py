@@ -161,9 +161,12 @@ class Table:
         opponent: User,
         *,
         games: int = 1,
+        time_per_move: str | None = None,
     ) -> Table:
-        """The challenger challenges (playing White first) and the opponent accepts."""
-        message = challenge(fake, channel, challenger, opponent, games=games, side="white")
+        """The challenger challenges (playing White first, with ``time_per_move`` if given)
+        and the opponent accepts."""
+        timed = {} if time_per_move is None else {"time_per_move": time_per_move}
+        message = challenge(fake, channel, challenger, opponent, games=games, side="white", **timed)
         table = cls(fake, channel, challenger, opponent, games=games)
         board = accept(fake, message, opponent)
         table.check_board(board)

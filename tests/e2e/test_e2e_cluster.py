@@ -129,7 +129,8 @@ def test_a_timed_games_timeout_is_announced_exactly_once(
         fake, challenge(fake, timed, world.ann, world.bob, time_per_move="1h"), world.bob
     )
     to_move = int(board.content.removeprefix("<@").split(">")[0])
-    elsewhere = Table.start(fake, other, world.cat, world.bob)
+    # Timed too: only a timed game's move wakes the scheduler.
+    elsewhere = Table.start(fake, other, world.cat, world.bob, time_per_move="1d")
     past = (datetime.now(UTC) - timedelta(minutes=1)).isoformat(timespec="microseconds")
     changed = run_sql(
         database_url,
@@ -138,7 +139,8 @@ def test_a_timed_games_timeout_is_announced_exactly_once(
         timed.id,
     )
     assert changed == "UPDATE 1"
-    # A move anywhere in the owner's servers wakes its scheduler, which finds the deadline past.
+    # A timed game's move in the owner's servers wakes its scheduler, which finds the deadline
+    # past.
     elsewhere.play(autocomplete=False)
     fake.wait_until(
         lambda: any("ran out of time" in texts(m) for m in fake.channel_messages(timed)),

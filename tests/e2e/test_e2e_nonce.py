@@ -18,9 +18,9 @@ from fake_discord import FakeDiscord
 import bot.client as bot_client
 from bot.client import JarmoBot
 from bot.config import BotConfig
-from bot.service.deadlines import event_from_payload
-from bot.service.delivery import Delivery, idempotency_token
-from bot.store import OutboxEntry
+from bot.service.deadlines import event_from_post
+from bot.service.delivery import ClockNotice, Delivery, idempotency_token
+from bot.store import OutboxEntry, ReminderPost
 
 DEADLINE = datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
 
@@ -55,16 +55,19 @@ def reminder(key: str, channel_id: int) -> Delivery:
         attempts=1,
         lease="a claim",
     )
-    return Delivery(entry, event=event_from_payload(entry))
+    post = entry.post
+    assert isinstance(post, ReminderPost)
+    return ClockNotice(entry, event_from_post(entry, post))
 
 
 async def test_an_announcement_posted_twice_shows_once(
     fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def words(bot: JarmoBot, delivery: Delivery) -> dict[str, Any]:
-        return {"content": f"about {delivery.entry.key}"}  # the wording is not at stake here
+    async def words(bot: JarmoBot, delivery: Delivery) -> tuple[int, list[dict[str, Any]]]:
+        # The wording is not at stake here.
+        return delivery.entry.channel_id, [{"content": f"about {delivery.entry.key}"}]
 
-    monkeypatch.setattr(bot_client, "announcement_message", words)
+    monkeypatch.setattr(bot_client, "announcement_messages", words)
     general = fake.world.channel("general")
     bot = JarmoBot(BotConfig(), serve=False)
     await bot.login(fake.token)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ratings_helpers import ANN, BOB, GUILD, HERE, play_resign, start
 from wording import voice
 
+from bot.service import read_action
 from bot.words import shared_catalogue
 from bot.words.descriptions import chart_description, replay_description
 from bot.words.voice import Voice
@@ -13,7 +14,7 @@ from bot.words.voice import Voice
 
 async def test_a_replay_is_described_by_its_game_players_length_and_score(service, store):
     await start(service, ANN, BOB)
-    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, read_action("A1-C2"))
     await service.play.resign(HERE, BOB)
     game_id = (await store.results.recent_games(GUILD, ANN.user_id, limit=1))[0].id
     export = await service.stats.export_game(GUILD, game_id)

@@ -10,12 +10,13 @@ from ratings_helpers import ANN, BOB, CAT, GUILD, HERE, play_draw, play_resign, 
 from wording import refused, voice
 
 from bot.render import render_rating_chart
+from bot.service import read_action
 from bot.service.errors import NoStats
 from bot.words import history_option, history_text, move_list_text, profile_text
 
 
 async def test_a_player_without_games_gets_a_friendly_message(service):
-    await service.unit.names(GUILD, CAT.user_id)
+    await service.kit.names(GUILD, CAT.user_id)
     with refused(NoStats, "has not finished a game on this server yet"):
         await service.stats.profile(GUILD, CAT.user_id, viewer_id=ANN.user_id)
     with refused(NoStats, "no finished games"):
@@ -71,7 +72,7 @@ async def test_history_lists_recent_games_and_filters_by_opponent(service):
 
 async def test_exporting_a_game_gives_its_moves_and_replay(service, store):
     await start(service, ANN, BOB)
-    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, read_action("A1-C2"))
     await service.play.resign(HERE, BOB)
     game_id = (await store.results.recent_games(GUILD, ANN.user_id, limit=1))[0].id
     export = await service.stats.export_game(GUILD, game_id)

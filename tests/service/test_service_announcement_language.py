@@ -10,11 +10,11 @@ import discord
 import pytest
 from service_helpers import ANN, BOB, HERE
 
-from bot.cogs.announcing import announcement_message, expired_text
+from bot.cogs.announcing import announcement_messages, expired_text
 from bot.cogs.words import discord_voice
-from bot.service import ChallengeRequest
+from bot.service import ChallengeRequest, read_action
 from bot.service.deadlines import DeadlineEvent
-from bot.service.delivery import Delivery
+from bot.service.delivery import ClockNotice, ComputerMoveNotice, Delivery
 from bot.store import OutboxEntry
 from bot.words import reminder_text, report_text
 
@@ -37,7 +37,7 @@ def reminder() -> Delivery:
     event = DeadlineEvent(
         "reminder", WHEN, 1, HERE.guild_id, HERE.channel_id, ANN.user_id, WHEN + timedelta(hours=1)
     )
-    return Delivery(entry("reminder"), event=event)
+    return ClockNotice(entry("reminder"), event)
 
 
 def reminded(language: str) -> str:
@@ -56,7 +56,7 @@ def reminded(language: str) -> str:
 async def test_a_reminder_speaks_the_servers_language(service, setting, locale, language):
     if setting:
         await service.servers.set_language(HERE.guild_id, setting, can_manage=True)
-    message = await announcement_message(bot_on(service, locale), reminder())
+    _, [message] = await announcement_messages(bot_on(service, locale), reminder())
     assert message["content"] == reminded(language)
     assert language == "en" or message["content"] != reminded("en")
 
@@ -66,8 +66,8 @@ async def test_the_computers_move_and_an_expiry_speak_it_too(service):
     bot = bot_on(service, discord.Locale.polish)
     challenge = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, side="white"))
     await service.challenges.accept(BOB, challenge.challenge.id)
-    report = await service.play.move(HERE, ANN, "A1-C2")
-    message = await announcement_message(bot, Delivery(entry("move"), report=report))
+    report = await service.play.move(HERE, ANN, read_action("A1-C2"))
+    _, [message] = await announcement_messages(bot, ComputerMoveNotice(entry("move"), report))
     text = message["embeds"][0].description
     assert text == report_text(report, discord_voice("de")) != report_text(report, discord_voice())
     expired = await expired_text(bot, challenge)

@@ -16,6 +16,7 @@ from bot.service import (
     NotAllowed,
     NotYourTurn,
     Place,
+    read_action,
 )
 from bot.service.computer import ComputerOpponent, ProcessThinker, think_in_thread
 
@@ -37,7 +38,7 @@ def computer(service: JarmoService) -> ComputerOpponent:
 async def test_computer_accepts_at_once_and_answers_each_move(service, computer, store):
     board = await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
     assert await computer.reply(HERE) is None and board.turn_user_id == ANN.user_id
-    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, read_action("A1-C2"))
     reply = await computer.reply(HERE)
     assert reply is not None and reply.actor_id == ROBOT.user_id
     record = await store.games.active(HERE.channel_id)
@@ -57,7 +58,7 @@ async def test_a_whole_game_against_the_computer(service, computer):
     await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
     while True:
         moves = await service.play.move_suggestions(HERE, ANN.user_id, "")
-        report = await service.play.move(HERE, ANN, moves[-1])
+        report = await service.play.move(HERE, ANN, read_action(moves[-1]))
         if report.ended:
             break
         report = await computer.reply(HERE)
@@ -83,7 +84,7 @@ async def test_resigning_while_the_computer_thinks_wins(service, store):
 
     computer = ComputerOpponent(service, slow_think)
     await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white"))
-    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, read_action("A1-C2"))
     thinking = asyncio.create_task(computer.reply(HERE))
     await started.wait()
     await service.play.resign(HERE, ANN)
@@ -96,7 +97,7 @@ async def test_hints_only_against_the_computer_and_on_your_turn(service, compute
     await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
     hint = await computer.hint(HERE, ANN)
     assert hint in await service.play.move_suggestions(HERE, ANN.user_id, "", limit=None)
-    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, read_action("A1-C2"))
     with pytest.raises(NotYourTurn):
         await computer.hint(HERE, ANN)
 
@@ -121,7 +122,9 @@ async def test_a_pending_computer_turn_is_found_after_a_restart(service, store):
 
     first = ComputerOpponent(service, never)
     await first.start(HERE, ANN, ChallengeRequest(ROBOT, side="white"))
-    await service.play.move(HERE, ANN, "A1-C2")  # the bot "stops" before the computer answers
+    await service.play.move(
+        HERE, ANN, read_action("A1-C2")
+    )  # the bot "stops" before the computer answers
     assert await service.computer_turns.awaiting() == [HERE]
     restarted = ComputerOpponent(service, think_in_thread)
     assert (await restarted.reply(HERE)).actor_id == ROBOT.user_id
@@ -130,7 +133,7 @@ async def test_a_pending_computer_turn_is_found_after_a_restart(service, store):
 
 async def test_games_against_the_computer_are_not_rated(service, computer, store):
     await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
-    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, read_action("A1-C2"))
     await service.play.resign(HERE, ANN)
     assert await store.ratings.player_ratings(HERE.guild_id, ANN.user_id) == []
     assert (await store.results.player_stats(HERE.guild_id, ANN.user_id)).as_white.losses == 1
@@ -143,7 +146,7 @@ async def test_six_games_against_the_computer_at_once_are_all_answered(service, 
     try:
         for place in places:
             await computer.start(place, ANN, ChallengeRequest(ROBOT, side="white", level="hard"))
-            await service.play.move(place, ANN, "A1-C2")
+            await service.play.move(place, ANN, read_action("A1-C2"))
         replies = await asyncio.wait_for(
             asyncio.gather(*(computer.reply(place) for place in places)), 30
         )
@@ -167,6 +170,6 @@ async def test_each_game_seeds_the_computer_differently(service):
     computer = ComputerOpponent(service, recording_think)
     for place in (HERE, THERE):
         await computer.start(place, ANN, ChallengeRequest(ROBOT, side="white"))
-        await service.play.move(place, ANN, "A1-C2")
+        await service.play.move(place, ANN, read_action("A1-C2"))
         assert await computer.reply(place) is not None
     assert len(seeds) == 2 and seeds[0] != seeds[1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from service_helpers import ANN, BOB, HERE, start_match
 from wording import voice
 
+from bot.service import read_action
 from bot.words import shared_catalogue
 from bot.words.descriptions import DESCRIPTION_LIMIT, board_description, start_description
 from bot.words.voice import Voice
@@ -25,7 +26,7 @@ async def test_a_fresh_board_says_no_move_yet_and_who_starts(service):
 
 async def test_after_a_move_the_last_move_and_the_next_player(service):
     await start_match(service, games=2)
-    report = await service.play.move(HERE, ANN, "A1-C2")
+    report = await service.play.move(HERE, ANN, read_action("A1-C2"))
     text = board_description(report.board, voice(mentions))
     assert "game 1 of 2" in text
     assert "Last move: A1-C2." in text and "Bob to move (Black)." in text

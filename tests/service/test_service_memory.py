@@ -9,9 +9,9 @@ import pytest
 from service_helpers import ANN, BOB, HERE
 
 import bot.store._games
-from bot.service import Actor, ChallengeRequest, Place
+from bot.service import Actor, ChallengeRequest, Place, read_action
 from bot.service.bounded import BoundedCache, KeyedLocks
-from bot.service.unit import PlayerNames
+from bot.service.kit import PlayerNames
 
 LIMIT = 5.0
 
@@ -48,8 +48,8 @@ async def test_moves_in_many_channels_leave_no_channel_lock_behind(service):
     for place in places:
         view = await service.challenges.post(place, ANN, ChallengeRequest(BOB, side="white"))
         await service.challenges.accept(BOB, view.challenge.id)
-    await asyncio.gather(*(service.play.move(place, ANN, "A1-C2") for place in places))
-    assert len(service.unit.locks) == 0
+    await asyncio.gather(*(service.play.move(place, ANN, read_action("A1-C2")) for place in places))
+    assert len(service.kit.locks) == 0
 
 
 def test_the_cache_forgets_the_least_recently_used_key():

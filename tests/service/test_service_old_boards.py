@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.jarmo import Game
-from bot.service import Actor, ChallengeRequest, JarmoService, Place
+from bot.service import Actor, ChallengeRequest, JarmoService, Place, read_action
 from bot.service.errors import BadMove
 from bot.service.tournaments.views import TournamentRequest
 from bot.store import open_store
@@ -49,7 +49,7 @@ async def test_a_stored_bow_game_goes_on_and_ends_on_its_own_board(service: Jarm
         view = await service.play.board(place)
         game = view.game.game
         mover = ANN if view.turn_user_id == ANN.user_id else BOB
-        report = await service.play.move(place, mover, rng.choice(game.legal_moves()))
+        report = await service.play.move(place, mover, read_action(rng.choice(game.legal_moves())))
         if report.ended is not None:
             break
     assert report.board.game.game.layout.name == "bow"
@@ -62,7 +62,7 @@ async def test_a_stored_bow_game_goes_on_and_ends_on_its_own_board(service: Jarm
 async def test_a_bow_game_refuses_the_published_boards_own_lines(service: JarmoService) -> None:
     place = Place(GUILD, PLAYING)
     with pytest.raises(BadMove):
-        await service.play.move(place, ANN, "C1-A2")  # a published line, not a bow one
+        await service.play.move(place, ANN, read_action("C1-A2"))  # a published line, not a bow one
 
 
 async def test_a_finished_bow_game_replays_on_its_board(service: JarmoService) -> None:
@@ -90,11 +90,11 @@ async def test_a_tournament_opened_on_the_bow_board_plays_its_matches_on_it(
     )
     assert started.tournament.layout == "bow"
     await service.tournaments.rounds.advance(started.tournament.id)
-    pairings = await service.unit.store.tournaments.pairings(started.tournament.id)
+    pairings = await service.kit.store.tournaments.pairings(started.tournament.id)
     matches = [p.match_id for p in pairings if p.match_id is not None]
     assert matches
     for match_id in matches:
-        match = await service.unit.store.games.match(match_id)
+        match = await service.kit.store.games.match(match_id)
         assert match.layout == "bow"
 
 
@@ -117,7 +117,7 @@ async def test_a_rematch_of_a_bow_match_is_on_the_published_board(service: Jarmo
     async def members(user_id: int) -> Actor | None:
         return {ANN.user_id: ANN, CAT.user_id: CAT}.get(user_id)
 
-    finished = await service.unit.store.games.latest_match(FINISHED)
+    finished = await service.kit.store.games.latest_match(FINISHED)
     assert finished is not None and finished.layout == "bow"
     offered = await service.rematches.offer(CAT, finished.id, members)
     assert offered.challenge.challenge.options.layout == "traditional"  # type: ignore[union-attr]

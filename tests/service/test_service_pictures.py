@@ -8,6 +8,7 @@ from service_helpers import ANN, BOB, HERE, start_match
 from bot.cogs.replies import report_message
 from bot.console._boards import BoardFolder
 from bot.render import ENGLISH_WORDS, render_position
+from bot.service import read_action
 from bot.words import image_words, shared_catalogue
 
 POLISH = image_words(shared_catalogue("pl"))
@@ -20,7 +21,7 @@ def drawn(view, words=ENGLISH_WORDS) -> bytes:
 
 async def test_a_public_post_draws_the_board_in_its_language(service):
     await start_match(service)
-    report = await service.play.move(HERE, ANN, "A1-C2")
+    report = await service.play.move(HERE, ANN, read_action("A1-C2"))
     [picture] = (await report_message(report, "pl"))["files"]
     polish = drawn(report.board, POLISH)
     assert picture.fp.read() == polish
@@ -31,9 +32,9 @@ async def test_a_public_post_draws_the_board_in_its_language(service):
 
 async def test_a_picture_shows_the_position_it_was_taken_at(service):
     await start_match(service)
-    first = await service.play.move(HERE, ANN, "A1-C2")
+    first = await service.play.move(HERE, ANN, read_action("A1-C2"))
     expected = drawn(first.board)
-    await service.play.move(HERE, BOB, "A5-C4")  # the game moves on before it is drawn
+    await service.play.move(HERE, BOB, read_action("A5-C4"))  # the game moves on before it is drawn
     assert await first.board.image.png() == expected
 
 

@@ -20,6 +20,7 @@ from bot.service import (
     NotYourTurn,
     Place,
     StopOffer,
+    read_action,
 )
 from bot.words import report_text, standings_text
 
@@ -88,7 +89,7 @@ async def test_expired_challenge_cannot_be_accepted(service, clock):
 
 async def test_move_reports_and_persists(service, store):
     await start_match(service)
-    report = await service.play.move(HERE, ANN, "a1 c2")
+    report = await service.play.move(HERE, ANN, read_action("a1 c2"))
     assert report.action == "A1-C2" and report.ended is None
     assert report.board.turn_user_id == BOB.user_id
     assert (await store.games.active(HERE.channel_id)).game.history == ["A1-C2"]
@@ -110,13 +111,13 @@ async def test_refused_moves_change_nothing(service, store, actor, move, error, 
     await start_match(service)
     before = await stored_state(store)
     with refused(error, words):
-        await service.play.move(HERE, actor, move)
+        await service.play.move(HERE, actor, read_action(move))
     assert await stored_state(store) == before
 
 
 async def test_no_game_here(service):
     with refused(NoGameHere, "/jarmo challenge"):
-        await service.play.move(HERE, ANN, "A1-C2")
+        await service.play.move(HERE, ANN, read_action("A1-C2"))
     with pytest.raises(NoGameHere):
         await service.play.board(HERE)
     with pytest.raises(NoGameHere):
@@ -134,8 +135,8 @@ async def test_bad_redeploy_point(service):
 async def test_concurrent_moves_for_one_channel_apply_once(service, store):
     await start_match(service)
     results = await asyncio.gather(
-        service.play.move(HERE, ANN, "A1-C2"),
-        service.play.move(HERE, ANN, "B1-D2"),
+        service.play.move(HERE, ANN, read_action("A1-C2")),
+        service.play.move(HERE, ANN, read_action("B1-D2")),
         return_exceptions=True,
     )
     applied = [r for r in results if not isinstance(r, Exception)]
@@ -161,7 +162,7 @@ async def play_until_over(service, place=HERE):
         view = await service.play.board(place)
         mover = ANN if view.turn_user_id == ANN.user_id else BOB
         moves = await service.play.move_suggestions(place, mover.user_id, "")
-        report = await service.play.move(place, mover, moves[0])
+        report = await service.play.move(place, mover, read_action(moves[0]))
         if report.ended:
             return report
 
@@ -186,7 +187,7 @@ async def test_two_game_match_swaps_sides_and_totals(service, store):
 
 async def test_resign_forfeits_the_match(service, store):
     await start_match(service, games=4)
-    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, read_action("A1-C2"))
     report = await service.play.resign(HERE, ANN)
     assert report.ended.status == "resigned" and report.ended.winner_id == BOB.user_id
     assert report.standings.over and report.standings.winner_id == BOB.user_id
@@ -210,7 +211,7 @@ async def test_agreed_stop_scores_the_game_and_continues_the_match(service):
 async def test_stale_stop_offer_is_refused(service):
     await start_match(service)
     offer = await service.play.offer_stop(HERE, ANN)
-    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, read_action("A1-C2"))
     with refused(GameChanged, "offer again"):
         await service.play.accept_stop(HERE, BOB, offer)
 

@@ -13,7 +13,7 @@ from service_helpers import ANN, BOB, HERE, start_match
 
 from bot.ai.review import Label, PositionVerdict
 from bot.jarmo import Game
-from bot.service import JarmoService, Place, ServiceConfig
+from bot.service import JarmoService, Place, ServiceConfig, read_action
 from bot.service.errors import Code, NoGameHere, ReviewRefused, as_refusal
 from bot.store import CorruptGame, open_store
 
@@ -56,7 +56,7 @@ def search(service: JarmoService) -> FakeSearch:
 async def finished_game(service: JarmoService, place: Place = HERE) -> int:
     await start_match(service, place=place)
     for actor, move in MOVES:
-        await service.play.move(place, actor, move)
+        await service.play.move(place, actor, read_action(move))
     await service.play.resign(place, BOB)
     return await service.reviews.last_game(place)
 
@@ -113,7 +113,7 @@ async def test_two_reviews_at_once_share_one_computation(service, search) -> Non
 
 async def test_a_game_in_play_is_refused_and_nothing_is_stored(service, search, store) -> None:
     await start_match(service)
-    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, read_action("A1-C2"))
     with pytest.raises(ReviewRefused) as refused:
         await service.reviews.last_game(HERE)
     assert refused.value.code is Code.REVIEW_GAME_RUNNING

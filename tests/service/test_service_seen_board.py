@@ -6,23 +6,23 @@ from __future__ import annotations
 import pytest
 from service_helpers import ANN, BOB, HERE, start_match
 
-from bot.service import Code, GameChanged
+from bot.service import Code, GameChanged, read_action
 
 
 async def test_a_move_on_the_board_the_player_saw_is_played(service) -> None:
     board = await start_match(service)
     seen = (board.game.id, board.game.version)
-    report = await service.play.move(HERE, ANN, "B1-D2", seen=seen)
+    report = await service.play.move(HERE, ANN, read_action("B1-D2"), seen=seen)
     assert report.action == "B1-D2" and report.board.game.version == seen[1] + 1
 
 
 async def test_a_move_on_a_board_the_game_has_moved_past_changes_nothing(service, store) -> None:
     board = await start_match(service)
     seen = (board.game.id, board.game.version)
-    await service.play.move(HERE, ANN, "B1-D2")
-    await service.play.move(HERE, BOB, "D5-E3")  # Ann's turn again, on a newer version
+    await service.play.move(HERE, ANN, read_action("B1-D2"))
+    await service.play.move(HERE, BOB, read_action("D5-E3"))  # Ann's turn again, on a newer version
     with pytest.raises(GameChanged) as refused:
-        await service.play.move(HERE, ANN, "C1-E2", seen=seen)
+        await service.play.move(HERE, ANN, read_action("C1-E2"), seen=seen)
     assert refused.value.code is Code.CHANGED_MEANWHILE
     stored = await store.games.active(HERE.channel_id)
     assert stored is not None and stored.game.history == ["B1-D2", "D5-E3"]

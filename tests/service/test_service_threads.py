@@ -18,6 +18,7 @@ from bot.service import (
     NoGameHere,
     NotAllowed,
     Place,
+    read_action,
 )
 from bot.service.errors import BadSetting
 from bot.service.rematches import RematchOffered, RematchStarted
@@ -128,7 +129,7 @@ async def test_a_rematch_against_the_computer_starts_at_once(service):
     assert isinstance(rematch, RematchStarted)
     sides = (rematch.board.game.white_id, rematch.board.game.black_id)
     assert sides == (board.game.black_id, board.game.white_id)
-    challenge = await computer.unit.store.challenges.get(rematch.board.match.challenge_id)
+    challenge = await computer.kit.store.challenges.get(rematch.board.match.challenge_id)
     assert challenge.options.vs_computer_level == "easy"
 
 
@@ -136,7 +137,7 @@ async def test_a_vanished_thread_aborts_its_match_and_nothing_counts(service, st
     board, threads = await accept_in_thread(service, ANN, BOB)
     place = Place(HERE.guild_id, threads.opened[0])
     await service.play.move(
-        place, ANN, (await service.play.move_suggestions(place, ANN.user_id, ""))[0]
+        place, ANN, read_action((await service.play.move_suggestions(place, ANN.user_id, ""))[0])
     )
     report = await service.venues.vanished(place)
     assert report is not None and report.ended is not None

@@ -9,7 +9,7 @@ from service_helpers import ANN, BOB, CAT, HERE, start_match
 
 from bot.jarmo import Termination
 from bot.render import ResultBanner, render_position, render_replay
-from bot.service import ChallengeRequest
+from bot.service import ChallengeRequest, read_action
 from bot.service._views import result_banner
 
 
@@ -21,7 +21,7 @@ def drawn(view, result=None) -> bytes:
 
 async def test_a_resigned_game_shows_who_resigned(service):
     await start_match(service)
-    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, read_action("A1-C2"))
     report = await service.play.resign(HERE, BOB)
     points = report.board.game.game.points()
     image = await report.board.image.png()
@@ -60,7 +60,7 @@ async def test_a_game_lost_on_time_shows_it(service, clock):
 
 async def test_an_exported_replay_ends_on_the_result(service, store):
     await start_match(service)
-    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, read_action("A1-C2"))
     report = await service.play.resign(HERE, BOB)
     record = await store.games.get(report.board.game.id)
     export = await service.stats.export_game(HERE.guild_id, record.id)

@@ -14,7 +14,7 @@ from bot.console import board_diagram
 from bot.jarmo import RULESETS, SIDES, Game, get_layout, side_name
 from bot.jarmo.notation import EXPECTED_ACTION
 from bot.render._theme import theme_for
-from bot.service import Actor, BadMove, ChallengeRequest, NotYourTurn, Report
+from bot.service import Actor, BadMove, ChallengeRequest, NotYourTurn, Report, read_action
 from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.words import (
     challenge_text,
@@ -51,9 +51,9 @@ async def test_ludos_texts_say_green_and_blue(service) -> None:
     line = position_line(board, WORDS)
     assert line.startswith("Green Ann 5 – 5 Bob Blue") and "Ann to move (Green)" in line
     with refused(NotYourTurn, r"Ann's turn \(Green\)"):
-        await service.play.move(HERE, BOB, "A5-C4")
+        await service.play.move(HERE, BOB, read_action("A5-C4"))
     with refused(BadMove, "The piece on A5 is Blue's, not yours"):
-        await service.play.move(HERE, ANN, "A5-C4")
+        await service.play.move(HERE, ANN, read_action("A5-C4"))
     standings = standings_text(await service.standings.current(HERE), WORDS)
     assert "Ann (Green) v Bob (Blue) — in play" in standings
     for text in (line, standings):
@@ -75,7 +75,7 @@ async def test_classic_texts_keep_white_and_black(service) -> None:
 
 async def test_a_ludos_move_list_and_its_caption(service) -> None:
     await start_match(service, ruleset="ludos")
-    await service.play.move(HERE, ANN, "A1-C2")
+    await service.play.move(HERE, ANN, read_action("A1-C2"))
     await service.play.resign(HERE, BOB)
     (line,) = (await service.stats.history(HERE.guild_id, ANN.user_id)).lines
     export = await service.stats.export_game(HERE.guild_id, line.game.id)
@@ -113,5 +113,5 @@ async def test_your_move_is_never_addressed_to_the_computer(service) -> None:
     assert message["content"] == f"<@{ANN.user_id}>, your move."
     assert [user.id for user in message["allowed_mentions"].users] == [ANN.user_id]
     moves = await service.play.move_suggestions(HERE, ANN.user_id, "")
-    answered = await report_message(await service.play.move(HERE, ANN, moves[0]))
+    answered = await report_message(await service.play.move(HERE, ANN, read_action(moves[0])))
     assert answered["content"] is None and answered["allowed_mentions"].users == []

@@ -8,7 +8,13 @@ import random
 from dataclasses import dataclass, field
 
 from bot.service import Actor, JarmoService, Place, ServiceConfig
-from bot.service.delivery import AnnouncementDelivery, Delivery
+from bot.service.delivery import (
+    AnnouncementDelivery,
+    Delivery,
+    RoundNotice,
+    TableNotice,
+    WelcomeNotice,
+)
 from bot.service.tournaments.draw import Pairing, PlayerId
 from bot.service.tournaments.views import MatchWelcome, RoundView, TableView, TournamentRequest
 from bot.service.venues import NewMatch
@@ -47,12 +53,13 @@ class RecordingHost:
     async def post(self, delivery: Delivery) -> None:
         """The delivery loop's poster."""
         self.posted.append(delivery)
-        if delivery.round is not None:
-            self.rounds.append(delivery.round)
-        if delivery.welcome is not None:
-            self.welcomes.append(delivery.welcome)
-        if delivery.table is not None:
-            self.tables.append(delivery.table)
+        match delivery:
+            case RoundNotice(round=view):
+                self.rounds.append(view)
+            case WelcomeNotice(welcome=welcome):
+                self.welcomes.append(welcome)
+            case TableNotice(table=table):
+                self.tables.append(table)
 
     async def deliver(self, service: JarmoService) -> None:
         """Post everything the outbox can deliver now (passes until one finds nothing)."""
@@ -104,7 +111,7 @@ async def play_match(
         await service.play.resign(here, player(loser))
         return
     while True:
-        game = await service.unit.store.games.active(channel_id)
+        game = await service.kit.store.games.active(channel_id)
         if game is None:
             return
         mover = game.player_id(game.game.turn)
@@ -115,12 +122,12 @@ async def play_match(
 
 async def play_current_round(service: JarmoService, tournament_id: int, decide=stronger_wins):
     """Play every match of the current round as ``decide`` says, then let the event advance."""
-    tournament = await service.unit.store.tournaments.get(tournament_id)
-    for pairing in await service.unit.store.tournaments.pairings(tournament_id):
+    tournament = await service.kit.store.tournaments.get(tournament_id)
+    for pairing in await service.kit.store.tournaments.pairings(tournament_id):
         if pairing.round != tournament.current_round or pairing.decided:
             continue
         assert pairing.match_id is not None and pairing.second_id is not None
-        match = await service.unit.store.games.match(pairing.match_id)
+        match = await service.kit.store.games.match(pairing.match_id)
         winner = decide(pairing.round, Pairing(pairing.first_id, pairing.second_id))
         await play_match(service, match.channel_id, pairing.first_id, pairing.second_id, winner)
     await service.tournaments.rounds.advance_all()

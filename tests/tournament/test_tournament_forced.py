@@ -7,7 +7,7 @@ from event_service import GUILD, LOBBY, MODERATOR, always, player, sign_up
 
 from bot.cogs.threads import finished_name
 from bot.i18n import ENGLISH
-from bot.service import Place
+from bot.service import Place, read_action
 from bot.service import models as service_models
 from bot.store import PairingResult
 from bot.words import Voice, shared_catalogue, standings_text, unchanged
@@ -27,11 +27,11 @@ async def test_a_forced_match_counts_the_games_finished_in_its_thread_and_the_ta
     match = await store.games.match(ahead_board.match_id)
     here = Place(GUILD, match.channel_id)
     # Game 1 (a has White): b captures and the players stop there, 4-5. Game 2 is under way.
-    await service.play.move(here, player(a), "A1-B3")
-    await service.play.move(here, player(b), "A5xB3")
+    await service.play.move(here, player(a), read_action("A1-B3"))
+    await service.play.move(here, player(b), read_action("A5xB3"))
     offer = await service.play.offer_stop(here, player(a))
     await service.play.accept_stop(here, player(b), offer)
-    await service.play.move(here, player(b), "A1-B3")
+    await service.play.move(here, player(b), read_action("A1-B3"))
 
     forced = await service.tournaments.force(LOBBY, MODERATOR, moderator=True)
 

@@ -19,7 +19,7 @@ async def test_each_pairing_starts_its_match_and_first_game_in_the_place_opened_
     service: JarmoService, host: RecordingHost, store: Store
 ) -> None:
     tournament_id = await sign_up(service, 4, format="round-robin", games=4)
-    service.unit.signals.deadlines_changed.clear()
+    service.kit.signals.deadlines_changed.clear()
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
 
     now = service.now()
@@ -55,8 +55,9 @@ async def test_each_pairing_starts_its_match_and_first_game_in_the_place_opened_
         assert (game.game.ruleset, game.game.layout.name) == (tournament.ruleset, DEFAULT_LAYOUT)
         assert game.started_at == now
         assert await store.games.active(place) == game
-    # As for an accepted challenge, the deadline job hears of the new games.
-    assert service.unit.signals.deadlines_changed.is_set()
+    # As for an accepted challenge, the deadline job hears of the new games if they are timed.
+    timed = tournament.time_per_move_seconds is not None
+    assert service.kit.signals.deadlines_changed.is_set() == timed
 
 
 async def test_a_pairing_whose_place_cannot_open_starts_no_match_until_it_can(

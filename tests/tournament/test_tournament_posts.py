@@ -21,7 +21,14 @@ from event_service import (
     sign_up,
 )
 
-from bot.service.delivery import MAX_ATTEMPTS, AnnouncementDelivery, Delivery, Undeliverable
+from bot.service.delivery import (
+    MAX_ATTEMPTS,
+    AnnouncementDelivery,
+    Delivery,
+    RoundNotice,
+    Undeliverable,
+    WelcomeNotice,
+)
 from bot.store import open_store
 
 DAY = timedelta(days=1).total_seconds()
@@ -55,15 +62,15 @@ async def test_a_stop_after_each_change_posts_every_post_once_after_the_restart(
         assert sorted(w.channel_id for w in second.welcomes) == [1001, 1002]
         for _ in range(2):
             await play_current_round(service, tournament_id)  # rounds 2 and 3 paired, posted
-        tournament = await service.unit.store.tournaments.get(tournament_id)
-        for pairing in await service.unit.store.tournaments.pairings(tournament_id):
+        tournament = await service.kit.store.tournaments.get(tournament_id)
+        for pairing in await service.kit.store.tournaments.pairings(tournament_id):
             if pairing.round == tournament.current_round and pairing.match_id is not None:
-                match = await service.unit.store.games.match(pairing.match_id)
+                match = await service.kit.store.games.match(pairing.match_id)
                 await service.play.abort(
                     type(LOBBY)(LOBBY.guild_id, match.channel_id), MODERATOR, can_manage=True
                 )
         await service.tournaments.rounds.advance_all()
-        assert (await service.unit.store.tournaments.get(tournament_id)).status == "finished"
+        assert (await service.kit.store.tournaments.get(tournament_id)).status == "finished"
         # ... and the process stops before the final table was posted.
 
     third = RecordingHost()
@@ -102,8 +109,11 @@ async def test_a_rounds_post_waits_for_the_threads_of_its_matches(tmp_path, cloc
         await host.deliver(service)
         (posted,) = host.rounds
         assert sorted(posted.channels.values()) == [1001, 1002]
-        first_welcome = min(host.posted.index(d) for d in host.posted if d.welcome is not None)
-        assert host.posted.index(next(d for d in host.posted if d.round)) > first_welcome
+        first_welcome = min(
+            host.posted.index(d) for d in host.posted if isinstance(d, WelcomeNotice)
+        )
+        first_round = next(d for d in host.posted if isinstance(d, RoundNotice))
+        assert host.posted.index(first_round) > first_welcome
 
 
 async def test_a_round_whose_threads_never_come_is_posted_as_it_stands_at_the_last_attempt(
@@ -121,7 +131,7 @@ async def test_a_round_whose_threads_never_come_is_posted_as_it_stands_at_the_la
         assert posted.channels == {} and len(posted.pairings) == 2
         await refusing.deliver(service)
         assert len(refusing.rounds) == 1
-        assert await service.unit.store.outbox.next_due() is None
+        assert await service.kit.store.outbox.next_due() is None
 
 
 async def test_a_permanent_discord_failure_is_given_up_at_once(tmp_path, clock, caplog):
@@ -139,7 +149,7 @@ async def test_a_permanent_discord_failure_is_given_up_at_once(tmp_path, clock, 
             "dropped announcement match_welcome",
             "dropped announcement round_paired",
         ]
-        assert await service.unit.store.outbox.next_due() is None  # never tried again
+        assert await service.kit.store.outbox.next_due() is None  # never tried again
         working = RecordingHost()
         clock.advance(DAY)
         await working.deliver(service)

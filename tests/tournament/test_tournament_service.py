@@ -100,7 +100,7 @@ async def test_a_whole_event_ends_with_the_table_of_its_draw(service, host, form
     assert [len(r.pairings) for r in host.rounds] == [
         len(d.pairings) + (d.bye is not None) for d in draws
     ]
-    record = await service.unit.store.tournaments.get(tournament_id)
+    record = await service.kit.store.tournaments.get(tournament_id)
     assert record.status == "finished" and record.current_round == final.rounds
     assert await service.tournaments.standings(LOBBY) == final
 

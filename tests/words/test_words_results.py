@@ -9,7 +9,7 @@ import pytest
 
 from bot.jarmo import Game, Side
 from bot.service.models import GameSummary
-from bot.store.records import GameRecord
+from bot.store.records import GameRecord, MatchRecord
 from bot.words import ending_line, shared_catalogue
 from bot.words.voice import Voice
 
@@ -19,8 +19,13 @@ NAMES = {WHITE_ID: "Ann", BLACK_ID: "Computer"}
 
 def _summary(winner: Side | None, white_points: int, black_points: int) -> GameSummary:
     now = datetime(2026, 1, 1, tzinfo=UTC)
+    match = MatchRecord(
+        id=1, guild_id=1, channel_id=1, challenge_id=None, first_white_id=WHITE_ID,
+        first_black_id=BLACK_ID, ruleset="classic", layout="traditional", game_count=1,
+        max_plies=200, state="finished", winner_id=None, created_at=now, finished_at=now,
+    )  # fmt: skip
     record = GameRecord(
-        id=1, match_id=1, index=0, guild_id=1, channel_id=1, white_id=WHITE_ID,
+        id=1, match=match, index=0, guild_id=1, channel_id=1, white_id=WHITE_ID,
         black_id=BLACK_ID, status="finished", version=0, game=Game.new(), winner=winner,
         points={"white": white_points, "black": black_points}, termination="camp",
         started_at=now, last_activity=now, finished_at=now,

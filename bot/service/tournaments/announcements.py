@@ -26,10 +26,9 @@ ROUND_HOLD_SECONDS = 300.0
 
 def round_announcement(tournament_id: int, number: int) -> st.Announcement:
     """The post of round ``number``, held for the writer until it has started the matches."""
-    return st.Announcement(
+    return st.announcement(
         f"round_paired:{tournament_id}:{number}",
-        "round_paired",
-        {"tournament_id": tournament_id, "round": number},
+        st.RoundPost(tournament_id, number),
         held_seconds=ROUND_HOLD_SECONDS,
     )
 
@@ -37,19 +36,12 @@ def round_announcement(tournament_id: int, number: int) -> st.Announcement:
 def welcome_announcement(pairing: st.PairingRecord) -> st.Announcement:
     """The welcome of ``pairing``'s match in its channel."""
     where = f"{pairing.tournament_id}:{pairing.round}:{pairing.board}"
-    return st.Announcement(
+    return st.announcement(
         f"match_welcome:{where}",
-        "match_welcome",
-        {
-            "tournament_id": pairing.tournament_id,
-            "round": pairing.round,
-            "board": pairing.board,
-        },
+        st.WelcomePost(pairing.tournament_id, pairing.round, pairing.board),
     )
 
 
 def final_announcement(tournament_id: int) -> st.Announcement:
     """The final table's post."""
-    return st.Announcement(
-        f"final_table:{tournament_id}", "final_table", {"tournament_id": tournament_id}
-    )
+    return st.announcement(f"final_table:{tournament_id}", st.FinalTablePost(tournament_id))

@@ -32,7 +32,7 @@ from bot.service.tournaments.views import (
     TournamentRequest,
     TournamentView,
 )
-from bot.service.unit import UnitOfWork
+from bot.service.kit import ServiceKit
 from bot.service.venues import Venue
 
 FORMATS: tuple[draw.Format, ...] = ("round-robin", "swiss")
@@ -43,16 +43,16 @@ IsMember = Callable[[int], Awaitable[bool]]
 
 
 class TournamentCases:
-    """The tournament use cases over one unit of work."""
+    """The tournament use cases over one service kit."""
 
     def __init__(
-        self, unit: UnitOfWork, ender: GameEnder, reports: Reports, challenges: ChallengeCases
+        self, kit: ServiceKit, ender: GameEnder, reports: Reports, challenges: ChallengeCases
     ) -> None:
-        self._unit = unit
+        self._kit = kit
         self._ender = ender
-        self.rounds = Rounds(unit, challenges)
-        self.history = TournamentHistory(unit, self.rounds)
-        self.posts = TournamentPosts(unit, reports, self.rounds)
+        self.rounds = Rounds(kit, challenges)
+        self.history = TournamentHistory(kit, self.rounds)
+        self.posts = TournamentPosts(kit, reports, self.rounds)
 
     def attach(self, venue: Venue) -> None:
         """Let ``venue`` (the front end's) open matches' places; from then on the rounds, the
@@ -69,9 +69,9 @@ class TournamentCases:
         if not moderator:
             raise errors.NotAllowed(errors.Code.TOURNAMENT_NEEDS_MANAGER)
         new = self._new(place, actor, request)
-        await self._unit.names.remember(place, actor)
+        await self._kit.names.remember(place, actor)
         try:
-            record = await self._unit.store.tournaments.create(new, now=self._unit.now())
+            record = await self._kit.store.tournaments.create(new, now=self._kit.now())
         except st.ChannelHasTournament:
             raise errors.ChannelBusy(errors.Code.TOURNAMENT_IN_CHANNEL) from None
         return await self.view(record.id)
@@ -88,7 +88,7 @@ class TournamentCases:
                 errors.Code.BAD_TOURNAMENT_ROUNDS, rounds=request.rounds, most=MOST_ROUNDS
             )
         settings = check_game_options(
-            self._unit.config,
+            self._kit.config,
             TOURNAMENT_RULES,
             games=request.games,
             ruleset=request.ruleset,
@@ -110,14 +110,14 @@ class TournamentCases:
 
     async def attach_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the sign-up message (its count is kept up to date)."""
-        await self._unit.store.tournaments.attach_message(tournament_id, message_id)
+        await self._kit.store.tournaments.attach_message(tournament_id, message_id)
 
     async def join(self, tournament_id: int, actor: Actor) -> TournamentView:
         """Sign up (Join). Refused once the tournament has started."""
         record = await self._tournament(tournament_id)
-        await self._unit.names.remember(Place(record.guild_id, record.channel_id), actor)
+        await self._kit.names.remember(Place(record.guild_id, record.channel_id), actor)
         try:
-            await self._unit.store.tournaments.join(tournament_id, actor.user_id)
+            await self._kit.store.tournaments.join(tournament_id, actor.user_id)
         except st.TournamentClosed:
             raise errors.TournamentRefused(errors.Code.SIGNUP_CLOSED) from None
         return await self.view(tournament_id)
@@ -125,7 +125,7 @@ class TournamentCases:
     async def unjoin(self, tournament_id: int, actor: Actor) -> TournamentView:
         """Take oneself off the list during sign-up (Leave). Refused once it has started."""
         try:
-            await self._unit.store.tournaments.leave(tournament_id, actor.user_id)
+            await self._kit.store.tournaments.leave(tournament_id, actor.user_id)
         except st.TournamentClosed:
             raise errors.TournamentRefused(errors.Code.SIGNUP_CLOSED) from None
         except st.NotFound:
@@ -135,19 +135,19 @@ class TournamentCases:
     async def view(self, tournament_id: int) -> TournamentView:
         """The tournament with its entries and their names."""
         record = await self._tournament(tournament_id)
-        entries = tuple(await self._unit.store.tournaments.entries(tournament_id))
+        entries = tuple(await self._kit.store.tournaments.entries(tournament_id))
         names = await self.rounds.names(record, {e.user_id for e in entries})
         return TournamentView(record, entries, names)
 
     async def _tournament(self, tournament_id: int) -> st.TournamentRecord:
         try:
-            return await self._unit.store.tournaments.get(tournament_id)
+            return await self._kit.store.tournaments.get(tournament_id)
         except st.NotFound:
             raise errors.NoGameHere(errors.Code.NO_TOURNAMENT) from None
 
     async def _in(self, place: Place) -> st.TournamentRecord:
         """The channel's open tournament, or its last one. Raises ``NoGameHere``."""
-        record = await self._unit.store.tournaments.latest_in(place.channel_id)
+        record = await self._kit.store.tournaments.latest_in(place.channel_id)
         if record is None:
             raise errors.NoGameHere(errors.Code.NO_TOURNAMENT)
         return record
@@ -166,7 +166,7 @@ class TournamentCases:
         record = await self._in(place)
         if record.status != "signup":
             raise errors.TournamentRefused(errors.Code.SIGNUP_CLOSED)
-        entries = await self._unit.store.tournaments.entries(record.id)
+        entries = await self._kit.store.tournaments.entries(record.id)
         count = len(entries)
         if count < draw.MIN_PLAYERS:
             raise errors.TournamentRefused(
@@ -179,7 +179,7 @@ class TournamentCases:
             )
         for entry in entries:
             if not await is_member(entry.user_id):
-                name = await self._unit.names(record.guild_id, entry.user_id)
+                name = await self._kit.names(record.guild_id, entry.user_id)
                 raise errors.TournamentRefused(errors.Code.PLAYER_LEFT_SERVER, name=name)
         event = event_of(entries, [])
         drawn = draw.pair_round(record.format, event, 1)
@@ -194,7 +194,7 @@ class TournamentCases:
     async def match_ended(self, event: MatchEnded) -> None:
         """A match ended (by any ending): if it is a tournament pairing, record its result and
         wake the job that advances tournaments."""
-        store = self._unit.store.tournaments
+        store = self._kit.store.tournaments
         pairing = await store.pairing_of_match(event.match.id)
         if pairing is None or pairing.decided:
             return
@@ -211,13 +211,13 @@ class TournamentCases:
             raise errors.NotAllowed(errors.Code.TOURNAMENT_NEEDS_MANAGER)
         record = await self._running(place)
         forced: list[ForcedMatch] = []
-        for pairing in await self._unit.store.tournaments.pairings(record.id):
+        for pairing in await self._kit.store.tournaments.pairings(record.id):
             if pairing.round != record.current_round or pairing.decided:
                 continue
             if pairing.match_id is None or pairing.second_id is None:  # never started
                 await self._decide_and_stop(pairing, st.PairingResult(None), actor)
                 continue
-            match = await self._unit.store.games.match(pairing.match_id)
+            match = await self._kit.store.games.match(pairing.match_id)
             result = await self.rounds.result_of(match)
             if await self._decide_and_stop(pairing, result, actor):
                 forced.append(
@@ -237,15 +237,15 @@ class TournamentCases:
         if who != actor.user_id and not moderator:
             raise errors.NotAllowed(errors.Code.TOURNAMENT_NEEDS_MANAGER)
         record = await self._in(place)
-        entries = {e.user_id: e for e in await self._unit.store.tournaments.entries(record.id)}
+        entries = {e.user_id: e for e in await self._kit.store.tournaments.entries(record.id)}
         entry = entries.get(who)
         if record.status == "finished" or entry is None or entry.withdrawn:
             raise errors.TournamentRefused(errors.Code.NOT_IN_TOURNAMENT, player=who)
         if record.status == "signup":
-            await self._unit.store.tournaments.leave(record.id, who)
+            await self._kit.store.tournaments.leave(record.id, who)
             return await self.view(record.id)
-        await self._unit.store.tournaments.withdraw(record.id, who)
-        for pairing in await self._unit.store.tournaments.pairings(record.id):
+        await self._kit.store.tournaments.withdraw(record.id, who)
+        for pairing in await self._kit.store.tournaments.pairings(record.id):
             current = pairing.round == record.current_round and not pairing.decided
             if current and who in pairing.player_ids and pairing.second_id is not None:
                 absent = draw.Pairing(pairing.first_id, pairing.second_id)
@@ -262,14 +262,14 @@ class TournamentCases:
         """Record ``result`` first (so the abort's match-ending event finds it decided), then
         end the match's game in play as aborted. Whether ``result`` is the one recorded (the
         match may have ended by itself meanwhile, with its own result)."""
-        store = self._unit.store
+        store = self._kit.store
         decided = await store.tournaments.decide(
             pairing.tournament_id, pairing.round, pairing.board, result
         )
         if pairing.match_id is None or not decided:
             return decided
         channel_id = (await store.games.match(pairing.match_id)).channel_id
-        async with self._unit.locks(channel_id):
+        async with self._kit.locks(channel_id):
             game = await store.games.active(channel_id)
             if game is None or game.match_id != pairing.match_id:
                 return True

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from bot import store as st
 from bot.service.errors import Code, NoStats
+from bot.service.kit import ServiceKit
 from bot.service.stats_models import TournamentPlacing
 from bot.service.tournaments import draw
 from bot.service.tournaments.rounds import Rounds
 from bot.service.tournaments.views import TableView
-from bot.service.unit import UnitOfWork
+from bot.service.kit import ServiceKit
 
 HISTORY_TOURNAMENTS = 10  # with HISTORY_GAMES, well within a picker's 25 options
 
@@ -18,8 +19,8 @@ HISTORY_TOURNAMENTS = 10  # with HISTORY_GAMES, well within a picker's 25 option
 class TournamentHistory:
     """Finished tournaments: a player's placings and the final tables."""
 
-    def __init__(self, unit: UnitOfWork, rounds: Rounds) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit, rounds: Rounds) -> None:
+        self._kit = kit
         self._rounds = rounds
 
     async def placings(
@@ -27,7 +28,7 @@ class TournamentHistory:
     ) -> tuple[TournamentPlacing, ...]:
         """The finished tournaments of the server that the player was entered in (withdrawn
         too), newest first, at most ``limit``, each with the player's final rank."""
-        store = self._unit.store.tournaments
+        store = self._kit.store.tournaments
         placings = []
         for record in await store.finished_with(guild_id, user_id, limit=limit):
             table = await self._standings(record)
@@ -39,7 +40,7 @@ class TournamentHistory:
         (``TOURNAMENT_NOT_IN_HISTORY``) for an unknown id, another server's tournament or one
         that has not finished."""
         try:
-            record = await self._unit.store.tournaments.get(tournament_id)
+            record = await self._kit.store.tournaments.get(tournament_id)
         except st.NotFound:
             record = None
         if record is None or record.guild_id != guild_id or record.status != "finished":
@@ -48,7 +49,7 @@ class TournamentHistory:
 
     async def last_final_in(self, channel_id: int) -> TableView | None:
         """The final table of the channel's most recently finished tournament, if any."""
-        record = await self._unit.store.tournaments.last_finished_in(channel_id)
+        record = await self._kit.store.tournaments.last_finished_in(channel_id)
         return None if record is None else await self._rounds.stored_table(record)
 
     async def _standings(self, record: st.TournamentRecord) -> draw.Standings:

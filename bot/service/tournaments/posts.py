@@ -7,7 +7,7 @@ from bot import store as st
 from bot.service._reports import Reports
 from bot.service.tournaments.rounds import Rounds
 from bot.service.tournaments.views import MatchWelcome, RoundView, TableView
-from bot.service.unit import UnitOfWork
+from bot.service.kit import ServiceKit
 
 
 class NotReady(Exception):
@@ -17,16 +17,16 @@ class NotReady(Exception):
 class TournamentPosts:
     """Rebuilds a tournament post of the outbox from the store."""
 
-    def __init__(self, unit: UnitOfWork, reports: Reports, rounds: Rounds) -> None:
-        self._store = unit.store
+    def __init__(self, kit: ServiceKit, reports: Reports, rounds: Rounds) -> None:
+        self._store = kit.store
         self._reports = reports
         self._rounds = rounds
 
-    async def round(self, entry: st.OutboxEntry, *, wait_for_places: bool) -> RoundView:
-        """The round of ``entry`` with where each match is played. Raises ``NotReady`` if
+    async def round(self, post: st.RoundPost, *, wait_for_places: bool) -> RoundView:
+        """The round of ``post`` with where each match is played. Raises ``NotReady`` if
         ``wait_for_places`` and a match to play has no place yet; ``NotFound``."""
-        tournament = await self._store.tournaments.get(int(entry.payload["tournament_id"]))
-        view = await self._rounds.round_view(tournament, int(entry.payload["round"]))
+        tournament = await self._store.tournaments.get(post.tournament_id)
+        view = await self._rounds.round_view(tournament, post.round)
         unplaced = [
             p.board
             for p in view.pairings
@@ -36,12 +36,11 @@ class TournamentPosts:
             raise NotReady(f"boards {unplaced} have no place yet")
         return view
 
-    async def welcome(self, entry: st.OutboxEntry) -> MatchWelcome:
-        """The welcome of ``entry``'s match: its current board (the first, unless the players
+    async def welcome(self, post: st.WelcomePost) -> MatchWelcome:
+        """The welcome of ``post``'s match: its current board (the first, unless the players
         were quicker than the post). Raises ``NotFound`` (no such pairing, or it has no match)."""
-        payload = entry.payload
-        tournament = await self._store.tournaments.get(int(payload["tournament_id"]))
-        number, board = int(payload["round"]), int(payload["board"])
+        tournament = await self._store.tournaments.get(post.tournament_id)
+        number, board = post.round, post.board
         pairing = next(
             (
                 p
@@ -55,10 +54,10 @@ class TournamentPosts:
         match = await self._store.games.match(pairing.match_id)
         games = await self._store.games.match_games(match.id)
         game = next((g for g in games if g.is_active), games[-1])
-        view = await self._reports.view(game, match)
+        view = await self._reports.view(game)
         return MatchWelcome(tournament, match.channel_id, pairing.first_id, pairing.second_id, view)
 
-    async def table(self, entry: st.OutboxEntry) -> TableView:
-        """The table of ``entry``'s tournament (final once it has finished)."""
-        tournament = await self._store.tournaments.get(int(entry.payload["tournament_id"]))
+    async def table(self, post: st.FinalTablePost) -> TableView:
+        """The table of ``post``'s tournament (final once it has finished)."""
+        tournament = await self._store.tournaments.get(post.tournament_id)
         return await self._rounds.stored_table(tournament)

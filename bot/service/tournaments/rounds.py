@@ -37,7 +37,7 @@ from bot.service.tournaments.announcements import (
     welcome_announcement,
 )
 from bot.service.tournaments.views import RoundView, TableView
-from bot.service.unit import UnitOfWork
+from bot.service.kit import ServiceKit
 from bot.service.venues import Venue
 
 log = logging.getLogger(__name__)
@@ -105,8 +105,8 @@ class Rounds:
     """Carries tournaments from round to round. ``venue`` is the front end's part (it opens
     each match's place); without one, results are still recorded but no match can start."""
 
-    def __init__(self, unit: UnitOfWork, challenges: ChallengeCases) -> None:
-        self._unit = unit
+    def __init__(self, kit: ServiceKit, challenges: ChallengeCases) -> None:
+        self._kit = kit
         self._challenges = challenges
         self.venue: Venue | None = None
         self._locks: KeyedLocks[int] = KeyedLocks()  # saves work in one process; see module doc
@@ -117,7 +117,7 @@ class Rounds:
     async def result_of(self, match: st.MatchRecord) -> st.PairingResult:
         """A pairing's result from its match: the match's winner, or for an aborted match the
         player ahead on games (level: drawn), with each player's game points."""
-        board = Scoreboard(match, await self._unit.store.games.match_games(match.id))
+        board = Scoreboard(match, await self._kit.store.games.match_games(match.id))
         totals = board.totals()
         winner = board.leader() if match.state in ("aborted", "running") else match.winner_id
         first, second = match.player_ids
@@ -142,7 +142,7 @@ class Rounds:
         """Advance every running tournament in the servers that ``owns`` accepts (default: all;
         one's trouble does not stop the others). In a cluster each process advances the
         tournaments of its own shards' servers: it alone can open their threads."""
-        for tournament in await self._unit.store.tournaments.running():
+        for tournament in await self._kit.store.tournaments.running():
             if owns is not None and not owns(tournament.guild_id):
                 continue
             try:
@@ -154,7 +154,7 @@ class Rounds:
         """Bring one tournament up to date: start the current round's missing matches, take
         results of matches that ended, and pair the next round (or finish) once all are in."""
         async with self._locks(tournament_id):
-            store = self._unit.store.tournaments
+            store = self._kit.store.tournaments
             tournament = await store.get(tournament_id)
             if tournament.status != "running":
                 return
@@ -198,16 +198,16 @@ class Rounds:
     async def _pair(
         self, tournament: st.TournamentRecord, drawn: draw.Round, withdrawn: frozenset[int]
     ) -> st.TournamentRecord:
-        unit = self._unit
+        kit = self._kit
         rows = new_pairings(drawn, withdrawn)
         number = tournament.current_round + 1
         post = round_announcement(tournament.id, number) if self.venue is not None else None
-        tournament = await unit.store.tournaments.start_round(
+        tournament = await kit.store.tournaments.start_round(
             tournament.id,
             expected_round=tournament.current_round,
             pairings=rows,
             announce=post,
-            now=unit.now(),
+            now=kit.now(),
         )
         try:
             await self._start_matches(tournament)
@@ -220,28 +220,28 @@ class Rounds:
 
     async def _release(self, key: str) -> None:
         """Let the delivery loop post ``key``, held for this writer until now."""
-        unit = self._unit
-        await unit.store.outbox.settle(key, "retry", lease=st.WRITER_LEASE, now=unit.now())
-        unit.signals.announcements_changed.set()
+        kit = self._kit
+        await kit.store.outbox.settle(key, "retry", lease=st.WRITER_LEASE, now=kit.now())
+        kit.signals.announcements_changed.set()
 
     async def _finish(self, tournament: st.TournamentRecord) -> None:
-        unit = self._unit
+        kit = self._kit
         try:
-            await unit.store.tournaments.finish(
+            await kit.store.tournaments.finish(
                 tournament.id,
                 expected_round=tournament.current_round,
-                now=unit.now(),
+                now=kit.now(),
                 announce=final_announcement(tournament.id) if self.venue is not None else None,
             )
         except st.StaleTournament:
             return  # another process finished it (and its table is in the outbox)
-        unit.signals.announcements_changed.set()
+        kit.signals.announcements_changed.set()
 
     async def _start_matches(self, tournament: st.TournamentRecord) -> None:
         """Start the match of each undecided pairing of the current round that has none yet."""
         if self.venue is None:
             return
-        for pairing in await self._unit.store.tournaments.pairings(tournament.id):
+        for pairing in await self._kit.store.tournaments.pairings(tournament.id):
             if (
                 pairing.round == tournament.current_round
                 and not pairing.decided
@@ -253,7 +253,7 @@ class Rounds:
     async def _start_match(
         self, tournament: st.TournamentRecord, pairing: st.PairingRecord, second: int
     ) -> None:
-        unit, names = self._unit, self._unit.names
+        kit, names = self._kit, self._kit.names
         assert self.venue is not None
         settings = GameOptions(
             tournament.game_count,
@@ -273,13 +273,13 @@ class Rounds:
         if match is None:
             log.warning("tournament %d: no place for board %d yet", tournament.id, pairing.board)
             return
-        attached = await unit.store.tournaments.attach_match(
+        attached = await kit.store.tournaments.attach_match(
             tournament.id,
             pairing.round,
             pairing.board,
             match.id,
             announce=welcome_announcement(pairing),
-            now=unit.now(),
+            now=kit.now(),
         )
         if not attached:
             # Only a misconfigured cluster (two processes advancing one server) gets here: the
@@ -291,12 +291,12 @@ class Rounds:
                 pairing.round,
                 match.id,
             )
-        unit.signals.announcements_changed.set()
+        kit.signals.announcements_changed.set()
 
     async def _collect_results(self, tournament: st.TournamentRecord) -> None:
         """Results of the current round's matches that ended while nobody listened (a
         restart between the ending and its event)."""
-        store = self._unit.store
+        store = self._kit.store
         for pairing in await store.tournaments.pairings(tournament.id):
             if pairing.decided or pairing.match_id is None:
                 continue
@@ -307,7 +307,7 @@ class Rounds:
 
     async def round_view(self, tournament: st.TournamentRecord, number: int) -> RoundView:
         """Round ``number``'s boards with where each is played."""
-        store = self._unit.store
+        store = self._kit.store
         pairings = tuple(
             p for p in await store.tournaments.pairings(tournament.id) if p.round == number
         )
@@ -323,7 +323,7 @@ class Rounds:
 
     async def stored_event(self, tournament: st.TournamentRecord) -> draw.Event:
         """The event as its stored entries and pairings stand."""
-        store = self._unit.store.tournaments
+        store = self._kit.store.tournaments
         return event_of(await store.entries(tournament.id), await store.pairings(tournament.id))
 
     async def stored_table(self, tournament: st.TournamentRecord) -> TableView:
@@ -341,4 +341,4 @@ class Rounds:
 
     async def names(self, tournament: st.TournamentRecord, players: set[int]) -> dict[int, str]:
         """The names of ``players`` in the tournament's server."""
-        return {who: await self._unit.names(tournament.guild_id, who) for who in sorted(players)}
+        return {who: await self._kit.names(tournament.guild_id, who) for who in sorted(players)}

@@ -1,7 +1,8 @@
-"""The unit of work every use case shares: the store's roles, the clock, the settings, the
-per-channel locks, the names shown for players, and the signals that wake background jobs.
+"""What every use case works with: the store's roles, the clock, the settings, the per-channel
+locks, the names shown for players, and the signals that wake background jobs. It holds no
+transaction: each write is one transaction of the store's own.
 
-One ``UnitOfWork`` is built per service and handed to each use-case module; none of them
+One ``ServiceKit`` is built per service and handed to each use-case module; none of them
 changes it (the locks, names and signals are objects of their own). Nothing in it grows with
 the number of channels or players: a channel's lock lives only while it is used, and the names
 are a cache of the players seen most recently.
@@ -70,8 +71,14 @@ class Signals:
     # Set whenever an announcement becomes deliverable: wakes the delivery loop.
     announcements_changed: asyncio.Event = field(default_factory=asyncio.Event)
 
+    def new_deadline(self, match: st.MatchRecord) -> None:
+        """A write gave a game of ``match`` a new clock: wake the deadline scheduler, if the
+        match has a time limit (an untimed game has no deadline to wait for)."""
+        if match.time_per_move_seconds is not None:
+            self.deadlines_changed.set()
 
-class UnitOfWork:
+
+class ServiceKit:
     """What the use cases share. ``computer`` is the computer opponent's identity, if the front
     end plays one; ``ratings`` decides which games are rated."""
 

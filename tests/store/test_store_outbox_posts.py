@@ -1,0 +1,59 @@
+"""Each kind of announcement is a typed post, stored as the outbox's ``kind`` and JSON
+``payload`` columns and read back in one place (``bot.store.outbox``): what is stored is what
+earlier releases stored, so entries written before an upgrade are still delivered."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from bot import store as st
+
+DUE = datetime(2026, 11, 21, 12, 30, tzinfo=UTC)
+DEADLINE = datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
+
+# Each post with the kind and payload that it is stored as.
+STORED: list[tuple[st.Post, str, dict[str, Any]]] = [
+    (
+        st.ReminderPost(DUE, 101, DEADLINE),
+        "reminder",
+        {"due_at": DUE.isoformat(), "user_id": 101, "deadline_at": DEADLINE.isoformat()},
+    ),
+    (
+        st.TimeoutPost(DEADLINE, 202, DEADLINE),
+        "timeout",
+        {"due_at": DEADLINE.isoformat(), "user_id": 202, "deadline_at": DEADLINE.isoformat()},
+    ),
+    (
+        st.ComputerMovePost(3, "A5-C4", 999),
+        "computer_move",
+        {"version": 3, "move": "A5-C4", "actor_id": 999},
+    ),
+    (st.RoundPost(1, 2), "round_paired", {"tournament_id": 1, "round": 2}),
+    (st.WelcomePost(1, 2, 3), "match_welcome", {"tournament_id": 1, "round": 2, "board": 3}),
+    (st.FinalTablePost(1), "final_table", {"tournament_id": 1}),
+]
+
+
+@pytest.mark.parametrize(("post", "kind", "payload"), STORED)
+def test_a_post_is_stored_as_before_and_read_back_as_itself(
+    post: st.Post, kind: str, payload: dict[str, Any]
+) -> None:
+    written = st.announcement("key:1", post, held_seconds=5)
+    assert (written.kind, dict(written.payload), written.held_seconds) == (kind, payload, 5)
+    assert st.post_of(kind, payload) == post
+
+
+@pytest.mark.parametrize(
+    ("kind", "payload"),
+    [
+        ("no such kind", {}),
+        ("round_paired", {"tournament_id": 1}),  # the round is missing
+        ("reminder", {"due_at": "soon", "user_id": 1, "deadline_at": DEADLINE.isoformat()}),
+    ],
+)
+def test_a_row_that_holds_no_post_is_refused(kind: str, payload: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match=repr(kind) if kind == "no such kind" else kind):
+        st.post_of(kind, payload)
