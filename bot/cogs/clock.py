@@ -12,7 +12,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
-from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem, offer_button, offer_from, offer_template, single
 from bot.cogs.replies import (
     actor_of,
@@ -33,8 +32,7 @@ if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 
-@app_commands.guild_only()
-class ClockCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
+class ClockCommands(commands.Cog):
     """The correspondence clock of this channel's game."""
 
     @app_commands.command()

@@ -18,6 +18,7 @@ import discord
 from bot.cogs.audience import channel_language
 from bot.cogs.grid_plan import BACK, LATER, Cell, GridPlan, OffGrid, Picked, Stage, click, plan
 from bot.cogs.items import JarmoItem
+from bot.cogs.move_offer import MOVE_TEMPLATE, move_button
 from bot.cogs.replies import (
     EMBED_COLOUR,
     actor_of,
@@ -52,27 +53,19 @@ PIECE_MARKS: dict[str, dict[Side, str]] = {
     "ludos": {"white": "🟢", "black": "🔵"},  # Green and Blue, as the board image draws them
 }
 DEFAULT_MARKS: dict[Side, str] = {"white": "⚪", "black": "⚫"}
-MOVE_BUTTON_PREFIX = "jarmo:grid:"  # the Move button's custom id, before the game's id
 
 
 class MoveButton(
     JarmoItem,
     discord.ui.DynamicItem[GridButton],
-    template=r"jarmo:grid:(?P<game>[0-9]+)",
+    template=MOVE_TEMPLATE,
 ):
     """The **Move** button under a public board: opens the grid for the player to move."""
 
     what = "move button"
 
     def __init__(self, game_id: int, language: str | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=discord_words(language).gettext("Move"),
-                emoji="🎯",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"{MOVE_BUTTON_PREFIX}{game_id}",
-            )
-        )
+        super().__init__(move_button(game_id, language))
         self.game_id = game_id
 
     @classmethod

@@ -13,14 +13,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
-from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem, offer_button, offer_from, offer_template, single
+from bot.cogs.move_offer import move_view
 from bot.cogs.replies import (
     EMBED_COLOUR,
     actor_of,
     board_embed,
     computer_answers,
-    move_view,
     only_pinging,
     place_of,
     report_message,
@@ -46,8 +45,7 @@ if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 
-@app_commands.guild_only()
-class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
+class PlayCommands(commands.Cog):
     """The game in this channel."""
 
     @app_commands.command()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.audience import channel_language
-from bot.cogs.items import single
+from bot.cogs.move_offer import move_view
 from bot.cogs.rematch_offer import rematch_view
 from bot.cogs.review_offer import review_button
 from bot.cogs.words import (
@@ -151,11 +151,3 @@ async def report_message(report: Report, language: str | None = None) -> dict[st
         view = message.setdefault("view", discord.ui.View(timeout=None))
         view.add_item(review_button(report.ended.game.id, language))
     return message
-
-
-def move_view(game_id: int, language: str | None = None) -> discord.ui.View:
-    """The **Move** button under a board, which opens the click grid for the player to move."""
-    # Imported here: the grid answers a move with a report message, which carries this button.
-    from bot.cogs.grid import MoveButton
-
-    return single(MoveButton(game_id, language))

@@ -19,7 +19,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
-from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem
 from bot.cogs.replies import EMBED_COLOUR, only_pinging, place_of
 from bot.cogs.review_offer import REVIEW_TEMPLATE, review_button
@@ -174,8 +173,7 @@ class ReviewButton(
         await send_review(interaction, self.game_id, private=False)
 
 
-@app_commands.guild_only()
-class ReviewCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
+class ReviewCommands(commands.Cog):
     """Reviews of finished games."""
 
     @app_commands.command()

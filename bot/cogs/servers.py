@@ -8,7 +8,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.words import discord_words, reader_language
 from bot.service.servers import ServerSettings
 
@@ -19,8 +18,7 @@ if TYPE_CHECKING:
 _LANGUAGE_NAMES = {"en": "English", "pl": "polski", "de": "Deutsch", "eo": "Esperanto"}
 
 
-@app_commands.guild_only()
-class ServerCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
+class ServerCommands(commands.Cog):
     """The server's settings."""
 
     server = app_commands.Group(

@@ -14,11 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
-from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem, single
 from bot.cogs.replies import EMBED_COLOUR, only_pinging
 from bot.cogs.review import send_review
-from bot.cogs.tournament import table_messages
+from bot.cogs.tournaments import table_messages
 from bot.cogs.tree import Unwelcome
 from bot.cogs.words import (
     discord_voice,
@@ -272,8 +271,7 @@ def export_caption(export: GameExport, language: str | None = None) -> str:
 # -- the commands --------------------------------------------------------------------------------
 
 
-@app_commands.guild_only()
-class StatsCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
+class StatsCommands(commands.Cog):
     """Standings over time on this server: ratings, profiles and game histories."""
 
     @app_commands.command()
