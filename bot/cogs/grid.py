@@ -126,12 +126,12 @@ class GridCell(
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         board = await movers_board(interaction)
-        record = board.game
-        if (record.id, record.version) != (self.game_id, self.version):
+        stored = board.game
+        if (stored.id, stored.version) != (self.game_id, self.version):
             await show(interaction, board, Picked(), OUT_OF_DATE)
             return
         try:
-            step = click(record.game, Picked.parse(self.picked), self.clicked)
+            step = click(stored.game, Picked.parse(self.picked), self.clicked)
         except OffGrid:
             await show(interaction, board, Picked(), OUT_OF_DATE)
             return
@@ -143,7 +143,7 @@ class GridCell(
             place_of(interaction),
             actor_of(interaction),
             str(step),
-            seen=(record.id, record.version),
+            seen=(stored.id, stored.version),
         )
         _ = discord_words(reader_language(interaction)).gettext
         done = discord.ui.LayoutView(timeout=None)
@@ -165,19 +165,20 @@ async def movers_board(interaction: discord.Interaction[JarmoBot]) -> BoardView:
         board = await service.play.board(place_of(interaction), viewer_id=interaction.user.id)
     except NoGameHere:
         raise Unwelcome(GAME_OVER) from None
-    record = board.game
-    side = record.side_of(interaction.user.id)
+    stored = board.game
+    side = stored.side_of(interaction.user.id)
     if side is None:
         raise NotAPlayer(Code.NOT_A_PLAYER)
-    turn = record.game.turn
-    if side != turn:
+    position = stored.game
+    if side != position.turn:
+        turn = position.turn
         name = board.white_name if turn == "white" else board.black_name
         raise NotYourTurn(
             Code.NOT_YOUR_TURN,
-            player=record.player_id(turn),
+            player=stored.player_id(turn),
             name=name,
             side=turn,
-            ruleset=record.game.ruleset,
+            ruleset=position.ruleset,
         )
     return board
 
@@ -212,13 +213,13 @@ async def grid_message(
 ) -> GridMessage:
     """The private grid for the clicking player (the player to move) after ``picked``."""
     language = reader_language(interaction)
-    record = board.game
-    side = record.side_of(interaction.user.id)
+    stored, position = board.game, board.game.game
+    side = stored.side_of(interaction.user.id)
     assert side is not None  # movers_board checked it
     try:
-        grid = plan(record.game, side, picked)
+        grid = plan(position, side, picked)
     except OffGrid:
-        grid, notice = plan(record.game, side), OUT_OF_DATE
+        grid, notice = plan(position, side), OUT_OF_DATE
     _ = discord_words(language).gettext
     voice = discord_voice(language)
     lines = [
@@ -228,10 +229,10 @@ async def grid_message(
         f"**{instruction(grid, language)}**",
     ]
     description = board_description(board, voice)
-    marks = PIECE_MARKS.get(record.game.ruleset, DEFAULT_MARKS)
+    marks = PIECE_MARKS.get(position.ruleset, DEFAULT_MARKS)
     cells = [
         discord.ui.ActionRow[Any](
-            *(cell_button(record.id, record.version, grid, cell, marks) for cell in row)
+            *(cell_button(stored.id, stored.version, grid, cell, marks) for cell in row)
         )
         for row in grid.rows
     ]
@@ -243,7 +244,7 @@ async def grid_message(
         *cells,
         accent_colour=EMBED_COLOUR,
     )
-    extras = extra_buttons(record.id, record.version, grid, language)
+    extras = extra_buttons(stored.id, stored.version, grid, language)
     if extras:
         container.add_item(discord.ui.ActionRow[Any](*extras))
     view = discord.ui.LayoutView(timeout=None)

@@ -88,15 +88,15 @@ class PlayCommands(commands.Cog):
         self, interaction: discord.Interaction[JarmoBot], private: bool = False
     ) -> None:
         """Show the current position of this channel's game."""
-        view = await interaction.client.service.play.board(
+        shown = await interaction.client.service.play.board(
             place_of(interaction), viewer_id=interaction.user.id if private else None
         )
         language = reader_language(interaction) if private else await channel_language(interaction)
-        text = position_line(view, discord_voice(language))
-        embed, file = await board_embed(view, text, language)
+        text = position_line(shown, discord_voice(language))
+        embed, file = await board_embed(shown, text, language)
         extra: dict[str, Any] = {}
-        if view.human_to_move is not None:
-            extra["view"] = move_view(view.game.id, language)
+        if shown.human_to_move is not None:
+            extra["view"] = move_view(shown.game.id, language)
         await interaction.response.send_message(
             embed=embed, file=file, ephemeral=private, allowed_mentions=only_pinging(), **extra
         )

@@ -89,16 +89,16 @@ def place_of(interaction: discord.Interaction[JarmoBot]) -> Place:
 
 
 async def board_embed(
-    view: BoardView, text: str, language: str | None = None, *, filename: str = "board.png"
+    board: BoardView, text: str, language: str | None = None, *, filename: str = "board.png"
 ) -> tuple[discord.Embed, discord.File]:
     """An embed showing the board image (its words in ``language``) as an attachment, with
     ``text`` under the title."""
     voice = discord_voice(language)
-    image = await view.image.png(picture_words(language))
+    image = await board.image.png(picture_words(language))
     file = discord.File(
-        io.BytesIO(image), filename=filename, description=board_description(view, voice)
+        io.BytesIO(image), filename=filename, description=board_description(board, voice)
     )
-    embed = discord.Embed(title=game_title(view, voice), description=text, colour=EMBED_COLOUR)
+    embed = discord.Embed(title=game_title(board, voice), description=text, colour=EMBED_COLOUR)
     embed.set_image(url=f"attachment://{filename}")
     return embed, file
 
