@@ -6,7 +6,7 @@ reloading the extension takes them all away (or back) cleanly."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from discord.ext import commands
 
@@ -44,19 +44,20 @@ DYNAMIC_ITEMS = (
 )
 
 
-async def setup(bot: JarmoBot) -> None:
+async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
     """The extension's entry point (``bot.load_extension("bot.cogs")``): the ``/jarmo``
-    commands and the persistent components; on a bot that plays, also the cogs that post on
-    their own, which start their background jobs as they load."""
+    commands and the persistent components; on a ``JarmoBot`` that plays, also the cogs that
+    post on their own, which start their background jobs as they load."""
     await add_commands(bot)
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    if bot.serving:
-        attach_host(bot)  # before any job or command can start a tournament's matches
-        await bot.add_cog(ThreadCog(bot))  # a thread per match (no commands of its own)
-        await bot.add_cog(Announcer(bot))
+    if getattr(bot, "serving", False):  # any other bot only reads the commands
+        player = cast("JarmoBot", bot)
+        attach_host(player)  # before any job or command can start a tournament's matches
+        await bot.add_cog(ThreadCog(player))  # a thread per match (no commands of its own)
+        await bot.add_cog(Announcer(player))
 
 
-async def teardown(bot: JarmoBot) -> None:
+async def teardown(bot: commands.Bot | commands.AutoShardedBot) -> None:
     """Unloading the extension: discord.py removes its cogs (stopping their jobs); the
     persistent components go too, so that a reload registers the new ones alone."""
     bot.remove_dynamic_items(*DYNAMIC_ITEMS)

@@ -43,7 +43,9 @@ _ANSWERS = {
 
 
 class ChallengeCommands(commands.Cog):
-    """Starting a match: a challenge to a member, or a game against the computer at once."""
+    """Starting a match: a challenge to a member, or a game against the computer at once.
+    ``/jarmo``'s commands for it: a part of ``JarmoCog`` (``bot.cogs.group``), never added on
+    its own."""
 
     @app_commands.command()
     @app_commands.describe(

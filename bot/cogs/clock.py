@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
 
 class ClockCommands(commands.Cog):
-    """The correspondence clock of this channel's game."""
+    """The correspondence clock of this channel's game. ``/jarmo``'s commands for it: a part of
+    ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     @app_commands.command()
     async def pause(self, interaction: discord.Interaction[JarmoBot]) -> None:

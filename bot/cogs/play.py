@@ -46,7 +46,8 @@ if TYPE_CHECKING:
 
 
 class PlayCommands(commands.Cog):
-    """The game in this channel."""
+    """The game in this channel. ``/jarmo``'s commands for it: a part of
+    ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     @app_commands.command()
     @app_commands.describe(move="Your move, e.g. A1-C2 (autocomplete lists the legal ones)")

@@ -174,7 +174,8 @@ class ReviewButton(
 
 
 class ReviewCommands(commands.Cog):
-    """Reviews of finished games."""
+    """Reviews of finished games. ``/jarmo``'s commands for it: a part of
+    ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     @app_commands.command()
     async def review(self, interaction: discord.Interaction[JarmoBot]) -> None:

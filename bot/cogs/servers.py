@@ -19,7 +19,8 @@ _LANGUAGE_NAMES = {"en": "English", "pl": "polski", "de": "Deutsch", "eo": "Espe
 
 
 class ServerCommands(commands.Cog):
-    """The server's settings."""
+    """The server's settings. ``/jarmo``'s commands for it: a part of
+    ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     server = app_commands.Group(
         name="server", description="This server's Jarmo settings (for members who manage it)"

@@ -272,7 +272,8 @@ def export_caption(export: GameExport, language: str | None = None) -> str:
 
 
 class StatsCommands(commands.Cog):
-    """Standings over time on this server: ratings, profiles and game histories."""
+    """Standings over time on this server: ratings, profiles and game histories. ``/jarmo``'s
+    commands for it: a part of ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     @app_commands.command()
     @app_commands.describe(ruleset="Which rules to rank by (default: the server's usual rules)")

@@ -86,7 +86,8 @@ def attach_host(bot: JarmoBot) -> None:
 
 
 class TournamentCommands(commands.Cog):
-    """Round robin and Swiss events, each pairing a match in its own thread."""
+    """Round robin and Swiss events, each pairing a match in its own thread. ``/jarmo``'s
+    commands for it: a part of ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     tournament = app_commands.Group(
         name="tournament", description="Round robin and Swiss tournaments in this channel"

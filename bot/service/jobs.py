@@ -71,14 +71,15 @@ class Jobs:
         self._ready = ready
         self._running: set[asyncio.Task[None]] = set()
         self._told_to_stop: set[asyncio.Task[None]] = set()
+        self._closed = False  # every job was stopped: one started later does nothing
 
     def start(self, job: Job, *, when_ready: bool = True) -> asyncio.Task[None]:
         """Run ``job`` in the background (after ``ready``, unless ``when_ready`` is false)."""
 
         async def supervised() -> None:
-            if when_ready and self._ready is not None:
+            if when_ready and self._ready is not None and not self._closed:
                 await self._ready()
-            await run_job(job, stopped=self._stopped)
+            await run_job(job, stopped=lambda: self._closed or self._stopped())
 
         task = asyncio.create_task(supervised(), name=f"jarmo-job: {job.name}")
         self._running.add(task)
@@ -100,7 +101,10 @@ class Jobs:
         """Cancel every job (or those of ``only``) and wait for them at most ``within``
         seconds; the names of those still running then (a job that ignores its cancellation
         for a while must not hold up a shutdown: it is logged and left to end on its own, and
-        a later ``stop`` does not wait for it again)."""
+        a later ``stop`` does not wait for it again). Once every job is stopped, a job started
+        later (by an interaction still finishing) ends without a pass."""
+        if only is None:
+            self._closed = True
         tasks = {task for task in (self._running if only is None else only) if not task.done()}
         tasks -= self._told_to_stop
         for task in tasks:

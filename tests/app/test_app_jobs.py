@@ -100,3 +100,16 @@ async def test_the_bot_closes_within_its_limit_while_a_job_ignores_cancellation(
     assert stubborn.cancelled.is_set() and not task.done()  # left to end on its own
     stubborn.release.set()
     await asyncio.wait_for(asyncio.gather(task, return_exceptions=True), LIMIT_SECONDS)
+
+
+async def test_a_job_started_after_every_job_stopped_does_nothing() -> None:
+    passes: list[str] = []
+
+    async def one_pass() -> None:
+        passes.append("pass")
+
+    jobs = Jobs(stopped=lambda: False, ready=asyncio.Event().wait)  # never ready
+    await jobs.stop(LIMIT_SECONDS)
+    late = jobs.start(Job("renaming a thread", one_pass))
+    await asyncio.wait_for(late, LIMIT_SECONDS)
+    assert passes == []
