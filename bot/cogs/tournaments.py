@@ -79,10 +79,8 @@ def chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 
 
 def attach_host(bot: JarmoBot) -> None:
-    """Give the service its Discord host, once (the service is built after the cogs load)."""
-    cases = bot.service.tournaments
-    if cases.rounds.host is None:
-        cases.attach(DiscordHost(bot))
+    """Give the service its Discord host (again after a reload, so the new code hosts)."""
+    bot.service.tournaments.attach(DiscordHost(bot))
 
 
 class TournamentCommands(commands.Cog):
