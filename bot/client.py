@@ -1,42 +1,28 @@
-"""The Discord bot: owns the store and the service, loads the cogs (``bot.cogs``), and shuts
-down cleanly on SIGTERM. It runs the shards the configuration names (all of them by default),
-and does the background work of their servers only."""
+"""The Discord bot, the composition root: it builds the store, the service and the computer,
+loads the cogs (``bot.cogs``, which talk to Discord), runs every background job under one
+:class:`~bot.service.jobs.Jobs`, and shuts down cleanly on SIGTERM. It runs the shards the
+configuration names (all of them by default), and does the background work of their servers
+only."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import signal
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
-from bot.cogs.announcing import announcement_messages, expired_text
-from bot.cogs.audience import server_language
-from bot.cogs.inflight import InFlight
-from bot.cogs.publishing import publish_if_changed
-from bot.cogs.replies import only_pinging, post_announced
-from bot.cogs.threads import ThreadCog, thread_sweep
-from bot.cogs.tournament import attach_host
-from bot.cogs.translator import CatalogueTranslator
-from bot.cogs.tree import JarmoTree
+from bot.cogs import CatalogueTranslator, InFlight, JarmoTree, publish_if_changed
 from bot.health import Heartbeat, heartbeat_file
 from bot.jarmo import Game
 from bot.render import render_board
-from bot.service import Actor, ChallengeView, JarmoService
+from bot.service import Actor, JarmoService
 from bot.service.computer import ComputerOpponent, ProcessThinker
 from bot.service.deadlines import DeadlineScheduler
-from bot.service.delivery import (
-    AnnouncementDelivery,
-    Delivery,
-    Undeliverable,
-    idempotency_token,
-)
-from bot.service.jobs import Job, run_job
+from bot.service.jobs import Job, Jobs
 from bot.service.reviews import pool_analyser
 from bot.store import Store, open_database
 
@@ -44,8 +30,9 @@ if TYPE_CHECKING:
     from bot.config import BotConfig
 
 log = logging.getLogger(__name__)
-EXPIRY_SWEEP_SECONDS = 30
 SHUTDOWN_GRACE_SECONDS = 5.0  # for interactions in flight to send their answers
+# close() takes at most JOB_STOP_SECONDS + STORE_CLOSE_SECONDS (plus the gateway's close),
+# within the 10 s a deployment gives a stopping bot.
 JOB_STOP_SECONDS = 2.0  # for background jobs to stop once cancelled
 STORE_CLOSE_SECONDS = 3.0  # the write in progress (at most the 2 s busy limit) and the close
 # The bot never joins voice, so the missing voice libraries are only noise at start-up.
@@ -77,7 +64,8 @@ class JarmoBot(commands.AutoShardedBot):
         self._service: JarmoService | None = None
         self._computer: ComputerOpponent | None = None
         self._thinker: ProcessThinker | None = None
-        self._jobs: list[asyncio.Task[None]] = []
+        self.jobs = Jobs(stopped=self.is_closed, ready=self.wait_until_ready)
+        self.job_stop_seconds = JOB_STOP_SECONDS
         self._shards = config.shards()
         self._heartbeat = Heartbeat(
             heartbeat_file(config.database, config.database_url, config.shard_ids),
@@ -98,6 +86,11 @@ class JarmoBot(commands.AutoShardedBot):
             raise RuntimeError("the bot has not been set up yet")
         return self._computer
 
+    @property
+    def serving(self) -> bool:
+        """Whether this bot plays (``False``: it only builds the command tree, to sync it)."""
+        return self._serve
+
     def owns_server(self, guild_id: int) -> bool:
         """Whether this process runs the shard of server ``guild_id`` (and so does its
         background work)."""
@@ -105,9 +98,21 @@ class JarmoBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
-        await self.load_extension("bot.cogs")
+        if self._serve:
+            await self._build_service()
+        await self.load_extension("bot.cogs")  # the cogs start their own Discord-side jobs
         if not self._serve:
             return
+        service = self.service
+        scheduler = DeadlineScheduler(service, shards=self._shards)
+        heartbeat = Job("heartbeat", self._heartbeat.beat_now, self._heartbeat.pause)
+        self.jobs.start(heartbeat, when_ready=False)  # it tells a bot still connecting too
+        self.jobs.start(Job("reminders and timeouts", scheduler.run_due_now, scheduler.wait))
+        self.jobs.start(service.tournaments.rounds.job(self.owns_server))
+        await self._publish_commands()
+
+    async def _build_service(self) -> None:
+        """The store, the use cases and the computer, ready before any cog or job runs."""
         self._store = await open_database(self.config.store_target)
         assert self.user is not None  # setup_hook runs after login
         self._service = JarmoService(
@@ -115,9 +120,6 @@ class JarmoBot(commands.AutoShardedBot):
             config=self.config.service_config(),
             computer=Actor(self.user.id, self.user.display_name, is_bot=True),
         )
-        threads = self.get_cog(ThreadCog.__cog_name__)
-        if isinstance(threads, ThreadCog):
-            self._service.match_listeners.add(threads.match_ended)
         self._thinker = ProcessThinker.open(self.config.computer_workers)
         self._computer = ComputerOpponent(self._service, self._thinker)
         self._service.reviews.use(pool_analyser(self._thinker.analyse))
@@ -125,19 +127,6 @@ class JarmoBot(commands.AutoShardedBot):
         # not inside a player's first interaction.
         for ruleset in ("classic", "ludos"):
             await asyncio.to_thread(render_board, Game.new(ruleset=ruleset))
-        attach_host(self)  # before any job or command can start a tournament's matches
-        scheduler = DeadlineScheduler(self._service, shards=self._shards)
-        delivery = AnnouncementDelivery(self._service, self.post_announcement)
-        self._jobs = [
-            self._start_job("expiring challenges", self.expire_challenges_once, _every_sweep),
-            self._start_job("reminders and timeouts", scheduler.run_due_now, scheduler.wait),
-            self._start_job("announcements", delivery.deliver_due, delivery.wait),
-            self._start_job("the computer's pending moves", self._computer_catches_up, None),
-            self._start(self._service.tournaments.rounds.job(self.owns_server)),
-            self._start(thread_sweep(self)),
-            asyncio.create_task(self._heartbeat.run(), name="jarmo-job: heartbeat"),
-        ]
-        await self._publish_commands()
 
     async def _publish_commands(self) -> None:
         """Publish the slash commands when they changed (to the development guild if one is
@@ -153,23 +142,6 @@ class JarmoBot(commands.AutoShardedBot):
         except discord.HTTPException as exc:  # the commands published before still work
             log.warning("could not publish the slash commands: %s", exc)
 
-    def _start_job(
-        self,
-        name: str,
-        once: Callable[[], Awaitable[object]],
-        pause: Callable[[], Awaitable[object]] | None,
-    ) -> asyncio.Task[None]:
-        """Run ``once`` and then ``pause``, over and over (just once, without ``pause``), in
-        the background once the bot is ready; see :func:`run_job` for the capped backoff."""
-        return self._start(Job(name, once, pause))
-
-    def _start(self, job: Job) -> asyncio.Task[None]:
-        async def run() -> None:
-            await self.wait_until_ready()
-            await run_job(job, stopped=self.is_closed)
-
-        return asyncio.create_task(run(), name=f"jarmo-job: {job.name}")
-
     def gateway_open(self) -> bool:
         """Whether the bot is ready and every one of its shards is connected right now (a
         shard's socket is closed while discord.py reconnects it)."""
@@ -184,16 +156,12 @@ class JarmoBot(commands.AutoShardedBot):
         super().dispatch(event_name, *args, **kwargs)
 
     async def close(self) -> None:
-        """Stop the background jobs, the connection, the computer and the database, within
-        ``JOB_STOP_SECONDS + STORE_CLOSE_SECONDS`` (plus the gateway's close) whatever the jobs
-        are doing; never raises for a job's failure."""
-        jobs, self._jobs = self._jobs, []
-        for job in jobs:
-            job.cancel()
-        if jobs:
-            _, stuck = await asyncio.wait(jobs, timeout=JOB_STOP_SECONDS)
-            for job in stuck:
-                log.warning("background job %r did not stop in time", job.get_name())
+        """Stop the background jobs, the connection (and the cogs), the computer and the
+        database, within ``JOB_STOP_SECONDS + STORE_CLOSE_SECONDS`` (plus the gateway's close)
+        whatever the jobs are doing; never raises for a job's failure."""
+        await self.jobs.stop(self.job_stop_seconds)
+        if self._serve:
+            self._heartbeat.beat(running=False)  # the last beat says the bot has stopped
         await super().close()
         if self._thinker is not None:
             await self._thinker.close()
@@ -217,58 +185,6 @@ class JarmoBot(commands.AutoShardedBot):
             self.shard_count,
         )
 
-    async def expire_challenges_once(self) -> list[ChallengeView]:
-        """Mark overdue challenges expired and say so on their messages."""
-        expired = await self.service.challenges.expire_overdue()
-        for view in expired:
-            record = view.challenge
-            if record.message_id is None:
-                continue
-            message = self.get_partial_messageable(record.channel_id).get_partial_message(
-                record.message_id
-            )
-            text = await expired_text(self, view)
-            try:
-                await message.edit(content=text, view=None, allowed_mentions=only_pinging())
-            except discord.HTTPException as exc:
-                log.warning(
-                    "could not mark challenge %s expired on its message: %s", record.id, exc
-                )
-        return expired
-
-    async def _computer_catches_up(self) -> None:
-        """Games left waiting for the computer's move when the bot stopped get it now (in the
-        servers of this process's shards)."""
-        for place in await self.service.computer_turns.awaiting(owns=self._shards.owns):
-            try:
-                report = await self.computer.reply(place)
-                if report is not None:
-                    channel = self.get_partial_messageable(place.channel_id)
-                    send = channel.send
-                    if report.announcement is not None:  # the delivery loop may post it too
-                        nonce = idempotency_token(report.announcement)
-                        send = functools.partial(channel.send, nonce=nonce)
-                    language = await server_language(self, place.guild_id)
-                    await post_announced(report, send, self.service, language)
-            except Exception:
-                log.exception("the computer could not move in channel %s", place.channel_id)
-
-    async def post_announcement(self, delivery: Delivery) -> None:
-        """Post an announcement from the outbox: in its game's channel a reminder, a game lost
-        on time with its final board, or the computer's move; a tournament's round or final
-        table in its channel, a match's welcome in its thread."""
-        channel_id, messages = await announcement_messages(self, delivery)
-        channel = self.get_partial_messageable(channel_id)
-        key = delivery.entry.key
-        try:
-            for index, message in enumerate(messages):
-                # The nonce makes Discord keep one message if this announcement is posted twice
-                # (its lease ran out, or a process died between posting and settling).
-                nonce = idempotency_token(key if index == 0 else f"{key}#{index}")
-                await channel.send(**message, nonce=nonce)
-        except (discord.Forbidden, discord.NotFound) as exc:
-            raise Undeliverable(f"channel {channel_id}: {exc}") from exc
-
 
 def _sharding(config: BotConfig) -> dict[str, Any]:
     """discord.py's shard options: none (ask Discord, run every shard), a count, or a count
@@ -278,10 +194,6 @@ def _sharding(config: BotConfig) -> dict[str, Any]:
     if config.shard_ids is None:
         return {"shard_count": config.shard_count}
     return {"shard_count": config.shard_count, "shard_ids": list(config.shard_ids)}
-
-
-async def _every_sweep() -> None:
-    await asyncio.sleep(EXPIRY_SWEEP_SECONDS)
 
 
 async def run_bot(config: BotConfig) -> None:

@@ -112,12 +112,20 @@ class Heartbeat:
         except OSError as exc:  # a full disk must not stop the bot; the check will notice
             log.warning("cannot write the heartbeat %s: %s", self.path, exc)
 
+    async def beat_now(self) -> None:
+        """:meth:`beat`, as a background job's pass."""
+        self.beat()
+
+    async def pause(self) -> None:
+        """Wait until the next beat is due."""
+        await self._sleep(self._interval)
+
     async def run(self) -> None:
         """Beat until cancelled; the last beat, on the way out, says the bot has stopped."""
         try:
             while True:
-                self.beat()
-                await self._sleep(self._interval)
+                await self.beat_now()
+                await self.pause()
         finally:
             self.beat(running=False)
 

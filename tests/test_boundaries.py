@@ -230,3 +230,73 @@ def test_lazy_relative_and_type_checking_imports_are_seen(tmp_path: Path) -> Non
         "bot/render/_sample.py:4 imports bot.store",
         "bot/render/_sample.py:6 imports discord.ui",
     ]
+
+
+def cog_import_graph() -> dict[str, set[str]]:
+    """Which modules of ``bot.cogs`` each module of it imports, anywhere in it."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted((BOT / "cogs").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        graph[module] = {
+            found.name
+            for found in imports_in(path, ROOT)
+            if found.name == "bot.cogs" or found.name.startswith("bot.cogs.")
+        }
+    return graph
+
+
+def cycle_in(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of ``graph`` (its modules in import order, the first again at the end), or
+    ``None`` if it has none."""
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> list[str] | None:
+        if module in path:
+            return [*path[path.index(module) :], module]
+        if module in done:
+            return None
+        for imported in sorted(graph.get(module, ())):
+            found = visit(imported, [*path, module])
+            if found is not None:
+                return found
+        done.add(module)
+        return None
+
+    for module in sorted(graph):
+        found = visit(module, [])
+        if found is not None:
+            return found
+    return None
+
+
+def test_the_cogs_import_one_another_without_a_cycle() -> None:
+    assert cycle_in(cog_import_graph()) is None
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycle_in(graph) == ["a", "b", "c", "a"]
+    assert cycle_in({"a": {"b"}, "b": set()}) is None
+
+
+def lazy_imports_in(path: Path) -> Iterator[tuple[int, str]]:
+    """The ``bot.*`` modules ``path`` imports inside a function body, and where."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom) and (inner.module or "").startswith("bot"):
+                    yield inner.lineno, inner.module or ""
+                elif isinstance(inner, ast.Import):
+                    yield from ((inner.lineno, a.name) for a in inner.names if a.name[:3] == "bot")
+
+
+def test_nothing_imports_from_the_cogs_inside_a_function() -> None:
+    lazy = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in sorted(BOT.rglob("*.py"))
+        for line, name in lazy_imports_in(path)
+        if name == "bot.cogs" or name.startswith("bot.cogs.")
+    ]
+    # The catalogue extractor reads the commands only when asked to (it runs without Discord).
+    assert lazy == ["bot/_i18n_extract.py:75 imports bot.cogs.translator"]

@@ -1,29 +1,123 @@
 """What the bot posts on its own, outside any interaction: the announcements of the outbox
 (reminders, games lost on time, the computer's moves, tournaments' rounds, match welcomes and
-final tables) and expired challenges. They are public, so they speak the server's language."""
+final tables), expired challenges, and the computer's moves owed since the last start. They are
+public, so they speak the server's language. The :class:`Announcer` cog runs the jobs that post
+them while it is loaded."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import logging
 from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
 
 from bot.cogs.audience import server_language
 from bot.cogs.challenges import answered
 from bot.cogs.clock import deadline_message
-from bot.cogs.replies import report_message
-from bot.cogs.tournament import round_messages, table_messages, welcome_message
+from bot.cogs.replies import only_pinging, post_announced, report_message
+from bot.cogs.tournaments import round_messages, table_messages, welcome_message
 from bot.cogs.words import discord_words
 from bot.service import ChallengeView
 from bot.service.delivery import (
+    AnnouncementDelivery,
     ClockNotice,
     ComputerMoveNotice,
     Delivery,
     RoundNotice,
     TableNotice,
+    Undeliverable,
     WelcomeNotice,
+    idempotency_token,
 )
+from bot.service.jobs import Job
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
+
+log = logging.getLogger(__name__)
+EXPIRY_SWEEP_SECONDS = 30
+
+
+class Announcer(commands.Cog):
+    """Posts what no interaction asked for: the outbox's announcements, expired challenges and
+    the computer's moves owed since the bot last stopped. Its jobs run while it is loaded."""
+
+    def __init__(self, bot: JarmoBot) -> None:
+        self.bot = bot
+        self._jobs: list[asyncio.Task[None]] = []
+
+    async def cog_load(self) -> None:
+        delivery = AnnouncementDelivery(self.bot.service, self.post_announcement)
+        start = self.bot.jobs.start
+        self._jobs = [
+            start(Job("expiring challenges", self.expire_challenges_once, _every_sweep)),
+            start(Job("announcements", delivery.deliver_due, delivery.wait)),
+            start(Job("the computer's pending moves", self.computer_catches_up)),
+        ]
+
+    async def cog_unload(self) -> None:
+        jobs, self._jobs = self._jobs, []
+        await self.bot.jobs.stop(self.bot.job_stop_seconds, only=jobs)
+
+    async def post_announcement(self, delivery: Delivery) -> None:
+        """Post an announcement from the outbox: in its game's channel a reminder, a game lost
+        on time with its final board, or the computer's move; a tournament's round or final
+        table in its channel, a match's welcome in its thread."""
+        channel_id, messages = await announcement_messages(self.bot, delivery)
+        channel = self.bot.get_partial_messageable(channel_id)
+        key = delivery.entry.key
+        try:
+            for index, message in enumerate(messages):
+                # The nonce makes Discord keep one message if this announcement is posted twice
+                # (its lease ran out, or a process died between posting and settling).
+                nonce = idempotency_token(key if index == 0 else f"{key}#{index}")
+                await channel.send(**message, nonce=nonce)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            raise Undeliverable(f"channel {channel_id}: {exc}") from exc
+
+    async def expire_challenges_once(self) -> list[ChallengeView]:
+        """Mark overdue challenges expired and say so on their messages."""
+        expired = await self.bot.service.challenges.expire_overdue()
+        for view in expired:
+            record = view.challenge
+            if record.message_id is None:
+                continue
+            message = self.bot.get_partial_messageable(record.channel_id).get_partial_message(
+                record.message_id
+            )
+            text = await expired_text(self.bot, view)
+            try:
+                await message.edit(content=text, view=None, allowed_mentions=only_pinging())
+            except discord.HTTPException as exc:
+                log.warning(
+                    "could not mark challenge %s expired on its message: %s", record.id, exc
+                )
+        return expired
+
+    async def computer_catches_up(self) -> None:
+        """Games left waiting for the computer's move when the bot stopped get it now (in the
+        servers of this process's shards)."""
+        bot = self.bot
+        for place in await bot.service.computer_turns.awaiting(owns=bot.owns_server):
+            try:
+                report = await bot.computer.reply(place)
+                if report is not None:
+                    channel = bot.get_partial_messageable(place.channel_id)
+                    send = channel.send
+                    if report.announcement is not None:  # the delivery loop may post it too
+                        nonce = idempotency_token(report.announcement)
+                        send = functools.partial(channel.send, nonce=nonce)
+                    language = await server_language(bot, place.guild_id)
+                    await post_announced(report, send, bot.service, language)
+            except Exception:
+                log.exception("the computer could not move in channel %s", place.channel_id)
+
+
+async def _every_sweep() -> None:
+    await asyncio.sleep(EXPIRY_SWEEP_SECONDS)
 
 
 async def announcement_messages(

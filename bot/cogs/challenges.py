@@ -11,7 +11,6 @@ from discord.ext import commands
 
 from bot.cogs.audience import channel_language
 from bot.cogs.clock import time_per_move_choices
-from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem
 from bot.cogs.replies import (
     actor_of,
@@ -50,9 +49,10 @@ _ANSWERS = {
 }
 
 
-@app_commands.guild_only()
-class ChallengeCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
-    """Starting a match: a challenge to a member, or a game against the computer at once."""
+class ChallengeCommands(commands.Cog):
+    """Starting a match: a challenge to a member, or a game against the computer at once.
+    ``/jarmo``'s commands for it: a part of ``JarmoCog`` (``bot.cogs.group``), never added on
+    its own."""
 
     @app_commands.command()
     @app_commands.describe(

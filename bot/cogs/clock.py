@@ -12,7 +12,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
-from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem, offer_button, offer_from, offer_template, single
 from bot.cogs.replies import (
     actor_of,
@@ -33,9 +32,9 @@ if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 
-@app_commands.guild_only()
-class ClockCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
-    """The correspondence clock of this channel's game."""
+class ClockCommands(commands.Cog):
+    """The correspondence clock of this channel's game. ``/jarmo``'s commands for it: a part of
+    ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     @app_commands.command()
     async def pause(self, interaction: discord.Interaction[JarmoBot]) -> None:

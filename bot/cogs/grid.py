@@ -18,6 +18,7 @@ import discord
 from bot.cogs.audience import channel_language
 from bot.cogs.grid_plan import BACK, LATER, Cell, GridPlan, OffGrid, Picked, Stage, click, plan
 from bot.cogs.items import JarmoItem
+from bot.cogs.move_offer import MOVE_TEMPLATE, move_button
 from bot.cogs.replies import (
     EMBED_COLOUR,
     actor_of,
@@ -52,27 +53,19 @@ PIECE_MARKS: dict[str, dict[Side, str]] = {
     "ludos": {"white": "🟢", "black": "🔵"},  # Green and Blue, as the board image draws them
 }
 DEFAULT_MARKS: dict[Side, str] = {"white": "⚪", "black": "⚫"}
-MOVE_BUTTON_PREFIX = "jarmo:grid:"  # the Move button's custom id, before the game's id
 
 
 class MoveButton(
     JarmoItem,
     discord.ui.DynamicItem[GridButton],
-    template=r"jarmo:grid:(?P<game>[0-9]+)",
+    template=MOVE_TEMPLATE,
 ):
     """The **Move** button under a public board: opens the grid for the player to move."""
 
     what = "move button"
 
     def __init__(self, game_id: int, language: str | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=discord_words(language).gettext("Move"),
-                emoji="🎯",
-                style=discord.ButtonStyle.primary,
-                custom_id=f"{MOVE_BUTTON_PREFIX}{game_id}",
-            )
-        )
+        super().__init__(move_button(game_id, language))
         self.game_id = game_id
 
     @classmethod
@@ -134,12 +127,12 @@ class GridCell(
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         board = await movers_board(interaction)
-        record = board.game
-        if (record.id, record.version) != (self.game_id, self.version):
+        stored = board.game
+        if (stored.id, stored.version) != (self.game_id, self.version):
             await show(interaction, board, Picked(), OUT_OF_DATE)
             return
         try:
-            step = click(record.game, Picked.parse(self.picked), self.clicked)
+            step = click(stored.game, Picked.parse(self.picked), self.clicked)
         except OffGrid:
             await show(interaction, board, Picked(), OUT_OF_DATE)
             return
@@ -206,13 +199,13 @@ async def grid_message(
     """The private grid for the clicking player (the player to move) after ``picked``, with
     the board's image drawn if ``image``."""
     language = reader_language(interaction)
-    record = board.game
-    side = record.side_of(interaction.user.id)
+    stored, position = board.game, board.game.game
+    side = stored.side_of(interaction.user.id)
     assert side is not None  # movers_board checked it
     try:
-        grid = plan(record.game, side, picked)
+        grid = plan(position, side, picked)
     except OffGrid:
-        grid, notice = plan(record.game, side), OUT_OF_DATE
+        grid, notice = plan(position, side), OUT_OF_DATE
     _ = discord_words(language).gettext
     voice = discord_voice(language)
     lines = [
@@ -222,10 +215,10 @@ async def grid_message(
         f"**{instruction(grid, language)}**",
     ]
     description = board_description(board, voice)
-    marks = PIECE_MARKS.get(record.game.ruleset, DEFAULT_MARKS)
+    marks = PIECE_MARKS.get(position.ruleset, DEFAULT_MARKS)
     cells = [
         discord.ui.ActionRow[Any](
-            *(cell_button(record.id, record.version, grid, cell, marks) for cell in row)
+            *(cell_button(stored.id, stored.version, grid, cell, marks) for cell in row)
         )
         for row in grid.rows
     ]
@@ -237,7 +230,7 @@ async def grid_message(
         *cells,
         accent_colour=EMBED_COLOUR,
     )
-    extras = extra_buttons(record.id, record.version, grid, language)
+    extras = extra_buttons(stored.id, stored.version, grid, language)
     if extras:
         container.add_item(discord.ui.ActionRow[Any](*extras))
     view = discord.ui.LayoutView(timeout=None)

@@ -1,5 +1,48 @@
-"""The one slash command group, ``/jarmo``: every feature's ``GroupCog`` declares it with these
-settings, and the command tree merges their sub-commands into it (see ``JarmoTree``)."""
+"""The one slash command group, ``/jarmo``: a single ``GroupCog`` made of every feature's
+commands (each feature module holds its own mixin), so the group loads and unloads as a unit."""
+
+from __future__ import annotations
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.challenges import ChallengeCommands
+from bot.cogs.clock import ClockCommands
+from bot.cogs.play import PlayCommands
+from bot.cogs.review import ReviewCommands
+from bot.cogs.servers import ServerCommands
+from bot.cogs.stats import StatsCommands
+from bot.cogs.tournaments import TournamentCommands
 
 GROUP_NAME = "jarmo"
 GROUP_DESCRIPTION = "Play Jarmo, the old Tatar battle game"
+
+# In the order ``/jarmo`` lists their sub-commands.
+FEATURES: tuple[type, ...] = (
+    ChallengeCommands,
+    PlayCommands,
+    ClockCommands,
+    StatsCommands,
+    ReviewCommands,
+    ServerCommands,
+    TournamentCommands,
+)
+
+
+@app_commands.guild_only()
+class JarmoCog(
+    # discord.py collects a cog's commands from its bases last to first, so the features are
+    # listed here in reverse to publish them in the order of FEATURES.
+    TournamentCommands,
+    ServerCommands,
+    ReviewCommands,
+    StatsCommands,
+    ClockCommands,
+    PlayCommands,
+    ChallengeCommands,
+    commands.GroupCog,
+    group_name=GROUP_NAME,
+    group_description=GROUP_DESCRIPTION,
+):
+    """Every ``/jarmo`` command: starting matches, playing, the clock, statistics, reviews,
+    the server's settings and tournaments."""

@@ -13,14 +13,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
-from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem, offer_button, offer_from, offer_template, single
+from bot.cogs.move_offer import move_view
 from bot.cogs.replies import (
     EMBED_COLOUR,
     actor_of,
     board_embed,
     computer_answers,
-    move_view,
     only_pinging,
     place_of,
     report_message,
@@ -46,9 +45,9 @@ if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 
-@app_commands.guild_only()
-class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
-    """The game in this channel."""
+class PlayCommands(commands.Cog):
+    """The game in this channel. ``/jarmo``'s commands for it: a part of
+    ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     @app_commands.command()
     @app_commands.describe(move="Your move, e.g. A1-C2 (autocomplete lists the legal ones)")
@@ -90,15 +89,15 @@ class PlayCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_
         self, interaction: discord.Interaction[JarmoBot], private: bool = False
     ) -> None:
         """Show the current position of this channel's game."""
-        view = await interaction.client.service.play.board(
+        shown = await interaction.client.service.play.board(
             place_of(interaction), viewer_id=interaction.user.id if private else None
         )
         language = reader_language(interaction) if private else await channel_language(interaction)
-        text = position_line(view, discord_voice(language))
-        embed, file = await board_embed(view, text, language)
+        text = position_line(shown, discord_voice(language))
+        embed, file = await board_embed(shown, text, language)
         extra: dict[str, Any] = {}
-        if view.human_to_move is not None:
-            extra["view"] = move_view(view.game.id, language)
+        if shown.human_to_move is not None:
+            extra["view"] = move_view(shown.game.id, language)
         await interaction.response.send_message(
             embed=embed, file=file, ephemeral=private, allowed_mentions=only_pinging(), **extra
         )

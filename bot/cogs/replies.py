@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.audience import channel_language
-from bot.cogs.items import single
+from bot.cogs.move_offer import move_view
 from bot.cogs.rematch_offer import rematch_view
 from bot.cogs.review_offer import review_button
 from bot.cogs.words import (
@@ -99,16 +99,16 @@ def place_of(interaction: discord.Interaction[JarmoBot]) -> Place:
 
 
 async def board_embed(
-    view: BoardView, text: str, language: str | None = None, *, filename: str = "board.png"
+    board: BoardView, text: str, language: str | None = None, *, filename: str = "board.png"
 ) -> tuple[discord.Embed, discord.File]:
     """An embed showing the board image (its words in ``language``) as an attachment, with
     ``text`` under the title."""
     voice = discord_voice(language)
-    image = await view.image.png(picture_words(language))
+    image = await board.image.png(picture_words(language))
     file = discord.File(
-        io.BytesIO(image), filename=filename, description=board_description(view, voice)
+        io.BytesIO(image), filename=filename, description=board_description(board, voice)
     )
-    embed = discord.Embed(title=game_title(view, voice), description=text, colour=EMBED_COLOUR)
+    embed = discord.Embed(title=game_title(board, voice), description=text, colour=EMBED_COLOUR)
     embed.set_image(url=f"attachment://{filename}")
     return embed, file
 
@@ -161,11 +161,3 @@ async def report_message(report: Report, language: str | None = None) -> dict[st
         view = message.setdefault("view", discord.ui.View(timeout=None))
         view.add_item(review_button(report.ended.game.id, language))
     return message
-
-
-def move_view(game_id: int, language: str | None = None) -> discord.ui.View:
-    """The **Move** button under a board, which opens the click grid for the player to move."""
-    # Imported here: the grid answers a move with a report message, which carries this button.
-    from bot.cogs.grid import MoveButton
-
-    return single(MoveButton(game_id, language))

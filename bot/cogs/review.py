@@ -19,7 +19,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
-from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem
 from bot.cogs.replies import EMBED_COLOUR, only_pinging, place_of
 from bot.cogs.review_offer import REVIEW_TEMPLATE, review_button
@@ -180,9 +179,9 @@ class ReviewButton(
         await send_review(interaction, self.game_id, private=False)
 
 
-@app_commands.guild_only()
-class ReviewCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
-    """Reviews of finished games."""
+class ReviewCommands(commands.Cog):
+    """Reviews of finished games. ``/jarmo``'s commands for it: a part of
+    ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     @app_commands.command()
     async def review(self, interaction: discord.Interaction[JarmoBot]) -> None:

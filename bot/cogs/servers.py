@@ -8,7 +8,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.words import discord_words, reader_language
 from bot.service.servers import ServerSettings
 
@@ -19,9 +18,9 @@ if TYPE_CHECKING:
 _LANGUAGE_NAMES = {"en": "English", "pl": "polski", "de": "Deutsch", "eo": "Esperanto"}
 
 
-@app_commands.guild_only()
-class ServerCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
-    """The server's settings."""
+class ServerCommands(commands.Cog):
+    """The server's settings. ``/jarmo``'s commands for it: a part of
+    ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     server = app_commands.Group(
         name="server", description="This server's Jarmo settings (for members who manage it)"

@@ -15,11 +15,10 @@ from discord.ext import commands
 
 from bot.cogs.audience import channel_language
 from bot.cogs.challenges import Ruleset
-from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem, single
 from bot.cogs.replies import EMBED_COLOUR, only_pinging
 from bot.cogs.review import send_review
-from bot.cogs.tournament import table_messages
+from bot.cogs.tournaments import table_messages
 from bot.cogs.tree import Unwelcome
 from bot.cogs.words import (
     discord_voice,
@@ -271,9 +270,9 @@ def export_caption(export: GameExport, language: str | None = None) -> str:
 # -- the commands --------------------------------------------------------------------------------
 
 
-@app_commands.guild_only()
-class StatsCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
-    """Standings over time on this server: ratings, profiles and game histories."""
+class StatsCommands(commands.Cog):
+    """Standings over time on this server: ratings, profiles and game histories. ``/jarmo``'s
+    commands for it: a part of ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     @app_commands.command()
     @app_commands.describe(ruleset="Which rules to rank by (default: the server's usual rules)")

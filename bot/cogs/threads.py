@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 NAME_LIMIT = 100  # Discord's limit for a channel's (and a thread's) name
 ARCHIVE_AFTER_MINUTES: Final = 1440  # Discord hides the thread a day after its last message
 SWEEP_SECONDS = 60  # how often threads are checked, in case a rename at the ending was missed
+RENAME_TRIES = 3
 _NAME_PART = 20  # characters of each player's name in a thread name
 # What a thread needs, as discord.py names the permissions (and as Discord shows them).
 THREAD_PERMISSIONS = {
@@ -159,29 +160,33 @@ class ThreadCog(commands.Cog):
 
     def __init__(self, bot: JarmoBot) -> None:
         self.bot = bot
-        self._renames: set[asyncio.Task[None]] = set()
+        self._jobs: set[asyncio.Task[None]] = set()
+
+    async def cog_load(self) -> None:
+        self.bot.service.match_listeners.add(self.match_ended)
+        self._start(thread_sweep(self.bot))
+
+    async def cog_unload(self) -> None:
+        self.bot.service.match_listeners.remove(self.match_ended)
+        jobs, self._jobs = self._jobs, set()
+        await self.bot.jobs.stop(self.bot.job_stop_seconds, only=jobs)
+
+    def _start(self, job: Job) -> None:
+        task = self.bot.jobs.start(job)
+        self._jobs.add(task)
+        task.add_done_callback(self._jobs.discard)
 
     async def match_ended(self, event: MatchEnded) -> None:
         """A match ended (a move typed or clicked, a resignation, a timeout, the computer, an
-        abort or a forced result): rename its thread now. The rename is a task of its own, so
+        abort or a forced result): rename its thread now. The rename is a job of its own, so
         a rename that Discord's rate limit holds back never holds up the ending's answer."""
         thread = self.bot.get_channel(event.match.channel_id)
         me = self.bot.user
         if not isinstance(thread, discord.Thread) or me is None or thread.owner_id != me.id:
             return
-        task = asyncio.create_task(self._settle_logged(thread), name=f"rename {thread.id}")
-        self._renames.add(task)
-        task.add_done_callback(self._renames.discard)
-
-    async def _settle_logged(self, thread: discord.Thread) -> None:
-        try:
-            await settle(self.bot, thread)
-        except Exception:  # the sweep tries again
-            log.exception("could not rename thread %s after its match ended", thread.id)
-
-    async def cog_unload(self) -> None:
-        for task in list(self._renames):
-            task.cancel()
+        rename = functools.partial(settle, self.bot, thread)
+        # A few tries at once; after that the sweep tries again.
+        self._start(Job(f"renaming thread {thread.id}", rename, tries=RENAME_TRIES))
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, event: discord.RawThreadDeleteEvent) -> None:

@@ -21,7 +21,8 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 from discord.ext import commands
 
-from bot.cogs import JarmoTree, add_commands
+from bot.cogs.group import JarmoCog
+from bot.cogs.tree import JarmoTree
 from bot.i18n import ENGLISH, Catalogue, catalogue
 
 LOCALE = Path(__file__).resolve().parent / "locale"
@@ -96,7 +97,7 @@ async def command_texts() -> list[CommandText]:
     bot = commands.Bot(
         command_prefix=commands.when_mentioned, tree_cls=JarmoTree, intents=discord.Intents.none()
     )
-    await add_commands(bot)
+    await bot.add_cog(JarmoCog())
     return sorted(await _recorded_texts(bot.tree, bot.tree.get_commands()))
 
 

@@ -1,16 +1,12 @@
-"""The command tree: which interactions may run, how every failure is answered, and the one
-``/jarmo`` group that all the features' cogs share."""
+"""The command tree: which interactions may run, and how every failure is answered."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.abc import Snowflake
-from discord.utils import MISSING
 
 from bot.cogs.guards import admit
 from bot.cogs.words import discord_voice, discord_words, reader_language
@@ -22,7 +18,6 @@ if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 log = logging.getLogger(__name__)
-TreeCommand = app_commands.Command[Any, ..., Any] | app_commands.ContextMenu | app_commands.Group
 
 SORRY = N_(
     "Sorry, something went wrong on our side. Your game is safe and nothing was changed; "
@@ -52,28 +47,6 @@ class ComponentError(app_commands.AppCommandError):
 
 class JarmoTree(app_commands.CommandTree["JarmoBot"]):
     """The command tree: only servers the bot is in, and the central error handler."""
-
-    def add_command(
-        self,
-        command: TreeCommand,
-        /,
-        *,
-        guild: Snowflake | None = MISSING,
-        guilds: Sequence[Snowflake] = MISSING,
-        override: bool = False,
-    ) -> None:
-        """Add a command, as ``CommandTree.add_command`` does; but a group named like a global
-        group the tree already has gives that group its sub-commands instead. Each feature is
-        its own ``GroupCog`` declaring ``/jarmo`` (discord.py has no way to split one group
-        across cogs), and users see a single ``/jarmo`` with every feature's sub-commands."""
-        if isinstance(command, app_commands.Group) and not override:
-            is_global = guild is MISSING and guilds is MISSING
-            shared = self.get_command(command.name) if is_global else None
-            if isinstance(shared, app_commands.Group):
-                for child in command.commands:
-                    shared.add_command(child)
-                return
-        super().add_command(command, guild=guild, guilds=guilds, override=override)
 
     async def interaction_check(self, interaction: discord.Interaction[JarmoBot], /) -> bool:
         """Commands and autocomplete run only in servers the bot is in."""

@@ -10,9 +10,9 @@ from bot.jarmo import Game
 from bot.service import errors
 from bot.service._reports import Reports
 from bot.service.game_options import CHALLENGE_RULES, check_game_options
+from bot.service.kit import ServiceKit
 from bot.service.models import Actor, BoardView, ChallengeRequest, ChallengeView, Place
 from bot.service.timecontrol import NO_LIMIT
-from bot.service.kit import ServiceKit
 from bot.service.venues import NewMatch, Venue
 
 COMPUTER_LEVELS = ("easy", "medium", "hard")

@@ -37,6 +37,11 @@ class MatchListeners:
         """Call ``listener`` after every match ending from now on."""
         self._listeners.append(listener)
 
+    def remove(self, listener: MatchListener) -> None:
+        """Stop calling ``listener`` (a front end's part unloaded); unknown ones are ignored."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
     async def tell(self, event: MatchEnded) -> None:
         """Tell every listener, in the order they were added; one's failure is logged and the
         others are still told."""

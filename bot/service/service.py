@@ -26,7 +26,6 @@ from bot.service.servers import ServerSettingsCases
 from bot.service.standings import StandingsCases
 from bot.service.stats import PlayerStats
 from bot.service.tournaments.cases import TournamentCases
-from bot.service.kit import ServiceKit, utc_now
 from bot.service.venues import VenueCases
 
 

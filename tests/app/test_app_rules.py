@@ -8,7 +8,7 @@ from unittest import mock
 import discord
 
 from bot.client import JarmoBot
-from bot.cogs import PlayCog
+from bot.cogs import JarmoCog
 from bot.cogs.rules import rules_embed
 from bot.config import BotConfig
 
@@ -27,7 +27,7 @@ async def answer_to_rules(config: BotConfig) -> dict[str, Any]:
     interaction.locale = interaction.guild_locale = discord.Locale.british_english
     interaction.client = mock.create_autospec(JarmoBot, instance=True)
     interaction.client.config = config
-    cog = PlayCog()
+    cog = JarmoCog()
     await cog.rules.callback(cog, interaction)  # type: ignore[arg-type]
     interaction.response.send_message.assert_awaited_once()
     return interaction.response.send_message.await_args.kwargs

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 import pytest
 
-import bot.client as bot_client
+import bot.cogs.announcing as announcing
 from bot.client import JarmoBot
 from bot.config import BotConfig
 from bot.service.deadlines import event_from_post
@@ -70,9 +70,9 @@ async def test_the_same_announcement_is_posted_with_the_same_nonce(
         # The wording is not at stake here.
         return delivery.entry.channel_id, [{"content": f"about {delivery.entry.key}"}]
 
-    monkeypatch.setattr(bot_client, "announcement_messages", words)
+    monkeypatch.setattr(announcing, "announcement_messages", words)
     for key in ("reminder:7:3:1", "reminder:7:3:1", "reminder:7:4:1"):
-        await bot.post_announcement(reminder(key))
+        await announcing.Announcer(bot).post_announcement(reminder(key))
     nonces = [message["nonce"] for message in channel.sent]
     assert nonces[0] == nonces[1] == idempotency_token("reminder:7:3:1")
     assert nonces[2] != nonces[0]
@@ -113,11 +113,11 @@ async def test_each_message_of_a_long_post_has_its_own_nonce_and_a_gone_channel_
     async def table_in_two(bot: JarmoBot, delivery: Delivery) -> tuple[int, list[dict[str, Any]]]:
         return 10, [{"content": "the table"}, {"content": "the rest of it"}]
 
-    monkeypatch.setattr(bot_client, "announcement_messages", table_in_two)
-    await bot.post_announcement(final_table("final_table:1"))
+    monkeypatch.setattr(announcing, "announcement_messages", table_in_two)
+    await announcing.Announcer(bot).post_announcement(final_table("final_table:1"))
     nonces = [message["nonce"] for message in channel.sent]
     assert nonces[0] == idempotency_token("final_table:1") and len(set(nonces)) == 2
 
     monkeypatch.setattr(bot, "get_partial_messageable", lambda channel_id: GoneChannel())
     with pytest.raises(Undeliverable, match="channel 10"):
-        await bot.post_announcement(final_table("final_table:1"))
+        await announcing.Announcer(bot).post_announcement(final_table("final_table:1"))

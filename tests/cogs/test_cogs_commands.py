@@ -1,18 +1,20 @@
-"""The slash commands users see: one ``/jarmo`` made of every feature's cog, exactly as it was
-published before the cogs were split (``jarmo_commands.json``, Discord's payload)."""
+"""The slash commands users see: one ``/jarmo`` group, one cog made of every feature's commands,
+exactly as it was published before (``jarmo_commands.json``, Discord's payload); and the cog
+unloads and loads again as a unit, with its persistent components."""
 
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import discord
+import pytest
 from discord import app_commands
-from discord.ext import commands
 
 from bot.client import JarmoBot
-from bot.cogs import FEATURES, JarmoTree, setup
+from bot.cogs import DYNAMIC_ITEMS, FEATURES, JarmoCog, setup
 from bot.config import BotConfig
 
 PUBLISHED = Path(__file__).with_name("jarmo_commands.json")
@@ -30,48 +32,68 @@ async def test_the_commands_are_exactly_those_users_know() -> None:
     assert await published_commands() == json.loads(PUBLISHED.read_text())
 
 
-async def test_each_feature_cog_owns_its_sub_commands() -> None:
+async def test_each_feature_defines_its_sub_commands_of_the_one_cog() -> None:
     bot = JarmoBot(BotConfig(), serve=False)
     await setup(bot)
     group = bot.tree.get_command("jarmo")
     assert isinstance(group, app_commands.Group)
     commands = [c for c in group.walk_commands() if isinstance(c, app_commands.Command)]
-    owners = {command.name: type(command.binding) for command in commands}
-    assert {owner for owner in owners.values()} == set(FEATURES)
-    assert owners["move"].__name__ == "PlayCog" and owners["pause"].__name__ == "ClockCog"
+    features = {feature.__name__ for feature in FEATURES}
+    owners = {
+        command.qualified_name: command.callback.__qualname__.split(".")[0] for command in commands
+    }
+    assert set(owners.values()) == features
+    assert owners["jarmo move"] == "PlayCommands" and owners["jarmo pause"] == "ClockCommands"
+    assert owners["jarmo tournament standings"] == "TournamentCommands"
+    assert owners["jarmo standings"] == "PlayCommands"
+    cog = bot.get_cog("JarmoCog")
+    assert isinstance(cog, JarmoCog) and bot.cogs.keys() == {"JarmoCog"}
+    assert all(command.binding is cog for command in commands)
     assert all(command.parent is group for command in group.commands)
 
 
-@app_commands.guild_only()
-class First(commands.GroupCog, group_name="game", group_description="A game"):
-    @app_commands.command()
-    async def one(self, interaction: discord.Interaction[Any]) -> None:
-        """The first."""
+@pytest.fixture
+def cog_modules() -> Iterator[None]:
+    """Put back the ``bot.cogs`` modules a reload replaced, so that the other tests' classes
+    are still the ones the code in ``sys.modules`` uses."""
+    ours = {name: module for name, module in sys.modules.items() if _in_cogs(name)}
+    yield
+    for name in [name for name in sys.modules if _in_cogs(name)]:
+        del sys.modules[name]
+    sys.modules.update(ours)
 
 
-class Second(commands.GroupCog, group_name="game", group_description="Ignored"):
-    @app_commands.command()
-    async def two(self, interaction: discord.Interaction[Any]) -> None:
-        """The second."""
+def _in_cogs(name: str) -> bool:
+    return name == "bot.cogs" or name.startswith("bot.cogs.")
 
 
-class Other(commands.GroupCog, group_name="other", group_description="Another group"):
-    @app_commands.command()
-    async def three(self, interaction: discord.Interaction[Any]) -> None:
-        """The third."""
+def payload(bot: JarmoBot) -> list[dict[str, Any]]:
+    return [command.to_dict(bot.tree) for command in bot.tree.get_commands()]
 
 
-async def test_group_cogs_of_one_name_share_the_first_ones_group() -> None:
-    bot = commands.Bot(
-        command_prefix=commands.when_mentioned, tree_cls=JarmoTree, intents=discord.Intents.none()
-    )
-    first, second = First(), Second()
-    for cog in (first, second, Other()):
-        await bot.add_cog(cog)
-    assert sorted(command.name for command in bot.tree.get_commands()) == ["game", "other"]
-    game = bot.tree.get_command("game")
-    assert isinstance(game, app_commands.Group)
-    assert game.description == "A game" and game.guild_only
-    one, two = game.get_command("one"), game.get_command("two")
-    assert one is not None and one.binding is first
-    assert two is not None and two.binding is second and two.qualified_name == "game two"
+def persistent_templates(bot: JarmoBot) -> set[str]:
+    """The custom-id templates of the persistent components the bot answers."""
+    dynamic = bot._connection._view_store._dynamic_items  # no public way to list them
+    return {pattern.pattern for pattern in dynamic}
+
+
+async def test_the_commands_unload_and_load_again_as_one_group(cog_modules: None) -> None:
+    bot = JarmoBot(BotConfig(), serve=False)
+    await bot.load_extension("bot.cogs")
+    loaded = sys.modules["bot.cogs"]
+    published, templates = payload(bot), persistent_templates(bot)
+    assert published == json.loads(PUBLISHED.read_text())
+    assert len(templates) == len(DYNAMIC_ITEMS)
+
+    await bot.unload_extension("bot.cogs")
+    assert bot.tree.get_commands() == [] and bot.cogs == {}
+    assert persistent_templates(bot) == set()
+
+    await bot.load_extension("bot.cogs")
+    assert payload(bot) == published and persistent_templates(bot) == templates
+
+    await bot.reload_extension("bot.cogs")  # new modules, new classes: nothing left twice
+    assert payload(bot) == published and persistent_templates(bot) == templates
+    reloaded = sys.modules["bot.cogs"]
+    assert reloaded is not loaded
+    assert set(bot._connection._view_store._dynamic_items.values()) == set(reloaded.DYNAMIC_ITEMS)

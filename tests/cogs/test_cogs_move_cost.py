@@ -20,7 +20,7 @@ from fakes import FakeClock
 from statements import traced
 
 from bot.cogs.grid import GridCell, MoveButton
-from bot.cogs.play import PlayCog
+from bot.cogs.play import PlayCommands
 from bot.jarmo import Action
 from bot.render import render_position
 from bot.service import Actor, ChallengeRequest, JarmoService, Place, ServiceConfig, _views
@@ -81,8 +81,8 @@ async def start_game(service: JarmoService) -> None:
 async def command_move(service: JarmoService, actor: Actor, move: str) -> Any:
     """``/jarmo move`` as the command tree calls it, after the option's transformer."""
     interaction = interaction_of(service, actor)
-    command: Callable[..., Any] = PlayCog.move.callback
-    await command(PlayCog(), interaction, Action.parse(move))
+    command: Callable[..., Any] = PlayCommands.move.callback
+    await command(PlayCommands(), interaction, Action.parse(move))
     return interaction
 
 

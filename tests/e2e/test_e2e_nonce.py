@@ -15,7 +15,7 @@ import discord
 import pytest
 from fake_discord import FakeDiscord
 
-import bot.client as bot_client
+import bot.cogs.announcing as announcing
 from bot.client import JarmoBot
 from bot.config import BotConfig
 from bot.service.deadlines import event_from_post
@@ -67,13 +67,13 @@ async def test_an_announcement_posted_twice_shows_once(
         # The wording is not at stake here.
         return delivery.entry.channel_id, [{"content": f"about {delivery.entry.key}"}]
 
-    monkeypatch.setattr(bot_client, "announcement_messages", words)
+    monkeypatch.setattr(announcing, "announcement_messages", words)
     general = fake.world.channel("general")
     bot = JarmoBot(BotConfig(), serve=False)
     await bot.login(fake.token)
     try:
         for key in ("reminder:7:3:1", "reminder:7:3:1", "reminder:7:4:1"):
-            await bot.post_announcement(reminder(key, general.id))
+            await announcing.Announcer(bot).post_announcement(reminder(key, general.id))
     finally:
         await bot.close()
 

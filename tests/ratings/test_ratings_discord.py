@@ -7,7 +7,7 @@ import re
 from ratings_helpers import GUILD, rating_row
 
 from bot.client import JarmoBot
-from bot.cogs import DYNAMIC_ITEMS, StatsCog, setup
+from bot.cogs import DYNAMIC_ITEMS, JarmoCog, setup
 from bot.cogs.stats import HistoryPicker, LeaderboardButton, leaderboard_message
 from bot.config import BotConfig
 from bot.service.stats_models import LeaderboardPage, LeaderboardRow
@@ -27,7 +27,7 @@ async def test_the_new_commands_are_in_the_group_and_within_discords_limits():
         for option in shape["options"]:
             assert re.fullmatch(r"[a-z_-]{1,32}", option["name"])
             assert 1 <= len(option["description"]) <= 100
-    assert StatsCog().leaderboard is not commands["leaderboard"]  # each bot has its own
+    assert JarmoCog().leaderboard is not commands["leaderboard"]  # each bot has its own
 
 
 def test_the_components_are_registered_as_persistent_items():

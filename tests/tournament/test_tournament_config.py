@@ -8,7 +8,7 @@ from unittest import mock
 import discord
 import pytest
 
-from bot.cogs.tournament import can_run_tournaments
+from bot.cogs.tournaments import can_run_tournaments
 from bot.config import BotConfig, ConfigError, load_config
 
 ROLE = 1234567890

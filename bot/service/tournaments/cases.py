@@ -18,6 +18,7 @@ from bot.service._ending import GameEnder, Result
 from bot.service._reports import Reports
 from bot.service.challenges import ChallengeCases
 from bot.service.game_options import TOURNAMENT_RULES, check_game_options
+from bot.service.kit import ServiceKit
 from bot.service.match_events import MatchEnded
 from bot.service.models import Actor, Place
 from bot.service.tournaments import draw
@@ -32,7 +33,6 @@ from bot.service.tournaments.views import (
     TournamentRequest,
     TournamentView,
 )
-from bot.service.kit import ServiceKit
 from bot.service.venues import Venue
 
 FORMATS: tuple[draw.Format, ...] = ("round-robin", "swiss")

@@ -11,7 +11,6 @@ from bot.service.stats_models import TournamentPlacing
 from bot.service.tournaments import draw
 from bot.service.tournaments.rounds import Rounds
 from bot.service.tournaments.views import TableView
-from bot.service.kit import ServiceKit
 
 HISTORY_TOURNAMENTS = 10  # with HISTORY_GAMES, well within a picker's 25 options
 

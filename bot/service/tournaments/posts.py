@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from bot import store as st
 from bot.service._reports import Reports
+from bot.service.kit import ServiceKit
 from bot.service.tournaments.rounds import Rounds
 from bot.service.tournaments.views import MatchWelcome, RoundView, TableView
-from bot.service.kit import ServiceKit
 
 
 class NotReady(Exception):

@@ -29,6 +29,7 @@ from bot.service.bounded import KeyedLocks
 from bot.service.challenges import ChallengeCases
 from bot.service.game_options import GameOptions
 from bot.service.jobs import Job
+from bot.service.kit import ServiceKit
 from bot.service.models import Actor, Place
 from bot.service.tournaments import draw
 from bot.service.tournaments.announcements import (
@@ -37,7 +38,6 @@ from bot.service.tournaments.announcements import (
     welcome_announcement,
 )
 from bot.service.tournaments.views import RoundView, TableView
-from bot.service.kit import ServiceKit
 from bot.service.venues import Venue
 
 log = logging.getLogger(__name__)

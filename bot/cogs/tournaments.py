@@ -21,9 +21,8 @@ from discord.ext import commands
 from bot.cogs.audience import channel_language, server_language
 from bot.cogs.challenges import Ruleset
 from bot.cogs.clock import time_per_move_choices
-from bot.cogs.grid import MOVE_BUTTON_PREFIX
-from bot.cogs.group import GROUP_DESCRIPTION, GROUP_NAME
 from bot.cogs.items import JarmoItem
+from bot.cogs.move_offer import MOVE_BUTTON_PREFIX
 from bot.cogs.replies import actor_of, only_pinging, place_of, report_message
 from bot.cogs.threads import ARCHIVE_AFTER_MINUTES, thread_name
 from bot.cogs.words import discord_voice, discord_words, mention, reader_language
@@ -81,16 +80,13 @@ def chunks(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 
 
 def attach_host(bot: JarmoBot) -> None:
-    """Give the service its Discord venue for tournament matches, once (the service is built
-    after the cogs load)."""
-    cases = bot.service.tournaments
-    if cases.rounds.venue is None:
-        cases.attach(DiscordHost(bot))
+    """Give the service its Discord host (again after a reload, so the new code hosts)."""
+    bot.service.tournaments.attach(DiscordHost(bot))
 
 
-@app_commands.guild_only()
-class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=GROUP_DESCRIPTION):
-    """Round robin and Swiss events, each pairing a match in its own thread."""
+class TournamentCommands(commands.Cog):
+    """Round robin and Swiss events, each pairing a match in its own thread. ``/jarmo``'s
+    commands for it: a part of ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     tournament = app_commands.Group(
         name="tournament", description="Round robin and Swiss tournaments in this channel"
@@ -134,7 +130,7 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
             await service.tournaments.attach_message(view.tournament.id, sent.message_id)
 
     @create.autocomplete("time_per_move")
-    async def _time_per_move_choices(
+    async def _tournament_time_per_move_choices(
         self, interaction: discord.Interaction[JarmoBot], current: str
     ) -> list[app_commands.Choice[str]]:
         return time_per_move_choices(current)
@@ -167,7 +163,7 @@ class TournamentCog(commands.GroupCog, group_name=GROUP_NAME, group_description=
         await interaction.followup.send(_("Started: round 1 is paired."), ephemeral=True)
 
     @tournament.command(name="standings")
-    async def standings(self, interaction: discord.Interaction[JarmoBot]) -> None:
+    async def tournament_standings(self, interaction: discord.Interaction[JarmoBot]) -> None:
         """The table of this channel's tournament, as an image and as text."""
         table = await interaction.client.service.tournaments.standings(place_of(interaction))
         await interaction.response.defer(thinking=True)
