@@ -136,7 +136,7 @@ def test_a_search_of_a_mirrored_position_finds_the_same_score(
     game = random_game(ruleset, seed, plies)
     if game.over:
         return
-    budget = Budget(max_depth=3, node_limit=None, time_limit=None)
+    budget = Budget(max_depth=5, node_limit=None, time_limit=None)  # deep enough for LMR
     twin = mirrored_game(game)
     found = Searcher(game, budget, 0).run()
     twin_found = Searcher(twin, budget, 0, mirrored_weights(weights_of(game.rules))).run()
