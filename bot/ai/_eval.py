@@ -43,7 +43,8 @@ MEMO_MAX: Final = 400_000  # position values kept; cleared when full
 
 
 class Evaluator:
-    """Evaluates positions of one game (one search) as the search walks it.
+    """Evaluates positions of one game (one search) as the search walks it, with the fitted
+    weights of its ruleset unless given others (``weights``, laid out as in ``_weights.py``).
 
     A value is kept by the position's key, so a position met again costs a lookup. A new
     position adds up its pieces' placement (the point's value, mobility, attacks, defence),
@@ -64,14 +65,14 @@ class Evaluator:
         "_weights",
     )
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, weights: tuple[int, ...] | None = None) -> None:
         self._game = game
         self._guards = game.rules.guards
         # Live views of the game's state: read at every evaluation without a call.
         self._occupancy, self._kinds = game.occupancy, game.kinds
         self._captured, self._reserve = game.captured_counts, game.reserve_counts
-        self._values, self._pieces = _memos(game.rules, game.layout)
-        self._weights = weights_of(game.rules)
+        self._weights = weights if weights is not None else weights_of(game.rules)
+        self._values, self._pieces = _memos(game.rules, game.layout, self._weights)
 
     def evaluate(self) -> int:
         """The position's value for the side to move (positive = good for it)."""
@@ -151,9 +152,9 @@ _Memos = tuple[dict[int, int], tuple[_PiecePlacements, _PiecePlacements]]
 
 
 @cache
-def _memos(rules: Ruleset, layout: Layout) -> _Memos:
-    """The evaluation memos of one ruleset and layout: values by position key, and per side
-    and point, a piece's placement by the state of the points it reaches."""
+def _memos(rules: Ruleset, layout: Layout, weights: tuple[int, ...]) -> _Memos:
+    """The evaluation memos of one ruleset, layout and weights: values by position key, and per
+    side and point, a piece's placement by the state of the points it reaches."""
     white, black = side_steps(layout, rules.no_backwards)
     return {}, (_placements(white.targets), _placements(black.targets))
 

@@ -72,11 +72,14 @@ class RootResult:
 
 
 class Searcher:
-    """One search from one position; create, call ``run`` once."""
+    """One search from one position; create, call ``run`` once. ``weights`` replaces the
+    evaluation's fitted weights (for tests and tuning)."""
 
-    def __init__(self, game: Game, budget: Budget, seed: int) -> None:
+    def __init__(
+        self, game: Game, budget: Budget, seed: int, weights: tuple[int, ...] | None = None
+    ) -> None:
         self.game = game
-        self.evaluate = Evaluator(game).evaluate
+        self.evaluate = Evaluator(game, weights).evaluate
         # Live views of the game's state, read at every node without a call.
         self.occupancy, self.owners, self.kinds = game.occupancy, game.owners, game.kinds
         self.root_side = game.turn_index
