@@ -27,7 +27,6 @@ from typing import Any, Protocol
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.pool import NullPool
 
@@ -100,10 +99,22 @@ class _VersionTable:
 _LEGACY: dict[str, LegacyRecord] = {"sqlite": _UserVersion(), "postgresql": _VersionTable()}
 
 
+_ALEMBIC_VERSION = sa.table("alembic_version", sa.column("version_num", sa.String))
+
+
+def _current_revision(connection: sa.Connection) -> str | None:
+    """Alembic's record, read directly: ``MigrationContext`` would log two lines each time
+    (``jarmo-bot health`` asks often and prints one line)."""
+    if not sa.inspect(connection).has_table(_ALEMBIC_VERSION.name):
+        return None
+    heads = connection.execute(sa.select(_ALEMBIC_VERSION.c.version_num)).scalars().all()
+    return " ".join(sorted(heads)) or None  # several heads: a branch this code never made
+
+
 def found_version(connection: sa.Connection) -> int:
     """The schema version of the database on ``connection`` (0: empty), read without changing
     anything. Raises ``SchemaTooNew`` when it was written by newer code."""
-    current = MigrationContext.configure(connection).get_current_revision()
+    current = _current_revision(connection)
     if current is None:
         number = _LEGACY[connection.dialect.name].read(connection)
         if number > latest_version():
@@ -122,7 +133,7 @@ def upgrade(connection: sa.Connection, *, target: int | None = None) -> int:
     """
     target = latest_version() if target is None else target
     found = found_version(connection)
-    stamped = MigrationContext.configure(connection).get_current_revision() is not None
+    stamped = _current_revision(connection) is not None
     legacy = _LEGACY[connection.dialect.name]
 
     def record(*, heads: Iterable[str], **_: Any) -> None:
