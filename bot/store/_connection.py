@@ -14,7 +14,6 @@ from typing import TypeVar
 
 import aiosqlite
 
-from bot.store._migrations import migrate
 from bot.store.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -23,7 +22,7 @@ T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], T]
 
 # RETURNING (3.35) lets a write return the row it changed without a second statement;
-# migration 0004 needs ALTER TABLE ... DROP COLUMN (also 3.35).
+# revision 0004 needs ALTER TABLE ... DROP COLUMN (also 3.35).
 MIN_SQLITE = (3, 35, 0)
 # How long a statement waits for a lock held by another connection (a backup, an operator's
 # sqlite3 shell) before giving up with StoreBusy: well inside Discord's 3 s to answer.
@@ -74,10 +73,14 @@ class SqliteThread:
         self._pool.shutdown(wait=True)
 
 
-def setup_writer(db: sqlite3.Connection) -> None:
-    """Configure the writing connection and bring the schema up to date."""
+def check_sqlite_version() -> None:
+    """Raise ``StoreError`` if this Python's SQLite is too old for the store."""
     if sqlite3.sqlite_version_info < MIN_SQLITE:
         raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old, need 3.35 or newer")
+
+
+def setup_writer(db: sqlite3.Connection) -> None:
+    """Configure the writing connection (the schema is already up to date: see ``sqlite``)."""
     if db.execute("PRAGMA journal_mode = WAL").fetchone()[0] != "wal":
         raise StoreError("the database cannot use WAL journaling (an in-memory database?)")
     # In WAL mode NORMAL only fsyncs at checkpoints: a committed transaction survives a crash of
@@ -85,7 +88,6 @@ def setup_writer(db: sqlite3.Connection) -> None:
     db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA wal_autocheckpoint = 0")  # the Writer checkpoints in the background
-    migrate(db)
 
 
 def optimize(db: sqlite3.Connection) -> None:

@@ -47,7 +47,7 @@ class Writer:
         self.checkpoints = 0  # completed background checkpoints, for tests and diagnostics
 
     async def open(self, path: str | PathLike[str]) -> None:
-        """Connect, switch the file to WAL, migrate it, and connect the checkpointer."""
+        """Connect, switch the file to WAL, and connect the checkpointer."""
         await self._thread.open(path, setup_writer)
         await self._checkpointer.open(path, lambda db: None)
 

@@ -70,9 +70,10 @@ class CorruptGame(StoreError):
 
 
 class SchemaTooNew(StoreError):
-    """The database was written by a newer version of the bot than this one."""
+    """The database was written by a newer version of the bot than this one: ``found`` is its
+    schema version, or the Alembic revision this code does not know."""
 
-    def __init__(self, found: int, supported: int) -> None:
+    def __init__(self, found: int | str, supported: int) -> None:
         self.found = found
         self.supported = supported
         super().__init__(

@@ -11,18 +11,21 @@ by one lease at most.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 from urllib.parse import unquote, urlsplit
 
 import asyncpg
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
+from sqlalchemy.pool import NullPool
 
 from bot.store._challenge_sql import SqlChallenges
 from bot.store._deadline_sql import SqlClocks
 from bot.store._games import GameLoader
-from bot.store._migrations import Migration, migrations
+from bot.store._migrations import found_version, upgrade
 from bot.store._outbox_sql import SqlOutbox
 from bot.store._pg_connection import (
     CONNECT_TIMEOUT_S,
@@ -42,7 +45,8 @@ from bot.store.errors import DatabaseUnusable, SchemaTooNew
 URL_SCHEMES = ("postgresql", "postgres")
 # Taken by whoever migrates, so bots starting together migrate once.
 _MIGRATION_LOCK = 0x4A41524D4F  # "JARMO"
-_VERSION_TABLE = "jarmo_schema_version"
+
+T = TypeVar("T")
 
 
 def is_postgres_url(target: object) -> bool:
@@ -138,15 +142,11 @@ async def connect(url: str) -> Any:
 async def check_server(url: str) -> int:
     """Check, without changing anything, that the database can be used by this code: returns
     its schema version. Raises ``DatabaseUnusable`` or ``SchemaTooNew``."""
-    connection = await connect(url)
-    try:
-        found = await _version(connection)
-    finally:
-        await connection.close()
-    supported = len(migrations("postgresql"))
-    if found > supported:
-        raise SchemaTooNew(found, supported)
-    return found
+
+    async def read(connection: AsyncConnection) -> int:
+        return await connection.run_sync(found_version)
+
+    return await _on_own_connection(url, read)
 
 
 def server_problem(url: str, timeout: float = 10.0) -> str | None:
@@ -162,40 +162,30 @@ def server_problem(url: str, timeout: float = 10.0) -> str | None:
 
 
 async def migrate_database(url: str, *, target: int | None = None) -> int:
-    """Bring the database's schema up to ``target`` (default: the latest); returns the version
-    reached. Raises ``SchemaTooNew`` for a database written by newer code."""
-    steps = migrations("postgresql")
-    target = len(steps) if target is None else target
-    connection = await connect(url)
+    """Bring the database's schema up to version ``target`` (default: the latest); returns the
+    version reached. Raises ``SchemaTooNew`` for a database written by newer code (see
+    ``_migrations``)."""
+
+    async def migrate(connection: AsyncConnection) -> int:
+        # Held until the end of the transaction: bots starting together wait here, then find
+        # the work done.
+        await connection.execute(sa.select(sa.func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
+        return await connection.run_sync(lambda sync: upgrade(sync, target=target))
+
+    return await _on_own_connection(url, migrate)
+
+
+async def _on_own_connection(url: str, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+    """``work`` in one transaction on a connection of its own (not the store's pool), which
+    commits if ``work`` returns and is closed before this returns."""
+    engine = create_async_engine(
+        "postgresql+asyncpg://", async_creator=lambda: connect(url), poolclass=NullPool
+    )
     try:
-        # Held until the end: bots starting together wait here, then find the work done.
-        await connection.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
-        await connection.execute(
-            f"CREATE TABLE IF NOT EXISTS {_VERSION_TABLE} (version INTEGER NOT NULL)"
-        )
-        current = await _version(connection)
-        if current > len(steps):
-            raise SchemaTooNew(current, len(steps))
-        for step in steps[current:target]:
-            await _apply(connection, step)
-        return max(current, target)
+        async with engine.begin() as connection:
+            return await work(connection)
     finally:
-        await connection.close()  # which also releases the lock
-
-
-async def _apply(connection: Any, step: Migration) -> None:
-    async with connection.transaction():
-        await connection.execute(step.sql)
-        await connection.execute(f"DELETE FROM {_VERSION_TABLE}")
-        await connection.execute(f"INSERT INTO {_VERSION_TABLE} VALUES ($1)", step.version)
-
-
-async def _version(connection: Any) -> int:
-    exists = await connection.fetchval("SELECT to_regclass($1) IS NOT NULL", _VERSION_TABLE)
-    if not exists:
-        return 0
-    found = await connection.fetchval(f"SELECT max(version) FROM {_VERSION_TABLE}")
-    return int(found or 0)
+        await engine.dispose()
 
 
 def describe_safely(url: str) -> str:

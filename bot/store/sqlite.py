@@ -18,10 +18,11 @@ from typing import Self
 import aiosqlite
 
 from bot.store._challenge_sql import SqlChallenges
-from bot.store._connection import connect_reader
+from bot.store._connection import check_sqlite_version, connect_reader
 from bot.store._deadline_sql import SqlClocks
 from bot.store._game_store import SqlGames
 from bot.store._games import GameLoader
+from bot.store._migrations import upgrade_sqlite
 from bot.store._outbox_sql import SqlOutbox
 from bot.store._players import SqlBotState, SqlPlayers
 from bot.store._preflight import ProcessLock, check_database
@@ -60,7 +61,7 @@ class SqliteStore:
 
     @classmethod
     async def open(cls, path: str | PathLike[str]) -> Self:
-        """Open (creating and migrating as needed) the database file at ``path``.
+        """Open (creating and upgrading its schema as needed) the database file at ``path``.
 
         Before touching the file it checks that it can be written and was not written by newer
         code, and takes the file for this process alone: raises ``DatabaseReadOnly``,
@@ -69,6 +70,8 @@ class SqliteStore:
         lock = await asyncio.to_thread(_claim, path)
         writer = Writer()
         try:
+            # On a connection of its own, closed before the store's connections open.
+            await asyncio.to_thread(upgrade_sqlite, path)
             await writer.open(path)
             reader = await connect_reader(path)
         except BaseException:
@@ -115,6 +118,7 @@ async def open_store(path: str | PathLike[str]) -> AsyncIterator[SqliteStore]:
 
 
 def _claim(path: str | PathLike[str]) -> ProcessLock:
+    check_sqlite_version()
     check_database(path)
     Path(path).absolute().parent.mkdir(parents=True, exist_ok=True)
     lock = ProcessLock(path)

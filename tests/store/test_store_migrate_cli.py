@@ -121,7 +121,8 @@ async def test_everything_is_copied_and_checked(
 
 
 def test_every_table_of_the_schema_is_copied(tmp_path: Path) -> None:
-    """A table added by a later migration must be added to the copy too."""
+    """A table added by a later migration must be added to the copy too (the target keeps its
+    own record of its schema version)."""
     path = tmp_path / "jarmo.sqlite3"
     asyncio.run(_create(path))
     with closing(sqlite3.connect(path)) as db:
@@ -131,7 +132,7 @@ def test_every_table_of_the_schema_is_copied(tmp_path: Path) -> None:
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
             )
         }
-    assert tables == set(TABLES)
+    assert tables - {"alembic_version"} == set(TABLES)
 
 
 async def _create(path: Path) -> None:

@@ -1,16 +1,20 @@
-"""Schema migrations (from empty, from every earlier version) and what the schema enforces."""
+"""Schema migrations (from empty, from every earlier version, with or without Alembic's record)
+and what the schema enforces."""
 
 from __future__ import annotations
 
 import re
+import shutil
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
+import sqlalchemy
 from store_helpers import CHANNEL, T0, StartMatch, only_sqlite
 
-from bot.store import NotFound, PlayerRecord, SchemaTooNew, SqliteStore, open_store
-from bot.store._migrations import Migration, latest_version, migrate, migrations
+from bot.store import NotFound, PlayerRecord, SchemaTooNew, SqliteStore, _migrations, open_store
+from bot.store._migrations import MIGRATIONS, latest_version, revision, upgrade_sqlite
 
 # Rows written at each schema version, in that version's shape: a database migrated from an
 # older version must keep them readable. Add an entry with every new migration.
@@ -60,19 +64,31 @@ async def test_an_empty_file_gets_the_latest_schema(db_path: Path) -> None:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+def alembic_revision(path: Path) -> str | None:
+    with sqlite3.connect(path) as db:
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'alembic_version'").fetchone():
+            return None
+        return str(db.execute("SELECT version_num FROM alembic_version").fetchone()[0])
+
+
+@pytest.mark.parametrize("made_before_alembic", [False, True], ids=["alembic", "before"])
 @pytest.mark.parametrize("start", range(latest_version()))
-async def test_every_earlier_version_migrates_to_the_latest(tmp_path: Path, start: int) -> None:
+async def test_every_earlier_version_migrates_to_the_latest(
+    tmp_path: Path, start: int, made_before_alembic: bool
+) -> None:
     fresh, old = tmp_path / "fresh.sqlite3", tmp_path / "old.sqlite3"
     async with open_store(fresh):
         pass
-    db = sqlite3.connect(old, isolation_level=None)
-    try:
-        for version in range(1, start + 1):  # each version's rows as that version wrote them
-            assert migrate(db, target=version) == version
+    for version in range(1, start + 1):  # each version's rows as that version wrote them
+        assert upgrade_sqlite(old, target=version) == version
+        with closing(sqlite3.connect(old, isolation_level=None)) as db:
             for statement in SEED.get(version, []):
                 db.execute(statement)
-    finally:
-        db.close()
+    if made_before_alembic:  # such a file has only its user_version
+        with closing(sqlite3.connect(old, isolation_level=None)) as db:
+            db.execute("DROP TABLE IF EXISTS alembic_version")
+    elif start:
+        assert alembic_revision(old) == revision(start)
     assert user_version(old) == start
 
     async with open_store(old) as store:
@@ -86,13 +102,14 @@ async def test_every_earlier_version_migrates_to_the_latest(tmp_path: Path, star
         finally:
             db.close()
     assert user_version(old) == latest_version()
+    assert alembic_revision(old) == revision(latest_version())
     assert schema(old) == schema(fresh)
 
 
 async def test_dropping_the_player_totals_keeps_every_name(db_path: Path) -> None:
+    upgrade_sqlite(db_path, target=3)
     db = sqlite3.connect(db_path, isolation_level=None)
     try:
-        migrate(db, target=3)
         db.executemany(  # as schema 3 wrote them: end_game created unnamed rows with totals
             "INSERT INTO players (guild_id, user_id, display_name, games, wins, losses, points,"
             " match_wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -124,9 +141,9 @@ async def test_dropping_the_player_totals_keeps_every_name(db_path: Path) -> Non
 async def test_the_outbox_keeps_its_entries_and_a_held_one_becomes_the_writers(
     db_path: Path,
 ) -> None:
+    upgrade_sqlite(db_path, target=7)
     db = sqlite3.connect(db_path, isolation_level=None)
     try:
-        migrate(db, target=7)
         at = T0.isoformat()
         db.execute(
             "INSERT INTO matches (id, guild_id, channel_id, first_white_id, first_black_id,"
@@ -148,7 +165,7 @@ async def test_the_outbox_keeps_its_entries_and_a_held_one_becomes_the_writers(
                 (7, "timeout:9", "timeout", CHANNEL, "sent", at, None, 1),
             ],
         )
-        migrate(db)
+        upgrade_sqlite(db_path)
         rows = db.execute(
             "SELECT id, key, kind, game_id, status, lease_until, lease_token, attempts"
             " FROM outbox ORDER BY id"
@@ -171,22 +188,35 @@ async def test_reopening_changes_nothing(db_path: Path) -> None:
     assert user_version(db_path) == latest_version()
 
 
+HEAD = latest_version()
+BROKEN = f'''"""{HEAD + 1:04d}: half done."""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "{HEAD + 1:04d}"
+down_revision = "{HEAD:04d}"
+
+
+def upgrade() -> None:
+    op.create_table("half_done", sa.Column("x", sa.Integer))
+    op.execute("INSERT INTO no_such_table VALUES (1)")
+'''
+
+
 async def test_a_failing_migration_leaves_the_previous_version(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
+    db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with open_store(db_path):
         pass
-    broken = Migration(
-        latest_version() + 1,
-        "broken.sql",
-        "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);",
-    )
-    monkeypatch.setattr("bot.store._migrations.migrations", lambda: (*migrations(), broken))
-    monkeypatch.setattr("bot.store._migrations.latest_version", lambda: broken.version)
-    with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
+    newer = Path(shutil.copytree(MIGRATIONS, tmp_path / "migrations"))
+    (newer / "versions" / f"{HEAD + 1:04d}_broken.py").write_text(BROKEN)
+    monkeypatch.setattr(_migrations, "MIGRATIONS", newer)
+    with pytest.raises(sqlalchemy.exc.OperationalError, match="no_such_table"):
         await SqliteStore.open(db_path)
     monkeypatch.undo()
-    assert user_version(db_path) == latest_version()
+    assert user_version(db_path) == HEAD
+    assert alembic_revision(db_path) == revision(HEAD)
     assert "half_done" not in schema(db_path)
 
 
@@ -198,14 +228,15 @@ async def test_a_database_from_newer_code_is_refused(db_path: Path) -> None:
     assert caught.value.found == latest_version() + 1
 
 
-def test_migration_files_are_numbered_and_say_why() -> None:
-    steps = migrations()
-    assert [step.version for step in steps] == list(range(1, len(steps) + 1))
-    for step in steps:
-        assert re.fullmatch(rf"{step.version:04d}_\w+\.sql", step.name)
-        header = step.sql.lstrip().splitlines()[:2]
-        assert header[0].startswith(f"-- {step.version:04d}:"), step.name
-        assert any("Why" in line for line in step.sql.splitlines()[:6]), step.name
+def test_revisions_are_numbered_and_say_why() -> None:
+    files = sorted((MIGRATIONS / "versions").glob("[0-9]*.py"))
+    assert len(files) == latest_version()
+    for number, file in enumerate(files, start=1):
+        assert re.fullmatch(rf"{number:04d}_\w+\.py", file.name)
+        text = file.read_text(encoding="utf-8")
+        assert text.startswith(f'"""{number:04d}: '), file.name
+        assert f'revision = "{number:04d}"' in text, file.name
+        assert "Why" in text.split('"""')[1], file.name
 
 
 @only_sqlite

@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from datetime import timedelta
 from pathlib import Path
 
@@ -186,7 +187,7 @@ def test_commits_survive_sigkill_mid_write(db_path: Path) -> None:
     reported = run_and_kill(db_path, commits=400, seed=45)
     assert len(reported) >= 400
     assert any(kind == "ended" for kind, _, _ in reported)
-    with sqlite3.connect(db_path) as db:
+    with closing(sqlite3.connect(db_path)) as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     asyncio.run(check_after_kill(db_path, reported))
     # A second crash on top of the recovered file.
