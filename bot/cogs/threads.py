@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.cogs.audience import channel_language, server_language
 from bot.cogs.replies import only_pinging
 from bot.cogs.words import discord_words, mention, reader_language
-from bot.service import ChallengeView, Place, Refusal, Standings
+from bot.service import ChallengeView, MatchStandings, Place, Refusal
 from bot.service.jobs import Job
 from bot.service.match_events import MatchEnded
 from bot.service.venues import NewMatch
@@ -47,7 +47,7 @@ def thread_name(first: str, second: str, ruleset: str, language: str | None = No
     return name[:NAME_LIMIT]
 
 
-def finished_name(standings: Standings, language: str | None = None) -> str:
+def finished_name(standings: MatchStandings, language: str | None = None) -> str:
     """The thread's name once its match is over: the players, the ruleset and the result."""
     _ = discord_words(language).gettext
     match = standings.match

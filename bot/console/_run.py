@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.config import BotConfig
 from bot.console._session import InputFn, OutputFn, play_console
-from bot.service import JarmoService, Standings
+from bot.service import JarmoService, MatchStandings
 from bot.store import open_store
 
 DATABASE_NAME = "jarmo.sqlite3"
@@ -25,7 +25,7 @@ async def run_console(
     language: str | None = None,
     input_fn: InputFn = input,
     output_fn: OutputFn = print,
-) -> Standings | None:
+) -> MatchStandings | None:
     """Open the database and play one console match (see :func:`play_console`).
 
     Without ``db`` the games go to a temporary file that is deleted afterwards; with it they are

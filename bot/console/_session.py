@@ -25,11 +25,11 @@ from bot.service import (
     BoardView,
     ChallengeRequest,
     JarmoService,
+    MatchStandings,
     NoGameHere,
     Place,
     Refusal,
     Report,
-    Standings,
 )
 from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.service.deadlines import DeadlineScheduler
@@ -159,7 +159,7 @@ async def play_console(
     vs_computer: str | None = None,
     temporary: bool = False,
     language: str | None = None,
-) -> Standings | None:
+) -> MatchStandings | None:
     """Play one match at the console: ask the names, start the match, then take turns until it
     is over. An unfinished game already in the store's console channel is resumed instead.
 
@@ -204,7 +204,7 @@ class _Session:
         self.folder = folder
         self.names: dict[int, str] = {}
         self.view: BoardView | None = None
-        self.result: Standings | None = None
+        self.result: MatchStandings | None = None
         self.leaving = False
         self.deadlines = DeadlineScheduler(service)
         self.announcements = AnnouncementDelivery(service, self._show_delivery)
@@ -237,7 +237,7 @@ class _Session:
         side = self.view.game.side_of(user_id) or "white"
         return side_label(side, self.view.match.ruleset, self.voice)
 
-    async def play(self, *, ruleset: str | None, games: int) -> Standings | None:
+    async def play(self, *, ruleset: str | None, games: int) -> MatchStandings | None:
         """Start (or resume) the match and run turns until it ends or the players leave."""
         self.folder.create()
         try:

@@ -23,10 +23,10 @@ from bot.service.models import (
     ChallengeView,
     GameLine,
     GameSummary,
+    MatchStandings,
     Place,
     Report,
     ServiceConfig,
-    Standings,
 )
 from bot.service.offers import Offer, PauseOffer, StopOffer
 from bot.service.play import read_action
@@ -49,6 +49,7 @@ __all__ = [
     "GamePaused",
     "GameSummary",
     "JarmoService",
+    "MatchStandings",
     "NoGameHere",
     "NotAPlayer",
     "NotAllowed",
@@ -60,7 +61,6 @@ __all__ = [
     "Report",
     "ServiceConfig",
     "ServiceKit",
-    "Standings",
     "StopOffer",
     "TimeUp",
     "read_action",

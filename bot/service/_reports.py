@@ -13,8 +13,8 @@ from bot.service.models import (
     CountedResult,
     GameLine,
     GameSummary,
+    MatchStandings,
     Report,
-    Standings,
 )
 from bot.service.stats import match_shifts
 from bot.service.timecontrol import clock_view
@@ -41,7 +41,7 @@ class Reports:
         computer_id = kit.computer.user_id if kit.computer else None
         return BoardView(record, match, white, black, image, clock=clock, computer_id=computer_id)
 
-    async def standings(self, match: st.MatchRecord) -> Standings:
+    async def standings(self, match: st.MatchRecord) -> MatchStandings:
         """The state of ``match``: every game's result, the totals, and who is to move."""
         store = self._kit.store
         games = await store.games.match_games(match.id)
@@ -56,7 +56,7 @@ class Reports:
         running = next((g for g in games if g.is_active), None)
         names = {pid: await self._kit.names(match.guild_id, pid) for pid in match.player_ids}
         over = match.state != "running"
-        return Standings(
+        return MatchStandings(
             match=match,
             names=names,
             games=lines,

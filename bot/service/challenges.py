@@ -67,7 +67,7 @@ class ChallengeCases:
         async with kit.locks(place.channel_id):
             try:
                 return await kit.store.challenges.create(new, now=now)
-            except st.ChannelBusy as busy:
+            except st.ChannelTaken as busy:
                 raise await self._busy(busy, place.channel_id) from None
 
     def _options(self, request: ChallengeRequest) -> st.ChallengeOptions:
@@ -186,12 +186,12 @@ class ChallengeCases:
                 )
             except st.ChallengeClosed as closed:
                 raise _closed(closed) from None
-            except st.ChannelBusy as busy:
+            except st.ChannelTaken as busy:
                 raise await self._busy(busy, channel_id or record.channel_id) from None
             kit.signals.new_deadline(started[1].match)
         return started
 
-    async def _busy(self, busy: st.ChannelBusy, channel_id: int) -> errors.Refusal:
+    async def _busy(self, busy: st.ChannelTaken, channel_id: int) -> errors.Refusal:
         """The refusal for a channel that is taken. A game that cannot be loaded is named as
         damaged, as every other command names it, since only a moderator's abort frees it."""
         if busy.reason == "game":
@@ -252,7 +252,7 @@ class ChallengeCases:
         return [await self._named(record) for record in expired]
 
 
-def _busy(busy: st.ChannelBusy) -> errors.ChannelBusy:
+def _busy(busy: st.ChannelTaken) -> errors.ChannelBusy:
     if busy.reason == "game":
         return errors.ChannelBusy(errors.Code.CHANNEL_HAS_GAME)
     return errors.ChannelBusy(errors.Code.CHANNEL_HAS_CHALLENGE)

@@ -106,7 +106,7 @@ class CountedResult:
 
 
 @dataclass(frozen=True, slots=True)
-class Standings:
+class MatchStandings:
     """The state of a channel's current (or last) match. ``counted``: for an aborted
     tournament match, the result its tournament counts (the table's)."""
 
@@ -131,7 +131,7 @@ class Report:
     action: str | None  # the canonical move, or None for resign / stop / abort
     board: BoardView  # the position after the action
     ended: GameSummary | None = None  # set when the action ended the game
-    standings: Standings | None = None  # set when a game ended
+    standings: MatchStandings | None = None  # set when a game ended
     next_board: BoardView | None = None  # the next game of the match, sides swapped
     # The outbox key of this report when the store keeps it for delivery (the computer's
     # moves): whoever posts it settles it with ``AnnouncementCases.posted``.

@@ -10,7 +10,7 @@ from bot.jarmo import Game
 from bot.service import errors
 from bot.service._reports import Reports
 from bot.service.kit import ServiceKit
-from bot.service.models import Place, Report, Standings
+from bot.service.models import MatchStandings, Place, Report
 
 
 class StandingsCases:
@@ -20,7 +20,7 @@ class StandingsCases:
         self._kit = kit
         self._reports = reports
 
-    async def current(self, place: Place) -> Standings:
+    async def current(self, place: Place) -> MatchStandings:
         """The channel's current or most recent match. Raises ``NoGameHere`` if none."""
         match = await self._kit.store.games.latest_match(place.channel_id)
         if match is None:

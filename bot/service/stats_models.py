@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from bot.store import (
     ActionRecord,
     GameResultRecord,
+    Outcome,
     PlayerStatsRecord,
     RatingRecord,
-    Result,
     Side,
     Tally,
     TournamentRecord,
@@ -100,7 +100,7 @@ class HistoryLine:
     user_id: int
     opponent_id: int
     opponent_name: str
-    result: Result
+    result: Outcome
 
     @property
     def points(self) -> tuple[int, int]:

@@ -7,7 +7,7 @@ from bot.store.clocks import GameClock, RunningClock
 from bot.store.endings import FinalMove, GameEnding, MatchOver, NextGame
 from bot.store.errors import (
     ChallengeClosed,
-    ChannelBusy,
+    ChannelTaken,
     CorruptGame,
     DatabaseInUse,
     DatabaseReadOnly,
@@ -60,6 +60,7 @@ from bot.store.postgres import (
 )
 from bot.store.rating_records import (
     GameResultRecord,
+    Outcome,
     PlayerStatsRecord,
     RankedRating,
     RatedGameRecord,
@@ -68,7 +69,6 @@ from bot.store.rating_records import (
     RatingRecord,
     RatingTables,
     RatingUpdate,
-    Result,
     Skill,
     Streak,
     Tally,
@@ -120,7 +120,7 @@ __all__ = [
     "ChallengeRecord",
     "ChallengeStatus",
     "ChallengeStore",
-    "ChannelBusy",
+    "ChannelTaken",
     "ClockStore",
     "ClosedChallengeStatus",
     "ComputerMovePost",
@@ -149,6 +149,7 @@ __all__ = [
     "NotFound",
     "OutboxEntry",
     "OutboxStore",
+    "Outcome",
     "PlayerRecord",
     "PlayerStatsRecord",
     "PlayerStore",
@@ -164,7 +165,6 @@ __all__ = [
     "RatingTables",
     "RatingUpdate",
     "ReminderPost",
-    "Result",
     "ResultStore",
     "ReviewStore",
     "RoundPost",

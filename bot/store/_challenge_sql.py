@@ -10,8 +10,8 @@ from bot.store import _rows
 from bot.store._game_sql import insert_game
 from bot.store._games import GameLoader, dump
 from bot.store._rows import CHALLENGE_COLUMNS, MATCH_COLUMNS, only_row, to_text
-from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Writer
-from bot.store.errors import ChallengeClosed, ChannelBusy, NotFound
+from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Transactions
+from bot.store.errors import ChallengeClosed, ChannelTaken, NotFound
 from bot.store.records import (
     MATCH_LENGTHS,
     ChallengeRecord,
@@ -52,7 +52,7 @@ def expire_overdue(db: Sql, now: str, channel_id: int | None = None) -> list[Cha
 
 
 def ensure_channel_free(db: Sql, channel_id: int) -> None:
-    """Raise ``ChannelBusy`` if the channel has an active game or a pending challenge."""
+    """Raise ``ChannelTaken`` if the channel has an active game or a pending challenge."""
     row = db.execute(
         "SELECT 'game', id FROM games WHERE channel_id = ?1 AND status = 'active'"
         " UNION ALL SELECT 'challenge', id FROM challenges"
@@ -60,7 +60,7 @@ def ensure_channel_free(db: Sql, channel_id: int) -> None:
         (channel_id,),
     ).fetchone()
     if row is not None:
-        raise ChannelBusy(channel_id, row[0], row[1])
+        raise ChannelTaken(channel_id, row[0], row[1])
 
 
 def insert_challenge(db: Sql, new: NewChallenge, now: str) -> ChallengeRecord:
@@ -80,7 +80,7 @@ def insert_challenge(db: Sql, new: NewChallenge, now: str) -> ChallengeRecord:
             ),
         ).fetchone()  # fmt: skip
     except UNIQUE_VIOLATIONS as exc:  # another process's challenge won the race
-        raise ChannelBusy(new.channel_id, "challenge") from exc
+        raise ChannelTaken(new.channel_id, "challenge") from exc
     return _rows.challenge(row)
 
 
@@ -138,7 +138,7 @@ class SqlChallenges:
     """The :class:`~bot.store.interface.ChallengeStore`. Accepting hands the new game's
     snapshot to the loader as trusted, so loading it needs no replay."""
 
-    def __init__(self, writer: Writer, reader: Reader, loader: GameLoader) -> None:
+    def __init__(self, writer: Transactions, reader: Reader, loader: GameLoader) -> None:
         self._writer = writer
         self._read = reader
         self._loader = loader
@@ -146,7 +146,7 @@ class SqlChallenges:
     async def create(self, new: NewChallenge, *, now: datetime) -> ChallengeRecord:
         """Store a pending challenge (expiring an overdue one in the channel first).
 
-        Raises ``ChannelBusy`` if the channel has a pending challenge or an active game.
+        Raises ``ChannelTaken`` if the channel has a pending challenge or an active game.
         """
         check_new_challenge(new)
         at = to_text(now)

@@ -87,7 +87,7 @@ def setup_writer(db: sqlite3.Connection) -> None:
     # the process (even SIGKILL); only a power cut or OS crash can lose the last few commits.
     db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA foreign_keys = ON")
-    db.execute("PRAGMA wal_autocheckpoint = 0")  # the Writer checkpoints in the background
+    db.execute("PRAGMA wal_autocheckpoint = 0")  # the SqliteWriter checkpoints in the background
 
 
 def optimize(db: sqlite3.Connection) -> None:

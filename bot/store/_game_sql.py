@@ -11,7 +11,7 @@ from bot.store import _rows
 from bot.store._rows import GAME_COLUMNS, MATCH_COLUMNS
 from bot.store._sql import UNIQUE_VIOLATIONS, Sql
 from bot.store.clocks import deadline_text
-from bot.store.errors import ChannelBusy, GameNotActive, NotFound, StaleGame, StoreError
+from bot.store.errors import ChannelTaken, GameNotActive, NotFound, StaleGame, StoreError
 from bot.store.records import GameRecord, MatchRecord
 
 
@@ -20,7 +20,7 @@ def insert_game(
 ) -> GameRecord:
     """Create game ``index`` of ``match``, active, sides from the match.
 
-    Raises ``ChannelBusy`` if the channel already has an active game.
+    Raises ``ChannelTaken`` if the channel already has an active game.
     """
     if game.history:
         raise ValueError("a new game must not have any moves yet")
@@ -33,7 +33,7 @@ def insert_game(
         "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (match.channel_id,)
     ).fetchone()
     if holder is not None:
-        raise ChannelBusy(match.channel_id, "game", holder[0])
+        raise ChannelTaken(match.channel_id, "game", holder[0])
     try:
         row = db.execute(
             "INSERT INTO games (match_id, game_index, guild_id, channel_id, white_id, black_id,"
@@ -47,7 +47,7 @@ def insert_game(
     except UNIQUE_VIOLATIONS as exc:
         if "channel_id" not in str(exc) and "games_one_active_per_channel" not in str(exc):
             raise
-        raise ChannelBusy(match.channel_id, "game") from exc
+        raise ChannelTaken(match.channel_id, "game") from exc
     return _rows.game(row, game, match)
 
 

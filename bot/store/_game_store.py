@@ -13,7 +13,7 @@ from bot.store._games import GameLoader, dump
 from bot.store._outbox_sql import add_announcement
 from bot.store._ratings_sql import apply_ratings, count_match_win
 from bot.store._rows import MATCH_COLUMNS, only_row, to_text
-from bot.store._sql import Reader, Sql, Writer
+from bot.store._sql import Reader, Sql, Transactions
 from bot.store.clocks import deadline_after
 from bot.store.endings import GameEnding, NextGame
 from bot.store.errors import NotFound
@@ -25,7 +25,7 @@ class SqlGames:
     """The :class:`~bot.store.interface.GameStore`. Every committed snapshot is handed to
     the loader as trusted, so loading that version again needs no replay."""
 
-    def __init__(self, writer: Writer, reader: Reader, loader: GameLoader) -> None:
+    def __init__(self, writer: Transactions, reader: Reader, loader: GameLoader) -> None:
         self._writer = writer
         self._read = reader
         self._loader = loader

@@ -9,7 +9,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 from bot.store._rows import from_text, to_text
-from bot.store._sql import Reader, Sql, Writer
+from bot.store._sql import Reader, Sql, Transactions
 from bot.store.errors import NotFound
 from bot.store.outbox import WRITER_LEASE, Announcement, OutboxEntry, Settlement
 
@@ -92,7 +92,7 @@ def _entry(row: sqlite3.Row) -> OutboxEntry:
 class SqlOutbox:
     """The :class:`~bot.store.interface.OutboxStore`."""
 
-    def __init__(self, writer: Writer, reader: Reader, *, shared: bool = False) -> None:
+    def __init__(self, writer: Transactions, reader: Reader, *, shared: bool = False) -> None:
         """``shared``: the database serves several processes (PostgreSQL), so a claim skips
         the rows another transaction is claiming instead of waiting for them."""
         self._writer = writer

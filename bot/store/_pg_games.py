@@ -24,7 +24,7 @@ from bot.store._game_store import SqlGames, check_played
 from bot.store._games import GameLoader, dump
 from bot.store._pg_connection import UNAVAILABLE, unavailable
 from bot.store._rows import MATCH_PREFIX, PREFIXED_MATCH_COLUMNS, RECORD_COLUMNS, to_text
-from bot.store._sql import Reader, Writer
+from bot.store._sql import Reader, Transactions
 from bot.store.outbox import Announcement
 from bot.store.records import GameRecord
 
@@ -64,7 +64,7 @@ class PgGames(SqlGames):
     """The :class:`~bot.store.interface.GameStore` on PostgreSQL (see the module)."""
 
     def __init__(
-        self, writer: Writer, reader: Reader, loader: GameLoader, pool: asyncpg.Pool
+        self, writer: Transactions, reader: Reader, loader: GameLoader, pool: asyncpg.Pool
     ) -> None:
         super().__init__(writer, reader, loader)
         self._pool = pool

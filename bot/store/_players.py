@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from bot.store import _rows
 from bot.store._rows import only_row
-from bot.store._sql import Reader, Writer
+from bot.store._sql import Reader, Transactions
 from bot.store.records import PlayerRecord
 
 
 class SqlPlayers:
     """The :class:`~bot.store.interface.PlayerStore`."""
 
-    def __init__(self, writer: Writer, reader: Reader) -> None:
+    def __init__(self, writer: Transactions, reader: Reader) -> None:
         self._writer = writer
         self._read = reader
 
@@ -38,7 +38,7 @@ class SqlPlayers:
 class SqlBotState:
     """The :class:`~bot.store.interface.BotStateStore`."""
 
-    def __init__(self, writer: Writer, reader: Reader) -> None:
+    def __init__(self, writer: Transactions, reader: Reader) -> None:
         self._writer = writer
         self._read = reader
 

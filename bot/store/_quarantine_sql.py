@@ -11,7 +11,7 @@ from datetime import datetime
 from bot.jarmo import Game
 from bot.store._games import GameLoader, dump
 from bot.store._rows import to_text
-from bot.store._sql import Sql, Writer
+from bot.store._sql import Sql, Transactions
 from bot.store.errors import NotFound
 from bot.store.records import DamagedGame
 
@@ -23,7 +23,7 @@ _OPTIONAL_TIMES = ("finished_at", "deadline_at", "paused_at")
 class SqlQuarantine:
     """The :class:`~bot.store.interface.QuarantineStore`."""
 
-    def __init__(self, writer: Writer, loader: GameLoader) -> None:
+    def __init__(self, writer: Transactions, loader: GameLoader) -> None:
         self._writer = writer
         self._loader = loader
 

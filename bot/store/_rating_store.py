@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.store._ratings_sql import replace_ratings
-from bot.store._sql import Reader, Writer
+from bot.store._sql import Reader, Transactions
 from bot.store.rating_records import (
     RankedRating,
     RatedGameRecord,
@@ -41,7 +41,7 @@ _HISTORY_COLUMNS = (
 class SqlRatings:
     """The :class:`~bot.store.interface.RatingStore`."""
 
-    def __init__(self, writer: Writer, reader: Reader) -> None:
+    def __init__(self, writer: Transactions, reader: Reader) -> None:
         self._writer = writer
         self._db = reader
 

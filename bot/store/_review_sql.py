@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.store._rows import to_text
-from bot.store._sql import Reader, Sql, Writer
+from bot.store._sql import Reader, Sql, Transactions
 
 
 class SqlReviews:
     """The :class:`~bot.store.interface.ReviewStore`."""
 
-    def __init__(self, writer: Writer, reader: Reader) -> None:
+    def __init__(self, writer: Transactions, reader: Reader) -> None:
         self._writer = writer
         self._read = reader
 

@@ -38,7 +38,7 @@ class Sql(Protocol):
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> Cursor: ...
 
 
-class Writer(Protocol):
+class Transactions(Protocol):
     """Runs write transactions: ``await run(work)`` commits what ``work`` did, or nothing."""
 
     def run(self, work: Callable[[Any], T]) -> Awaitable[T]: ...

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.store._sql import Reader
-from bot.store.rating_records import GameResultRecord, PlayerStatsRecord, Result, Streak, Tally
+from bot.store.rating_records import GameResultRecord, Outcome, PlayerStatsRecord, Streak, Tally
 
 _COUNTED = "('finished', 'resigned', 'timeout', 'stopped')"  # COUNTED_STATUSES, as SQL
 _RESULT_COLUMNS = (
@@ -144,7 +144,7 @@ class SqlResults:
         return _result(rows[0]) if rows else None
 
 
-def _run_length(results: list[Result]) -> int:
+def _run_length(results: list[Outcome]) -> int:
     for count, result in enumerate(results):
         if result != results[0]:
             return count

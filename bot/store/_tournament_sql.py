@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.store._outbox_sql import add_announcement, add_announcement_in
 from bot.store._rows import from_text, only_row, to_text
-from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Writer
+from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Transactions
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
 from bot.store.tournament_records import (
@@ -337,7 +337,7 @@ def decide(
 class SqlTournaments:
     """The :class:`~bot.store.interface.TournamentStore`."""
 
-    def __init__(self, writer: Writer, reader: Reader) -> None:
+    def __init__(self, writer: Transactions, reader: Reader) -> None:
         self._writer = writer
         self._read = reader
 

@@ -34,7 +34,7 @@ CHECKPOINT_EVERY = 500  # commits; keeps the WAL to a few MB
 _Job = tuple[Work[Any], "asyncio.Future[Any]"]
 
 
-class Writer:
+class SqliteWriter:
     """The single writing connection; ``await run(work)`` is one write transaction."""
 
     def __init__(self) -> None:

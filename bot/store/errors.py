@@ -41,7 +41,7 @@ class GameNotActive(StaleGame):
         self.args = (f"game {game_id} is no longer active (status {status!r})",)
 
 
-class ChannelBusy(StoreError):
+class ChannelTaken(StoreError):
     """The channel already has a pending challenge or an active game (``reason`` says which)."""
 
     def __init__(self, channel_id: int, reason: str, holder_id: int | None = None) -> None:

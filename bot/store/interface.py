@@ -94,7 +94,7 @@ class ChallengeStore(Protocol):
         """Store a pending challenge.
 
         A pending challenge in the channel that is overdue at ``now`` is marked expired first.
-        Raises ``ChannelBusy`` if the channel still has a pending challenge or an active game.
+        Raises ``ChannelTaken`` if the channel still has a pending challenge or an active game.
         """
         ...
 
@@ -142,7 +142,7 @@ class ChallengeStore(Protocol):
 
         ``first_game`` is the fresh engine game (no moves yet). Raises ``NotFound``;
         ``ChallengeClosed`` if it is not pending, or ``ChallengeClosed("expired")`` if it is
-        overdue at ``now`` (it is then stored as expired); ``ChannelBusy`` if the match's channel
+        overdue at ``now`` (it is then stored as expired); ``ChannelTaken`` if the match's channel
         has an active game. In a match with a time limit, game 0's clock starts at ``now``.
         """
         ...

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from bot.store._challenge_sql import SqlChallenges
-from bot.store._deadline_sql import SqlClocks
+from bot.store._clocks_sql import SqlClocks
 from bot.store._games import GameLoader
 from bot.store._migrations import found_version, upgrade
 from bot.store._outbox_sql import SqlOutbox

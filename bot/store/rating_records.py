@@ -12,7 +12,7 @@ from typing import Literal
 
 from bot.store.records import GameStatus, Side
 
-Result = Literal["win", "draw", "loss"]
+Outcome = Literal["win", "draw", "loss"]
 # Statuses of games that ended with a result; an aborted game has none.
 COUNTED_STATUSES: tuple[GameStatus, ...] = ("finished", "resigned", "timeout", "stopped")
 
@@ -109,7 +109,7 @@ class Tally:
 class Streak:
     """The same result in the player's latest games: ``length`` of them, or none yet."""
 
-    result: Result | None = None
+    result: Outcome | None = None
     length: int = 0
 
 
@@ -166,7 +166,7 @@ class GameResultRecord:
         """The other player (White's opponent for anyone who did not play)."""
         return self.white_id if user_id == self.black_id else self.black_id
 
-    def result_for(self, user_id: int) -> Result:
+    def result_for(self, user_id: int) -> Outcome:
         """``user_id``'s result; raises ``ValueError`` if they did not play."""
         side = self.side_of(user_id)
         if side is None:

@@ -18,8 +18,8 @@ from typing import Self
 import aiosqlite
 
 from bot.store._challenge_sql import SqlChallenges
+from bot.store._clocks_sql import SqlClocks
 from bot.store._connection import check_sqlite_version, connect_reader
-from bot.store._deadline_sql import SqlClocks
 from bot.store._game_store import SqlGames
 from bot.store._games import GameLoader
 from bot.store._migrations import upgrade_sqlite
@@ -31,7 +31,7 @@ from bot.store._rating_store import SqlRatings
 from bot.store._review_sql import SqlReviews
 from bot.store._stats_sql import SqlResults
 from bot.store._tournament_sql import SqlTournaments
-from bot.store._writer import Writer
+from bot.store._writer import SqliteWriter
 
 
 class SqliteStore:
@@ -40,7 +40,7 @@ class SqliteStore:
     ``store.challenges``, ...), see :class:`~bot.store.interface.Store`."""
 
     def __init__(
-        self, writer: Writer, reader: aiosqlite.Connection, lock: ProcessLock | None = None
+        self, writer: SqliteWriter, reader: aiosqlite.Connection, lock: ProcessLock | None = None
     ) -> None:
         self._lock = lock
         self._writer = writer
@@ -68,7 +68,7 @@ class SqliteStore:
         ``DatabaseUnusable``, ``SchemaTooNew`` or ``DatabaseInUse``, leaving the file as it was.
         """
         lock = await asyncio.to_thread(_claim, path)
-        writer = Writer()
+        writer = SqliteWriter()
         try:
             # On a connection of its own, closed before the store's connections open.
             await asyncio.to_thread(upgrade_sqlite, path)

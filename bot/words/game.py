@@ -11,8 +11,8 @@ from bot.service.models import (
     ChallengeView,
     CountedResult,
     GameSummary,
+    MatchStandings,
     Report,
-    Standings,
 )
 from bot.service.offers import PauseOffer
 from bot.words.ratings import rating_lines
@@ -160,7 +160,7 @@ def ending_line(summary: GameSummary, voice: Voice) -> str:
     )
 
 
-def standings_text(standings: Standings, voice: Voice) -> str:
+def standings_text(standings: MatchStandings, voice: Voice) -> str:
     """The match table: one line per game, totals, leader, games left, whose turn."""
     _ = voice.gettext
     match = standings.match
@@ -206,7 +206,7 @@ def standings_text(standings: Standings, voice: Voice) -> str:
     return "\n".join(lines)
 
 
-def match_state(standings: Standings, voice: Voice) -> str:
+def match_state(standings: MatchStandings, voice: Voice) -> str:
     """Who won the match, or who leads, how many games are left and whose move it is."""
     _ = voice.gettext
     state = standings.match.state

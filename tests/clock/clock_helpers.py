@@ -12,7 +12,7 @@ from bot.service import Actor, BoardView, ChallengeRequest, JarmoService, Place,
 from bot.service.deadlines import DeadlineScheduler
 from bot.store import SqliteStore
 from bot.store._connection import connect_reader
-from bot.store._writer import Writer
+from bot.store._writer import SqliteWriter
 
 ANN = Actor(101, "Ann")
 BOB = Actor(202, "Bob")
@@ -43,7 +43,7 @@ class Bot:
         """A second bot's connections on a file another ``Bot`` holds. The process lock keeps a
         second bot process off a file; this stands in for one that got past it (or for the
         server database of the scale-out issue), to show the database alone keeps events once."""
-        writer = Writer()
+        writer = SqliteWriter()
         await writer.open(path)
         return cls(SqliteStore(writer, await connect_reader(path)), clock)
 

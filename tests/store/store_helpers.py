@@ -20,7 +20,7 @@ from bot.store import (
     Store,
 )
 from bot.store._connection import connect_reader
-from bot.store._writer import Writer
+from bot.store._writer import SqliteWriter
 
 GUILD = 1
 CHANNEL = 10
@@ -125,6 +125,6 @@ async def play_to_end(store: Store, record: GameRecord, rng: random.Random) -> F
 async def open_without_process_lock(path: Path) -> SqliteStore:
     """A second set of connections on a file another store holds: what a second process (or an
     operator's tool) would have, which the process lock does not stop at the SQLite level."""
-    writer = Writer()
+    writer = SqliteWriter()
     await writer.open(path)
     return SqliteStore(writer, await connect_reader(path))

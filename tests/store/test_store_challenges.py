@@ -23,7 +23,7 @@ from store_helpers import (
 from bot.store import (
     ChallengeClosed,
     ChallengeOptions,
-    ChannelBusy,
+    ChannelTaken,
     NotFound,
     SqliteStore,
 )
@@ -83,7 +83,7 @@ async def test_unknown_challenge_ids_raise_not_found(store: SqliteStore) -> None
 
 async def test_one_pending_challenge_per_channel(store: SqliteStore) -> None:
     first = await store.challenges.create(challenge(), now=T0)
-    with pytest.raises(ChannelBusy) as caught:
+    with pytest.raises(ChannelTaken) as caught:
         await store.challenges.create(challenge(), now=T0 + timedelta(seconds=299))
     assert (caught.value.reason, caught.value.holder_id) == ("challenge", first.id)
     other = await store.challenges.create(challenge(channel=CHANNEL + 1), now=T0)
@@ -94,7 +94,7 @@ async def test_an_active_game_makes_the_channel_busy(
     store: SqliteStore, start_match: StartMatch
 ) -> None:
     _, game = await start_match()
-    with pytest.raises(ChannelBusy) as caught:
+    with pytest.raises(ChannelTaken) as caught:
         await store.challenges.create(challenge(), now=T0)
     assert (caught.value.reason, caught.value.holder_id) == ("game", game.id)
 
@@ -248,7 +248,7 @@ async def test_accepting_into_a_channel_with_an_active_game_is_refused(
             (GUILD, CHANNEL, ALICE, BOB, T0.isoformat(), (T0 + timedelta(hours=1)).isoformat()),
         ).lastrowid
     assert sneaky is not None
-    with pytest.raises(ChannelBusy) as caught:
+    with pytest.raises(ChannelTaken) as caught:
         await store.challenges.accept(sneaky, first_white_id=ALICE, first_game=new_game(), now=T0)
     assert (caught.value.reason, caught.value.holder_id) == ("game", game.id)
     assert (await store.challenges.get(sneaky)).status == "pending"

@@ -8,19 +8,19 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.cogs.threads import NAME_LIMIT, finished_name, thread_name
-from bot.service import Standings
+from bot.service import MatchStandings
 from bot.store import MatchRecord
 
 LONG = "Ｗ" * 32 + " the Magnificent Destroyer of Ludos Boards"
 
 
-def standings(state: str, winner: int | None, names: dict[int, str]) -> Standings:
+def standings(state: str, winner: int | None, names: dict[int, str]) -> MatchStandings:
     match = MatchRecord(
         id=1, guild_id=1, channel_id=2, challenge_id=None, first_white_id=101,
         first_black_id=202, ruleset="ludos", layout="bow", game_count=1, max_plies=200,
         state=state, winner_id=winner, created_at=datetime.now(UTC), finished_at=None,
     )  # fmt: skip
-    return Standings(match, names, [], {}, None, 0, None, True, winner)
+    return MatchStandings(match, names, [], {}, None, 0, None, True, winner)
 
 
 def test_a_thread_is_named_after_the_players_and_the_ruleset() -> None:

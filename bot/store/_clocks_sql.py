@@ -16,7 +16,7 @@ from bot.store._game_sql import update_game
 from bot.store._games import GameLoader
 from bot.store._outbox_sql import add_announcement
 from bot.store._rows import from_text, to_text
-from bot.store._sql import Reader, Sql, Writer
+from bot.store._sql import Reader, Sql, Transactions
 from bot.store.clocks import RunningClock
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
@@ -94,7 +94,7 @@ def _running_clock(row: sqlite3.Row) -> RunningClock:
 class SqlClocks:
     """The :class:`~bot.store.interface.ClockStore`."""
 
-    def __init__(self, writer: Writer, reader: Reader, loader: GameLoader) -> None:
+    def __init__(self, writer: Transactions, reader: Reader, loader: GameLoader) -> None:
         self._writer = writer
         self._read = reader
         self._loader = loader
