@@ -1,8 +1,8 @@
 """A real PostgreSQL server for the tests, and a fresh database on it for each test.
 
-Usage, from any test folder (``tests/`` is on the import path)::
+Usage, from any test folder::
 
-    from postgres import postgres_server
+    from tests.postgres import postgres_server
 
     server = postgres_server()          # started on first use, stopped when Python exits
     url = server.fresh_database()       # a new database with the latest schema, no rows

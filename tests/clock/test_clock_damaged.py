@@ -11,15 +11,24 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from clock_helpers import ANN, BOB, COMPUTER, ELSEWHERE, HERE, Bot, play_one, start_match
-from fakes import FakeClock
-from wording import english
 
 from bot.service import Place
 from bot.service.computer import ComputerOpponent
 from bot.service.errors import GameDamaged, NotAllowed
 from bot.service.models import ChallengeRequest, DamagedGameAborted
 from bot.words import refusal_text
+from tests.clock.clock_helpers import (
+    ANN,
+    BOB,
+    COMPUTER,
+    ELSEWHERE,
+    HERE,
+    Bot,
+    play_one,
+    start_match,
+)
+from tests.fakes import FakeClock
+from tests.wording import english
 
 THIRD = Place(guild_id=1, channel_id=12)
 

@@ -7,14 +7,14 @@ import random
 from datetime import timedelta
 
 import pytest
-from clock_helpers import ANN, BOB, DAY, HERE, HOUR, Bot, play_one, start_match
-from fakes import FakeClock
-from wording import refused, voice
 
 from bot.cogs.replies import report_message
 from bot.cogs.words import relative_time
 from bot.service import ChallengeRequest, ChallengeUnavailable, JarmoService, ServiceConfig
 from bot.words import challenge_text, position_line, report_text
+from tests.clock.clock_helpers import ANN, BOB, DAY, HERE, HOUR, Bot, play_one, start_match
+from tests.fakes import FakeClock
+from tests.wording import refused, voice
 
 
 async def test_the_deadline_starts_with_the_game(bot: Bot, clock: FakeClock) -> None:

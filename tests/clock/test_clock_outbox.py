@@ -6,14 +6,13 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from clock_helpers import ANN, COMPUTER, ELSEWHERE, HERE, Bot, start_match
-from fakes import FakeClock
-
 from bot.jarmo import Game
 from bot.service.computer import ComputerOpponent
 from bot.service.delivery import MAX_ATTEMPTS, AnnouncementDelivery, Delivery, Undeliverable
 from bot.service.models import ChallengeRequest
 from bot.store import OutboxEntry
+from tests.clock.clock_helpers import ANN, COMPUTER, ELSEWHERE, HERE, Bot, start_match
+from tests.fakes import FakeClock
 
 
 class Posts:

@@ -9,13 +9,23 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from clock_helpers import ANN, BOB, DAY, ELSEWHERE, HERE, HOUR, Bot, play_one, start_match
-from fakes import FakeClock
-from wording import refused, voice
 
 from bot.cogs.clock import deadline_message
 from bot.service import NoGameHere, TimeUp
 from bot.words import report_text
+from tests.clock.clock_helpers import (
+    ANN,
+    BOB,
+    DAY,
+    ELSEWHERE,
+    HERE,
+    HOUR,
+    Bot,
+    play_one,
+    start_match,
+)
+from tests.fakes import FakeClock
+from tests.wording import refused, voice
 
 
 async def test_one_hour_gets_one_reminder_at_half_time(bot: Bot, clock: FakeClock) -> None:

@@ -9,12 +9,11 @@ import asyncio
 import logging
 from collections import Counter
 
-from cluster_helpers import Node, places
-from fakes import FakeClock
-
 from bot.service import Actor
 from bot.service.delivery import LEASE_SECONDS, AnnouncementDelivery, Delivery
 from bot.service.tournament_views import TournamentRecord, TournamentRequest
+from tests.cluster.cluster_helpers import Node, places
+from tests.fakes import FakeClock
 
 MODERATOR = Actor(99, "Mod")
 PLAYERS = [Actor(number, f"P{number}") for number in range(1, 7)]

@@ -11,8 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from bot_against_fake import API_ENV
-from fake_discord import FakeDiscord
+from tests.e2e.bot_against_fake import API_ENV
+from tests.e2e.fake_discord import FakeDiscord
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]

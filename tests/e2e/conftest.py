@@ -14,9 +14,10 @@ from __future__ import annotations
 import statistics
 
 import pytest
-from bot_process import BotProcess
-from fake_discord import ANSWER_DEADLINE, TIMINGS, FakeDiscord
-from postgres import postgres_server
+
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.fake_discord import ANSWER_DEADLINE, TIMINGS, FakeDiscord
+from tests.postgres import postgres_server
 
 BACKENDS = ("sqlite", "postgresql")
 

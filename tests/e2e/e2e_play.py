@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from fake_discord import Answer, Channel, FakeDiscord, Message, User
 from PIL import Image
 
 from bot.jarmo import Game, side_name
+from tests.e2e.fake_discord import Answer, Channel, FakeDiscord, Message, User
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SCORE = re.compile(

@@ -26,7 +26,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
-from discord_limits import (
+
+from tests.e2e.discord_limits import (
     COMPONENTS_V2,
     SUB_COMMAND,
     SUB_COMMAND_GROUP,
@@ -38,7 +39,7 @@ from discord_limits import (
     check_message,
     v2_attachment_references,
 )
-from fake_models import (
+from tests.e2e.fake_models import (
     CREATE_PUBLIC_THREADS,
     EPHEMERAL,
     LOADING,

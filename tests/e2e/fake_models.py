@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from fake_discord import FakeDiscord
+    from tests.e2e.fake_discord import FakeDiscord
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL, LOADING = 64, 128

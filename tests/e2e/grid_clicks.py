@@ -3,10 +3,9 @@ grid's buttons, checking at every step what Discord would show (Components V2)."
 
 from __future__ import annotations
 
-from fake_discord import FakeDiscord, Interaction, Message, User
-from fake_models import COMPONENTS_V2
-
 from bot.jarmo import POINT_NAMES, Action, Game
+from tests.e2e.fake_discord import FakeDiscord, Interaction, Message, User
+from tests.e2e.fake_models import COMPONENTS_V2
 
 CELLS = {f"{c}{r}" for c in "ABCDE" for r in range(1, 6)}
 

@@ -6,7 +6,8 @@ One bot process serves the module (fresh database); each test plays in its own c
 from __future__ import annotations
 
 import pytest
-from e2e_play import (
+
+from tests.e2e.e2e_play import (
     Table,
     accept,
     backdate_challenge,
@@ -14,7 +15,7 @@ from e2e_play import (
     challenge_id,
     check_private,
 )
-from fake_discord import FakeDiscord
+from tests.e2e.fake_discord import FakeDiscord
 
 
 def test_challenges_the_bot_refuses(fake: FakeDiscord, bot):

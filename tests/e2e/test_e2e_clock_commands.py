@@ -12,10 +12,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from e2e_play import accept, challenge, check_board_embed, check_private
-from fake_discord import FakeDiscord, Message
 
 from bot.jarmo import Game
+from tests.e2e.e2e_play import accept, challenge, check_board_embed, check_private
+from tests.e2e.fake_discord import FakeDiscord, Message
 
 DEADLINE = re.compile(r"must move <t:(\d+):R> or loses on time")
 USUAL_LIMITS = ["5m", "30m", "1h", "2h", "12h", "1d", "3d", "7d", "none"]

@@ -9,11 +9,19 @@ from datetime import UTC, datetime, timedelta
 
 import asyncpg
 import pytest
-from bot_process import BotProcess
-from e2e_play import Table, accept, challenge, check_board_embed, check_position, pick_move
-from fake_discord import FakeDiscord
-from fake_models import Channel, Message
-from postgres import PostgresServer
+
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import (
+    Table,
+    accept,
+    challenge,
+    check_board_embed,
+    check_position,
+    pick_move,
+)
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import Channel, Message
+from tests.postgres import PostgresServer
 
 SETTLED_SECONDS = 30.0
 

@@ -3,10 +3,9 @@ move with a follow-up, its search running in a separate process."""
 
 from __future__ import annotations
 
-from e2e_play import check_board_embed, check_private
-from fake_discord import FakeDiscord
-
 from bot.jarmo import Game
+from tests.e2e.e2e_play import check_board_embed, check_private
+from tests.e2e.fake_discord import FakeDiscord
 
 
 def test_playing_the_computer(fake: FakeDiscord, bot):

@@ -12,16 +12,17 @@ import time
 from dataclasses import dataclass
 
 import pytest
-from bot_process import CLEAN_EXIT_SECONDS, BotProcess
-from damaged_games import (
+
+from tests.e2e.bot_process import CLEAN_EXIT_SECONDS, BotProcess
+from tests.e2e.damaged_games import (
     DAMAGED_LINE,
     DamagedGames,
     damaged_in_log,
     prepare_damaged_database,
     wait_damaged_logged,
 )
-from e2e_play import Table, accept, challenge, check_private
-from fake_discord import FakeDiscord
+from tests.e2e.e2e_play import Table, accept, challenge, check_private
+from tests.e2e.fake_discord import FakeDiscord
 
 pytestmark = pytest.mark.sqlite_only("its damaged games are written into the SQLite file")
 

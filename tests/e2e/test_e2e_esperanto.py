@@ -9,13 +9,13 @@ One bot process serves the module (fresh database), with its own fake Discord.
 from __future__ import annotations
 
 import pytest
-from e2e_play import check_board_embed, check_private
-from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread
 
 from bot.jarmo import Game
 from bot.render import render_board
 from bot.words import image_words, shared_catalogue
+from tests.e2e.e2e_play import check_board_embed, check_private
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread
 
 MANAGE_GUILD = 1 << 5
 

@@ -10,9 +10,10 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from e2e_play import accept, challenge, check_board_embed, check_private
-from fake_discord import DiscordError, FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS
+
+from tests.e2e.e2e_play import accept, challenge, check_board_embed, check_private
+from tests.e2e.fake_discord import DiscordError, FakeDiscord
+from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS
 
 SORRY = (
     "Sorry, something went wrong on our side. Your game is safe and nothing was changed; "

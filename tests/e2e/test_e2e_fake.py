@@ -13,14 +13,15 @@ import urllib.request
 import discord
 import pytest
 import yarl
-from bot_process import run_sync
-from discord_limits import (
+
+from tests.e2e.bot_process import run_sync
+from tests.e2e.discord_limits import (
     check_allowed_mentions,
     check_commands,
     check_components_v2,
     check_message,
 )
-from fake_discord import FakeDiscord
+from tests.e2e.fake_discord import FakeDiscord
 
 
 def command(**changes):

@@ -6,8 +6,10 @@ One bot process serves the whole module (fresh database); each test plays in its
 from __future__ import annotations
 
 import pytest
-from discord_limits import SUB_COMMAND, SUB_COMMAND_GROUP, USER
-from e2e_play import (
+
+from bot.jarmo import Game
+from tests.e2e.discord_limits import SUB_COMMAND, SUB_COMMAND_GROUP, USER
+from tests.e2e.e2e_play import (
     Table,
     accept,
     backdate_challenge,
@@ -21,9 +23,7 @@ from e2e_play import (
     suggest,
     wait_challenge_recorded,
 )
-from fake_discord import FakeDiscord
-
-from bot.jarmo import Game
+from tests.e2e.fake_discord import FakeDiscord
 
 SUBCOMMANDS = {
     "challenge", "move", "redeploy", "board", "resign", "stop", "standings", "rules", "abort",

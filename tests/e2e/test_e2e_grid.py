@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from e2e_play import (
+from bot.jarmo import Game
+from tests.e2e.e2e_play import (
     Table,
     accept,
     board_text,
@@ -14,10 +15,8 @@ from e2e_play import (
     check_private,
     pick_move,
 )
-from fake_discord import FakeDiscord
-from grid_clicks import cells, check_grid, click, click_move, clicks_for, lit, open_grid
-
-from bot.jarmo import Game
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.grid_clicks import cells, check_grid, click, click_move, clicks_for, lit, open_grid
 
 
 def test_a_match_played_entirely_by_clicks(fake: FakeDiscord, bot):

@@ -9,8 +9,9 @@ import urllib.error
 import urllib.request
 
 import pytest
-from discord_limits import COMPONENTS_V2, check_components_v2
-from fake_discord import FakeDiscord
+
+from tests.e2e.discord_limits import COMPONENTS_V2, check_components_v2
+from tests.e2e.fake_discord import FakeDiscord
 
 EPHEMERAL = 64
 

@@ -12,9 +12,10 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from bot_process import BotProcess, bot_command, bot_env
-from e2e_play import challenge, challenge_id, check_board_embed, check_private
-from fake_discord import FakeDiscord
+
+from tests.e2e.bot_process import BotProcess, bot_command, bot_env
+from tests.e2e.e2e_play import challenge, challenge_id, check_board_embed, check_private
+from tests.e2e.fake_discord import FakeDiscord
 
 pytestmark = pytest.mark.sqlite_only("counts rows in the SQLite file; a second bot meets its lock")
 

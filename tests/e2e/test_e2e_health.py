@@ -8,10 +8,9 @@ import subprocess
 import sys
 import time
 
-from bot_process import BotProcess, bot_env
-from fake_discord import FakeDiscord
-
 from bot.health import heartbeat_file
+from tests.e2e.bot_process import BotProcess, bot_env
+from tests.e2e.fake_discord import FakeDiscord
 
 RUNNING = {
     "healthy: the bot is connected to Discord and the database {db} opens",

@@ -8,8 +8,9 @@ One bot process serves the module (fresh database), with its own fake Discord.
 from __future__ import annotations
 
 import pytest
-from e2e_play import check_board_embed, check_private
-from fake_discord import FakeDiscord
+
+from tests.e2e.e2e_play import check_board_embed, check_private
+from tests.e2e.fake_discord import FakeDiscord
 
 
 @pytest.fixture(scope="module", autouse=True)

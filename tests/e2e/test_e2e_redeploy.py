@@ -3,8 +3,8 @@ autocomplete only when and where the rules allow it."""
 
 from __future__ import annotations
 
-from e2e_play import Table, check_board_embed, check_private
-from fake_discord import FakeDiscord
+from tests.e2e.e2e_play import Table, check_board_embed, check_private
+from tests.e2e.fake_discord import FakeDiscord
 
 # White reaches Black's camp (A5) and Black then takes a white piece: White may redeploy it
 # on A1, the only empty point of its camp.

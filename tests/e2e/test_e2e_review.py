@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from e2e_play import accept, challenge, check_png, check_private
-from fake_discord import FakeDiscord, Message
+from tests.e2e.e2e_play import accept, challenge, check_png, check_private
+from tests.e2e.fake_discord import FakeDiscord, Message
 
 # Steps on lines both boards share; Bob then resigns.
 MOVES = ["A1-C2", "A5-C4", "C2-E3", "B5-D4"]

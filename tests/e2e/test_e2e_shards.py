@@ -5,9 +5,10 @@ with ``shard_ids`` it runs only those, and serves only their servers."""
 from __future__ import annotations
 
 import pytest
-from bot_process import BotProcess
-from e2e_play import Table, pick_move
-from fake_discord import FakeDiscord
+
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import Table, pick_move
+from tests.e2e.fake_discord import FakeDiscord
 
 
 @pytest.fixture(scope="module")

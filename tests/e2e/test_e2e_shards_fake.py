@@ -13,7 +13,8 @@ from typing import Any
 
 import aiohttp
 import pytest
-from fake_discord import FakeDiscord
+
+from tests.e2e.fake_discord import FakeDiscord
 
 FRAME_SECONDS = 10.0
 COMMAND = {"name": "ping", "description": "Ping", "type": 1}

@@ -10,10 +10,11 @@ import io
 import re
 
 import pytest
-from e2e_play import accept, challenge, check_png
-from fake_discord import FakeDiscord, Message
-from fake_models import User
 from PIL import Image
+
+from tests.e2e.e2e_play import accept, challenge, check_png
+from tests.e2e.fake_discord import FakeDiscord, Message
+from tests.e2e.fake_models import User
 
 # Ann and Bob's game: steps on lines both boards share; then Bob resigns.
 ANN_V_BOB = ["A1-C2", "A5-C4", "C2-E3"]

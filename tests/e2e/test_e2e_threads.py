@@ -12,9 +12,10 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from e2e_play import Table, challenge, check_board_embed, check_private, manager
-from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
+
+from tests.e2e.e2e_play import Table, challenge, check_board_embed, check_private, manager
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
 
 pytestmark = pytest.mark.sqlite_only("reads the stored thread ids from the SQLite file")
 

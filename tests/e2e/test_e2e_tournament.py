@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from e2e_play import check_png, check_private, manager
-from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
 
 from bot.service.delivery import LEASE_SECONDS
+from tests.e2e.e2e_play import check_png, check_private, manager
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
 
 KINDS = ("round_paired", "match_welcome")  # of round 2's outbox entries
 MATCH = re.compile(r"<@(?P<first>\d+)> vs <@(?P<second>\d+)> in <#(?P<thread>\d+)>")

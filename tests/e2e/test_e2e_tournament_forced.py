@@ -12,16 +12,22 @@ from __future__ import annotations
 import random
 
 import pytest
-from bot_process import BotProcess
-from e2e_play import challenge
-from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
-from grid_clicks import click_move, open_grid
-from postgres import postgres_server
-from test_e2e_threads import accept_into_thread
-from test_e2e_tournament import manager, play_round, posts_containing, round_matches, wait_round
 
 from bot.jarmo import Game
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import challenge
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
+from tests.e2e.grid_clicks import click_move, open_grid
+from tests.e2e.test_e2e_threads import accept_into_thread
+from tests.e2e.test_e2e_tournament import (
+    manager,
+    play_round,
+    posts_containing,
+    round_matches,
+    wait_round,
+)
+from tests.postgres import postgres_server
 
 SHORT_GAME = 10  # moves (the least a server may set)
 RENAMED_WITHIN = 10.0  # seconds: far less than the sweep's minute

@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from e2e_play import check_png, manager
-from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message
+
+from tests.e2e.e2e_play import check_png, manager
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message
 
 MATCH = re.compile(r"<@(?P<first>\d+)> vs <@(?P<second>\d+)> in <#(?P<thread>\d+)>")
 OVER = "Pond cup is over"

@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from e2e_play import check_private, manager
-from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Channel, Message, User
+
+from tests.e2e.e2e_play import check_private, manager
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Channel, Message, User
 
 PAIRING = re.compile(r"^<@(\d+)> vs <@(\d+)> in <#(\d+)>(.*)$", re.M)
 

@@ -4,10 +4,10 @@ the game that a plain, independent reading of the rules plays on it."""
 import random
 
 import pytest
-from reference_rules import NEIGHBOURS, ReferenceGame
 
 from bot.jarmo import DEFAULT_LAYOUT, Game, get_layout
 from bot.jarmo.board import POINT_NAMES
+from tests.jarmo.reference_rules import NEIGHBOURS, ReferenceGame
 
 
 def test_new_games_are_on_the_published_board():

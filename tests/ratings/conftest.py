@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from fakes import FakeClock
-from ratings_helpers import T0
 
 from bot.service import JarmoService, ServiceConfig
 from bot.store import open_store
+from tests.fakes import FakeClock
+from tests.ratings.ratings_helpers import T0
 
 
 @pytest.fixture

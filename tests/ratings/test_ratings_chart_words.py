@@ -3,10 +3,9 @@ holds no wording of its own (the chart's title included)."""
 
 from __future__ import annotations
 
-from ratings_helpers import ANN, BOB, GUILD, play_resign
-
 from bot.render import ResultBanner, render_rating_chart, render_replay
 from bot.words import image_words, shared_catalogue
+from tests.ratings.ratings_helpers import ANN, BOB, GUILD, play_resign
 
 GERMAN = image_words(shared_catalogue("de"))
 

@@ -3,12 +3,11 @@ place of the picture."""
 
 from __future__ import annotations
 
-from ratings_helpers import ANN, BOB, GUILD, HERE, play_resign, start
-from wording import voice
-
 from bot.words import shared_catalogue
 from bot.words.descriptions import chart_description, replay_description
 from bot.words.voice import Voice
+from tests.ratings.ratings_helpers import ANN, BOB, GUILD, HERE, play_resign, start
+from tests.wording import voice
 
 
 async def test_a_replay_is_described_by_its_game_players_length_and_score(service, store):

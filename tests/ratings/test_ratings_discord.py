@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 
-from ratings_helpers import GUILD, rating_row
-
 from bot.client import JarmoBot
 from bot.cogs import DYNAMIC_ITEMS, StatsCog, setup
 from bot.cogs.stats import HistoryPicker, LeaderboardButton, leaderboard_message
 from bot.config import BotConfig
 from bot.service.stats_models import LeaderboardPage, LeaderboardRow
+from tests.ratings.ratings_helpers import GUILD, rating_row
 
 
 async def test_the_new_commands_are_in_the_group_and_within_discords_limits():

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from ratings_helpers import GUILD, rating_row
-from wording import refused, voice
 
 from bot.service.errors import NoStats
 from bot.service.stats import PAGE_SIZE
 from bot.store import RatingTables
 from bot.words import leaderboard_text
+from tests.ratings.ratings_helpers import GUILD, rating_row
+from tests.wording import refused, voice
 
 
 async def seed(store, rows):

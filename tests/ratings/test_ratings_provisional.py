@@ -3,12 +3,11 @@ and the texts that show one explain why early changes are large."""
 
 from __future__ import annotations
 
-from ratings_helpers import ANN, BOB, GUILD, play_resign, rating_row
-from wording import voice
-
 from bot.service.stats_models import LeaderboardPage, LeaderboardRow, RatingShift
 from bot.words import leaderboard_text, profile_text, rating_label, rating_lines, report_text
 from bot.words.ratings import PROVISIONAL_GAMES
+from tests.ratings.ratings_helpers import ANN, BOB, GUILD, play_resign, rating_row
+from tests.wording import voice
 
 NAMES = {ANN.user_id: "Ann", BOB.user_id: "Bob"}
 

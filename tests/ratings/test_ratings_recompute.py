@@ -6,8 +6,12 @@ import asyncio
 import random
 import sqlite3
 
-from fakes import FakeClock
-from ratings_helpers import (
+from bot.__main__ import main
+from bot.service import Actor, JarmoService, Place
+from bot.service.ratings import check_ratings, rebuild_ratings, recompute_ratings
+from bot.store import open_store
+from tests.fakes import FakeClock
+from tests.ratings.ratings_helpers import (
     ANN,
     BOB,
     CAT,
@@ -19,11 +23,6 @@ from ratings_helpers import (
     play_resign,
     start,
 )
-
-from bot.__main__ import main
-from bot.service import Actor, JarmoService, Place
-from bot.service.ratings import check_ratings, rebuild_ratings, recompute_ratings
-from bot.store import open_store
 
 DAN = Actor(404, "Dan")
 

@@ -6,12 +6,12 @@ import io
 
 import pytest
 from PIL import Image
-from ratings_helpers import ANN, BOB, CAT, GUILD, HERE, play_draw, play_resign, start
-from wording import refused, voice
 
 from bot.render import render_rating_chart
 from bot.service.errors import NoStats
 from bot.words import history_option, history_text, move_list_text, profile_text
+from tests.ratings.ratings_helpers import ANN, BOB, CAT, GUILD, HERE, play_draw, play_resign, start
+from tests.wording import refused, voice
 
 
 async def test_a_player_without_games_gets_a_friendly_message(service):

@@ -6,13 +6,23 @@ import asyncio
 import random
 
 import pytest
-from ratings_helpers import ANN, BOB, CAT, GUILD, HERE, THERE, play_draw, play_resign, start
-from wording import voice
 
 from bot.service import JarmoService
 from bot.service.ratings import new_skill, rate_game
 from bot.store import GameEnding, MatchOver, Skill
 from bot.words import report_text, standings_text
+from tests.ratings.ratings_helpers import (
+    ANN,
+    BOB,
+    CAT,
+    GUILD,
+    HERE,
+    THERE,
+    play_draw,
+    play_resign,
+    start,
+)
+from tests.wording import voice
 
 
 async def rating(store, user, ruleset="classic"):

@@ -6,7 +6,6 @@ import dataclasses
 import gettext
 
 import pytest
-from render_helpers import position, rgb, step
 
 from bot.i18n import Catalogue
 from bot.jarmo import Termination
@@ -16,6 +15,7 @@ from bot.render._theme import BOARD_H, BOARD_TOP, HEADER_H, WIDTH
 from bot.render._words import ENGLISH
 from bot.words import shared_catalogue
 from bot.words.images import image_words
+from tests.render.render_helpers import position, rgb, step
 
 LETTERS = {
     "pl": "ąćęłńóśźż ĄĆĘŁŃÓŚŹŻ",

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from render_helpers import position, rgb
 
 from bot.render import _arabic, _bidi, _emoji, _fonts, _indic, render_position
 from bot.render._theme import BAR_H, BOARD_H, BOARD_TOP, WIDTH
+from tests.render.render_helpers import position, rgb
 
 NAMES = {
     "Cyrillic": "Дмитрий Ёлкин",

@@ -7,7 +7,6 @@ import random
 
 import pytest
 from PIL import Image
-from render_helpers import at, close, position, random_game, step
 
 from bot.jarmo import Game
 from bot.render import ENGLISH_WORDS, ResultBanner, render_replay
@@ -15,6 +14,7 @@ from bot.render._compose import compose
 from bot.render._encode import palette, quantize
 from bot.render._indexed import indexed_frame
 from bot.render._theme import BAR_H, BOARD_H, BOARD_TOP, HEADER_H, PIECE_R, WIDTH, theme_for
+from tests.render.render_helpers import at, close, position, random_game, step
 
 NAMES = [("White", "Black"), ("Ann", "Bob Bobson"), ("李小龙 🐉", "مرحبا 🇫🇷"), ("", "W" * 90)]
 

@@ -7,7 +7,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from PIL import Image, ImageChops
-from render_helpers import at, close, place, position, random_game, rgb, step
 
 from bot.jarmo import Game, Outcome, Termination
 from bot.render import _fonts, _pieces, _status, render_board, render_position, render_replay
@@ -22,6 +21,7 @@ from bot.render._theme import (
     point_center,
     theme_for,
 )
+from tests.render.render_helpers import at, close, place, position, random_game, rgb, step
 
 CLASSIC, LUDOS = theme_for("classic"), theme_for("ludos")
 MIDGAME = "A1:w C2:wm D3:w E1:w B5:b C5:bm D4:b B3:b"

@@ -6,13 +6,13 @@ import io
 
 import pytest
 from PIL import Image
-from render_helpers import close, position, random_game, rgb
 
 from bot.jarmo import Outcome, Termination
 from bot.render import ResultBanner, render_position, render_replay
 from bot.render._result import reason_text
 from bot.render._status import result_text
 from bot.render._theme import BAR_H, BOARD_H, BOARD_TOP, HEADER_H, WIDTH, theme_for
+from tests.render.render_helpers import close, position, random_game, rgb
 
 CLASSIC = theme_for("classic")
 NAMES = CLASSIC.side_names

@@ -8,7 +8,6 @@ from types import SimpleNamespace
 
 import discord
 import pytest
-from service_helpers import ANN, BOB, HERE
 
 from bot.cogs.announcing import announcement_message, expired_text
 from bot.cogs.words import discord_voice
@@ -17,6 +16,7 @@ from bot.service.deadlines import DeadlineEvent
 from bot.service.delivery import Delivery
 from bot.store import OutboxEntry
 from bot.words import reminder_text, report_text
+from tests.service.service_helpers import ANN, BOB, HERE
 
 WHEN = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 

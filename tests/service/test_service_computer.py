@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from service_helpers import ANN, BOB, HERE
-from wording import refused
 
 from bot.service import (
     Actor,
@@ -18,6 +16,8 @@ from bot.service import (
     Place,
 )
 from bot.service.computer import ComputerOpponent, ProcessThinker, think_in_thread
+from tests.service.service_helpers import ANN, BOB, HERE
+from tests.wording import refused
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
 THERE = Place(guild_id=1, channel_id=11)

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import sqlite3
 
-from service_helpers import ANN, BOB, CAT, HERE, start_match
-from wording import refused
-
 from bot.service import ChallengeRequest, ChannelBusy
 from bot.service.errors import GameDamaged
+from tests.service.service_helpers import ANN, BOB, CAT, HERE, start_match
+from tests.wording import refused
 
 
 def spoil_snapshot(database, game_id: int) -> None:

@@ -3,12 +3,11 @@ last move and whose move it is (or how the game ended), with names a screen read
 
 from __future__ import annotations
 
-from service_helpers import ANN, BOB, HERE, start_match
-from wording import voice
-
 from bot.words import shared_catalogue
 from bot.words.descriptions import DESCRIPTION_LIMIT, board_description, start_description
 from bot.words.voice import Voice
+from tests.service.service_helpers import ANN, BOB, HERE, start_match
+from tests.wording import voice
 
 
 def mentions(user_id: int) -> str:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from service_helpers import ANN, BOB, HERE
 
 import bot.store._games
 from bot.service import Actor, ChallengeRequest, Place
 from bot.service.bounded import BoundedCache, KeyedLocks
 from bot.service.unit import PlayerNames
+from tests.service.service_helpers import ANN, BOB, HERE
 
 LIMIT = 5.0
 

@@ -3,12 +3,11 @@ snapshot of the position, and each front end draws it in its reader's words."""
 
 from __future__ import annotations
 
-from service_helpers import ANN, BOB, HERE, start_match
-
 from bot.cogs.replies import report_message
 from bot.console._boards import BoardFolder
 from bot.render import ENGLISH_WORDS, render_position
 from bot.words import image_words, shared_catalogue
+from tests.service.service_helpers import ANN, BOB, HERE, start_match
 
 POLISH = image_words(shared_catalogue("pl"))
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from service_helpers import ANN, BOB, CAT, HERE, start_match
-from wording import refused, voice
 
 from bot.service import (
     BadMove,
@@ -22,6 +20,8 @@ from bot.service import (
     StopOffer,
 )
 from bot.words import report_text, standings_text
+from tests.service.service_helpers import ANN, BOB, CAT, HERE, start_match
+from tests.wording import refused, voice
 
 
 async def stored_state(store, place=HERE):

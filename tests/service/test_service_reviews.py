@@ -9,13 +9,13 @@ import sqlite3
 from typing import Any
 
 import pytest
-from service_helpers import ANN, BOB, HERE, start_match
 
 from bot.ai.review import Label, PositionVerdict
 from bot.jarmo import Game
 from bot.service import JarmoService, Place, ServiceConfig
 from bot.service.errors import Code, NoGameHere, ReviewRefused, as_refusal
 from bot.store import CorruptGame, open_store
+from tests.service.service_helpers import ANN, BOB, HERE, start_match
 
 LIMIT = 10.0  # seconds any condition may take to come true
 # Steps on lines both boards share: White's third move is the one the fake search dislikes.

@@ -4,9 +4,9 @@ version: anything applied in between, even a move that hands the turn back, refu
 from __future__ import annotations
 
 import pytest
-from service_helpers import ANN, BOB, HERE, start_match
 
 from bot.service import Code, GameChanged
+from tests.service.service_helpers import ANN, BOB, HERE, start_match
 
 
 async def test_a_move_on_the_board_the_player_saw_is_played(service) -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from service_helpers import ANN, BOB, CAT, HERE, start_match
-from wording import refused
 
 from bot.service import (
     Actor,
@@ -21,6 +19,8 @@ from bot.service import (
 )
 from bot.service.errors import BadSetting
 from bot.service.rematches import RematchOffered, RematchStarted
+from tests.service.service_helpers import ANN, BOB, CAT, HERE, start_match
+from tests.wording import refused
 
 THREAD_IDS = iter(range(5000, 6000))
 

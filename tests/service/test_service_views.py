@@ -5,12 +5,12 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from service_helpers import ANN, BOB, CAT, HERE, start_match
 
 from bot.jarmo import Termination
 from bot.render import ResultBanner, render_position, render_replay
 from bot.service import ChallengeRequest
 from bot.service._views import result_banner
+from tests.service.service_helpers import ANN, BOB, CAT, HERE, start_match
 
 
 def drawn(view, result=None) -> bytes:

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import re
 
-from service_helpers import ANN, BOB, HERE, start_match
-from wording import refused, voice
-
 from bot.cogs.replies import report_message
 from bot.cogs.stats import export_caption
 from bot.console import board_diagram
@@ -23,6 +20,8 @@ from bot.words import (
     report_text,
     standings_text,
 )
+from tests.service.service_helpers import ANN, BOB, HERE, start_match
+from tests.wording import refused, voice
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
 NAMES = {ANN.user_id: "Ann", BOB.user_id: "Bob", ROBOT.user_id: "Jarmo Bot"}

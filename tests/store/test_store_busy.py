@@ -9,13 +9,12 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from store_helpers import T0, StartMatch, fork, only_sqlite, quiet_move
-from wording import english
-
 from bot.service.errors import Busy, as_refusal
 from bot.store import GameRecord, SqliteStore, StoreBusy
 from bot.store._connection import BUSY_TIMEOUT_MS
 from bot.words import refusal_text
+from tests.store.store_helpers import T0, StartMatch, fork, only_sqlite, quiet_move
+from tests.wording import english
 
 
 def move_of(record: GameRecord, seed: int) -> dict[str, object]:

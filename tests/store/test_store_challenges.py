@@ -8,7 +8,15 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from store_helpers import (
+
+from bot.store import (
+    ChallengeClosed,
+    ChallengeOptions,
+    ChannelBusy,
+    NotFound,
+    SqliteStore,
+)
+from tests.store.store_helpers import (
     ALICE,
     BOB,
     CHANNEL,
@@ -18,14 +26,6 @@ from store_helpers import (
     challenge,
     new_game,
     only_sqlite,
-)
-
-from bot.store import (
-    ChallengeClosed,
-    ChallengeOptions,
-    ChannelBusy,
-    NotFound,
-    SqliteStore,
 )
 
 

@@ -10,7 +10,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from store_helpers import (
+
+from bot.store import GameRecord, SqliteStore, StaleGame
+from tests.store.store_helpers import (
     T0,
     StartMatch,
     fork,
@@ -19,8 +21,6 @@ from store_helpers import (
     play_quiet,
     quiet_move,
 )
-
-from bot.store import GameRecord, SqliteStore, StaleGame
 
 RACERS = 16
 

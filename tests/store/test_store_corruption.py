@@ -10,7 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from store_helpers import (
+
+import bot.store._games
+from bot.store import CorruptGame, GameRecord, SqliteStore, open_store
+from tests.store.store_helpers import (
     ALICE,
     BOB,
     CHANNEL,
@@ -20,9 +23,6 @@ from store_helpers import (
     open_without_process_lock,
     play_quiet,
 )
-
-import bot.store._games
-from bot.store import CorruptGame, GameRecord, SqliteStore, open_store
 
 
 async def stored_game(store: SqliteStore, start_match: StartMatch, moves: int = 8) -> GameRecord:

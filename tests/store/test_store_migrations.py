@@ -7,10 +7,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import CHANNEL, T0, StartMatch, only_sqlite
 
 from bot.store import NotFound, PlayerRecord, SchemaTooNew, SqliteStore, open_store
 from bot.store._migrations import Migration, latest_version, migrate, migrations
+from tests.store.store_helpers import CHANNEL, T0, StartMatch, only_sqlite
 
 # Rows written at each schema version, in that version's shape: a database migrated from an
 # older version must keep them readable. Add an entry with every new migration.

@@ -7,10 +7,10 @@ import random
 from datetime import timedelta
 
 import pytest
-from store_helpers import ALICE, BOB, T0, challenge, fork, new_game, quiet_move
 
 from bot.store import GameRecord, Store
 from bot.store.clocks import deadline_text
+from tests.store.store_helpers import ALICE, BOB, T0, challenge, fork, new_game, quiet_move
 
 
 async def timed_game(store: Store, seconds: int | None) -> GameRecord:

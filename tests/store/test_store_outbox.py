@@ -7,9 +7,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from store_helpers import CHANNEL, GUILD, StartMatch
 
 from bot import store as st
+from tests.store.store_helpers import CHANNEL, GUILD, StartMatch
 
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 CUP = st.NewTournament(

@@ -12,9 +12,6 @@ from typing import TypeVar
 
 import asyncpg
 import pytest
-from postgres import PostgresServer
-from store_helpers import ALICE, CHANNEL, T0, StartMatch, challenge, fork, quiet_move
-from test_store_concurrency import one_winner, race
 
 from bot.store import (
     Announcement,
@@ -28,6 +25,9 @@ from bot.store import (
 )
 from bot.store._migrations import migrations
 from bot.store.postgres import migrate_database, open_postgres
+from tests.postgres import PostgresServer
+from tests.store.store_helpers import ALICE, CHANNEL, T0, StartMatch, challenge, fork, quiet_move
+from tests.store.test_store_concurrency import one_winner, race
 
 T = TypeVar("T")
 on_postgres = pytest.mark.parametrize("store_target", ["postgresql"], indirect=True)

@@ -6,9 +6,9 @@ import asyncio
 from datetime import datetime
 
 import pytest
-from store_helpers import T0, StartMatch
 
 from bot.store import Store
+from tests.store.store_helpers import T0, StartMatch
 
 
 async def test_a_game_without_a_review_has_none(store: Store, start_match: StartMatch) -> None:

@@ -4,9 +4,9 @@ front end is asked to do, and a service with that host attached."""
 from __future__ import annotations
 
 import pytest
-from event_service import RecordingHost, make_service
 
 from bot.store import open_store
+from tests.tournament.event_service import RecordingHost, make_service
 
 
 @pytest.fixture

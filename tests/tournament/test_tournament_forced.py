@@ -3,8 +3,6 @@ and the result the table counts, and the thread's standings and name say the sam
 
 from __future__ import annotations
 
-from event_service import GUILD, LOBBY, MODERATOR, always, player, sign_up
-
 from bot.cogs.threads import finished_name
 from bot.i18n import ENGLISH
 from bot.service import Place
@@ -12,6 +10,7 @@ from bot.service import models as service_models
 from bot.store import PairingResult
 from bot.words import Voice, shared_catalogue, standings_text, unchanged
 from bot.words import tournaments as tournament_words
+from tests.tournament.event_service import GUILD, LOBBY, MODERATOR, always, player, sign_up
 
 VOICE = Voice(shared_catalogue(ENGLISH), name=lambda user: f"<@{user}>", strong=unchanged)
 

@@ -3,7 +3,13 @@ as played only once all its matches are decided), and its tie-breaks worked out 
 
 from __future__ import annotations
 
-from event_service import (
+from bot.i18n import ENGLISH
+from bot.service import Place
+from bot.service.tournament import Bye, Event, MatchResult, standings
+from bot.service.tournament_views import TableView
+from bot.words import Voice, shared_catalogue, unchanged
+from bot.words.tournament import table_lines, table_words
+from tests.tournament.event_service import (
     GUILD,
     LOBBY,
     MODERATOR,
@@ -13,13 +19,6 @@ from event_service import (
     player,
     sign_up,
 )
-
-from bot.i18n import ENGLISH
-from bot.service import Place
-from bot.service.tournament import Bye, Event, MatchResult, standings
-from bot.service.tournament_views import TableView
-from bot.words import Voice, shared_catalogue, unchanged
-from bot.words.tournament import table_lines, table_words
 
 VOICE = Voice(shared_catalogue(ENGLISH), name=lambda user: f"<@{user}>", strong=unchanged)
 

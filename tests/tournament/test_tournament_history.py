@@ -7,7 +7,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from event_service import (
+
+from bot.service import Code, Place, Refusal
+from bot.service.errors import NoStats
+from bot.service.tournament_views import TournamentRequest
+from bot.words import refusal_text
+from tests.tournament.event_service import (
     GUILD,
     LOBBY,
     MODERATOR,
@@ -15,12 +20,7 @@ from event_service import (
     play_current_round,
     player,
 )
-from wording import english
-
-from bot.service import Code, Place, Refusal
-from bot.service.errors import NoStats
-from bot.service.tournament_views import TournamentRequest
-from bot.words import refusal_text
+from tests.wording import english
 
 
 def weaker_wins(round_number, pairing):

@@ -7,12 +7,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from wording import voice
 
 from bot.cogs.stats import TOURNAMENT_VALUE, HistoryPicker
 from bot.service.stats_models import HistoryPage, TournamentPlacing
 from bot.store import TournamentRecord
 from bot.words import Voice, history_text, place_text, placing_option, shared_catalogue
+from tests.wording import voice
 
 ENDED = datetime(2026, 11, 23, 18, 30, tzinfo=UTC)
 

@@ -7,11 +7,17 @@ import asyncio
 import contextlib
 import logging
 
-from event_service import LOBBY, MODERATOR, always, play_match, sign_up, stronger_wins
-
 from bot.service.backoff import MAX_DELAY_SECONDS
 from bot.service.jobs import Job, run_job
 from bot.service.tournament import Pairing
+from tests.tournament.event_service import (
+    LOBBY,
+    MODERATOR,
+    always,
+    play_match,
+    sign_up,
+    stronger_wins,
+)
 
 WAIT_SECONDS = 10.0  # a limit for the conditions below, never a synchronisation
 

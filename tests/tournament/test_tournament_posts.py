@@ -11,7 +11,9 @@ from collections import Counter
 from contextlib import asynccontextmanager
 from datetime import timedelta
 
-from event_service import (
+from bot.service.delivery import MAX_ATTEMPTS, AnnouncementDelivery, Delivery, Undeliverable
+from bot.store import open_store
+from tests.tournament.event_service import (
     LOBBY,
     MODERATOR,
     RecordingHost,
@@ -20,9 +22,6 @@ from event_service import (
     play_current_round,
     sign_up,
 )
-
-from bot.service.delivery import MAX_ATTEMPTS, AnnouncementDelivery, Delivery, Undeliverable
-from bot.store import open_store
 
 DAY = timedelta(days=1).total_seconds()
 

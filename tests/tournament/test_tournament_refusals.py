@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from event_service import (
+
+from bot.service import Code, NotAllowed, Place, Refusal
+from bot.service.tournament_views import TournamentRequest
+from tests.tournament.event_service import (
     LOBBY,
     MODERATOR,
     always,
     player,
     sign_up,
 )
-
-from bot.service import Code, NotAllowed, Place, Refusal
-from bot.service.tournament_views import TournamentRequest
 
 
 async def start(service, is_member=always):

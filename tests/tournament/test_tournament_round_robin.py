@@ -5,7 +5,6 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
-from tournament_helpers import play_event
 
 from bot.service.tournament import (
     Event,
@@ -16,6 +15,7 @@ from bot.service.tournament import (
     round_robin_rounds,
 )
 from bot.service.tournament.ledger import ledger
+from tests.tournament.tournament_helpers import play_event
 
 
 def test_six_players_follow_the_published_berger_table() -> None:

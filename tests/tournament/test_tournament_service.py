@@ -6,7 +6,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from event_service import (
+
+from bot.service.tournament import MatchResult, Pairing, standings
+from bot.store import open_store
+from tests.tournament.event_service import (
     LOBBY,
     MODERATOR,
     RecordingHost,
@@ -18,10 +21,7 @@ from event_service import (
     sign_up,
     stronger_wins,
 )
-from tournament_helpers import play_event
-
-from bot.service.tournament import MatchResult, Pairing, standings
-from bot.store import open_store
+from tests.tournament.tournament_helpers import play_event
 
 
 def with_points(round_number: int, pairing: Pairing):

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tournament_helpers import perfect_pairings, play_round
 
 from bot.service.tournament import Bye, Event, MatchResult, Pairing, PlayerId, Round, swiss_round
 from bot.service.tournament.ledger import Record, ledger
+from tests.tournament.tournament_helpers import perfect_pairings, play_round
 
 Pair = tuple[PlayerId, PlayerId]
 

@@ -6,7 +6,6 @@ import io
 
 import pytest
 from PIL import Image
-from tournament_helpers import play_event
 
 from bot.i18n import ENGLISH
 from bot.render import render_standings_table
@@ -14,6 +13,7 @@ from bot.render._table import HEAD_H, PAD, RANK_W, ROW_H, TITLE_H
 from bot.service.tournament import Event, Pairing, Standings, forfeit, standings
 from bot.words import Voice, shared_catalogue, unchanged
 from bot.words.tournament import table_lines, table_words
+from tests.tournament.tournament_helpers import play_event
 
 VOICE = Voice(shared_catalogue(ENGLISH), name=lambda user: f"<@{user}>", strong=unchanged)
 NAMES = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Dee"}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from wording import english
 
 from bot.console._words import console_voice
 from bot.jarmo import RULESETS, Game, IllegalMove, NotationError, parse_point
@@ -14,6 +13,7 @@ from bot.jarmo.board import POINT_NAMES
 from bot.jarmo.errors import JarmoError, Problem
 from bot.service.errors import Code, Refusal
 from bot.words import move_refusal_text, refusal_text
+from tests.wording import english
 
 # Values for every field any refusal carries (the service fills them in for real).
 FIELDS = {
