@@ -23,7 +23,9 @@ class Console:
     """A scripted terminal: answers prompts from a list (or a function) and records the output.
     Input runs out with ``EOFError``, as at the end of a piped stdin."""
 
-    def __init__(self, lines: Iterable[str] = (), *, answer: Callable[[str], str] | None = None):
+    def __init__(
+        self, lines: Iterable[str] = (), *, answer: Callable[[str], str] | None = None
+    ) -> None:
         self.lines = list(lines)
         self.answer = answer
         self.prompts: list[str] = []
@@ -273,7 +275,9 @@ async def test_quitting_a_kept_game_says_how_to_resume(tmp_path: Path) -> None:
     assert "play again with the same --db to resume" in console.text
 
 
-async def test_console_messages_never_mention_autocomplete(store: SqliteStore, tmp_path: Path):
+async def test_console_messages_never_mention_autocomplete(
+    store: SqliteStore, tmp_path: Path
+) -> None:
     console = Console(["Ann", "Bob", "A1-B2", "A1-A2", "@B1", "help", "quit"])
     await play(service_on(store), console, tmp_path / "boards")
     text = console.text

@@ -27,7 +27,9 @@ from bot.store import open_store
         (None, {}, "en"),
     ],
 )
-def test_the_console_language(chosen: str | None, environment: dict[str, str], expected: str):
+def test_the_console_language(
+    chosen: str | None, environment: dict[str, str], expected: str
+) -> None:
     assert console_language(chosen, environment) == expected
 
 
