@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -74,7 +75,7 @@ async def test_the_next_game_of_a_match_gets_a_fresh_deadline(bot: Bot, clock: F
     assert bot.service.unit.signals.deadlines_changed.is_set()
 
 
-async def test_the_configured_default_applies(tmp_path, clock: FakeClock) -> None:
+async def test_the_configured_default_applies(tmp_path: Path, clock: FakeClock) -> None:
     from bot.store import open_store
 
     async with open_store(tmp_path / "db.sqlite3") as store:
