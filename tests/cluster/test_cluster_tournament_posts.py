@@ -9,6 +9,8 @@ import asyncio
 import logging
 from collections import Counter
 
+import pytest
+
 from bot.service import Actor
 from bot.service.delivery import LEASE_SECONDS, AnnouncementDelivery, Delivery
 from bot.service.tournament_views import TournamentRecord, TournamentRequest
@@ -68,7 +70,7 @@ async def test_two_racing_deliveries_post_each_tournament_post_once(
 
 
 async def test_a_delivery_whose_lease_ran_out_cannot_settle_over_the_new_claim(
-    rivals: tuple[Node, Node], clock: FakeClock, caplog
+    rivals: tuple[Node, Node], clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     one, two = rivals
     await start_tournament(one)
