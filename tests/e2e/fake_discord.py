@@ -113,7 +113,9 @@ class Connection:
     """One websocket from the bot. Frames are zlib-stream compressed when the bot asked for it
     (``compress=zlib-stream``), plain text otherwise."""
 
-    def __init__(self, ws: web.WebSocketResponse, path: str, compress: bool, fake: FakeDiscord):
+    def __init__(
+        self, ws: web.WebSocketResponse, path: str, compress: bool, fake: FakeDiscord
+    ) -> None:
         self.ws = ws
         self.path = path
         self.compressed = compress

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.jarmo import Game
+from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import accept, challenge, check_board_embed, check_private
 from tests.e2e.fake_discord import FakeDiscord, Message
 
@@ -28,7 +29,9 @@ def deadline_of(text: str) -> int:
     return int(found[1])
 
 
-def test_a_pause_agreed_by_the_opponent_stops_the_clock_until_resume(fake: FakeDiscord, bot):
+def test_a_pause_agreed_by_the_opponent_stops_the_clock_until_resume(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     here = world.channel("arena-1")
@@ -79,7 +82,7 @@ def test_a_pause_agreed_by_the_opponent_stops_the_clock_until_resume(fake: FakeD
     assert not played.ephemeral and "played **A1-C2**" in played.embeds[0]["description"]
 
 
-def test_a_pause_offer_lapses_with_the_next_move(fake: FakeDiscord, bot):
+def test_a_pause_offer_lapses_with_the_next_move(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     ann, cat = world.ann, world.cat
     here = world.channel("arena-2")
@@ -92,7 +95,9 @@ def test_a_pause_offer_lapses_with_the_next_move(fake: FakeDiscord, bot):
     assert not played.ephemeral
 
 
-def test_pause_without_a_time_limit_is_refused_privately(fake: FakeDiscord, bot):
+def test_pause_without_a_time_limit_is_refused_privately(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-3")
     accept(fake, challenge(fake, here, world.ann, world.eve, side="white"), world.eve)
@@ -110,7 +115,9 @@ def test_pause_without_a_time_limit_is_refused_privately(fake: FakeDiscord, bot)
         ("soon", USUAL_LIMITS),  # nothing matches: every usual limit
     ],
 )
-def test_time_per_move_autocomplete(fake: FakeDiscord, bot, typed: str, offered: list[str]):
+def test_time_per_move_autocomplete(
+    fake: FakeDiscord, bot: BotProcess, typed: str, offered: list[str]
+) -> None:
     world = fake.world
     answer = fake.autocomplete(
         world.ann, world.channel("general"), "jarmo challenge", "time_per_move",
@@ -138,7 +145,9 @@ def reminders_in(fake: FakeDiscord, channel) -> list[Message]:
 
 
 @pytest.mark.sqlite_only("brings the deadline forward in the SQLite file")
-def test_a_reminder_is_posted_once_halfway_to_the_deadline(fake: FakeDiscord, bot):
+def test_a_reminder_is_posted_once_halfway_to_the_deadline(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     here, elsewhere = world.channel("arena-5"), world.channel("arena-6")

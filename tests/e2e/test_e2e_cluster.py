@@ -40,7 +40,9 @@ def database_url(postgres: PostgresServer) -> str:
 
 
 @pytest.fixture(scope="module")
-def cluster(fake: FakeDiscord, database_url: str, tmp_path_factory) -> dict[int, BotProcess]:
+def cluster(
+    fake: FakeDiscord, database_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> dict[int, BotProcess]:
     """Shard number -> the process that runs it (and only it)."""
     processes = {
         shard: BotProcess(
@@ -107,7 +109,9 @@ def texts(message: Message) -> str:
     return message.content + "".join(e.get("description", "") for e in message.embeds)
 
 
-def test_games_on_both_shards_progress_at_once(fake: FakeDiscord, cluster) -> None:
+def test_games_on_both_shards_progress_at_once(
+    fake: FakeDiscord, cluster: dict[int, BotProcess]
+) -> None:
     home, other = fake.worlds
     assert sorted(fake.identified) == [(0, 2), (1, 2)]
     tables = [Table.start(fake, w.channel("arena-1"), w.ann, w.bob) for w in (home, other)]
@@ -129,7 +133,7 @@ def test_games_on_both_shards_progress_at_once(fake: FakeDiscord, cluster) -> No
 
 
 def test_a_timed_games_timeout_is_announced_exactly_once(
-    fake: FakeDiscord, cluster, database_url: str
+    fake: FakeDiscord, cluster: dict[int, BotProcess], database_url: str
 ) -> None:
     world = fake.world
     timed, other = world.channel("arena-5"), world.channel("arena-6")
@@ -174,7 +178,7 @@ async def _timeout_keys(url: str) -> list[str]:
 
 
 def test_a_process_killed_mid_game_and_started_again_loses_nothing(
-    fake: FakeDiscord, cluster
+    fake: FakeDiscord, cluster: dict[int, BotProcess]
 ) -> None:
     home, other = fake.worlds
     here = other.channel("arena-2")

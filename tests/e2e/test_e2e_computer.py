@@ -4,11 +4,12 @@ move with a follow-up, its search running in a separate process."""
 from __future__ import annotations
 
 from bot.jarmo import Game
+from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import check_board_embed, check_private
 from tests.e2e.fake_discord import FakeDiscord
 
 
-def test_playing_the_computer(fake: FakeDiscord, bot):
+def test_playing_the_computer(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-9")
     start = fake.slash(
@@ -41,7 +42,9 @@ def test_playing_the_computer(fake: FakeDiscord, bot):
     check_private(fake.slash(world.ann, here, "jarmo stop").wait_answer(), "resign")
 
 
-def test_other_channels_are_answered_while_the_computer_thinks(fake: FakeDiscord, bot):
+def test_other_channels_are_answered_while_the_computer_thinks(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here, elsewhere = world.channel("arena-10"), world.channel("arena-11")
     fake.slash(
@@ -56,7 +59,9 @@ def test_other_channels_are_answered_while_the_computer_thinks(fake: FakeDiscord
     played.wait_followups(1)
 
 
-def test_a_reply_in_progress_is_still_sent_when_the_bot_stops(fake: FakeDiscord, bot):
+def test_a_reply_in_progress_is_still_sent_when_the_bot_stops(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-12")
     fake.slash(
@@ -70,7 +75,9 @@ def test_a_reply_in_progress_is_still_sent_when_the_bot_stops(fake: FakeDiscord,
     bot.start()
 
 
-def test_the_start_is_answered_at_once_when_the_computer_opens(fake: FakeDiscord, bot):
+def test_the_start_is_answered_at_once_when_the_computer_opens(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-1")
     start = fake.slash(

@@ -4,11 +4,14 @@ swapped and at the same level, the computer opening it in a follow-up."""
 from __future__ import annotations
 
 from bot.jarmo import Game
+from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import check_board_embed, check_position, check_private
 from tests.e2e.fake_discord import FakeDiscord
 
 
-def test_a_rematch_against_the_computer_starts_at_once_with_sides_swapped(fake: FakeDiscord, bot):
+def test_a_rematch_against_the_computer_starts_at_once_with_sides_swapped(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     ann, computer = world.ann, world.bot
     here = world.channel("arena-1")

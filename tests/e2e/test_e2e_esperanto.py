@@ -13,6 +13,7 @@ import pytest
 from bot.jarmo import Game
 from bot.render import render_board
 from bot.words import image_words, shared_catalogue
+from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import check_board_embed, check_private
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread
@@ -43,7 +44,7 @@ def first_post(fake: FakeDiscord, thread: Thread) -> Message:
     return fake.channel_messages(thread)[0]
 
 
-def test_a_match_in_esperanto(fake: FakeDiscord, bot):
+def test_a_match_in_esperanto(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     ann, bob, cat = world.ann, world.bob, world.cat
     here = world.channel("arena-1")

@@ -11,6 +11,7 @@ from contextlib import closing
 
 import pytest
 
+from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import accept, challenge, check_board_embed, check_private
 from tests.e2e.fake_discord import DiscordError, FakeDiscord
 from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS
@@ -25,7 +26,9 @@ def challenges_in(fake: FakeDiscord, channel) -> list:
     return [m for m in fake.channel_messages(channel) if " challenges " in m.content]
 
 
-def test_an_unexpected_failure_is_a_private_apology_logged_with_context(fake: FakeDiscord, bot):
+def test_an_unexpected_failure_is_a_private_apology_logged_with_context(
+    fake: FakeDiscord, bot: BotProcess
+):
     world = fake.world
     ann, bob = world.ann, world.bob
     here = world.channel("arena-1")
@@ -58,7 +61,9 @@ def test_an_unexpected_failure_is_a_private_apology_logged_with_context(fake: Fa
     assert "plays Black first" in again.content  # sides swapped
 
 
-def test_a_thread_discord_refuses_leaves_the_match_in_the_channel(fake: FakeDiscord, bot):
+def test_a_thread_discord_refuses_leaves_the_match_in_the_channel(
+    fake: FakeDiscord, bot: BotProcess
+):
     world = fake.world
     world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     here = world.channel("arena-2")
@@ -91,7 +96,7 @@ def test_a_thread_discord_refuses_leaves_the_match_in_the_channel(fake: FakeDisc
 
 
 def test_the_computers_move_refused_as_a_follow_up_reaches_the_channel_later(
-    fake: FakeDiscord, bot
+    fake: FakeDiscord, bot: BotProcess
 ):
     world = fake.world
     here = world.channel("arena-3")
@@ -134,7 +139,9 @@ def test_the_computers_move_refused_as_a_follow_up_reaches_the_channel_later(
 
 
 @pytest.mark.sqlite_only("holds a write lock on the SQLite file")
-def test_a_computer_move_that_cannot_be_stored_is_explained_privately(fake: FakeDiscord, bot):
+def test_a_computer_move_that_cannot_be_stored_is_explained_privately(
+    fake: FakeDiscord, bot: BotProcess
+):
     world = fake.world
     here = world.channel("arena-4")
     fake.slash(

@@ -9,6 +9,7 @@ import json
 import threading
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import discord
 import pytest
@@ -84,16 +85,16 @@ BAD_COMMANDS = {
 }  # fmt: skip
 
 
-def test_a_valid_command_passes():
+def test_a_valid_command_passes() -> None:
     assert check_commands([command()]) == []
 
 
 @pytest.mark.parametrize("case", BAD_COMMANDS)
-def test_command_limits_are_enforced(case):
+def test_command_limits_are_enforced(case) -> None:
     assert check_commands([BAD_COMMANDS[case]]), case
 
 
-def test_two_commands_with_one_name_are_refused():
+def test_two_commands_with_one_name_are_refused() -> None:
     assert check_commands([command(), command()])
 
 
@@ -108,12 +109,12 @@ def test_two_commands_with_one_name_are_refused():
         (None, False),
     ],
 )
-def test_allowed_mentions_must_never_reach_everyone_or_roles(mentions, ok):
+def test_allowed_mentions_must_never_reach_everyone_or_roles(mentions, ok: bool) -> None:
     payload = {"content": "hello <@1>", "allowed_mentions": mentions}
     assert (check_allowed_mentions(payload, required=True) == []) is ok
 
 
-def test_message_limits_are_enforced():
+def test_message_limits_are_enforced() -> None:
     assert check_message({"content": "x" * 2001}, creating=True, files=0)
     assert check_message({}, creating=True, files=0)  # empty
     assert check_message({"embeds": [{"title": "t" * 257}]}, creating=True, files=0)
@@ -138,7 +139,7 @@ def test_a_files_alternative_text_is_held_to_discords_limit():
     assert check_components_v2(v2, was_v2=True) == []
 
 
-def test_unknown_routes_are_answered_404_and_recorded(fake: FakeDiscord):
+def test_unknown_routes_are_answered_404_and_recorded(fake: FakeDiscord) -> None:
     request = urllib.request.Request(f"{fake.api_base_url}/guilds/1/bans", method="GET")
     with pytest.raises(urllib.error.HTTPError) as error:
         urllib.request.urlopen(request, timeout=10)
@@ -147,7 +148,7 @@ def test_unknown_routes_are_answered_404_and_recorded(fake: FakeDiscord):
     assert fake.take_problems() == ["unknown route: GET /guilds/1/bans"]
 
 
-def test_rest_calls_need_the_bot_token(fake: FakeDiscord):
+def test_rest_calls_need_the_bot_token(fake: FakeDiscord) -> None:
     request = urllib.request.Request(f"{fake.api_base_url}/users/@me")
     request.add_header("Authorization", "Bot wrong")
     with pytest.raises(urllib.error.HTTPError) as error:
@@ -155,7 +156,7 @@ def test_rest_calls_need_the_bot_token(fake: FakeDiscord):
     assert error.value.code == 401
 
 
-def test_python_m_bot_sync_publishes_the_commands(fake: FakeDiscord, tmp_path):
+def test_python_m_bot_sync_publishes_the_commands(fake: FakeDiscord, tmp_path: Path) -> None:
     result = run_sync(fake, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert fake.token not in result.stdout + result.stderr
@@ -170,7 +171,9 @@ def test_python_m_bot_sync_publishes_the_commands(fake: FakeDiscord, tmp_path):
     assert not fake.sessions_started, "sync must not connect to the gateway"
 
 
-def test_python_m_bot_sync_without_a_dev_guild_publishes_globally(fake: FakeDiscord, tmp_path):
+def test_python_m_bot_sync_without_a_dev_guild_publishes_globally(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
     before = len(fake.command_puts)
     result = run_sync(fake, tmp_path, dev_guild=False)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -262,7 +265,9 @@ def strict_fake():
         ("orphan", "attachment://missing.png, which is not attached"),
     ],
 )
-def test_the_fake_catches_a_client_breaking_the_rules(strict_fake, subcommand, problem):
+def test_the_fake_catches_a_client_breaking_the_rules(
+    strict_fake, subcommand: str, problem: str
+) -> None:
     world = strict_fake.world
     strict_fake.slash(world.ann, world.channel("general"), f"oops {subcommand}")
     strict_fake.wait_until(lambda: strict_fake.problems, 10, "a problem to be recorded")

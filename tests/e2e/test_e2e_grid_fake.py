@@ -10,6 +10,7 @@ import urllib.request
 
 import pytest
 
+from tests.e2e.bot_process import BotProcess
 from tests.e2e.discord_limits import COMPONENTS_V2, check_components_v2
 from tests.e2e.fake_discord import FakeDiscord
 
@@ -94,8 +95,8 @@ def undispatched(fake: FakeDiscord):
 
 
 def test_a_deferred_answer_cannot_carry_v2_and_the_original_is_edited_instead(
-    fake: FakeDiscord, bot
-):
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     interaction = undispatched(fake)
     callback = f"/interactions/{interaction.id}/{interaction.token}/callback"
     deferred = {"type": 5, "data": {"flags": EPHEMERAL | COMPONENTS_V2}}

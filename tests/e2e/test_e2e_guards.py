@@ -35,7 +35,7 @@ def check_refused(answer) -> None:
 @pytest.mark.parametrize("guild_id", [None, 1234567890123456789], ids=["dm", "other-server"])
 def test_a_command_from_outside_the_servers_is_refused_and_stores_nothing(
     fake: FakeDiscord, bot: BotProcess, guild_id: int | None
-):
+) -> None:
     world = fake.world
     fake.wait_commands(world.guild_id)
     challenges, players = (
@@ -59,7 +59,7 @@ def test_a_command_from_outside_the_servers_is_refused_and_stores_nothing(
 @pytest.mark.parametrize("guild_id", [None, 1234567890123456789], ids=["dm", "other-server"])
 def test_a_button_pressed_outside_the_servers_is_refused(
     fake: FakeDiscord, bot: BotProcess, guild_id: int | None
-):
+) -> None:
     world = fake.world
     here = world.channel("arena-2" if guild_id is None else "arena-3")
     message = challenge(fake, here, world.ann, world.bob)
@@ -80,7 +80,7 @@ def test_a_button_pressed_outside_the_servers_is_refused(
 
 def test_a_second_bot_on_the_same_database_exits_before_connecting(
     fake: FakeDiscord, bot: BotProcess
-):
+) -> None:
     sessions, identifies = fake.sessions_started, len(fake.intents)
     second = subprocess.run(
         bot_command("run", "--config", str(bot.config_path)),

@@ -31,7 +31,7 @@ def health(fake: FakeDiscord, bot: BotProcess) -> subprocess.CompletedProcess[st
     )
 
 
-def test_the_heartbeat_follows_the_bots_life(fake: FakeDiscord, bot: BotProcess):
+def test_the_heartbeat_follows_the_bots_life(fake: FakeDiscord, bot: BotProcess) -> None:
     beat_file = heartbeat_file(bot.database, bot.database_url)
     beat = json.loads(beat_file.read_text())  # written at start-up, before the gateway session
     assert abs(time.time() - beat["time"]) < 60

@@ -32,7 +32,9 @@ WHITE_FIRST_STEPS = [
 ]
 
 
-def test_a_new_challenge_is_played_on_the_published_board(fake: FakeDiscord, bot) -> None:
+def test_a_new_challenge_is_played_on_the_published_board(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-1")
     accept(fake, challenge(fake, here, world.ann, world.bob, side="white"), world.bob)

@@ -3,6 +3,7 @@ autocomplete only when and where the rules allow it."""
 
 from __future__ import annotations
 
+from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import Table, check_board_embed, check_private
 from tests.e2e.fake_discord import FakeDiscord
 
@@ -21,7 +22,7 @@ def points_offered(fake: FakeDiscord, table: Table, user, typed: str) -> list[st
     return names
 
 
-def test_a_lost_piece_is_redeployed_on_an_offered_point(fake: FakeDiscord, bot):
+def test_a_lost_piece_is_redeployed_on_an_offered_point(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     table = Table.start(fake, world.channel("arena-1"), ann, bob)

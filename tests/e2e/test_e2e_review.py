@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import accept, challenge, check_png, check_private
 from tests.e2e.fake_discord import FakeDiscord, Message
 
@@ -20,7 +21,9 @@ def reviewed(fake: FakeDiscord, message_id: int) -> Message:
     return fake.message(message_id)
 
 
-def test_a_finished_game_is_reviewed_in_one_edited_message(fake: FakeDiscord, bot):
+def test_a_finished_game_is_reviewed_in_one_edited_message(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     here = world.channel("arena-3")
@@ -77,7 +80,7 @@ def test_a_finished_game_is_reviewed_in_one_edited_message(fake: FakeDiscord, bo
     assert repeat.embeds[0]["description"] == text
 
 
-def test_the_history_picker_reviews_a_game_privately(fake: FakeDiscord, bot):
+def test_the_history_picker_reviews_a_game_privately(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     here = world.channel("arena-4")

@@ -4,6 +4,8 @@ with ``shard_ids`` it runs only those, and serves only their servers."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.e2e.bot_process import BotProcess
@@ -20,7 +22,7 @@ def fake():
 
 
 @pytest.fixture(scope="module")
-def bot(fake, tmp_path_factory):
+def bot(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory):
     """One process, no shard settings, global commands (the servers are not a dev guild)."""
     process = BotProcess(fake, tmp_path_factory.mktemp("bot"), dev_guild=False)
     process.start()
@@ -43,7 +45,9 @@ def interactions_by_shard(fake: FakeDiscord) -> dict[int, set[int]]:
     }
 
 
-def test_one_process_runs_every_recommended_shard_and_plays_in_both(fake: FakeDiscord, bot):
+def test_one_process_runs_every_recommended_shard_and_plays_in_both(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     assert sorted(fake.identified) == [(0, 2), (1, 2)]
     home, other = fake.worlds
     tables = [Table.start(fake, w.channel("arena-1"), w.ann, w.bob) for w in (home, other)]
@@ -69,7 +73,7 @@ def test_one_process_runs_every_recommended_shard_and_plays_in_both(fake: FakeDi
     }
 
 
-def test_a_process_with_shard_ids_serves_only_their_servers(tmp_path):
+def test_a_process_with_shard_ids_serves_only_their_servers(tmp_path: Path) -> None:
     fake = FakeDiscord(shards=2).start()
     try:
         home = fake.world

@@ -12,6 +12,7 @@ import re
 import pytest
 from PIL import Image
 
+from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import accept, challenge, check_png
 from tests.e2e.fake_discord import FakeDiscord, Message
 from tests.e2e.fake_models import User
@@ -22,7 +23,7 @@ RANK = re.compile(r"(?:^|You: )`#(\d+)` <@(\d+)> ", re.M)
 
 
 @pytest.fixture(scope="module")
-def club(fake: FakeDiscord, bot) -> list[User]:
+def club(fake: FakeDiscord, bot: BotProcess) -> list[User]:
     """Twelve members, each pair having played one match that the second player resigned:
     the first of each pair (Ann, Cat, Player 1, 3, 5, 7) won."""
     world = fake.world
@@ -50,7 +51,9 @@ def page_buttons(message: Message) -> list[tuple[str, bool]]:
     return [(button["label"], bool(button.get("disabled"))) for button in message.buttons]
 
 
-def test_leaderboard_pages_turn_in_place_for_the_asker(fake: FakeDiscord, bot, club):
+def test_leaderboard_pages_turn_in_place_for_the_asker(
+    fake: FakeDiscord, bot: BotProcess, club: list[User]
+) -> None:
     world = fake.world
     winners, losers = club[::2], club[1::2]
     asked = fake.slash(world.ann, world.channel("arena-2"), "jarmo leaderboard").wait_answer()
@@ -78,7 +81,9 @@ def test_leaderboard_pages_turn_in_place_for_the_asker(fake: FakeDiscord, bot, c
     assert back.type == 7 and ranked(back.message) == first
 
 
-def test_someone_else_turning_the_page_gets_a_private_copy(fake: FakeDiscord, bot, club):
+def test_someone_else_turning_the_page_gets_a_private_copy(
+    fake: FakeDiscord, bot: BotProcess, club: list[User]
+) -> None:
     world = fake.world
     last = club[-1]
     board = fake.slash(world.bob, world.channel("arena-3"), "jarmo leaderboard").wait_answer()
@@ -93,7 +98,9 @@ def test_someone_else_turning_the_page_gets_a_private_copy(fake: FakeDiscord, bo
     assert fake.message(board.message.id).embeds == board.message.embeds
 
 
-def test_stats_show_a_players_rating_results_and_chart(fake: FakeDiscord, bot, club):
+def test_stats_show_a_players_rating_results_and_chart(
+    fake: FakeDiscord, bot: BotProcess, club: list[User]
+) -> None:
     world = fake.world
     here = world.channel("arena-4")
     answer = fake.slash(world.cat, here, "jarmo stats", player=world.bob).wait_answer()
@@ -127,8 +134,8 @@ def test_stats_show_a_players_rating_results_and_chart(fake: FakeDiscord, bot, c
 
 
 def test_a_game_picked_in_the_history_comes_with_its_move_list_and_replay(
-    fake: FakeDiscord, bot, club
-):
+    fake: FakeDiscord, bot: BotProcess, club: list[User]
+) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     listed = fake.slash(bob, world.channel("arena-5"), "jarmo history", player=ann).wait_answer()

@@ -13,6 +13,7 @@ from contextlib import closing
 
 import pytest
 
+from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import Table, challenge, check_board_embed, check_private, manager
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
@@ -57,7 +58,7 @@ def database_row(fake_bot, sql: str, *args: object) -> tuple:
         return db.execute(sql, args).fetchone()
 
 
-def test_two_matches_at_once_in_one_channels_threads(fake: FakeDiscord, bot):
+def test_two_matches_at_once_in_one_channels_threads(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-1")
     first, _ = accept_into_thread(
@@ -97,7 +98,7 @@ def test_two_matches_at_once_in_one_channels_threads(fake: FakeDiscord, bot):
     assert not first.archived  # a message in an archived thread brings it back
 
 
-def test_a_rematch_swaps_sides_and_is_refused_to_others(fake: FakeDiscord, bot):
+def test_a_rematch_swaps_sides_and_is_refused_to_others(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-2")
     message = challenge(fake, here, world.ann, world.bob, side="white")
@@ -132,7 +133,7 @@ def test_a_rematch_swaps_sides_and_is_refused_to_others(fake: FakeDiscord, bot):
     again.play()
 
 
-def test_a_deleted_thread_aborts_its_match(fake: FakeDiscord, bot):
+def test_a_deleted_thread_aborts_its_match(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-3")
     message = challenge(fake, here, world.bob, world.cat, side="white")
@@ -153,7 +154,9 @@ def test_a_deleted_thread_aborts_its_match(fake: FakeDiscord, bot):
     check_private(late, "There is no game in this channel")
 
 
-def test_server_settings_need_a_manager_and_threads_can_be_turned_off(fake: FakeDiscord, bot):
+def test_server_settings_need_a_manager_and_threads_can_be_turned_off(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-4")
     refused = fake.slash(world.ann, here, "jarmo server threads", on=False).wait_answer()
@@ -175,7 +178,9 @@ def test_server_settings_need_a_manager_and_threads_can_be_turned_off(fake: Fake
         fake.slash(world.cat, here, "jarmo server threads", on=True).wait_answer()
 
 
-def test_without_thread_permissions_the_match_stays_in_the_channel(fake: FakeDiscord, bot):
+def test_without_thread_permissions_the_match_stays_in_the_channel(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     fake.world.bot_permissions = MEMBER_PERMISSIONS
     pressed = []

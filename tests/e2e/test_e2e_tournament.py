@@ -10,6 +10,7 @@ import re
 import pytest
 
 from bot.service.delivery import LEASE_SECONDS
+from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import check_png, check_private, manager
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
@@ -73,7 +74,9 @@ def play_round(fake: FakeDiscord, post: Message) -> list[tuple[int, int, int]]:
     return matches
 
 
-def test_sign_up_two_rounds_in_threads_a_restart_and_the_final_table(fake: FakeDiscord, bot):
+def test_sign_up_two_rounds_in_threads_a_restart_and_the_final_table(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-11")
     players = [world.ann, world.bob, world.cat, world.eve]

@@ -61,7 +61,7 @@ SHARED_LINES = {
 
 
 @pytest.fixture(scope="module")
-def bot(fake, tmp_path_factory, e2e_backend):
+def bot(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory, e2e_backend: str):
     """The bot with games of ``SHORT_GAME`` moves."""
     process = BotProcess(fake, tmp_path_factory.mktemp("bot"), max_plies=SHORT_GAME)
     if e2e_backend == "postgresql":
@@ -100,7 +100,9 @@ def shared_move(game: Game, rng: random.Random) -> str:
     return rng.choice(sorted(steps))
 
 
-def test_a_match_ended_by_a_click_renames_its_thread_at_once(fake: FakeDiscord, bot):
+def test_a_match_ended_by_a_click_renames_its_thread_at_once(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     # The sweep looks at every thread once as the bot gets ready, then a minute later: a rename
     # within RENAMED_WITHIN of the ending comes from the ending itself.
     fake.wait_until(lambda: "connected as" in bot.log_text(), 20, "the bot ready")
@@ -142,8 +144,8 @@ def move_in(fake: FakeDiscord, thread: Thread, user: User, move: str) -> Message
 
 
 def test_a_swiss_of_five_with_a_forced_round_read_after_every_round(
-    fake: FakeDiscord, bot, fifth: User
-):
+    fake: FakeDiscord, bot: BotProcess, fifth: User
+) -> None:
     world = fake.world
     here = world.channel("arena-2")
     players = [world.ann, world.bob, world.cat, world.eve, fifth]

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import check_png, manager
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message
@@ -60,8 +61,8 @@ def play_one_round_event(fake: FakeDiscord, here) -> tuple[int, int]:
 
 
 def test_history_lists_a_finished_tournament_and_its_picker_sends_the_final_table(
-    fake: FakeDiscord, bot
-):
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-12")
     winner, _ = play_one_round_event(fake, here)
@@ -88,8 +89,8 @@ def test_history_lists_a_finished_tournament_and_its_picker_sends_the_final_tabl
 
 
 def test_standings_show_the_last_final_table_while_the_next_tournament_signs_up(
-    fake: FakeDiscord, bot
-):
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-12")  # the previous test's tournament has finished here
     if not posts_containing(fake, here, OVER):

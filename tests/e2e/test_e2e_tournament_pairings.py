@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import check_private, manager
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Channel, Message, User
@@ -65,7 +66,7 @@ def pairings(fake: FakeDiscord, here: Channel, user: User, **options: object) ->
     return answer.message
 
 
-def test_pairings_name_each_match_and_its_thread(fake: FakeDiscord, bot):
+def test_pairings_name_each_match_and_its_thread(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-1")
     players = [world.ann, world.bob, world.cat, world.eve]
@@ -93,7 +94,7 @@ def test_pairings_name_each_match_and_its_thread(fake: FakeDiscord, bot):
     )
 
 
-def test_leaving_during_sign_up_and_after_the_start(fake: FakeDiscord, bot):
+def test_leaving_during_sign_up_and_after_the_start(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-2")
     signup = create(fake, here, [world.ann, world.bob, world.cat, world.eve])
@@ -131,7 +132,7 @@ def test_leaving_during_sign_up_and_after_the_start(fake: FakeDiscord, bot):
     assert "not (or no longer) in this channel's tournament" in again.content
 
 
-def test_a_moderator_withdraws_another_player(fake: FakeDiscord, bot):
+def test_a_moderator_withdraws_another_player(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-3")
     create(fake, here, [world.ann, world.bob, world.cat, world.eve])
