@@ -70,13 +70,13 @@ def as_set(lines) -> set[frozenset[str]]:
     }
 
 
-def test_bow_is_exactly_the_specified_36_lines():
+def test_bow_is_exactly_the_specified_36_lines() -> None:
     bow = get_layout("bow")
     assert len(bow.lines) == 36
     assert as_set(bow.lines) == as_set(SPEC_BOW)
 
 
-def test_bow_has_all_tall_lines_and_the_twelve_wide_ones():
+def test_bow_has_all_tall_lines_and_the_twelve_wide_ones() -> None:
     bow = get_layout("bow")
     tall = [ln for ln in bow.lines if deltas(*ln) == (1, 2)]
     wide = [ln for ln in bow.lines if deltas(*ln) == (2, 1)]
@@ -97,31 +97,31 @@ def test_bow_is_mirrored_between_the_camps_not_rotated():
     assert {frozenset(map(rotate, ln)) for ln in lines} != lines
 
 
-def test_knight_layout_has_all_48_knight_lines():
+def test_knight_layout_has_all_48_knight_lines() -> None:
     knight = LAYOUTS["knight"]
     assert len(knight.lines) == 48
     assert all(sorted(deltas(*ln)) == [1, 2] for ln in knight.lines)
     assert as_set(get_layout("bow").lines) < as_set(knight.lines)
 
 
-def test_neighbours_are_symmetric():
+def test_neighbours_are_symmetric() -> None:
     for layout in LAYOUTS.values():
         for a, targets in enumerate(layout.neighbours):
             assert all(a in layout.neighbours[b] for b in targets)
 
 
-def test_a_new_layout_is_only_data():
+def test_a_new_layout_is_only_data() -> None:
     register_layout(Layout.from_text("test-ring", "A1-B3 B3-C1 C1-D3 D3-E1 A5-B3 E5-D3"))
     game = Game.new(layout="test-ring")
     assert game.legal_moves() == ["A1-B3", "C1-B3", "C1-D3", "E1-D3"]
 
 
 @pytest.mark.parametrize("text", ["A1-A1", "A1-F2", "A1C2", "A1-C2 C2-A1"])
-def test_bad_layout_text_is_refused(text):
+def test_bad_layout_text_is_refused(text: str) -> None:
     with pytest.raises(ValueError):
         Layout.from_text("bad", text)
 
 
-def test_unknown_layout_names_the_known_ones():
+def test_unknown_layout_names_the_known_ones() -> None:
     with pytest.raises(ValueError, match="bow"):
         Game.new(layout="hexagon")

@@ -46,7 +46,7 @@ def check_invariants(game: Game) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(rulesets, layouts, seeds)
-def test_invariants_hold_through_random_games(ruleset, layout, seed):
+def test_invariants_hold_through_random_games(ruleset, layout, seed) -> None:
     for game, move in random_game(ruleset, layout, seed):
         check_invariants(game)
         if move is None:
@@ -60,7 +60,7 @@ def test_invariants_hold_through_random_games(ruleset, layout, seed):
 
 @settings(max_examples=40, deadline=None)
 @given(rulesets, layouts, seeds, st.integers(min_value=0, max_value=80))
-def test_to_dict_round_trips_through_json(ruleset, layout, seed, stop_at):
+def test_to_dict_round_trips_through_json(ruleset, layout, seed, stop_at) -> None:
     for game, _ in random_game(ruleset, layout, seed):
         if game.ply >= stop_at or game.over:
             break
@@ -75,7 +75,7 @@ def test_to_dict_round_trips_through_json(ruleset, layout, seed, stop_at):
 @given(rulesets, layouts, seeds, st.integers(min_value=0, max_value=60))
 def test_play_accepts_exactly_the_legal_moves_and_explains_every_refusal(
     ruleset, layout, seed, stop_at
-):
+) -> None:
     for game, _ in random_game(ruleset, layout, seed):
         if game.ply >= stop_at or game.over:
             break
@@ -99,7 +99,7 @@ def test_play_accepts_exactly_the_legal_moves_and_explains_every_refusal(
 
 @settings(max_examples=30, deadline=None)
 @given(rulesets, seeds)
-def test_replaying_the_history_reproduces_the_game(ruleset, seed):
+def test_replaying_the_history_reproduces_the_game(ruleset, seed) -> None:
     *_, (game, _) = random_game(ruleset, "traditional", seed)
     replay = Game.new(ruleset=ruleset)
     for move in game.history:
@@ -111,6 +111,6 @@ def test_replaying_the_history_reproduces_the_game(ruleset, seed):
 
 @settings(max_examples=20, deadline=None)
 @given(rulesets, seeds, st.integers(min_value=1, max_value=30))
-def test_the_ply_guard_is_never_exceeded(ruleset, seed, max_plies):
+def test_the_ply_guard_is_never_exceeded(ruleset, seed, max_plies) -> None:
     *_, (game, _) = random_game(ruleset, "knight", seed, max_plies=max_plies)
     assert game.ply <= max_plies
