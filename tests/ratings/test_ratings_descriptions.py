@@ -3,6 +3,8 @@ place of the picture."""
 
 from __future__ import annotations
 
+from bot.service import JarmoService
+from bot.store import SqliteStore
 from bot.words import shared_catalogue
 from bot.words.descriptions import chart_description, replay_description
 from bot.words.voice import Voice
@@ -10,7 +12,9 @@ from tests.ratings.ratings_helpers import ANN, BOB, GUILD, HERE, play_resign, st
 from tests.wording import voice
 
 
-async def test_a_replay_is_described_by_its_game_players_length_and_score(service, store):
+async def test_a_replay_is_described_by_its_game_players_length_and_score(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await start(service, ANN, BOB)
     await service.play.move(HERE, ANN, "A1-C2")
     await service.play.resign(HERE, BOB)
@@ -26,7 +30,7 @@ async def test_a_replay_is_described_by_its_game_players_length_and_score(servic
     assert "Ann" in polish and "Bob" in polish and "Animated" not in polish
 
 
-async def test_a_rating_chart_is_described_by_its_course(service):
+async def test_a_rating_chart_is_described_by_its_course(service: JarmoService) -> None:
     await play_resign(service, winner=ANN, loser=BOB)
     await play_resign(service, winner=ANN, loser=BOB)
     profile = await service.stats.profile(GUILD, ANN.user_id, viewer_id=BOB.user_id)
