@@ -48,17 +48,17 @@ PIECES = "A1:w C2:wm D3:w B5:b C4:b"
         ),
     ],
 )
-def test_the_result_is_worded_from_the_banner(banner, headline, why):
+def test_the_result_is_worded_from_the_banner(banner, headline: str, why: str) -> None:
     assert result_text(position(PIECES, turn="black"), CLASSIC, banner) == headline
     assert reason_text(banner, NAMES) == why
 
 
-def test_ludos_names_its_sides_in_the_result():
+def test_ludos_names_its_sides_in_the_result() -> None:
     banner = ResultBanner("resigned", "black", POINTS)
     assert reason_text(banner, theme_for("ludos").side_names) == "Green resigned"
 
 
-def test_an_ended_game_no_longer_shows_whose_move_it_was():
+def test_an_ended_game_no_longer_shows_whose_move_it_was() -> None:
     pos = position(PIECES, turn="black")
     running = rgb(render_position(pos))
     resigned = rgb(render_position(pos, result=ResultBanner("resigned", "white", POINTS)))
@@ -82,13 +82,15 @@ def outlined(image: Image.Image, top: int) -> bool:
         (ResultBanner("stopped", None, POINTS), False, False),
     ],
 )
-def test_the_winners_bar_is_outlined_and_nobody_elses(banner, near_lit, far_lit):
+def test_the_winners_bar_is_outlined_and_nobody_elses(
+    banner, near_lit: bool, far_lit: bool
+) -> None:
     image = rgb(render_position(position(PIECES, turn="black"), result=banner))
     assert outlined(image, BOARD_TOP + BOARD_H) == near_lit
     assert outlined(image, HEADER_H) == far_lit
 
 
-def test_the_loser_on_time_gets_another_label_than_by_resigning():
+def test_the_loser_on_time_gets_another_label_than_by_resigning() -> None:
     pos = position(PIECES, turn="black")
     bar = (0, HEADER_H, WIDTH, HEADER_H + BAR_H)  # black's bar, seen from white
     resigned = rgb(render_position(pos, result=ResultBanner("resigned", "white", POINTS)))
@@ -96,7 +98,7 @@ def test_the_loser_on_time_gets_another_label_than_by_resigning():
     assert resigned.crop(bar).tobytes() != on_time.crop(bar).tobytes()
 
 
-def test_without_a_banner_a_finished_position_shows_its_own_outcome():
+def test_without_a_banner_a_finished_position_shows_its_own_outcome() -> None:
     outcome = Outcome(Termination.CAMP, POINTS, "white")
     pos = position(PIECES, outcome=outcome)
     assert render_position(pos) == render_position(
@@ -104,7 +106,7 @@ def test_without_a_banner_a_finished_position_shows_its_own_outcome():
     )
 
 
-def test_the_last_frame_of_a_replay_shows_the_result():
+def test_the_last_frame_of_a_replay_shows_the_result() -> None:
     game = random_game("classic", 4)
     banner = ResultBanner("resigned", "black", game.points())
     plain = Image.open(io.BytesIO(render_replay(game)))
@@ -125,12 +127,12 @@ def test_the_last_frame_of_a_replay_shows_the_result():
         (("stopped", None, {"white": 3}), "both sides"),
     ],
 )
-def test_a_banner_refuses_what_cannot_be(args, message):
+def test_a_banner_refuses_what_cannot_be(args, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         ResultBanner(*args)
 
 
-def test_a_stored_reason_becomes_a_termination():
+def test_a_stored_reason_becomes_a_termination() -> None:
     assert ResultBanner.from_record("ply_limit", None, POINTS).reason is Termination.PLY_LIMIT
     assert ResultBanner.from_record("stopped", None, POINTS).reason == "stopped"
     with pytest.raises(ValueError):
