@@ -11,7 +11,7 @@ import pytest
 
 from bot.cogs.announcing import announcement_message, expired_text
 from bot.cogs.words import discord_voice
-from bot.service import ChallengeRequest
+from bot.service import ChallengeRequest, JarmoService
 from bot.service.deadlines import DeadlineEvent
 from bot.service.delivery import Delivery
 from bot.store import OutboxEntry
@@ -53,7 +53,9 @@ def reminded(language: str) -> str:
         (None, None, "en"),
     ],
 )
-async def test_a_reminder_speaks_the_servers_language(service, setting, locale, language):
+async def test_a_reminder_speaks_the_servers_language(
+    service: JarmoService, setting: str | None, locale, language: str
+) -> None:
     if setting:
         await service.servers.set_language(HERE.guild_id, setting, can_manage=True)
     message = await announcement_message(bot_on(service, locale), reminder())
@@ -61,7 +63,7 @@ async def test_a_reminder_speaks_the_servers_language(service, setting, locale, 
     assert language == "en" or message["content"] != reminded("en")
 
 
-async def test_the_computers_move_and_an_expiry_speak_it_too(service):
+async def test_the_computers_move_and_an_expiry_speak_it_too(service: JarmoService) -> None:
     await service.servers.set_language(HERE.guild_id, "de", can_manage=True)
     bot = bot_on(service, discord.Locale.polish)
     challenge = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, side="white"))

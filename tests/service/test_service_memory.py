@@ -8,15 +8,16 @@ import asyncio
 import pytest
 
 import bot.store._games
-from bot.service import Actor, ChallengeRequest, Place
+from bot.service import Actor, ChallengeRequest, JarmoService, Place
 from bot.service.bounded import BoundedCache, KeyedLocks
 from bot.service.unit import PlayerNames
+from bot.store import SqliteStore
 from tests.service.service_helpers import ANN, BOB, HERE
 
 LIMIT = 5.0
 
 
-async def test_a_lock_is_shared_while_in_use_and_dropped_after():
+async def test_a_lock_is_shared_while_in_use_and_dropped_after() -> None:
     locks: KeyedLocks[int] = KeyedLocks()
     async with locks(7):
         assert locks(7).locked() and not locks(8).locked()
@@ -24,7 +25,7 @@ async def test_a_lock_is_shared_while_in_use_and_dropped_after():
     assert len(locks) == 0
 
 
-async def test_a_waiter_keeps_the_lock_alive_and_gets_it_next():
+async def test_a_waiter_keeps_the_lock_alive_and_gets_it_next() -> None:
     locks: KeyedLocks[int] = KeyedLocks()
     order: list[str] = []
     asking = asyncio.Event()
@@ -43,7 +44,7 @@ async def test_a_waiter_keeps_the_lock_alive_and_gets_it_next():
     assert order == ["first", "second"] and len(locks) == 0
 
 
-async def test_moves_in_many_channels_leave_no_channel_lock_behind(service):
+async def test_moves_in_many_channels_leave_no_channel_lock_behind(service: JarmoService) -> None:
     places = [Place(HERE.guild_id, 500 + number) for number in range(20)]
     for place in places:
         view = await service.challenges.post(place, ANN, ChallengeRequest(BOB, side="white"))
@@ -52,7 +53,7 @@ async def test_moves_in_many_channels_leave_no_channel_lock_behind(service):
     assert len(service.unit.locks) == 0
 
 
-def test_the_cache_forgets_the_least_recently_used_key():
+def test_the_cache_forgets_the_least_recently_used_key() -> None:
     cache: BoundedCache[str, int] = BoundedCache(2)
     cache.put("a", 1)
     cache.put("b", 2)
@@ -78,7 +79,7 @@ class CountingPlayers:
         return await self.players.get(guild_id, user_id)
 
 
-async def test_names_past_the_cache_size_are_read_again_from_the_store(store):
+async def test_names_past_the_cache_size_are_read_again_from_the_store(store: SqliteStore) -> None:
     players = CountingPlayers(store.players)
     names = PlayerNames(players, cached=2)
     people = [Actor(1000 + n, f"Player number {n}") for n in range(3)]
@@ -90,7 +91,9 @@ async def test_names_past_the_cache_size_are_read_again_from_the_store(store):
     assert players.reads == 1
 
 
-async def test_checked_snapshots_past_the_bound_are_replayed_once_more(service, store, monkeypatch):
+async def test_checked_snapshots_past_the_bound_are_replayed_once_more(
+    service: JarmoService, store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+):
     replays: list[int] = []
     real_verify = bot.store._games.verify
 

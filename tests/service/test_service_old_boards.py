@@ -18,6 +18,7 @@ from bot.service import Actor, ChallengeRequest, JarmoService, Place
 from bot.service.errors import BadMove
 from bot.service.tournament_views import TournamentRequest
 from bot.store import open_store
+from tests.fakes import FakeClock
 
 MADE_BEFORE = Path(__file__).parents[1] / "data" / "before_the_published_board.sqlite"
 GUILD = 900_000_000_000_000_001
@@ -28,7 +29,7 @@ CAT = Actor(900_000_000_000_000_013, "Cat")
 
 
 @pytest.fixture
-async def service(tmp_path: Path, clock):
+async def service(tmp_path: Path, clock: FakeClock):
     database = tmp_path / "jarmo.sqlite3"
     shutil.copyfile(MADE_BEFORE, database)
     async with open_store(database) as store:

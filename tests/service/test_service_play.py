@@ -12,6 +12,7 @@ from bot.service import (
     ChallengeUnavailable,
     ChannelBusy,
     GameChanged,
+    JarmoService,
     NoGameHere,
     NotAllowed,
     NotAPlayer,
@@ -19,7 +20,9 @@ from bot.service import (
     Place,
     StopOffer,
 )
+from bot.store import SqliteStore
 from bot.words import report_text, standings_text
+from tests.fakes import FakeClock
 from tests.service.service_helpers import ANN, BOB, CAT, HERE, start_match
 from tests.wording import refused, voice
 
@@ -29,7 +32,7 @@ async def stored_state(store, place=HERE):
     return None if record is None else (record.version, record.game.to_dict())
 
 
-async def test_challenge_accept_starts_game_with_requested_sides(service):
+async def test_challenge_accept_starts_game_with_requested_sides(service: JarmoService) -> None:
     view = await start_match(service, side="black")
     assert view.game.white_id == BOB.user_id and view.game.black_id == ANN.user_id
     assert (await view.image.png()).startswith(b"\x89PNG")
@@ -37,7 +40,7 @@ async def test_challenge_accept_starts_game_with_requested_sides(service):
     assert view.white_name == "Bob" and view.black_name == "Ann"
 
 
-async def test_challenge_refusals(service):
+async def test_challenge_refusals(service: JarmoService) -> None:
     with refused(ChallengeUnavailable, "yourself"):
         await service.challenges.post(HERE, ANN, ChallengeRequest(ANN))
     from bot.service import Actor
@@ -50,7 +53,7 @@ async def test_challenge_refusals(service):
         await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, ruleset="chess"))
 
 
-async def test_one_challenge_or_game_per_channel(service):
+async def test_one_challenge_or_game_per_channel(service: JarmoService) -> None:
     view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB))
     with refused(ChannelBusy, "pending challenge"):
         await service.challenges.post(HERE, CAT, ChallengeRequest(BOB))
@@ -63,7 +66,9 @@ async def test_one_challenge_or_game_per_channel(service):
     ).challenge.channel_id == 11
 
 
-async def test_only_the_challenged_player_answers_and_only_the_challenger_cancels(service):
+async def test_only_the_challenged_player_answers_and_only_the_challenger_cancels(
+    service: JarmoService,
+) -> None:
     view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB))
     with pytest.raises(NotAllowed):
         await service.challenges.accept(CAT, view.challenge.id)
@@ -77,7 +82,9 @@ async def test_only_the_challenged_player_answers_and_only_the_challenger_cancel
         await service.challenges.accept(BOB, view.challenge.id)
 
 
-async def test_expired_challenge_cannot_be_accepted(service, clock):
+async def test_expired_challenge_cannot_be_accepted(
+    service: JarmoService, clock: FakeClock
+) -> None:
     view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB))
     clock.advance(601)
     with refused(ChallengeUnavailable, "expired"):
@@ -86,7 +93,7 @@ async def test_expired_challenge_cannot_be_accepted(service, clock):
     await service.challenges.post(HERE, ANN, ChallengeRequest(BOB))
 
 
-async def test_move_reports_and_persists(service, store):
+async def test_move_reports_and_persists(service: JarmoService, store: SqliteStore) -> None:
     await start_match(service)
     report = await service.play.move(HERE, ANN, "a1 c2")
     assert report.action == "A1-C2" and report.ended is None
@@ -106,7 +113,9 @@ async def test_move_reports_and_persists(service, store):
         (ANN, "A5-C4", BadMove, "not yours"),
     ],
 )
-async def test_refused_moves_change_nothing(service, store, actor, move, error, words):
+async def test_refused_moves_change_nothing(
+    service: JarmoService, store: SqliteStore, actor, move: str, error, words: str
+) -> None:
     await start_match(service)
     before = await stored_state(store)
     with refused(error, words):
@@ -114,7 +123,7 @@ async def test_refused_moves_change_nothing(service, store, actor, move, error, 
     assert await stored_state(store) == before
 
 
-async def test_no_game_here(service):
+async def test_no_game_here(service: JarmoService) -> None:
     with refused(NoGameHere, "/jarmo challenge"):
         await service.play.move(HERE, ANN, "A1-C2")
     with pytest.raises(NoGameHere):
@@ -123,7 +132,7 @@ async def test_no_game_here(service):
         await service.standings.current(HERE)
 
 
-async def test_bad_redeploy_point(service):
+async def test_bad_redeploy_point(service: JarmoService) -> None:
     await start_match(service)
     with refused(BadMove, "B1"):
         await service.play.redeploy(HERE, ANN, "B9")
@@ -131,7 +140,9 @@ async def test_bad_redeploy_point(service):
         await service.play.redeploy(HERE, ANN, "b1")
 
 
-async def test_concurrent_moves_for_one_channel_apply_once(service, store):
+async def test_concurrent_moves_for_one_channel_apply_once(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await start_match(service)
     results = await asyncio.gather(
         service.play.move(HERE, ANN, "A1-C2"),
@@ -145,7 +156,7 @@ async def test_concurrent_moves_for_one_channel_apply_once(service, store):
     assert (await store.games.active(HERE.channel_id)).version == 1
 
 
-async def test_autocomplete_offers_only_the_movers_legal_moves(service):
+async def test_autocomplete_offers_only_the_movers_legal_moves(service: JarmoService) -> None:
     await start_match(service)
     moves = await service.play.move_suggestions(HERE, ANN.user_id, "")
     assert moves[:2] == ["A1-B3", "A1-C2"] and len(moves) == 11
@@ -166,7 +177,9 @@ async def play_until_over(service, place=HERE):
             return report
 
 
-async def test_two_game_match_swaps_sides_and_totals(service, store):
+async def test_two_game_match_swaps_sides_and_totals(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await start_match(service, games=2)
     first = await play_until_over(service)
     assert first.next_board is not None
@@ -184,7 +197,7 @@ async def test_two_game_match_swaps_sides_and_totals(service, store):
     assert await store.games.active(HERE.channel_id) is None
 
 
-async def test_resign_forfeits_the_match(service, store):
+async def test_resign_forfeits_the_match(service: JarmoService, store: SqliteStore) -> None:
     await start_match(service, games=4)
     await service.play.move(HERE, ANN, "A1-C2")
     report = await service.play.resign(HERE, ANN)
@@ -196,7 +209,7 @@ async def test_resign_forfeits_the_match(service, store):
     assert (bob.overall.wins, bob.match_wins) == (1, 1)
 
 
-async def test_agreed_stop_scores_the_game_and_continues_the_match(service):
+async def test_agreed_stop_scores_the_game_and_continues_the_match(service: JarmoService) -> None:
     await start_match(service, games=2)
     offer = await service.play.offer_stop(HERE, ANN)
     assert offer == StopOffer(offer.game_id, 0, ANN.user_id, BOB.user_id)
@@ -207,7 +220,7 @@ async def test_agreed_stop_scores_the_game_and_continues_the_match(service):
     assert report.next_board is not None
 
 
-async def test_stale_stop_offer_is_refused(service):
+async def test_stale_stop_offer_is_refused(service: JarmoService) -> None:
     await start_match(service)
     offer = await service.play.offer_stop(HERE, ANN)
     await service.play.move(HERE, ANN, "A1-C2")
@@ -215,7 +228,9 @@ async def test_stale_stop_offer_is_refused(service):
         await service.play.accept_stop(HERE, BOB, offer)
 
 
-async def test_abort_needs_permission_and_counts_for_nobody(service, store):
+async def test_abort_needs_permission_and_counts_for_nobody(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await start_match(service, games=2)
     with refused(NotAllowed, "manage"):
         await service.play.abort(HERE, CAT, can_manage=False)
@@ -225,7 +240,7 @@ async def test_abort_needs_permission_and_counts_for_nobody(service, store):
     assert (await store.results.player_stats(1, ANN.user_id)).overall.games == 0
 
 
-async def test_board_from_the_viewers_side(service):
+async def test_board_from_the_viewers_side(service: JarmoService) -> None:
     await start_match(service)
     white_view = await service.play.board(HERE, viewer_id=ANN.user_id)
     black_view = await service.play.board(HERE, viewer_id=BOB.user_id)

@@ -8,8 +8,10 @@ import pytest
 
 from bot.jarmo import Termination
 from bot.render import ResultBanner, render_position, render_replay
-from bot.service import ChallengeRequest
+from bot.service import ChallengeRequest, JarmoService
 from bot.service._views import result_banner
+from bot.store import SqliteStore
+from tests.fakes import FakeClock
 from tests.service.service_helpers import ANN, BOB, CAT, HERE, start_match
 
 
@@ -19,7 +21,7 @@ def drawn(view, result=None) -> bytes:
     return render_position(view.game.game.position(), players=players, result=result)
 
 
-async def test_a_resigned_game_shows_who_resigned(service):
+async def test_a_resigned_game_shows_who_resigned(service: JarmoService) -> None:
     await start_match(service)
     await service.play.move(HERE, ANN, "A1-C2")
     report = await service.play.resign(HERE, BOB)
@@ -36,7 +38,7 @@ async def test_a_resigned_game_shows_who_resigned(service):
         ("abort", ResultBanner("aborted", None, {"white": 5, "black": 5})),
     ],
 )
-async def test_stopped_and_aborted_games_say_so(service, end, banner):
+async def test_stopped_and_aborted_games_say_so(service: JarmoService, end: str, banner) -> None:
     await start_match(service, games=2)
     if end == "stop":
         report = await service.play.accept_stop(HERE, BOB, await service.play.offer_stop(HERE, ANN))
@@ -47,7 +49,7 @@ async def test_stopped_and_aborted_games_say_so(service, end, banner):
     assert following is None or await following.image.png() == drawn(following)
 
 
-async def test_a_game_lost_on_time_shows_it(service, clock):
+async def test_a_game_lost_on_time_shows_it(service: JarmoService, clock: FakeClock) -> None:
     request = ChallengeRequest(BOB, side="white", time_per_move="1h")
     challenge = await service.challenges.post(HERE, ANN, request)
     await service.challenges.accept(BOB, challenge.challenge.id)
@@ -58,7 +60,9 @@ async def test_a_game_lost_on_time_shows_it(service, clock):
     assert await board.image.png() == drawn(board, ResultBanner("timeout", "black", points))
 
 
-async def test_an_exported_replay_ends_on_the_result(service, store):
+async def test_an_exported_replay_ends_on_the_result(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await start_match(service)
     await service.play.move(HERE, ANN, "A1-C2")
     report = await service.play.resign(HERE, BOB)
@@ -93,5 +97,5 @@ POINTS = {"white": 7, "black": 4}
         (stored("finished", "white", None, POINTS), None),  # no reason kept: the board's own shows
     ],
 )
-def test_result_banner_from_stored_fields(record, banner):
+def test_result_banner_from_stored_fields(record, banner) -> None:
     assert result_banner(record) == banner
