@@ -5,6 +5,7 @@ neither), and only the holder of an entry's lease may settle it."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -49,7 +50,7 @@ async def pending(store, at: datetime) -> list[st.OutboxEntry]:
     return await store.outbox.claim(now=at, lease_seconds=60, limit=100)
 
 
-async def test_a_round_is_stored_with_its_post_held_for_the_writer(store):
+async def test_a_round_is_stored_with_its_post_held_for_the_writer(store: Any) -> None:
     record = await running_cup(store)
 
     await store.tournaments.start_round(
@@ -69,7 +70,7 @@ async def test_a_round_is_stored_with_its_post_held_for_the_writer(store):
     assert dict(entry.payload) == {"tournament_id": 1, "round": 1}
 
 
-async def test_a_round_whose_post_cannot_be_written_is_not_stored_either(store):
+async def test_a_round_whose_post_cannot_be_written_is_not_stored_either(store: Any) -> None:
     record = await running_cup(store)
 
     with pytest.raises(Exception, match=REFUSED_KIND):
@@ -83,7 +84,7 @@ async def test_a_round_whose_post_cannot_be_written_is_not_stored_either(store):
     assert await pending(store, later(3_600)) == []
 
 
-async def test_a_stale_round_change_writes_no_post(store):
+async def test_a_stale_round_change_writes_no_post(store: Any) -> None:
     record = await running_cup(store)
     await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
 
@@ -95,7 +96,7 @@ async def test_a_stale_round_change_writes_no_post(store):
     assert await pending(store, later(3_600)) == []
 
 
-async def test_an_announcement_needs_a_time(store):
+async def test_an_announcement_needs_a_time(store: Any) -> None:
     record = await running_cup(store)
 
     with pytest.raises(ValueError, match="without a time"):
@@ -106,7 +107,7 @@ async def test_an_announcement_needs_a_time(store):
     assert (await store.tournaments.get(record.id)).current_round == 0
 
 
-async def test_the_end_is_stored_with_its_final_table_or_not_at_all(store):
+async def test_the_end_is_stored_with_its_final_table_or_not_at_all(store: Any) -> None:
     record = await running_cup(store)
     await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
 
@@ -123,8 +124,8 @@ async def test_the_end_is_stored_with_its_final_table_or_not_at_all(store):
 
 
 async def test_a_match_is_attached_with_its_welcome_in_its_own_channel_or_not_at_all(
-    store, start_match: StartMatch
-):
+    store: Any, start_match: StartMatch
+) -> None:
     record = await running_cup(store)
     await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
     match, first_game = await start_match()
@@ -145,7 +146,7 @@ async def test_a_match_is_attached_with_its_welcome_in_its_own_channel_or_not_at
     )
 
 
-async def test_only_the_claim_that_holds_the_lease_settles_an_entry(store):
+async def test_only_the_claim_that_holds_the_lease_settles_an_entry(store: Any) -> None:
     record = await running_cup(store)
     post = st.Announcement("round_paired:1:1", "round_paired", {"tournament_id": 1, "round": 1})
     await store.tournaments.start_round(
@@ -168,7 +169,7 @@ async def test_only_the_claim_that_holds_the_lease_settles_an_entry(store):
         await store.outbox.settle("no-such-key", "sent", lease=second.lease, now=later(66))
 
 
-async def test_a_writer_whose_hold_ran_out_and_was_claimed_no_longer_settles(store):
+async def test_a_writer_whose_hold_ran_out_and_was_claimed_no_longer_settles(store: Any) -> None:
     record = await running_cup(store)
     await store.tournaments.start_round(
         record.id, expected_round=0, pairings=ROUND, announce=ROUND_POST, now=NOW
