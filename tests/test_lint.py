@@ -19,7 +19,7 @@ MAX_TYPE_IGNORES = 3
 TYPE_IGNORE = re.compile(r"#\s*type:\s*ignore\b")
 
 
-def test_ruff_is_clean():
+def test_ruff_is_clean() -> None:
     ruff = shutil.which("ruff") or str(pathlib.Path(sys.executable).with_name("ruff"))
     if not pathlib.Path(ruff).exists():
         pytest.skip("ruff is not installed")
@@ -33,7 +33,7 @@ def test_ruff_is_clean():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_mypy_strict_is_clean():
+def test_mypy_strict_is_clean() -> None:
     # mypy is in the test lock, so this never skips.
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", *STRICT],
@@ -67,7 +67,7 @@ def _python_files(where: str) -> list[pathlib.Path]:
     return sorted(path.rglob("*.py")) if path.is_dir() else [path]
 
 
-def test_type_ignores_are_few_and_each_says_why():
+def test_type_ignores_are_few_and_each_says_why() -> None:
     found = [
         (f"{path.relative_to(ROOT)}:{line}", comment)
         for where in STRICT
@@ -88,5 +88,5 @@ def test_type_ignores_are_few_and_each_says_why():
         ("# type: ignore[assignment] #", False),
     ],
 )
-def test_a_type_ignore_needs_a_code_and_a_reason(comment, justified):
+def test_a_type_ignore_needs_a_code_and_a_reason(comment: str, justified: bool) -> None:
     assert _is_justified(comment) is justified
