@@ -32,7 +32,9 @@ def test_a_thread_is_named_after_the_players_and_the_ruleset() -> None:
     [("finished", 101, "Ann won"), ("finished", None, "drawn"), ("aborted", None, "aborted"),
      ("forfeited", 202, "Bob won")],
 )  # fmt: skip
-def test_a_finished_matchs_thread_carries_the_result(state, winner, result) -> None:
+def test_a_finished_matchs_thread_carries_the_result(
+    state: str, winner: int | None, result: str
+) -> None:
     name = finished_name(standings(state, winner, {101: "Ann", 202: "Bob"}))
     assert name == f"Ann vs Bob · ludos — {result}"
 
