@@ -113,7 +113,9 @@ async def play_match(
         await service.play.accept_stop(here, player(other), offer)
 
 
-async def play_current_round(service: JarmoService, tournament_id: int, decide=stronger_wins):
+async def play_current_round(
+    service: JarmoService, tournament_id: int, decide=stronger_wins
+) -> None:
     """Play every match of the current round as ``decide`` says, then let the event advance."""
     tournament = await service.unit.store.tournaments.get(tournament_id)
     for pairing in await service.unit.store.tournaments.pairings(tournament_id):

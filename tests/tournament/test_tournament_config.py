@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from unittest import mock
 
@@ -34,12 +35,14 @@ def interaction(*, manage_guild: bool, roles: tuple[int, ...], configured: int |
         (False, (ROLE + 1,), ROLE, False),
     ],
 )
-def test_managers_and_the_configured_role_run_tournaments(manage_guild, roles, configured, allowed):
+def test_managers_and_the_configured_role_run_tournaments(
+    manage_guild: bool, roles, configured, allowed: bool
+) -> None:
     asked = interaction(manage_guild=manage_guild, roles=roles, configured=configured)
     assert can_run_tournaments(asked) is allowed
 
 
-def test_the_role_is_read_from_the_discord_section(tmp_path):
+def test_the_role_is_read_from_the_discord_section(tmp_path: Path) -> None:
     path = tmp_path / "jarmo.toml"
     path.write_text(f"[discord]\ntournament_role = {ROLE}\n")
     assert load_config(path, env={}).tournament_role_id == ROLE

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from bot.cogs.threads import finished_name
 from bot.i18n import ENGLISH
-from bot.service import Place
+from bot.service import JarmoService, Place
 from bot.service import models as service_models
-from bot.store import PairingResult
+from bot.store import PairingResult, SqliteStore
 from bot.words import Voice, shared_catalogue, standings_text, unchanged
 from bot.words import tournaments as tournament_words
 from tests.tournament.event_service import GUILD, LOBBY, MODERATOR, always, player, sign_up
@@ -15,7 +15,9 @@ from tests.tournament.event_service import GUILD, LOBBY, MODERATOR, always, play
 VOICE = Voice(shared_catalogue(ENGLISH), name=lambda user: f"<@{user}>", strong=unchanged)
 
 
-async def test_a_forced_match_counts_the_games_finished_in_its_thread_and_the_table(service, store):
+async def test_a_forced_match_counts_the_games_finished_in_its_thread_and_the_table(
+    service: JarmoService, store: SqliteStore
+) -> None:
     tournament_id = await sign_up(service, 4, format="swiss", rounds=2)
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     ahead_board, level_board = [
@@ -69,7 +71,9 @@ async def test_a_forced_match_counts_the_games_finished_in_its_thread_and_the_ta
     assert (row.rounds[0].outcome, row.rounds[0].points) == ("draw", (0, 0))
 
 
-async def test_a_withdrawal_shows_in_the_thread_as_the_forfeit_the_table_counts(service, store):
+async def test_a_withdrawal_shows_in_the_thread_as_the_forfeit_the_table_counts(
+    service: JarmoService, store: SqliteStore
+) -> None:
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     pairing = next(p for p in await store.tournaments.pairings(tournament_id) if p.round == 1)

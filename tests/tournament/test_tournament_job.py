@@ -7,12 +7,17 @@ import asyncio
 import contextlib
 import logging
 
+import pytest
+
+from bot.service import JarmoService
 from bot.service.backoff import MAX_DELAY_SECONDS
 from bot.service.jobs import Job, run_job
 from bot.service.tournament import Pairing
+from bot.store import SqliteStore
 from tests.tournament.event_service import (
     LOBBY,
     MODERATOR,
+    RecordingHost,
     always,
     play_match,
     sign_up,
@@ -32,7 +37,7 @@ async def finish_round_one(service, store, tournament_id: int) -> None:
 
 
 async def test_the_job_survives_a_store_error_and_advances_once_the_store_recovers(
-    service, store, host, caplog
+    service: JarmoService, store: SqliteStore, host: RecordingHost, caplog: pytest.LogCaptureFixture
 ):
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
@@ -85,7 +90,7 @@ async def test_the_job_survives_a_store_error_and_advances_once_the_store_recove
     assert "tournaments failed; trying again in 1 s" in caplog.text
 
 
-async def test_delays_grow_with_failures_in_a_row_up_to_the_cap():
+async def test_delays_grow_with_failures_in_a_row_up_to_the_cap() -> None:
     failures = 0
     delays: list[float] = []
     recovered = asyncio.Event()
@@ -107,7 +112,9 @@ async def test_delays_grow_with_failures_in_a_row_up_to_the_cap():
     assert max(delays) == MAX_DELAY_SECONDS and len(delays) == 12
 
 
-async def test_a_failure_while_stopping_ends_the_job_quietly(caplog):
+async def test_a_failure_while_stopping_ends_the_job_quietly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     async def store_gone() -> None:
         raise OSError("closed")
 

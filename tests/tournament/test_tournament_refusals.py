@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import Code, NotAllowed, Place, Refusal
+from bot.service import Code, JarmoService, NotAllowed, Place, Refusal
 from bot.service.tournament_views import TournamentRequest
+from bot.store import SqliteStore
 from tests.tournament.event_service import (
     LOBBY,
     MODERATOR,
+    RecordingHost,
     always,
     player,
     sign_up,
@@ -27,7 +29,9 @@ async def snapshot(store, tournament_id):
     )
 
 
-async def test_fewer_than_three_players_cannot_start(service, store, host):
+async def test_fewer_than_three_players_cannot_start(
+    service: JarmoService, store: SqliteStore, host: RecordingHost
+) -> None:
     tournament_id = await sign_up(service, 2, format="swiss")
     before = await snapshot(store, tournament_id)
 
@@ -38,7 +42,9 @@ async def test_fewer_than_three_players_cannot_start(service, store, host):
     assert await snapshot(store, tournament_id) == before and not host.opened
 
 
-async def test_more_rounds_than_a_round_robin_allows_cannot_start(service, store, host):
+async def test_more_rounds_than_a_round_robin_allows_cannot_start(
+    service: JarmoService, store: SqliteStore, host: RecordingHost
+) -> None:
     tournament_id = await sign_up(service, 4, format="round-robin", rounds=4)
     before = await snapshot(store, tournament_id)
 
@@ -50,7 +56,9 @@ async def test_more_rounds_than_a_round_robin_allows_cannot_start(service, store
     assert await snapshot(store, tournament_id) == before and not host.opened
 
 
-async def test_a_second_tournament_in_one_channel_is_refused_until_the_first_ends(service):
+async def test_a_second_tournament_in_one_channel_is_refused_until_the_first_ends(
+    service: JarmoService,
+) -> None:
     await sign_up(service, 3, format="swiss")
     request = TournamentRequest("Second", "swiss")
 
@@ -64,7 +72,9 @@ async def test_a_second_tournament_in_one_channel_is_refused_until_the_first_end
     ).entries == ()
 
 
-async def test_a_player_who_left_the_server_stops_the_start_by_name(service, store, host):
+async def test_a_player_who_left_the_server_stops_the_start_by_name(
+    service: JarmoService, store: SqliteStore, host: RecordingHost
+):
     tournament_id = await sign_up(service, 4, format="swiss")
     before = await snapshot(store, tournament_id)
 
@@ -81,7 +91,9 @@ async def test_a_player_who_left_the_server_stops_the_start_by_name(service, sto
     assert (await start(service, gone_three)).number == 1
 
 
-async def test_join_and_leave_buttons_pressed_after_the_start_are_refused(service, store):
+async def test_join_and_leave_buttons_pressed_after_the_start_are_refused(
+    service: JarmoService, store: SqliteStore
+) -> None:
     tournament_id = await sign_up(service, 3, format="round-robin")
     await start(service)
     before = await snapshot(store, tournament_id)
@@ -93,7 +105,7 @@ async def test_join_and_leave_buttons_pressed_after_the_start_are_refused(servic
     assert await snapshot(store, tournament_id) == before
 
 
-async def test_only_moderators_create_start_force_or_withdraw_others(service):
+async def test_only_moderators_create_start_force_or_withdraw_others(service: JarmoService) -> None:
     request = TournamentRequest("Cup", "swiss")
     with pytest.raises(NotAllowed):
         await service.tournaments.create(LOBBY, player(1), request, moderator=False)
@@ -115,7 +127,9 @@ async def test_only_moderators_create_start_force_or_withdraw_others(service):
         (TournamentRequest("Cup", "swiss", time_per_move="soon"), Code.BAD_TIME_LIMIT),
     ],
 )
-async def test_bad_options_are_refused_and_nothing_is_created(service, store, request_, code):
+async def test_bad_options_are_refused_and_nothing_is_created(
+    service: JarmoService, store: SqliteStore, request_, code
+) -> None:
     with pytest.raises(Refusal) as refused:
         await service.tournaments.create(LOBBY, MODERATOR, request_, moderator=True)
 
@@ -123,7 +137,7 @@ async def test_bad_options_are_refused_and_nothing_is_created(service, store, re
     assert await store.tournaments.latest_in(LOBBY.channel_id) is None
 
 
-async def test_pairings_of_a_round_not_played_yet_are_refused(service):
+async def test_pairings_of_a_round_not_played_yet_are_refused(service: JarmoService) -> None:
     await sign_up(service, 4, format="swiss")
     await start(service)
 

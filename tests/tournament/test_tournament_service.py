@@ -4,11 +4,14 @@ matches, results coming back from the matches' endings, and the expected final t
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
+from bot.service import JarmoService
 from bot.service.tournament import MatchResult, Pairing, standings
-from bot.store import open_store
+from bot.store import SqliteStore, open_store
+from tests.fakes import FakeClock
 from tests.tournament.event_service import (
     LOBBY,
     MODERATOR,
@@ -44,7 +47,9 @@ def table_rows(view):
     return [(row.rank, row.player, row.match_points) for row in view.standings.rows]
 
 
-async def test_a_round_robin_of_four_ends_with_the_table_worked_out_by_hand(service, host):
+async def test_a_round_robin_of_four_ends_with_the_table_worked_out_by_hand(
+    service: JarmoService, host: RecordingHost
+) -> None:
     await run_event(service, host, 4, "round-robin")
 
     # Lower id wins, neighbours draw: 1 draws 2 and beats 3 and 4 (5 match points); 2 draws 1
@@ -58,7 +63,9 @@ async def test_a_round_robin_of_four_ends_with_the_table_worked_out_by_hand(serv
     assert len(host.opened) == 6  # one place per match, each pair once
 
 
-async def test_tournament_games_count_for_ratings_like_any_other(service, host, store):
+async def test_tournament_games_count_for_ratings_like_any_other(
+    service: JarmoService, host: RecordingHost, store: SqliteStore
+) -> None:
     await run_event(service, host, 4, "round-robin")
 
     ranked = await store.ratings.leaderboard(1, "classic", offset=0, limit=10)
@@ -67,7 +74,9 @@ async def test_tournament_games_count_for_ratings_like_any_other(service, host, 
     assert sum(r.rating.games for r in ranked) == 2 * (3 * 1 + 3 * 2)
 
 
-async def test_a_round_robin_of_three_gives_each_a_bye(service, host):
+async def test_a_round_robin_of_three_gives_each_a_bye(
+    service: JarmoService, host: RecordingHost
+) -> None:
     await run_event(service, host, 3, "round-robin")
 
     # 1 draws 2, beats 3; 2 draws 1 and 3; 3 draws 2. Each sits out once (a bye: 2 points).
@@ -90,7 +99,9 @@ async def test_a_round_robin_of_three_gives_each_a_bye(service, host):
         ("swiss", 8),
     ],
 )
-async def test_a_whole_event_ends_with_the_table_of_its_draw(service, host, format, count):
+async def test_a_whole_event_ends_with_the_table_of_its_draw(
+    service: JarmoService, host: RecordingHost, format: str, count: int
+) -> None:
     tournament_id = await run_event(service, host, count, format)
 
     (final,) = host.tables
@@ -104,7 +115,9 @@ async def test_a_whole_event_ends_with_the_table_of_its_draw(service, host, form
     assert await service.tournaments.standings(LOBBY) == final
 
 
-async def test_swiss_of_eight_plays_three_rounds_and_the_top_seed_wins(service, host):
+async def test_swiss_of_eight_plays_three_rounds_and_the_top_seed_wins(
+    service: JarmoService, host: RecordingHost
+) -> None:
     await run_event(service, host, 8, "swiss")
 
     (final,) = host.tables
@@ -114,7 +127,9 @@ async def test_swiss_of_eight_plays_three_rounds_and_the_top_seed_wins(service, 
     assert len({frozenset(pair) for pair in met}) == len(met)  # no rematch
 
 
-async def test_a_result_comes_back_by_itself_and_the_round_waits_for_the_last(service, host, store):
+async def test_a_result_comes_back_by_itself_and_the_round_waits_for_the_last(
+    service: JarmoService, host: RecordingHost, store: SqliteStore
+) -> None:
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     first, second = (p for p in await store.tournaments.pairings(tournament_id))
@@ -139,7 +154,9 @@ async def test_a_result_comes_back_by_itself_and_the_round_waits_for_the_last(se
     assert aborted.decided and aborted.winner_id is None  # level when aborted: drawn
 
 
-async def test_the_event_goes_on_after_a_restart_that_lost_the_ending(tmp_path, clock, monkeypatch):
+async def test_the_event_goes_on_after_a_restart_that_lost_the_ending(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "jarmo.sqlite3"
     async with open_store(path) as store:
         service = make_service(store, clock)
@@ -173,7 +190,9 @@ async def test_the_event_goes_on_after_a_restart_that_lost_the_ending(tmp_path, 
         assert len(host.tables) == 1
 
 
-async def test_two_moderators_pressing_start_at_once_start_it_once(service, host, store):
+async def test_two_moderators_pressing_start_at_once_start_it_once(
+    service: JarmoService, host: RecordingHost, store: SqliteStore
+) -> None:
     import asyncio
 
     from bot.service import Refusal
@@ -194,7 +213,9 @@ async def test_two_moderators_pressing_start_at_once_start_it_once(service, host
     assert {p.round for p in await store.tournaments.pairings(tournament_id)} == {1}
 
 
-async def test_a_withdrawal_forfeits_the_match_and_keeps_results_played(service, host, store):
+async def test_a_withdrawal_forfeits_the_match_and_keeps_results_played(
+    service: JarmoService, host: RecordingHost, store: SqliteStore
+) -> None:
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     await play_current_round(service, tournament_id)  # round 1: 1-4 (1 wins), 2-3 (draw)
@@ -216,7 +237,9 @@ async def test_a_withdrawal_forfeits_the_match_and_keeps_results_played(service,
     assert all(c is not None and c.outcome == "forfeit-loss" for c in row.rounds[1:])
 
 
-async def test_a_moderator_forces_the_unfinished_matches_to_their_score(service, host, store):
+async def test_a_moderator_forces_the_unfinished_matches_to_their_score(
+    service: JarmoService, host: RecordingHost, store: SqliteStore
+) -> None:
     tournament_id = await sign_up(service, 4, format="swiss", rounds=2)
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
 
@@ -230,7 +253,7 @@ async def test_a_moderator_forces_the_unfinished_matches_to_their_score(service,
     assert (await store.tournaments.get(tournament_id)).current_round == 2
 
 
-def test_match_results_of_the_fixture_rule_are_what_the_table_expects():
+def test_match_results_of_the_fixture_rule_are_what_the_table_expects() -> None:
     assert MatchResult(1, 1, 3, *with_points(1, Pairing(1, 3))).points == (5, 5)
     assert with_points(1, Pairing(2, 3)) == (None, (10, 10))
 
@@ -249,7 +272,9 @@ class SlowHost(RecordingHost):
         return await super().open_match(tournament, first_name, second_name)
 
 
-async def test_the_background_advance_does_not_start_a_match_that_start_is_starting(store, clock):
+async def test_the_background_advance_does_not_start_a_match_that_start_is_starting(
+    store: SqliteStore, clock: FakeClock
+) -> None:
     service = make_service(store, clock)
     host = SlowHost()
     service.tournaments.attach(host)
@@ -267,7 +292,9 @@ async def test_the_background_advance_does_not_start_a_match_that_start_is_start
     assert len({p.match_id for p in pairings}) == 2
 
 
-async def test_a_process_advances_only_the_tournaments_of_its_servers(store, clock, host):
+async def test_a_process_advances_only_the_tournaments_of_its_servers(
+    store: SqliteStore, clock: FakeClock, host: RecordingHost
+) -> None:
     service = make_service(store, clock)
     service.tournaments.attach(host)
     tournament_id = await sign_up(service, 4, format="round-robin")
