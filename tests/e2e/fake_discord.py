@@ -496,7 +496,12 @@ class FakeDiscord:
     # -- interactions ------------------------------------------------------------------------
 
     def _new_interaction(
-        self, kind: int, user: User, channel: Channel, data: dict[str, Any], label: str
+        self,
+        kind: int,
+        user: User,
+        channel: Channel | Thread,
+        data: dict[str, Any],
+        label: str,
     ) -> Interaction:
         world = self.world_of(channel.guild_id)
         interaction_id = self.ids()
@@ -530,7 +535,13 @@ class FakeDiscord:
         return interaction
 
     def slash(
-        self, user: User, channel: Channel, path: str, *, send: bool = True, **options: Any
+        self,
+        user: User,
+        channel: Channel | Thread,
+        path: str,
+        *,
+        send: bool = True,
+        **options: Any,
     ) -> Interaction:
         """``user`` runs the slash command ``path`` (e.g. ``"jarmo move"``) in ``channel`` with
         these options, as the Discord client would send it: only registered commands, option
@@ -542,7 +553,7 @@ class FakeDiscord:
     def autocomplete(
         self,
         user: User,
-        channel: Channel,
+        channel: Channel | Thread,
         path: str,
         focus: str,
         *,
@@ -1101,7 +1112,7 @@ class FakeDiscord:
 
     # -- channel messages --------------------------------------------------------------------
 
-    def _channel(self, channel: str) -> Channel:
+    def _channel(self, channel: str) -> Channel | Thread:
         found = self.channel_by_id(int(channel))
         if found is None:
             raise DiscordError(404, "Unknown Channel", 10003)
@@ -1445,13 +1456,15 @@ class FakeDiscord:
 
         self._run(archive())
 
-    def threads_of(self, channel: Channel) -> list[Thread]:
+    def threads_of(self, channel: Channel | Thread) -> list[Thread]:
         """The threads started in ``channel``, oldest first."""
         with self._changed:
             found = [t for t in self.world.threads.values() if t.parent_id == channel.id]
         return sorted(found, key=lambda t: t.id)
 
-    def wait_threads(self, channel: Channel, count: int, timeout: float = 20.0) -> list[Thread]:
+    def wait_threads(
+        self, channel: Channel | Thread, count: int, timeout: float = 20.0
+    ) -> list[Thread]:
         """Until ``channel`` has ``count`` threads; returns them."""
         what = f"{count} thread(s) in channel {channel.name}"
         self.wait_until(lambda: len(self.threads_of(channel)) >= count, timeout, what)
@@ -1477,7 +1490,7 @@ class FakeDiscord:
 
     # -- reading what happened ----------------------------------------------------------------
 
-    def channel_messages(self, channel: Channel) -> list[Message]:
+    def channel_messages(self, channel: Channel | Thread) -> list[Message]:
         """Every visible message in a channel, oldest first (ephemeral ones excluded)."""
         with self._changed:
             return [
@@ -1519,7 +1532,8 @@ def _focused_type(interaction: Interaction, fake: FakeDiscord) -> int:
     if focused is None:
         fake.problem(f"{interaction}: autocomplete without a focused option")
         return 3
-    return focused["type"]
+    kind: int = focused["type"]
+    return kind
 
 
 def _json_response(

@@ -16,7 +16,8 @@ import pytest
 from bot.jarmo import Game
 from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import accept, challenge, check_board_embed, check_private
-from tests.e2e.fake_discord import FakeDiscord, Message
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import Channel, Message, Thread
 
 DEADLINE = re.compile(r"must move <t:(\d+):R> or loses on time")
 USUAL_LIMITS = ["5m", "30m", "1h", "2h", "12h", "1d", "3d", "7d", "none"]
@@ -41,6 +42,7 @@ def test_a_pause_agreed_by_the_opponent_stops_the_clock_until_resume(
     offered = fake.slash(bob, here, "jarmo pause").wait_answer()
     assert offered.type == 4 and not offered.ephemeral
     offer = offered.message
+    assert offer is not None
     assert offer.content.startswith(f"{bob.mention} asks to pause the clock of this game.")
     assert f"{ann.mention}, do you agree?" in offer.content
     assert offer.pinged == {ann.id}  # only the one who answers
@@ -70,6 +72,7 @@ def test_a_pause_agreed_by_the_opponent_stops_the_clock_until_resume(
     resumed = fake.slash(bob, here, "jarmo resume").wait_answer()  # either player may
     assert resumed.type == 4 and not resumed.ephemeral
     assert resumed.content == f"{ann.mention}, your move."
+    assert resumed.message is not None
     assert resumed.message.pinged == {ann.id}
     text = check_board_embed(resumed.message)["description"]
     assert text.startswith(f"{bob.mention} restarted the clock.\n")
@@ -88,6 +91,7 @@ def test_a_pause_offer_lapses_with_the_next_move(fake: FakeDiscord, bot: BotProc
     here = world.channel("arena-2")
     accept(fake, challenge(fake, here, ann, cat, side="white", time_per_move="1d"), cat)
     offer = fake.slash(ann, here, "jarmo pause").wait_answer().message
+    assert offer is not None
     fake.slash(ann, here, "jarmo move", move="A1-C2").wait_answer()
     check_private(fake.press(cat, offer, "Agree to pause").wait_answer())
     # The clock still runs: Cat can move.
@@ -140,7 +144,7 @@ def bring_deadline_forward(database: Path, channel_id: int, left: timedelta) -> 
     assert changed == 1, f"no running game in channel {channel_id}"
 
 
-def reminders_in(fake: FakeDiscord, channel) -> list[Message]:
+def reminders_in(fake: FakeDiscord, channel: Channel | Thread) -> list[Message]:
     return [m for m in fake.channel_messages(channel) if "Your time runs out" in m.content]
 
 

@@ -5,6 +5,7 @@ announced exactly once; a process killed with SIGKILL mid-game and started again
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import asyncpg
@@ -27,7 +28,7 @@ SETTLED_SECONDS = 30.0
 
 
 @pytest.fixture(scope="module")
-def fake():
+def fake() -> Iterator[FakeDiscord]:
     server = FakeDiscord(shards=2).start()
     server.add_guild(shard=1 - server.shard_of(server.world.guild_id))
     yield server
@@ -42,7 +43,7 @@ def database_url(postgres: PostgresServer) -> str:
 @pytest.fixture(scope="module")
 def cluster(
     fake: FakeDiscord, database_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> dict[int, BotProcess]:
+) -> Iterator[dict[int, BotProcess]]:
     """Shard number -> the process that runs it (and only it)."""
     processes = {
         shard: BotProcess(
@@ -68,7 +69,9 @@ def cluster(
 
 
 @pytest.fixture(autouse=True)
-def nothing_went_wrong_in_the_cluster(fake: FakeDiscord, cluster: dict[int, BotProcess]):
+def nothing_went_wrong_in_the_cluster(
+    fake: FakeDiscord, cluster: dict[int, BotProcess]
+) -> Iterator[None]:
     fake.take_problems()
     for process in cluster.values():
         process.new_errors()
@@ -87,7 +90,8 @@ def run_sql(url: str, statement: str, *arguments: object) -> str:
     async def run() -> str:
         connection = await asyncpg.connect(url)
         try:
-            return await connection.execute(statement, *arguments)
+            status: str = await connection.execute(statement, *arguments)
+            return status
         finally:
             await connection.close()
 
@@ -98,7 +102,10 @@ def outbox_status(url: str, key: str) -> str | None:
     async def read() -> str | None:
         connection = await asyncpg.connect(url)
         try:
-            return await connection.fetchval("SELECT status FROM outbox WHERE key = $1", key)
+            status: str | None = await connection.fetchval(
+                "SELECT status FROM outbox WHERE key = $1", key
+            )
+            return status
         finally:
             await connection.close()
 

@@ -17,6 +17,7 @@ def test_playing_the_computer(fake: FakeDiscord, bot: BotProcess) -> None:
     )
     opening = start.wait_answer()
     assert opening.type == 4 and not opening.ephemeral
+    assert opening.message is not None
     check_board_embed(opening.message)
     assert opening.message.content.startswith(f"{world.ann.mention}, your move.")
     assert opening.message.pinged == frozenset()  # Ann moves first, but she just asked
@@ -26,6 +27,7 @@ def test_playing_the_computer(fake: FakeDiscord, bot: BotProcess) -> None:
         played = fake.slash(world.ann, here, "jarmo move", move=move)
         answer = played.wait_answer()
         assert f"played **{move}**" in answer.embeds[0]["description"]
+        assert answer.message is not None
         assert not answer.message.content  # the computer is to move: no "your move" to it
         game.play(move)
         reply = played.wait_followups(1)[0]
@@ -84,6 +86,7 @@ def test_the_start_is_answered_at_once_when_the_computer_opens(
         world.cat, here, "jarmo challenge", opponent=world.bot, side="black", level="hard"
     )
     answer = start.wait_answer()  # the fake fails the test if this took 3 s or more
+    assert answer.message is not None
     check_board_embed(answer.message)
     assert not answer.message.content  # the bot never writes "your move" to itself
     opening = start.wait_followups(1)[0]  # hard thinks about 2 s for its first move

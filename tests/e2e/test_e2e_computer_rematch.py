@@ -19,6 +19,7 @@ def test_a_rematch_against_the_computer_starts_at_once_with_sides_swapped(
         ann, here, "jarmo challenge", opponent=computer, side="white", level="easy"
     ).wait_answer()
     prompt = fake.slash(ann, here, "jarmo resign").wait_answer()
+    assert prompt.message is not None
     [ending] = fake.press(ann, prompt.message, "Yes, resign the match").wait_followups(1)
     assert f"{computer.mention} wins the match" in ending.embeds[0]["description"]
     assert {"Rematch", "Review"} <= {button["label"] for button in ending.buttons}
@@ -30,6 +31,7 @@ def test_a_rematch_against_the_computer_starts_at_once_with_sides_swapped(
     pressed = fake.press(ann, ending, "Rematch")
     started = pressed.wait_answer()
     assert started.type == 4 and not started.ephemeral  # no challenge to accept
+    assert started.message is not None
     embed = check_board_embed(started.message)
     assert embed["title"] == "Game 1 of 1 · classic / traditional"
     game = Game.new()

@@ -9,6 +9,7 @@ stored records were spoiled (see ``damaged_games``).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -49,7 +50,7 @@ def damaged(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory) -> Serv
 
 
 @pytest.fixture(scope="module")
-def bot(damaged: Served):
+def bot(damaged: Served) -> Iterator[BotProcess]:
     yield damaged.process
     if damaged.process.running():
         damaged.process.stop()

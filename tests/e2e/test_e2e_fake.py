@@ -9,7 +9,9 @@ import json
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -25,7 +27,7 @@ from tests.e2e.discord_limits import (
 from tests.e2e.fake_discord import FakeDiscord
 
 
-def command(**changes):
+def command(**changes: object) -> dict[str, object]:
     base = {
         "name": "jarmo",
         "description": "Play Jarmo",
@@ -45,7 +47,7 @@ def command(**changes):
     return base | changes
 
 
-def sub(*options):
+def sub(*options: dict[str, object]) -> list[dict[str, object]]:
     return [{"name": "move", "description": "Make a move", "type": 1, "options": list(options)}]
 
 
@@ -90,7 +92,7 @@ def test_a_valid_command_passes() -> None:
 
 
 @pytest.mark.parametrize("case", BAD_COMMANDS)
-def test_command_limits_are_enforced(case) -> None:
+def test_command_limits_are_enforced(case: str) -> None:
     assert check_commands([BAD_COMMANDS[case]]), case
 
 
@@ -109,7 +111,9 @@ def test_two_commands_with_one_name_are_refused() -> None:
         (None, False),
     ],
 )
-def test_allowed_mentions_must_never_reach_everyone_or_roles(mentions, ok: bool) -> None:
+def test_allowed_mentions_must_never_reach_everyone_or_roles(
+    mentions: dict[str, list[str]] | None, ok: bool
+) -> None:
     payload = {"content": "hello <@1>", "allowed_mentions": mentions}
     assert (check_allowed_mentions(payload, required=True) == []) is ok
 
@@ -124,14 +128,14 @@ def test_message_limits_are_enforced() -> None:
     assert check_message({"content": "ok", "components": rows}, creating=True, files=0)
 
 
-def test_a_files_alternative_text_is_held_to_discords_limit():
-    def attached(description: object) -> dict:
+def test_a_files_alternative_text_is_held_to_discords_limit() -> None:
+    def attached(description: object) -> dict[str, Any]:
         return {"content": "ok", "attachments": [{"id": "0", "description": description}]}
 
     assert check_message(attached("d" * 1024), creating=True, files=1) == []
     assert check_message(attached("d" * 1025), creating=True, files=1)
     assert check_message(attached(7), creating=True, files=1)
-    gallery = {"type": 12, "items": [{"media": {"url": "attachment://a.png"}}]}
+    gallery: dict[str, Any] = {"type": 12, "items": [{"media": {"url": "attachment://a.png"}}]}
     gallery["items"][0]["description"] = "d" * 1025
     v2 = {"flags": 32768, "components": [gallery]}
     assert check_components_v2(v2, was_v2=True)
@@ -206,7 +210,7 @@ class Misbehaving(discord.Client):
             await self._misbehave(interaction)
 
     async def _misbehave(self, interaction: discord.Interaction) -> None:
-        what = interaction.data["options"][0]["name"]  # type: ignore[index]
+        what = interaction.data["options"][0]["name"]  # type: ignore[index, typeddict-item]  # a slash command's
         response = interaction.response
         if what == "late":
             await asyncio.sleep(0.6)
@@ -230,7 +234,7 @@ async def _cancel_the_rest() -> None:
 
 
 @pytest.fixture
-def strict_fake():
+def strict_fake() -> Iterator[FakeDiscord]:
     """A fake with a short answer deadline, and discord.py pointed at it in this process."""
     # Plain text gateway frames here (the bot process gets zlib-stream): discord.py reads both.
     server = FakeDiscord(answer_deadline=0.3, compress=False).start()
@@ -266,7 +270,7 @@ def strict_fake():
     ],
 )
 def test_the_fake_catches_a_client_breaking_the_rules(
-    strict_fake, subcommand: str, problem: str
+    strict_fake: FakeDiscord, subcommand: str, problem: str
 ) -> None:
     world = strict_fake.world
     strict_fake.slash(world.ann, world.channel("general"), f"oops {subcommand}")

@@ -126,6 +126,7 @@ def test_a_click_after_the_game_ended_is_answered_privately(
     board = fake.channel_messages(table.channel)[-1]
     grid = open_grid(fake, board, world.ann)
     prompt = fake.slash(world.ann, table.channel, "jarmo resign").wait_answer()
+    assert prompt.message is not None
     fake.press(world.ann, prompt.message, "Yes, resign the match").wait_followups(1)
     fake.wait_idle()
     for pressed in (

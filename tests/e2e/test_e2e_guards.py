@@ -16,6 +16,7 @@ import pytest
 from tests.e2e.bot_process import BotProcess, bot_command, bot_env
 from tests.e2e.e2e_play import challenge, challenge_id, check_board_embed, check_private
 from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import Answer
 
 pytestmark = pytest.mark.sqlite_only("counts rows in the SQLite file; a second bot meets its lock")
 
@@ -28,7 +29,7 @@ def stored_rows(database: Path, table: str) -> int:
         return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
 
-def check_refused(answer) -> None:
+def check_refused(answer: Answer) -> None:
     check_private(answer, "Jarmo is played in servers")
 
 
@@ -103,4 +104,5 @@ def test_a_second_bot_on_the_same_database_exits_before_connecting(
     assert bot.running()
     answer = fake.slash(fake.world.cat, fake.world.channel("general"), "jarmo rules").wait_answer()
     assert answer.ephemeral
+    assert answer.message is not None
     check_board_embed(answer.message, filename="start.png")

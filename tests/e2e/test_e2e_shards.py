@@ -4,6 +4,7 @@ with ``shard_ids`` it runs only those, and serves only their servers."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from tests.e2e.fake_discord import FakeDiscord
 
 
 @pytest.fixture(scope="module")
-def fake():
+def fake() -> Iterator[FakeDiscord]:
     server = FakeDiscord(shards=2).start()
     server.add_guild(shard=1 - server.shard_of(server.world.guild_id))
     yield server
@@ -22,7 +23,7 @@ def fake():
 
 
 @pytest.fixture(scope="module")
-def bot(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory):
+def bot(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
     """One process, no shard settings, global commands (the servers are not a dev guild)."""
     process = BotProcess(fake, tmp_path_factory.mktemp("bot"), dev_guild=False)
     process.start()

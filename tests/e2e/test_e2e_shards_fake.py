@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -21,7 +21,7 @@ COMMAND = {"name": "ping", "description": "Ping", "type": 1}
 
 
 @pytest.fixture
-def fake():
+def fake() -> Iterator[FakeDiscord]:
     server = FakeDiscord(shards=2).start()
     yield server
     server.close()
@@ -47,10 +47,11 @@ class Shard:
     async def receive(self) -> dict[str, Any]:
         frame = await self.ws.receive(timeout=FRAME_SECONDS)
         assert frame.type == aiohttp.WSMsgType.TEXT, f"the gateway closed: {frame}"
-        return json.loads(frame.data)
+        decoded: dict[str, Any] = json.loads(frame.data)
+        return decoded
 
     async def dispatches(self, count: int) -> list[dict[str, Any]]:
-        found = []
+        found: list[dict[str, Any]] = []
         while len(found) < count:
             frame = await self.receive()
             if frame["op"] == 0:

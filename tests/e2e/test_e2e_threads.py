@@ -9,7 +9,9 @@ One bot process serves the module; the bot may open threads unless a test says o
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from contextlib import closing
+from typing import Any
 
 import pytest
 
@@ -22,7 +24,7 @@ pytestmark = pytest.mark.sqlite_only("reads the stored thread ids from the SQLit
 
 
 @pytest.fixture(autouse=True)
-def threads_allowed(fake: FakeDiscord):
+def threads_allowed(fake: FakeDiscord) -> Iterator[None]:
     fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     yield
     fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
@@ -34,6 +36,7 @@ def accept_into_thread(
     """The opponent accepts: the challenge says where the match went, a thread opened from the
     challenge's message holds the first board, naming both players. Returns both."""
     channel = fake.world.channel_by_id(message.channel_id)
+    assert channel is not None
     before = len(fake.threads_of(channel))
     answer = fake.press(opponent, message, "Accept").wait_answer()
     assert answer.type == 7 and answer.message is not None, answer
@@ -53,9 +56,10 @@ def accept_into_thread(
     return thread, board
 
 
-def database_row(fake_bot, sql: str, *args: object) -> tuple:
+def database_row(fake_bot: BotProcess, sql: str, *args: object) -> tuple[Any, ...]:
     with closing(sqlite3.connect(f"file:{fake_bot.database}?mode=ro", uri=True)) as db:
-        return db.execute(sql, args).fetchone()
+        row: tuple[Any, ...] = db.execute(sql, args).fetchone()
+        return row
 
 
 def test_two_matches_at_once_in_one_channels_threads(fake: FakeDiscord, bot: BotProcess) -> None:

@@ -10,18 +10,25 @@ move is on a line that all of the engine's boards share."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from bot.jarmo import Game
 from tests.e2e.bot_process import BotProcess
-from tests.e2e.e2e_play import challenge
+from tests.e2e.e2e_play import challenge, manager
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
+from tests.e2e.fake_models import (
+    MEMBER_PERMISSIONS,
+    THREAD_PERMISSIONS,
+    Channel,
+    Message,
+    Thread,
+    User,
+)
 from tests.e2e.grid_clicks import click_move, open_grid
 from tests.e2e.test_e2e_threads import accept_into_thread
 from tests.e2e.test_e2e_tournament import (
-    manager,
     play_round,
     posts_containing,
     round_matches,
@@ -61,7 +68,9 @@ SHARED_LINES = {
 
 
 @pytest.fixture(scope="module")
-def bot(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory, e2e_backend: str):
+def bot(
+    fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory, e2e_backend: str
+) -> Iterator[BotProcess]:
     """The bot with games of ``SHORT_GAME`` moves."""
     process = BotProcess(fake, tmp_path_factory.mktemp("bot"), max_plies=SHORT_GAME)
     if e2e_backend == "postgresql":
@@ -75,7 +84,7 @@ def bot(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory, e2e_backend
 
 
 @pytest.fixture(autouse=True)
-def threads_allowed(fake: FakeDiscord):
+def threads_allowed(fake: FakeDiscord) -> Iterator[None]:
     fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     yield
 
@@ -128,7 +137,7 @@ def test_a_match_ended_by_a_click_renames_its_thread_at_once(
     assert thread.name == f"Ann vs Bob · classic — {result}"
 
 
-def table_after(fake: FakeDiscord, user: User, channel) -> str:
+def table_after(fake: FakeDiscord, user: User, channel: Channel | Thread) -> str:
     """``/jarmo tournament standings``: the table's text version."""
     asked = fake.slash(user, channel, "jarmo tournament standings")
     asked.wait_answer()

@@ -5,6 +5,8 @@ moderator withdrawing someone else."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -17,7 +19,7 @@ PAIRING = re.compile(r"^<@(\d+)> vs <@(\d+)> in <#(\d+)>(.*)$", re.M)
 
 
 @pytest.fixture(autouse=True)
-def threads_allowed(fake: FakeDiscord):
+def threads_allowed(fake: FakeDiscord) -> Iterator[None]:
     fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     yield
 
@@ -29,6 +31,7 @@ def create(fake: FakeDiscord, here: Channel, players: list[User]) -> Message:
         signup = fake.slash(
             world.ann, here, "jarmo tournament create", name="Club cup", format="round-robin"
         ).wait_answer()
+    assert signup.message is not None
     for player in players:
         assert fake.press(player, signup.message, "Join").wait_answer().type == 7
     return signup.message
@@ -50,7 +53,7 @@ def start(fake: FakeDiscord, here: Channel) -> None:
     fake.wait_idle()
 
 
-def leave(fake: FakeDiscord, here: Channel, user: User, **options: object) -> Message:
+def leave(fake: FakeDiscord, here: Channel, user: User, **options: Any) -> Message:
     """``/jarmo tournament leave``: a private, deferred answer; returns its follow-up."""
     asked = fake.slash(user, here, "jarmo tournament leave", **options)
     answer = asked.wait_answer()
@@ -60,7 +63,7 @@ def leave(fake: FakeDiscord, here: Channel, user: User, **options: object) -> Me
     return said
 
 
-def pairings(fake: FakeDiscord, here: Channel, user: User, **options: object) -> Message:
+def pairings(fake: FakeDiscord, here: Channel, user: User, **options: Any) -> Message:
     answer = fake.slash(user, here, "jarmo tournament pairings", **options).wait_answer()
     assert answer.type == 4 and answer.message is not None
     return answer.message
