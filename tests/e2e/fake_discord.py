@@ -25,7 +25,7 @@ import zlib
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 from tests.e2e.discord_limits import (
     COMPONENTS_V2,
@@ -1570,13 +1570,15 @@ async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
     uploads: list[Upload] = []
     reader = await request.multipart()
     while (part := await reader.next()) is not None:
-        name = part.name or ""  # type: ignore[union-attr]
+        # Discord sends flat parts: a nested multipart body is not a request it would accept.
+        assert isinstance(part, BodyPartReader), "a nested multipart body"
+        name = part.name or ""
         if name == "payload_json":
-            payload = json.loads(await part.text())  # type: ignore[union-attr]
+            payload = json.loads(await part.text())
         elif (found := re.fullmatch(r"files\[(\d+)\]", name)) is not None:
-            data = bytes(await part.read())  # type: ignore[union-attr]
+            data = bytes(await part.read())
             kind = part.headers.get("Content-Type")
-            uploads.append(Upload(int(found[1]), part.filename or "", kind, data))  # type: ignore[union-attr]
+            uploads.append(Upload(int(found[1]), part.filename or "", kind, data))
         else:
             raise ValueError(f"unexpected form field {name!r}")
     return payload, uploads
