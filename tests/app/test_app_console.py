@@ -100,7 +100,7 @@ async def test_a_scripted_game_to_a_resignation(store: SqliteStore, tmp_path: Pa
     assert console.prompts[-2].startswith("Ann, resign? You lose this game and the rest")
     assert console.prompts[-1].startswith("Review the last game?")  # the script ends: no
 
-    assert result is not None and result.over  # type: ignore[attr-defined]
+    assert result is not None and result.over  # type: ignore[attr-defined]  # the console's result, untyped there
     match = await store.games.latest_match(PLACE.channel_id)
     assert match is not None and match.state == "forfeited"
     (game,) = await store.games.match_games(match.id)
@@ -134,7 +134,7 @@ async def test_whole_match_playing_the_first_suggestion(store: SqliteStore, tmp_
     out = tmp_path / "boards"
     result = await play(service_on(store, max_plies=10), console, out, games=2)
 
-    assert result is not None and result.over  # type: ignore[attr-defined]
+    assert result is not None and result.over  # type: ignore[attr-defined]  # the console's result, untyped there
     assert "Game 2 of 2 · classic / traditional" in console.text
     assert "the move limit was reached" in console.text
     assert "Match of 2 games" in console.shown[-1]
@@ -152,7 +152,7 @@ async def test_the_other_player_answers_a_stop_offer(store: SqliteStore, tmp_pat
     assert "The players agreed to stop the game here." in console.text
     offers = [p for p in console.prompts if "offers to stop" in p]
     assert len(offers) == 2
-    assert result is not None and result.over  # type: ignore[attr-defined]
+    assert result is not None and result.over  # type: ignore[attr-defined]  # the console's result, untyped there
 
 
 async def test_end_of_input_leaves_cleanly(store: SqliteStore, tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ def test_the_console_language(
 def test_play_offers_every_console_language() -> None:
     (play,) = [
         action.choices["play"]
-        for action in build_parser()._subparsers._group_actions  # type: ignore[union-attr]
+        for action in build_parser()._subparsers._group_actions  # type: ignore[union-attr]  # argparse keeps its subcommands private
         if action.choices
     ]
     (lang,) = [action for action in play._actions if action.dest == "lang"]

@@ -28,7 +28,7 @@ async def answer_to_rules(config: BotConfig) -> dict[str, Any]:
     interaction.client = mock.create_autospec(JarmoBot, instance=True)
     interaction.client.config = config
     cog = PlayCog()
-    await cog.rules.callback(cog, interaction)  # type: ignore[arg-type]
+    await cog.rules.callback(cog, interaction)  # type: ignore[arg-type]  # a stand-in interaction
     interaction.response.send_message.assert_awaited_once()
     return interaction.response.send_message.await_args.kwargs
 
@@ -77,6 +77,7 @@ def test_rules_examples_are_real_lines_into_the_enemy_camp() -> None:
 def test_the_picture_key_names_every_mark_the_renderer_draws() -> None:
     (key,) = [f.value for f in rules_embed(200).fields if f.name == "The picture"]
     for mark in ("marked", "guard", "last move", "captured", "placed", "camps"):
+        assert key is not None
         assert mark in key.lower(), mark
 
 
