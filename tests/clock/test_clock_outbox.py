@@ -157,7 +157,7 @@ async def test_an_entry_that_cannot_be_rebuilt_does_not_hold_up_the_others(
             raise RuntimeError("a bug in rebuilding this one")
         return await real_rebuild(entry)
 
-    delivery.rebuild = rebuild_failing_first  # type: ignore[method-assign]
+    delivery.rebuild = rebuild_failing_first  # type: ignore[method-assign]  # a failing rebuild, for this test
     await delivery.deliver_due()
     assert [d.entry.channel_id for d in posts.posted] == [ELSEWHERE.channel_id]
     upcoming = await bot.store.outbox.next_due()
