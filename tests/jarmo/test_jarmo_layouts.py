@@ -84,7 +84,7 @@ def test_bow_has_all_tall_lines_and_the_twelve_wide_ones() -> None:
     assert as_set(wide) == as_set(SPEC_WIDE)
 
 
-def test_bow_is_mirrored_between_the_camps_not_rotated():
+def test_bow_is_mirrored_between_the_camps_not_rotated() -> None:
     lines = as_set(get_layout("bow").lines)
 
     def flip_rows(point: str) -> str:

@@ -327,6 +327,7 @@ def test_game_ends_when_all_remaining_pieces_reach_the_enemy_camp() -> None:
     game = Game.setup("A5:w B3:w E1:b D2:b")
     game.play("B3-C5")
     outcome = game.outcome()
+    assert outcome is not None
     assert game.over and outcome.termination is Termination.CAMP
     assert outcome.points == {"white": 4, "black": 3} and game.winner() == "white"  # E1 counts 2
     assert refused(game, "E1-D3").reason == IllegalMove.GAME_OVER
