@@ -16,6 +16,7 @@ async def test_the_new_commands_are_in_the_group_and_within_discords_limits() ->
     bot = JarmoBot(BotConfig(), serve=False)
     await setup(bot)
     group = bot.tree.get_command("jarmo")
+    assert group is not None
     commands = {command.name: command for command in group.commands}
     assert {"leaderboard", "stats", "history", "standings"} <= set(commands)
     for name in ("leaderboard", "stats", "history"):

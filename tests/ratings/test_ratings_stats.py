@@ -96,6 +96,7 @@ async def test_an_active_game_cannot_be_exported(service: JarmoService, store: S
     await start(service, ANN, BOB)
     record = await store.games.active(HERE.channel_id)
     with refused(NoStats, "still be in play"):
+        assert record is not None
         await service.stats.export_game(GUILD, record.id)
 
 

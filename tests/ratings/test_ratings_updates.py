@@ -156,6 +156,7 @@ async def test_the_store_refuses_ratings_for_an_aborted_game(
 
     await start(service, ANN, BOB)
     record = await store.games.active(HERE.channel_id)
+    assert record is not None
     match = await store.games.match(record.match_id)
     update = await Ratings().plan(store.ratings, record, match, status="finished", winner="white")
     with pytest.raises(ValueError, match="cannot be rated"):
@@ -173,4 +174,6 @@ async def test_the_store_refuses_ratings_for_an_aborted_game(
             expected_version=0,
             now=record.started_at,
         )
+    assert record is not None
+    assert record is not None
     assert (await store.games.active(HERE.channel_id)).id == record.id  # nothing was written
