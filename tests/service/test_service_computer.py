@@ -44,6 +44,7 @@ async def test_computer_accepts_at_once_and_answers_each_move(
     reply = await computer.reply(HERE)
     assert reply is not None and reply.actor_id == ROBOT.user_id
     record = await store.games.active(HERE.channel_id)
+    assert record is not None
     assert record.version == 2 and record.game.turn == "white"
     assert await computer.reply(HERE) is None  # not its turn
 
@@ -70,6 +71,7 @@ async def test_a_whole_game_against_the_computer(
         report = await computer.reply(HERE)
         if report.ended:
             break
+    assert report.standings is not None
     assert report.standings.over
 
 
@@ -82,7 +84,9 @@ async def test_other_bots_and_bad_levels_are_refused(
         await computer.start(HERE, ANN, ChallengeRequest(ROBOT, level="genius"))
 
 
-async def test_resigning_while_the_computer_thinks_wins(service: JarmoService, store: SqliteStore):
+async def test_resigning_while_the_computer_thinks_wins(
+    service: JarmoService, store: SqliteStore
+) -> None:
     started, release = asyncio.Event(), asyncio.Event()
 
     async def slow_think(data, level, seed):
@@ -171,10 +175,11 @@ async def test_six_games_against_the_computer_at_once_are_all_answered(
     assert [reply.actor_id for reply in replies] == [ROBOT.user_id] * 6
     for place in places:
         record = await store.games.active(place.channel_id)
+        assert record is not None
         assert record.version == 2 and record.game.turn == "white"
 
 
-async def test_each_game_seeds_the_computer_differently(service: JarmoService):
+async def test_each_game_seeds_the_computer_differently(service: JarmoService) -> None:
     # The same first move in two games: the computer's searches get seeds of their own, so
     # that a person who beat it once cannot win again by repeating the moves.
     seeds: list[int] = []

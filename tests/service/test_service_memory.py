@@ -93,7 +93,7 @@ async def test_names_past_the_cache_size_are_read_again_from_the_store(store: Sq
 
 async def test_checked_snapshots_past_the_bound_are_replayed_once_more(
     service: JarmoService, store: SqliteStore, monkeypatch: pytest.MonkeyPatch
-):
+) -> None:
     replays: list[int] = []
     real_verify = bot.store._games.verify
 
@@ -111,4 +111,5 @@ async def test_checked_snapshots_past_the_bound_are_replayed_once_more(
         await store.games.active(place.channel_id)
     assert replays == []
     record = await store.games.active(places[0].channel_id)
+    assert record is not None
     assert replays == [0] and record.version == 0

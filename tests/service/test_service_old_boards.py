@@ -121,4 +121,4 @@ async def test_a_rematch_of_a_bow_match_is_on_the_published_board(service: Jarmo
     finished = await service.unit.store.games.latest_match(FINISHED)
     assert finished is not None and finished.layout == "bow"
     offered = await service.rematches.offer(CAT, finished.id, members)
-    assert offered.challenge.challenge.options.layout == "traditional"  # type: ignore[union-attr]
+    assert offered.challenge.challenge.options.layout == "traditional"  # type: ignore[union-attr]  # offered, so not None

@@ -201,7 +201,9 @@ async def test_resign_forfeits_the_match(service: JarmoService, store: SqliteSto
     await start_match(service, games=4)
     await service.play.move(HERE, ANN, "A1-C2")
     report = await service.play.resign(HERE, ANN)
+    assert report.ended is not None
     assert report.ended.status == "resigned" and report.ended.winner_id == BOB.user_id
+    assert report.standings is not None
     assert report.standings.over and report.standings.winner_id == BOB.user_id
     assert report.standings.match.state == "forfeited" and report.next_board is None
     assert await store.games.active(HERE.channel_id) is None
@@ -216,6 +218,7 @@ async def test_agreed_stop_scores_the_game_and_continues_the_match(service: Jarm
     with pytest.raises(NotAllowed):
         await service.play.accept_stop(HERE, ANN, offer)
     report = await service.play.accept_stop(HERE, BOB, offer)
+    assert report.ended is not None
     assert report.ended.status == "stopped" and report.ended.winner_id is None  # 5 v 5
     assert report.next_board is not None
 
@@ -235,6 +238,8 @@ async def test_abort_needs_permission_and_counts_for_nobody(
     with refused(NotAllowed, "manage"):
         await service.play.abort(HERE, CAT, can_manage=False)
     report = await service.play.abort(HERE, CAT, can_manage=True)
+    assert report.standings is not None
+    assert report.ended is not None
     assert report.ended.status == "aborted" and report.standings.match.state == "aborted"
     assert await store.games.active(HERE.channel_id) is None
     assert (await store.results.player_stats(1, ANN.user_id)).overall.games == 0

@@ -55,6 +55,9 @@ async def test_a_game_lost_on_time_shows_it(service: JarmoService, clock: FakeCl
     await service.challenges.accept(BOB, challenge.challenge.id)
     (running,) = await service.clocks.running()
     event = await service.clocks.time_out(running, now=running.deadline_at)
+    assert event is not None
+    assert event.report is not None
+    assert event is not None
     board = event.report.board
     points = board.game.game.points()
     assert await board.image.png() == drawn(board, ResultBanner("timeout", "black", points))
