@@ -153,8 +153,8 @@ async def test_a_game_is_replayed_once_per_process(
     real_verify = bot.store._games.verify
 
     def counting_verify(stored: object) -> object:
-        replays.append(stored.version)  # type: ignore[attr-defined]
-        return real_verify(stored)  # type: ignore[arg-type]
+        replays.append(stored.version)  # type: ignore[attr-defined]  # a GameRow, wrapped
+        return real_verify(stored)  # type: ignore[arg-type]  # a GameRow, wrapped
 
     monkeypatch.setattr(bot.store._games, "verify", counting_verify)
     record = await stored_game(store, start_match, moves=5)

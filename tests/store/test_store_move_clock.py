@@ -76,7 +76,7 @@ async def test_each_process_reads_the_clocks_of_its_own_shards(store: Store) -> 
         game_of_shard[shard] = record.id
 
     async def read(**shards: object) -> set[int]:
-        return {clock.game_id for clock in await store.clocks.running(**shards)}  # type: ignore[arg-type]
+        return {clock.game_id for clock in await store.clocks.running(**shards)}  # type: ignore[arg-type]  # the shard keywords
 
     assert await read() == set(game_of_shard.values())
     assert await read(shard_count=count, shard_ids={1}) == {game_of_shard[1]}

@@ -30,7 +30,7 @@ ROUND_POST = st.Announcement(
     "round_paired:1:1", "round_paired", {"tournament_id": 1, "round": 1}, held_seconds=300
 )
 # The schema refuses this kind: writing it fails inside the change's transaction.
-BROKEN = st.Announcement("broken:1", "no such kind")  # type: ignore[arg-type]
+BROKEN = st.Announcement("broken:1", "no such kind")  # type: ignore[arg-type]  # an unknown kind, on purpose
 REFUSED_KIND = r"(?i)check"  # SQLite's "CHECK constraint failed", PostgreSQL's "check constraint"
 
 
