@@ -38,7 +38,7 @@ async def finish_round_one(service, store, tournament_id: int) -> None:
 
 async def test_the_job_survives_a_store_error_and_advances_once_the_store_recovers(
     service: JarmoService, store: SqliteStore, host: RecordingHost, caplog: pytest.LogCaptureFixture
-):
+) -> None:
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     await finish_round_one(service, store, tournament_id)

@@ -74,7 +74,7 @@ async def test_a_second_tournament_in_one_channel_is_refused_until_the_first_end
 
 async def test_a_player_who_left_the_server_stops_the_start_by_name(
     service: JarmoService, store: SqliteStore, host: RecordingHost
-):
+) -> None:
     tournament_id = await sign_up(service, 4, format="swiss")
     before = await snapshot(store, tournament_id)
 
