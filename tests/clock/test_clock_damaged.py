@@ -38,6 +38,7 @@ def damage(
 ) -> int:
     """Spoil a column of the channel's active game, as a bad disk or hand edit would; its id."""
     with closing(sqlite3.connect(db_path)) as db, db:
+        game_id: int
         (game_id,) = db.execute(
             "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
         ).fetchone()
@@ -47,7 +48,10 @@ def damage(
 
 def raw_game(db_path: Path, game_id: int) -> tuple[object, ...]:
     with closing(sqlite3.connect(db_path)) as db:
-        return db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        row: tuple[object, ...] = db.execute(
+            "SELECT * FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        return row
 
 
 async def test_every_command_in_a_damaged_channel_answers_privately(

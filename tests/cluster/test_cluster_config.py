@@ -67,7 +67,9 @@ def test_a_process_owns_exactly_the_servers_of_its_shards(tmp_path: Path) -> Non
         ({"JARMO_SHARD_COUNT": "0"}, "JARMO_SHARD_COUNT: expected an integer from 1"),
     ],
 )
-def test_bad_shards_in_the_environment_are_refused(tmp_path: Path, env, message: str) -> None:
+def test_bad_shards_in_the_environment_are_refused(
+    tmp_path: Path, env: dict[str, str], message: str
+) -> None:
     with pytest.raises(ConfigError, match=message):
         load_config(write(tmp_path, ""), env=env)
 

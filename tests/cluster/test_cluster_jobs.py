@@ -25,7 +25,7 @@ from tests.fakes import FakeClock
 GAMES = 6
 
 
-async def both(one: Node, two: Node, job: str) -> tuple[list, list]:
+async def both(one: Node, two: Node, job: str) -> tuple[list[object], list[object]]:
     """Run the same job on both nodes at once."""
     first, second = await asyncio.gather(getattr(one, job)(), getattr(two, job)())
     return first, second

@@ -73,5 +73,9 @@ async def test_group_cogs_of_one_name_share_the_first_ones_group() -> None:
     assert isinstance(game, app_commands.Group)
     assert game.description == "A game" and game.guild_only
     one, two = game.get_command("one"), game.get_command("two")
-    assert one is not None and one.binding is first
-    assert two is not None and two.binding is second and two.qualified_name == "game two"
+    assert isinstance(one, app_commands.Command) and one.binding is first
+    assert (
+        isinstance(two, app_commands.Command)
+        and two.binding is second
+        and two.qualified_name == "game two"
+    )
