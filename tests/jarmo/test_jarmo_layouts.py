@@ -1,5 +1,7 @@
 """Layouts: the bow board that stored games keep, the knight board, layouts as plain data."""
 
+from collections.abc import Iterable
+
 import pytest
 
 from bot.jarmo import LAYOUTS, Game, Layout, get_layout, register_layout
@@ -64,7 +66,7 @@ def deltas(a: str, b: str) -> tuple[int, int]:
     return abs(column_of(ia) - column_of(ib)), abs(row_of(ia) - row_of(ib))
 
 
-def as_set(lines) -> set[frozenset[str]]:
+def as_set(lines: Iterable[str | tuple[str, str]]) -> set[frozenset[str]]:
     return {
         frozenset(line.split("-")) if isinstance(line, str) else frozenset(line) for line in lines
     }

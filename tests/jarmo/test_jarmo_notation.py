@@ -35,7 +35,7 @@ def test_step_with_place_forms(text: str) -> None:
         (Action(D4, C5, B1), True, "D4xC5@B1"),
     ],
 )
-def test_canonical_format(action, capture: bool, text: str) -> None:
+def test_canonical_format(action: Action, capture: bool, text: str) -> None:
     assert action.format(capture=capture) == text
 
 
@@ -90,7 +90,7 @@ actions = st.one_of(
 
 
 @given(actions)
-def test_an_action_round_trips_through_its_text_its_code_and_its_repr(action) -> None:
+def test_an_action_round_trips_through_its_text_its_code_and_its_repr(action: Action) -> None:
     assert Action.parse(str(action)) == action
     assert Action.parse(action.format(capture=True)) == action
     assert Action.from_code(action.code) == action
@@ -98,7 +98,7 @@ def test_an_action_round_trips_through_its_text_its_code_and_its_repr(action) ->
 
 
 @given(actions, st.sampled_from(["{}", " {} ", "\t{} "]))
-def test_any_accepted_spelling_parses_to_the_same_action(action, frame) -> None:
+def test_any_accepted_spelling_parses_to_the_same_action(action: Action, frame: str) -> None:
     text = frame.format(str(action))
     assert Action.parse(text.lower()) == action
     assert Action.parse(text.replace("-", " ")) == action
@@ -107,7 +107,7 @@ def test_any_accepted_spelling_parses_to_the_same_action(action, frame) -> None:
 @pytest.mark.parametrize(
     "parts", [(0, 0, None), (0, None, None), (None, None, None), (25, 1, None), (None, None, -1)]
 )
-def test_an_impossible_action_is_refused(parts) -> None:
+def test_an_impossible_action_is_refused(parts: tuple[int | None, int | None, int | None]) -> None:
     with pytest.raises(ValueError):
         Action(*parts)
 

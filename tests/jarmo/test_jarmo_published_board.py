@@ -17,7 +17,7 @@ def test_new_games_are_on_the_published_board() -> None:
 
 
 @pytest.mark.parametrize("point", POINT_NAMES)
-def test_each_points_neighbours_are_the_rules_list(point) -> None:
+def test_each_points_neighbours_are_the_rules_list(point: str) -> None:
     layout = get_layout("traditional")
     engine = {POINT_NAMES[q] for q in layout.neighbours[POINT_NAMES.index(point)]}
     assert engine == set(NEIGHBOURS[point])

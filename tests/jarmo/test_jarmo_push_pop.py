@@ -13,7 +13,7 @@ layouts = st.sampled_from(["traditional", "bow", "knight"])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
-def snapshot(game: Game) -> tuple:
+def snapshot(game: Game) -> tuple[object, ...]:
     """Everything a position is: its stored form, key, legal actions and ending."""
     return (game.to_dict(), game.key, game.legal_codes(), game.outcome(), game.ply)
 
@@ -21,7 +21,7 @@ def snapshot(game: Game) -> tuple:
 @settings(max_examples=60, deadline=None)
 @given(rulesets, layouts, seeds, st.integers(min_value=10, max_value=200))
 def test_pop_undoes_every_push_exactly_through_random_games(
-    ruleset, layout, seed, max_plies
+    ruleset: str, layout: str, seed: int, max_plies: int
 ) -> None:
     rng = random.Random(seed)
     game = Game.new(ruleset=ruleset, layout=layout, max_plies=max_plies)
@@ -44,7 +44,7 @@ def test_pop_undoes_every_push_exactly_through_random_games(
 
 @settings(max_examples=40, deadline=None)
 @given(rulesets, layouts, seeds)
-def test_push_of_a_legal_code_is_play_of_its_text(ruleset, layout, seed) -> None:
+def test_push_of_a_legal_code_is_play_of_its_text(ruleset: str, layout: str, seed: int) -> None:
     rng = random.Random(seed)
     pushed = Game.new(ruleset=ruleset, layout=layout)
     played = Game.new(ruleset=ruleset, layout=layout)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.jarmo import Game, IllegalMove, Termination
+from bot.jarmo import Game, IllegalMove, LastAction, Outcome, Piece, Termination
 
 
 def refused(game: Game, move: str) -> IllegalMove:
@@ -12,6 +12,27 @@ def refused(game: Game, move: str) -> IllegalMove:
         game.play(move)
     assert game.to_dict() == before
     return err.value
+
+
+def occupant(game: Game, point: str) -> Piece:
+    """The piece on ``point``; the test fails if the point is empty."""
+    piece = game.piece_at(point)
+    assert piece is not None, f"no piece on {point}"
+    return piece
+
+
+def last_action(game: Game) -> LastAction:
+    """The action that led to the current position; the test fails if there was none."""
+    last = game.position().last
+    assert last is not None, "no action played yet"
+    return last
+
+
+def outcome(game: Game) -> Outcome:
+    """How the game ended; the test fails if it has not."""
+    result = game.outcome()
+    assert result is not None, "the game is not over"
+    return result
 
 
 # --- set-up and steps ---------------------------------------------------------------------------
@@ -91,14 +112,14 @@ def test_pieces_step_sideways_along_the_centre_ring() -> None:
     game = Game.setup("C2:w A5:b")
     assert {"C2-B2", "C2-D2"} <= set(game.legal_moves())
     game.play("C2-D2")
-    assert game.piece_at("D2").side == "white"
+    assert occupant(game, "D2").side == "white"
 
 
 def test_turns_alternate_and_a_step_moves_the_piece() -> None:
     game = Game.new()
     game.play("C1-D3")
     assert game.turn == "black"
-    assert game.piece_at("C1") is None and game.piece_at("D3").side == "white"
+    assert game.piece_at("C1") is None and occupant(game, "D3").side == "white"
 
 
 @pytest.mark.parametrize(
@@ -112,7 +133,7 @@ def test_turns_alternate_and_a_step_moves_the_piece() -> None:
         ("A1:w E5:b", "@A2", IllegalMove.NO_REDEPLOY),
     ],
 )
-def test_refusals_give_the_reason_and_change_nothing(setup: str, move: str, reason) -> None:
+def test_refusals_give_the_reason_and_change_nothing(setup: str, move: str, reason: str) -> None:
     game = Game.setup(setup)
     assert refused(game, move).reason == reason
 
@@ -125,9 +146,9 @@ def test_no_line_message_lists_where_the_piece_can_go() -> None:
 def test_capture_takes_the_piece_and_counts_it() -> None:
     game = Game.setup("A1:w D5:b C2:b")
     assert game.play("A1-C2") == "A1xC2"
-    assert game.piece_at("C2").side == "white"
+    assert occupant(game, "C2").side == "white"
     assert game.captured("black") == 4  # three missing from the set-up, one just taken
-    assert game.position().last.capture
+    assert last_action(game).capture
 
 
 def test_captures_are_not_compulsory() -> None:
@@ -139,7 +160,7 @@ def test_piece_in_enemy_camp_can_still_be_captured() -> None:
     game = Game.setup("A5:w E1:w B3:b E5:b", turn="black")
     assert "B3xA5" in game.legal_moves()
     game.play("B3-A5")
-    assert game.piece_at("A5").side == "black" and game.captured("white") == 4
+    assert occupant(game, "A5").side == "black" and game.captured("white") == 4
 
 
 # --- classic: marking, redeploy, no shuffling ---------------------------------------------------
@@ -148,13 +169,13 @@ def test_piece_in_enemy_camp_can_still_be_captured() -> None:
 def test_classic_capture_marks_the_piece_and_marking_stays() -> None:
     game = Game.setup("A1:w C2:b C4:b A5:b")
     game.play("A1xC2")
-    assert game.piece_at("C2").kind == "marked"
+    assert occupant(game, "C2").kind == "marked"
     game.play("A5-B3")
     game.play("C2-B2")
-    assert game.piece_at("B2").kind == "marked"
+    assert occupant(game, "B2").kind == "marked"
     game.play("B3-D2")
     game.play("B2xC4")
-    assert game.piece_at("C4").kind == "marked"
+    assert occupant(game, "C4").kind == "marked"
 
 
 def test_redeploy_needs_a_captured_piece() -> None:
@@ -180,9 +201,9 @@ def test_redeploy_puts_an_unmarked_piece_in_the_own_camp_and_unmarks_the_leftmos
         "@E1",
     ]
     assert game.play("@b1") == "@B1"
-    assert game.piece_at("B1").kind == "archer" and game.piece_at("B1").side == "white"
-    assert game.piece_at("B5").kind == "archer"  # leftmost marked piece in the enemy camp
-    assert game.piece_at("D5").kind == "marked"
+    assert occupant(game, "B1").kind == "archer" and occupant(game, "B1").side == "white"
+    assert occupant(game, "B5").kind == "archer"  # leftmost marked piece in the enemy camp
+    assert occupant(game, "D5").kind == "marked"
     assert game.captured("white") == 1 and game.points()["white"] == 2 + 2 + 1 + 1
 
 
@@ -248,7 +269,7 @@ def test_jasir_allows_sideways_steps() -> None:
     assert [m for m in game.legal_moves() if m.startswith("C2")] == ["C2-B2", "C2-D2", "C2-E3"]
     assert refused(game, "C2-E1").reason == IllegalMove.BACKWARDS
     game.play("C2-D2")
-    assert game.piece_at("D2").side == "white"
+    assert occupant(game, "D2").side == "white"
 
 
 def test_jasir_black_moves_down() -> None:
@@ -262,48 +283,48 @@ def test_jasir_black_moves_down() -> None:
 def test_ludos_capture_outside_the_enemy_camp_makes_a_guard() -> None:
     game = Game.setup("A1:w C2:b E5:b", ruleset="ludos")
     game.play("A1xC2")
-    assert game.piece_at("C2").kind == "guard"
+    assert occupant(game, "C2").kind == "guard"
 
 
 def test_ludos_no_promotion_when_capturing_in_the_enemy_camp() -> None:
     game = Game.setup("B3:w C5:b E5:b", ruleset="ludos")
     game.play("B3xC5")
-    assert game.piece_at("C5").kind == "archer"
+    assert occupant(game, "C5").kind == "archer"
     assert game.reserve("white") == 0
 
 
 def test_ludos_guard_that_captures_stays_a_guard() -> None:
     game = Game.setup("A1:wg C2:b E5:b", ruleset="ludos")
     game.play("A1xC2")
-    assert game.piece_at("C2").kind == "guard"
+    assert occupant(game, "C2").kind == "guard"
 
 
 def test_ludos_guard_entering_the_camp_recovers_a_piece() -> None:
     game = Game.setup("B3:wg A1:w E5:b A3:b", ruleset="ludos")  # white has 3 captured
     assert "B3-C5" in game.legal_moves() and "B3-C5@B1" in game.legal_moves()
     game.play("B3-C5")
-    assert game.piece_at("C5").kind == "archer"
+    assert occupant(game, "C5").kind == "archer"
     assert game.captured("white") == 2 and game.reserve("white") == 1
     game.play("A3-B1")
     assert "@C1" in game.legal_moves() and "@B1" not in game.legal_moves()
     assert game.play("@c1") == "@C1"
-    assert game.reserve("white") == 0 and game.piece_at("C1").kind == "archer"
+    assert game.reserve("white") == 0 and occupant(game, "C1").kind == "archer"
 
 
 def test_ludos_recovery_with_nothing_captured() -> None:
     game = Game.setup("B3:wg A1:w B1:w C1:w D1:w E5:b", ruleset="ludos")
     assert not any("@" in m for m in game.legal_moves())
     game.play("B3-C5")
-    assert game.piece_at("C5").kind == "archer"
+    assert occupant(game, "C5").kind == "archer"
     assert game.reserve("white") == 0 and game.captured("white") == 0
 
 
 def test_ludos_immediate_place() -> None:
     game = Game.setup("B3:wg A1:w E5:b A3:b", ruleset="ludos")
     assert game.play("b3 c5 @ b1") == "B3-C5@B1"
-    assert game.piece_at("B1").side == "white" and game.reserve("white") == 0
+    assert occupant(game, "B1").side == "white" and game.reserve("white") == 0
     assert game.captured("white") == 2
-    assert game.position().last.placed == "B1"
+    assert last_action(game).placed == "B1"
 
 
 def test_ludos_immediate_place_refusals() -> None:
@@ -336,7 +357,7 @@ def test_game_ends_when_all_remaining_pieces_reach_the_enemy_camp() -> None:
 def test_game_ends_when_a_side_has_no_piece_left() -> None:
     game = Game.setup("A1:w E1:w C2:b")
     game.play("A1xC2")
-    assert game.over and game.outcome().termination is Termination.CAMP
+    assert game.over and outcome(game).termination is Termination.CAMP
     assert game.points() == {"white": 2, "black": 0} and game.winner() == "white"
     assert game.legal_moves() == []
 
@@ -345,14 +366,14 @@ def test_ply_guard_ends_the_game() -> None:
     game = Game.new(max_plies=3)
     for move in ["A1-C2", "A5-C4", "B1-D2"]:
         game.play(move)
-    assert game.over and game.outcome().termination is Termination.PLY_LIMIT
+    assert game.over and outcome(game).termination is Termination.PLY_LIMIT
     assert game.winner() is None  # 5 v 5
 
 
 def test_no_legal_action_ends_the_game() -> None:
     game = Game.setup("E3:w D5:w C3:b", ruleset="jasir")  # E3's one step ahead is D5's point
     assert game.legal_moves() == []
-    assert game.over and game.outcome().termination is Termination.NO_MOVES
+    assert game.over and outcome(game).termination is Termination.NO_MOVES
     assert game.winner() == "white"
 
 
@@ -363,7 +384,7 @@ def test_ludos_double_shuffle_ends_the_game() -> None:
         game.play(move)
     assert not game.over
     game.play("D3-E5")
-    assert game.over and game.outcome().termination is Termination.REPETITION
+    assert game.over and outcome(game).termination is Termination.REPETITION
 
 
 def test_classic_double_shuffle_does_not_end_the_game() -> None:
@@ -407,7 +428,7 @@ def test_jasir_keeps_classic_redeploy() -> None:
     game = Game.setup("B5:wm C3:w E4:b C4:b", ruleset="jasir")
     assert "@A1" in game.legal_moves()
     game.play("@A1")
-    assert game.piece_at("A1").side == "white" and game.piece_at("B5").kind == "archer"
+    assert occupant(game, "A1").side == "white" and occupant(game, "B5").kind == "archer"
 
 
 def test_ludos_place_needs_an_empty_camp_point() -> None:
