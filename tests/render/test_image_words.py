@@ -92,7 +92,7 @@ def test_the_result_and_the_chart_are_worded_by_the_words_given() -> None:
 
 
 @pytest.mark.parametrize("language", sorted(LETTERS))
-def test_the_bundled_fonts_draw_every_letter_of_the_languages(language) -> None:
+def test_the_bundled_fonts_draw_every_letter_of_the_languages(language: str) -> None:
     letters = LETTERS[language]
     assert _fonts.clean(letters) == letters  # no letter became an ellipsis
     missing = {

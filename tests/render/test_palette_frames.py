@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
-import io
 import random
+from collections.abc import Iterator
 
 import pytest
 from PIL import Image
 
-from bot.jarmo import Game
-from bot.render import ENGLISH_WORDS, ResultBanner, render_replay
+from bot.jarmo import SIDES, Game, Position, Side
+from bot.render import ENGLISH_WORDS, OffBoardEnd, ResultBanner, render_replay
 from bot.render._compose import compose
 from bot.render._encode import palette, quantize
 from bot.render._indexed import indexed_frame
 from bot.render._theme import BAR_H, BOARD_H, BOARD_TOP, HEADER_H, PIECE_R, WIDTH, theme_for
-from tests.render.render_helpers import at, close, position, random_game, step
+from tests.render.render_helpers import at, close, open_gif, position, random_game, step
 
-NAMES = [("White", "Black"), ("Ann", "Bob Bobson"), ("李小龙 🐉", "مرحبا 🇫🇷"), ("", "W" * 90)]
+NAMES: list[tuple[str, str]] = [
+    ("White", "Black"),
+    ("Ann", "Bob Bobson"),
+    ("李小龙 🐉", "مرحبا 🇫🇷"),
+    ("", "W" * 90),
+]
 
 
-def sample_positions(ruleset: str, seed: int):
+def sample_positions(
+    ruleset: str, seed: int
+) -> Iterator[tuple[Position, Side, tuple[str, str], ResultBanner | None]]:
     """Every third position of a seeded random game, with names, sides and endings varied."""
     rng = random.Random(seed)
     game = Game.new(ruleset=ruleset)
@@ -27,10 +34,11 @@ def sample_positions(ruleset: str, seed: int):
         game.play(rng.choice(game.legal_moves()))
     for ply, pos in enumerate(game.positions()):
         if ply % 3 == 0:
-            ending = ("resigned", "timeout", "stopped", "aborted")[ply % 4]
-            winner = None if ending == "aborted" else ("white", "black")[ply % 2]
+            endings: tuple[OffBoardEnd, ...] = ("resigned", "timeout", "stopped", "aborted")
+            ending = endings[ply % 4]
+            winner = None if ending == "aborted" else SIDES[ply % 2]
             result = ResultBanner(ending, winner, pos.points) if ply % 9 == 6 else None
-            yield pos, ("white", "black")[ply % 2], NAMES[ply % 4], result
+            yield pos, SIDES[ply % 2], NAMES[ply % 4], result
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "ludos", "jasir"])
@@ -48,6 +56,7 @@ def test_the_short_palette_leaves_a_gif_index_free_and_starts_with_the_themes_co
     for ruleset in ("classic", "ludos"):
         theme = theme_for(ruleset)
         full, short = palette(theme).getpalette(), palette(theme, short=True).getpalette()
+        assert full is not None and short is not None
         assert len(short) // 3 < 128
         assert short[: 3 * 64] == full[: 3 * 64]
 
@@ -57,11 +66,11 @@ def test_a_replay_fits_in_300_kb_and_keeps_its_frame_count() -> None:
         game = random_game(ruleset, 60)
         gif = render_replay(game, players=("Ann", "Bob"))
         assert len(gif) <= 300 * 1024, ruleset
-        assert Image.open(io.BytesIO(gif)).n_frames == 61
+        assert open_gif(gif).n_frames == 61
 
 
 def frames(gif: bytes) -> list[Image.Image]:
-    image = Image.open(io.BytesIO(gif))
+    image = open_gif(gif)
     out = []
     for i in range(image.n_frames):
         image.seek(i)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import cast
 
 import pytest
 from PIL import Image, ImageChops
 
-from bot.jarmo import Game, Outcome, Termination
+from bot.jarmo import Game, Outcome, Position, Side, Termination
 from bot.render import _fonts, _pieces, _status, render_board, render_position, render_replay
 from bot.render._theme import (
     BAR_H,
@@ -21,14 +23,24 @@ from bot.render._theme import (
     point_center,
     theme_for,
 )
-from tests.render.render_helpers import at, close, place, position, random_game, rgb, step
+from tests.render.render_helpers import (
+    at,
+    close,
+    open_gif,
+    pixel,
+    place,
+    position,
+    random_game,
+    rgb,
+    step,
+)
 
 CLASSIC, LUDOS = theme_for("classic"), theme_for("ludos")
 MIDGAME = "A1:w C2:wm D3:w E1:w B5:b C5:bm D4:b B3:b"
 BELOW = (0, 18)  # straight down from a centre: no knight-move line passes there
 
 
-def blend(top, under, alpha):
+def blend(top: Sequence[int], under: Sequence[int], alpha: int) -> tuple[int, ...]:
     """``top`` laid over ``under`` with opacity ``alpha`` (0-255)."""
     pairs = zip(top, under, strict=True)
     return tuple(round(t * alpha / 255 + u * (255 - alpha) / 255) for t, u in pairs)
@@ -58,14 +70,14 @@ def test_point_center_rejects_non_points(bad: str) -> None:
 
 def test_point_center_rejects_unknown_perspective() -> None:
     with pytest.raises(ValueError, match="perspective"):
-        point_center("A1", "red")
+        point_center("A1", cast(Side, "red"))  # deliberately not a side
 
 
 # --- pieces -------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("perspective", ["white", "black"])
-def test_pieces_stand_where_the_position_says(perspective: str) -> None:
+def test_pieces_stand_where_the_position_says(perspective: Side) -> None:
     pos = position("A1:w B2:w E1:w A5:b C3:b D4:b")
     image = rgb(render_position(pos, perspective=perspective))
     for col in "ABCDE":
@@ -117,7 +129,7 @@ def test_marked_piece_has_a_stripe() -> None:
 
 
 @pytest.mark.parametrize("side", ["white", "black"])
-def test_guard_has_another_outline_than_an_archer(side: str) -> None:
+def test_guard_has_another_outline_than_an_archer(side: Side) -> None:
     code = "w" if side == "white" else "b"
     image = rgb(render_position(position(f"B3:{code} D3:{code}g", ruleset="ludos")))
     shoulder = (-28, -28)  # inside a guard's shield, outside an archer's disc
@@ -129,7 +141,7 @@ def test_guard_has_another_outline_than_an_archer(side: str) -> None:
 
 
 @pytest.mark.parametrize("perspective", ["white", "black"])
-def test_last_step_marks_origin_destination_and_path(perspective: str) -> None:
+def test_last_step_marks_origin_destination_and_path(perspective: Side) -> None:
     plain = position("C2:w B5:b")
     moved = position("C2:w B5:b", last=step("A1", "C2"))
     before = rgb(render_position(plain, perspective=perspective))
@@ -144,12 +156,12 @@ def test_last_step_marks_origin_destination_and_path(perspective: str) -> None:
     assert close(at(after, "C2", perspective, halo), CLASSIC.last_move)
     assert not close(at(before, "C2", perspective, halo), CLASSIC.last_move, 60)
     (x0, y0), (x1, y1) = point_center("A1", perspective), point_center("C2", perspective)
-    assert close(after.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)), CLASSIC.last_move, 30)
+    assert close(pixel(after, ((x0 + x1) // 2, (y0 + y1) // 2)), CLASSIC.last_move, 30)
     assert close(at(after, "C2", perspective), CLASSIC.piece_fill["white"])  # not covered
 
 
 @pytest.mark.parametrize("perspective", ["white", "black"])
-def test_capture_shows_a_red_halo_and_badge(perspective: str) -> None:
+def test_capture_shows_a_red_halo_and_badge(perspective: Side) -> None:
     image = rgb(
         render_position(
             position("C2:wm B5:b", last=step("A1", "C2", capture=True)), perspective=perspective
@@ -189,7 +201,7 @@ def test_ludos_step_and_place_marks_both() -> None:
 
 def bar_edge(image: Image.Image, top: int) -> tuple[int, int, int]:
     """A pixel on the left edge of the accent outline of the bar starting at ``top``."""
-    return image.getpixel((9, top + BAR_H // 2))
+    return pixel(image, (9, top + BAR_H // 2))
 
 
 @pytest.mark.parametrize(
@@ -201,7 +213,7 @@ def bar_edge(image: Image.Image, top: int) -> tuple[int, int, int]:
         ("black", "white", "far"),
     ],
 )
-def test_the_bar_of_the_side_to_move_is_outlined(perspective: str, turn: str, lit: str) -> None:
+def test_the_bar_of_the_side_to_move_is_outlined(perspective: Side, turn: Side, lit: str) -> None:
     image = rgb(render_position(position("A1:w A5:b", turn=turn), perspective=perspective))
     near, far = bar_edge(image, BOARD_TOP + BOARD_H), bar_edge(image, HEADER_H)
     assert close(near if lit == "near" else far, CLASSIC.active, 30)
@@ -216,7 +228,7 @@ def test_the_bar_of_the_side_to_move_is_outlined(perspective: str, turn: str, li
         ({"white": 5, "black": 5}, None, "Draw 5–5"),
     ],
 )
-def test_result_text(points, winner: str | None, text: str) -> None:
+def test_result_text(points: dict[Side, int], winner: Side | None, text: str) -> None:
     pos = position("A1:w", outcome=Outcome(Termination.CAMP, points, winner))
     assert _status.result_text(pos, CLASSIC) == text
 
@@ -255,7 +267,7 @@ def test_finished_game_differs_from_running_one_in_the_header_only_area() -> Non
         "\U0010fffd\ufffd",
     ],
 )
-def test_any_display_name_renders(name) -> None:
+def test_any_display_name_renders(name: str) -> None:
     png = render_position(position(MIDGAME), players=(name, name))
     assert rgb(png).size == (WIDTH, HEIGHT)
 
@@ -283,7 +295,7 @@ def test_names_appear_in_their_bars() -> None:
 # --- output format, limits, determinism --------------------------------------------------------
 
 
-def busy_position():
+def busy_position() -> Position:
     """Every kind of mark at once, long names aside: the largest PNG we expect."""
     return position(
         "A1:w B2:wm C3:w D4:wm E5:w A5:bm B4:b C5:bm D1:b E2:b",
@@ -328,9 +340,9 @@ def test_render_board_draws_the_games_position() -> None:
 
 def test_bad_options_are_refused() -> None:
     with pytest.raises(ValueError, match="perspective"):
-        render_position(position(), perspective="up")
+        render_position(position(), perspective=cast(Side, "up"))  # deliberately not a side
     with pytest.raises(ValueError, match="players"):
-        render_position(position(), players=("only one",))
+        render_position(position(), players=cast(tuple[str, str], ("only one",)))  # one name short
     with pytest.raises(ValueError, match="frame_ms"):
         render_replay(Game.new(), frame_ms=0)
 
@@ -340,7 +352,7 @@ def test_replay_of_sixty_plies(ruleset: str) -> None:
     game = random_game(ruleset, 60)
     gif = render_replay(game, players=("Ann", "Bob"), frame_ms=500)
     assert len(gif) <= 1024 * 1024
-    image = Image.open(io.BytesIO(gif))
+    image = open_gif(gif)
     assert image.format == "GIF" and image.width >= 600
     assert image.n_frames == game.ply + 1
     durations = []
@@ -352,7 +364,7 @@ def test_replay_of_sixty_plies(ruleset: str) -> None:
 
 def test_replay_frames_show_the_positions() -> None:
     game = random_game("classic", 6)
-    image = Image.open(io.BytesIO(render_replay(game)))
+    image = open_gif(render_replay(game))
     for i, pos in enumerate(game.positions()):
         image.seek(i)
         frame = image.convert("RGB")
@@ -364,11 +376,11 @@ def test_replay_frames_show_the_positions() -> None:
 def test_replay_is_deterministic_and_a_new_game_is_one_frame() -> None:
     game = random_game("ludos", 12)
     assert render_replay(game) == render_replay(game)
-    assert Image.open(io.BytesIO(render_replay(Game.new()))).n_frames == 1
+    assert open_gif(render_replay(Game.new())).n_frames == 1
 
 
 @pytest.mark.parametrize("perspective", ["white", "black"])
-def test_every_line_of_the_published_board_shows_between_the_pieces(perspective: str) -> None:
+def test_every_line_of_the_published_board_shows_between_the_pieces(perspective: Side) -> None:
     # Pieces on all nine inner points, so that each short line of the centre runs between two
     # discs: the middle of every one of the 39 lines must still be the line's colour.
     inner = "B2:w C2:w D2:w B3:w C3:w D3:b B4:b C4:b D4:b A5:b"
@@ -378,4 +390,4 @@ def test_every_line_of_the_published_board_shows_between_the_pieces(perspective:
     for a, b in pos.lines:
         (ax, ay), (bx, by) = point_center(a, perspective), point_center(b, perspective)
         middle = ((ax + bx) // 2, (ay + by) // 2)
-        assert close(image.getpixel(middle), CLASSIC.line, 30), (a, b, image.getpixel(middle))
+        assert close(pixel(image, middle), CLASSIC.line, 30), (a, b, pixel(image, middle))

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import io
+from typing import Any
 
 import pytest
 from PIL import Image
 
-from bot.jarmo import Outcome, Termination
+from bot.jarmo import Outcome, Side, Termination
 from bot.render import ResultBanner, render_position, render_replay
 from bot.render._result import reason_text
 from bot.render._status import result_text
 from bot.render._theme import BAR_H, BOARD_H, BOARD_TOP, HEADER_H, WIDTH, theme_for
-from tests.render.render_helpers import close, position, random_game, rgb
+from tests.render.render_helpers import close, open_gif, pixel, position, random_game, rgb
 
 CLASSIC = theme_for("classic")
 NAMES = CLASSIC.side_names
-POINTS = {"white": 7, "black": 4}
+POINTS: dict[Side, int] = {"white": 7, "black": 4}
 PIECES = "A1:w C2:wm D3:w B5:b C4:b"
 
 
@@ -48,7 +48,9 @@ PIECES = "A1:w C2:wm D3:w B5:b C4:b"
         ),
     ],
 )
-def test_the_result_is_worded_from_the_banner(banner, headline: str, why: str) -> None:
+def test_the_result_is_worded_from_the_banner(
+    banner: ResultBanner, headline: str, why: str
+) -> None:
     assert result_text(position(PIECES, turn="black"), CLASSIC, banner) == headline
     assert reason_text(banner, NAMES) == why
 
@@ -70,7 +72,7 @@ def test_an_ended_game_no_longer_shows_whose_move_it_was() -> None:
 
 def outlined(image: Image.Image, top: int) -> bool:
     """Whether the bar starting at ``top`` has the accent outline (turn or winner)."""
-    return close(image.getpixel((9, top + BAR_H // 2)), CLASSIC.active, 30)
+    return close(pixel(image, (9, top + BAR_H // 2)), CLASSIC.active, 30)
 
 
 @pytest.mark.parametrize(
@@ -83,7 +85,7 @@ def outlined(image: Image.Image, top: int) -> bool:
     ],
 )
 def test_the_winners_bar_is_outlined_and_nobody_elses(
-    banner, near_lit: bool, far_lit: bool
+    banner: ResultBanner, near_lit: bool, far_lit: bool
 ) -> None:
     image = rgb(render_position(position(PIECES, turn="black"), result=banner))
     assert outlined(image, BOARD_TOP + BOARD_H) == near_lit
@@ -109,8 +111,8 @@ def test_without_a_banner_a_finished_position_shows_its_own_outcome() -> None:
 def test_the_last_frame_of_a_replay_shows_the_result() -> None:
     game = random_game("classic", 4)
     banner = ResultBanner("resigned", "black", game.points())
-    plain = Image.open(io.BytesIO(render_replay(game)))
-    ended = Image.open(io.BytesIO(render_replay(game, result=banner)))
+    plain = open_gif(render_replay(game))
+    ended = open_gif(render_replay(game, result=banner))
     for frame in range(ended.n_frames):
         plain.seek(frame)
         ended.seek(frame)
@@ -127,7 +129,10 @@ def test_the_last_frame_of_a_replay_shows_the_result() -> None:
         (("stopped", None, {"white": 3}), "both sides"),
     ],
 )
-def test_a_banner_refuses_what_cannot_be(args, message: str) -> None:
+def test_a_banner_refuses_what_cannot_be(
+    args: tuple[Any, ...],  # deliberately outside what the types allow
+    message: str,
+) -> None:
     with pytest.raises(ValueError, match=message):
         ResultBanner(*args)
 
