@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from discord import app_commands
+
 from bot.client import JarmoBot
 from bot.cogs import DYNAMIC_ITEMS, StatsCog, setup
 from bot.cogs.stats import HistoryPicker, LeaderboardButton, leaderboard_message
@@ -16,11 +18,11 @@ async def test_the_new_commands_are_in_the_group_and_within_discords_limits() ->
     bot = JarmoBot(BotConfig(), serve=False)
     await setup(bot)
     group = bot.tree.get_command("jarmo")
-    assert group is not None
+    assert isinstance(group, app_commands.Group)
     commands = {command.name: command for command in group.commands}
     assert {"leaderboard", "stats", "history", "standings"} <= set(commands)
     for name in ("leaderboard", "stats", "history"):
-        shape = commands[name].to_dict(None)
+        shape = commands[name].to_dict(bot.tree)
         assert re.fullmatch(r"[a-z_-]{1,32}", shape["name"])
         assert 1 <= len(shape["description"]) <= 100
         assert len(shape["options"]) <= 25

@@ -7,13 +7,13 @@ import pytest
 from bot.service import JarmoService
 from bot.service.errors import NoStats
 from bot.service.stats import PAGE_SIZE
-from bot.store import RatingTables, SqliteStore
+from bot.store import RatingRecord, RatingTables, SqliteStore
 from bot.words import leaderboard_text
 from tests.ratings.ratings_helpers import GUILD, rating_row
 from tests.wording import refused, voice
 
 
-async def seed(store, rows) -> None:
+async def seed(store: SqliteStore, rows: list[RatingRecord]) -> None:
     await store.ratings.replace(RatingTables(rows, []), expected_games=0)
 
 

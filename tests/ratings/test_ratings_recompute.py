@@ -12,7 +12,7 @@ import pytest
 from bot.__main__ import main
 from bot.service import Actor, JarmoService, Place
 from bot.service.ratings import check_ratings, rebuild_ratings, recompute_ratings
-from bot.store import SqliteStore, open_store
+from bot.store import RatingRecord, SqliteStore, open_store
 from tests.fakes import FakeClock
 from tests.ratings.ratings_helpers import (
     ANN,
@@ -30,7 +30,7 @@ from tests.ratings.ratings_helpers import (
 DAN = Actor(404, "Dan")
 
 
-async def play_a_season(service, seed=1) -> None:
+async def play_a_season(service: JarmoService, seed: int = 1) -> None:
     """Matches of every kind between four players, in two servers and three rulesets."""
     rng = random.Random(seed)
     players = [ANN, BOB, CAT, DAN]
@@ -57,7 +57,10 @@ async def test_recomputing_gives_exactly_the_stored_ratings(
     fresh = await recompute_ratings(store.ratings)
     stored = await store.ratings.tables()
     assert fresh.games == 14 and len(stored.history) == 28
-    key = lambda r: (r.guild_id, r.ruleset, r.user_id)  # noqa: E731
+
+    def key(r: RatingRecord) -> tuple[int, str, int]:
+        return r.guild_id, r.ruleset, r.user_id
+
     assert [(key(r), r.skill, r.games, r.wins, r.draws, r.losses, r.points, r.match_wins,
              r.last_game_at) for r in fresh.tables.ratings] == [
         (key(r), r.skill, r.games, r.wins, r.draws, r.losses, r.points, r.match_wins,

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from bot.service import JarmoService
+from bot.service import Actor, JarmoService
 from bot.service.ratings import new_skill, rate_game
-from bot.store import GameEnding, MatchOver, Skill, SqliteStore
+from bot.store import EndedGameStatus, GameEnding, MatchOver, RatingRecord, Skill, SqliteStore
 from bot.words import report_text, standings_text
 from tests.fakes import FakeClock
 from tests.ratings.ratings_helpers import (
@@ -26,11 +26,20 @@ from tests.ratings.ratings_helpers import (
 from tests.wording import voice
 
 
-async def rating(store, user, ruleset="classic"):
+async def find_rating(
+    store: SqliteStore, user: Actor, ruleset: str = "classic"
+) -> RatingRecord | None:
     for row in await store.ratings.player_ratings(GUILD, user.user_id):
         if row.ruleset == ruleset:
             return row
     return None
+
+
+async def rating(store: SqliteStore, user: Actor, ruleset: str = "classic") -> RatingRecord:
+    """The player's rating in ``ruleset``; the test fails if they have none."""
+    row = await find_rating(store, user, ruleset)
+    assert row is not None, f"{user.display_name} has no {ruleset} rating"
+    return row
 
 
 def test_model_winner_up_loser_down_and_a_draw_moves_them_closer() -> None:
@@ -75,7 +84,7 @@ async def test_ratings_are_kept_per_ruleset(service: JarmoService, store: Sqlite
     await play_resign(service, winner=BOB, loser=ANN, ruleset="ludos")
     assert (await rating(store, ANN, "classic")).wins == 1
     assert (await rating(store, ANN, "ludos")).losses == 1
-    assert await rating(store, ANN, "jasir") is None
+    assert await find_rating(store, ANN, "jasir") is None
     classic = await store.ratings.leaderboard(GUILD, "classic", offset=0, limit=10)
     ludos = await store.ratings.leaderboard(GUILD, "ludos", offset=0, limit=10)
     assert [r.rating.user_id for r in classic] == [ANN.user_id, BOB.user_id]
@@ -150,7 +159,7 @@ async def test_two_games_of_one_player_ending_at_once_are_both_rated(
 
 @pytest.mark.parametrize("status", ["aborted"])
 async def test_the_store_refuses_ratings_for_an_aborted_game(
-    service: JarmoService, store: SqliteStore, status: str
+    service: JarmoService, store: SqliteStore, status: EndedGameStatus
 ) -> None:
     from bot.service.ratings import Ratings
 
@@ -174,6 +183,5 @@ async def test_the_store_refuses_ratings_for_an_aborted_game(
             expected_version=0,
             now=record.started_at,
         )
-    assert record is not None
-    assert record is not None
-    assert (await store.games.active(HERE.channel_id)).id == record.id  # nothing was written
+    still = await store.games.active(HERE.channel_id)
+    assert still is not None and still.id == record.id  # nothing was written
