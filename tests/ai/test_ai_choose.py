@@ -61,7 +61,7 @@ def assert_wins_at_once(game: Game, level: str) -> str:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_enters_the_enemy_camp_to_end_a_won_game(level) -> None:
+def test_enters_the_enemy_camp_to_end_a_won_game(level: str) -> None:
     # White's last runner on B3 can step to A5: every white piece then stands in the camp.
     game = Game.setup("B3:w C5:w E5:w D2:b E2:b", ruleset="classic")
     assert assert_wins_at_once(game, level) == "B3-A5"
@@ -79,14 +79,14 @@ def test_a_won_game_is_worth_its_margin_plus_the_levels_result_bonus(
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_takes_the_capture_that_ends_the_game(level) -> None:
+def test_takes_the_capture_that_ends_the_game(level: str) -> None:
     # Taking C3 leaves Black only the piece in White's camp: 5 points to 2.
     game = Game.setup("D1:w D5:w E5:w A1:b C3:b", ruleset="classic")
     assert assert_wins_at_once(game, level) == "D1xC3"
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_stops_the_runner_that_would_win(level) -> None:
+def test_stops_the_runner_that_would_win(level: str) -> None:
     # Any other move lets D3 walk into White's camp and win 6-5; the capture wins 5-4 instead.
     game = Game.setup("D2:w A5:w E5:w A1:b C1:b D3:b", ruleset="classic")
     assert assert_wins_at_once(game, level) == "D2xD3"

@@ -10,7 +10,7 @@ import pytest
 from bot.config import ConfigError, load_config
 
 
-def write(tmp_path, text: str):
+def write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "config.toml"
     path.write_text(text)
     return path

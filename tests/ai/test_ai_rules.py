@@ -6,7 +6,7 @@ import random
 import pytest
 
 from bot.ai._search import RESULT_BONUS, Budget, Searcher
-from bot.jarmo import Game
+from bot.jarmo import Game, Side
 from bot.jarmo.codes import NOTATION
 
 BUDGET = Budget(max_depth=2, node_limit=None, time_limit=None)
@@ -37,7 +37,8 @@ def test_the_search_scores_a_finished_game_like_the_rules_engine() -> None:
             while not game.over:
                 game.play(rng.choice(game.legal_moves()))
             points = game.points()
-            mover, other = game.turn, "black" if game.turn == "white" else "white"
+            mover = game.turn
+            other: Side = "black" if game.turn == "white" else "white"
             margin = 100 * (points[mover] - points[other])
             score = Searcher(game, BUDGET, 0)._terminal()
             winner = game.winner()
@@ -105,7 +106,7 @@ SEARCH_TREES = [
 
 @pytest.mark.parametrize(("ruleset", "moves", "move", "score", "nodes"), SEARCH_TREES)
 def test_the_search_walks_the_same_tree_to_the_same_answer(
-    ruleset, moves, move, score, nodes
+    ruleset: str, moves: str, move: str, score: int, nodes: int
 ) -> None:
     game = Game.new(ruleset=ruleset)
     for text in moves.split():

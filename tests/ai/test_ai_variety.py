@@ -56,7 +56,7 @@ def test_the_chosen_move_is_never_worse_than_the_margin(level: str) -> None:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_variety_never_gives_away_a_won_game(seed) -> None:
+def test_variety_never_gives_away_a_won_game(seed: int) -> None:
     # B3-A5 ends the game 6-2 at once; nothing else comes near it.
     game = Game.setup("B3:w C5:w E5:w D2:b E2:b", ruleset="classic")
     for level in ("medium", "hard"):
