@@ -5,13 +5,15 @@ agreed stops."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from bot.service import Actor, JarmoService, Place, ServiceConfig
 from bot.service.delivery import AnnouncementDelivery, Delivery
 from bot.service.tournament import Pairing, PlayerId
 from bot.service.tournament_views import MatchWelcome, RoundView, TableView, TournamentRequest
-from bot.store import TournamentRecord
+from bot.store import Store, TournamentRecord
 
 GUILD = 1
 LOBBY = Place(GUILD, 10)
@@ -61,7 +63,7 @@ class RecordingHost:
             pass
 
 
-def make_service(store, clock) -> JarmoService:
+def make_service(store: Store, clock: Callable[[], datetime]) -> JarmoService:
     """A service on ``store`` with a fixed random source."""
     return JarmoService(store, config=ServiceConfig(), clock=clock, rng=random.Random(0))
 
@@ -114,7 +116,9 @@ async def play_match(
 
 
 async def play_current_round(
-    service: JarmoService, tournament_id: int, decide=stronger_wins
+    service: JarmoService,
+    tournament_id: int,
+    decide: Callable[[int, Pairing], PlayerId | None] = stronger_wins,
 ) -> None:
     """Play every match of the current round as ``decide`` says, then let the event advance."""
     tournament = await service.unit.store.tournaments.get(tournament_id)

@@ -4,25 +4,31 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import SimpleNamespace
+from typing import cast
 from unittest import mock
 
 import discord
 import pytest
 
+from bot.client import JarmoBot
 from bot.cogs.tournament import can_run_tournaments
 from bot.config import BotConfig, ConfigError, load_config
 
 ROLE = 1234567890
 
 
-def interaction(*, manage_guild: bool, roles: tuple[int, ...], configured: int | None):
+def interaction(
+    *, manage_guild: bool, roles: tuple[int, ...], configured: int | None
+) -> discord.Interaction[JarmoBot]:
     member = mock.Mock(spec=discord.Member)
     member.get_role.side_effect = lambda role_id: object() if role_id in roles else None
-    return SimpleNamespace(
+    stand_in = SimpleNamespace(
         permissions=discord.Permissions(manage_guild=manage_guild),
         user=member,
         client=SimpleNamespace(config=BotConfig(tournament_role_id=configured)),
     )
+    # Only what the check reads: permissions, the member's roles and the configuration.
+    return cast(discord.Interaction[JarmoBot], stand_in)
 
 
 @pytest.mark.parametrize(
@@ -36,7 +42,7 @@ def interaction(*, manage_guild: bool, roles: tuple[int, ...], configured: int |
     ],
 )
 def test_managers_and_the_configured_role_run_tournaments(
-    manage_guild: bool, roles, configured, allowed: bool
+    manage_guild: bool, roles: tuple[int, ...], configured: int | None, allowed: bool
 ) -> None:
     asked = interaction(manage_guild=manage_guild, roles=roles, configured=configured)
     assert can_run_tournaments(asked) is allowed

@@ -25,6 +25,7 @@ async def test_a_forced_match_counts_the_games_finished_in_its_thread_and_the_ta
     ]
     a, b = ahead_board.first_id, ahead_board.second_id
     assert b is not None
+    assert ahead_board.match_id is not None
     match = await store.games.match(ahead_board.match_id)
     here = Place(GUILD, match.channel_id)
     # Game 1 (a has White): b captures and the players stop there, 4-5. Game 2 is under way.
@@ -57,9 +58,11 @@ async def test_a_forced_match_counts_the_games_finished_in_its_thread_and_the_ta
     ]
 
     # The other match had no game finished: a draw, 0-0, in its thread as in the table.
+    assert level_board.match_id is not None
     level = await store.games.match(level_board.match_id)
     level_standings = await service.standings.current(Place(GUILD, level.channel_id))
     first, second = level_board.first_id, level_board.second_id
+    assert second is not None
     assert level_standings.counted == service_models.CountedResult(None, {first: 0, second: 0})
     assert (
         f"The match was stopped; the tournament counts it as drawn, <@{first}> 0 – 0 <@{second}>."
@@ -77,6 +80,7 @@ async def test_a_withdrawal_shows_in_the_thread_as_the_forfeit_the_table_counts(
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     pairing = next(p for p in await store.tournaments.pairings(tournament_id) if p.round == 1)
+    assert pairing.match_id is not None
     match = await store.games.match(pairing.match_id)
 
     await service.tournaments.leave(LOBBY, player(pairing.first_id))

@@ -67,7 +67,7 @@ def byes_in(table: TableView) -> dict[int, int]:
     }
 
 
-async def tables_through(service, tournament_id: int) -> list[TableView]:
+async def tables_through(service: JarmoService, tournament_id: int) -> list[TableView]:
     """The table after the start and after every round, until the event has ended."""
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     await deliver_posts(service)
@@ -125,6 +125,7 @@ async def test_a_decided_match_of_the_round_in_progress_is_counted_but_the_round
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     first = next(p for p in await store.tournaments.pairings(tournament_id) if p.round == 1)
+    assert first.match_id is not None
     match = await store.games.match(first.match_id)
     assert first.second_id is not None
     await service.play.resign(Place(GUILD, match.channel_id), player(first.second_id))

@@ -4,12 +4,15 @@ event signs up. Whole events played through the service on a real SQLite file.""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 
 import pytest
 
 from bot.service import Code, JarmoService, Place, Refusal
 from bot.service.errors import NoStats
+from bot.service.stats_models import TournamentPlacing
+from bot.service.tournament import Pairing, PlayerId
 from bot.service.tournament_views import TournamentRequest
 from bot.words import refusal_text
 from tests.fakes import FakeClock
@@ -25,13 +28,13 @@ from tests.tournament.event_service import (
 from tests.wording import english
 
 
-def weaker_wins(round_number, pairing):
+def weaker_wins(round_number: int, pairing: Pairing) -> PlayerId | None:
     """The higher id wins; neighbouring ids draw."""
     a, b = pairing.players
     return None if abs(a - b) == 1 else max(a, b)
 
 
-async def signed_up(service, name: str, players: range, place: Place = LOBBY) -> int:
+async def signed_up(service: JarmoService, name: str, players: range, place: Place = LOBBY) -> int:
     request = TournamentRequest(name, "round-robin")
     view = await service.tournaments.create(place, MODERATOR, request, moderator=True)
     for number in players:
@@ -39,7 +42,14 @@ async def signed_up(service, name: str, players: range, place: Place = LOBBY) ->
     return view.tournament.id
 
 
-async def play_event(service, host, name: str, players: range, decide=None, place=LOBBY) -> int:
+async def play_event(
+    service: JarmoService,
+    host: RecordingHost,
+    name: str,
+    players: range,
+    decide: Callable[[int, Pairing], PlayerId | None] | None = None,
+    place: Place = LOBBY,
+) -> int:
     """A whole round robin of ``players`` in ``place``; its id once its final table is out."""
     tournament_id = await signed_up(service, name, players, place)
     await service.tournaments.start(place, MODERATOR, moderator=True, is_member=always)
@@ -52,7 +62,7 @@ async def play_event(service, host, name: str, players: range, decide=None, plac
     return tournament_id
 
 
-def placings_of(placings):
+def placings_of(placings: Iterable[TournamentPlacing]) -> list[tuple[str, int, int]]:
     return [(p.tournament.name, p.rank, p.players) for p in placings]
 
 
@@ -139,7 +149,7 @@ async def test_standings_refuse_a_channel_without_a_table_to_show(service: Jarmo
 async def test_the_history_page_carries_the_tournaments_even_without_counted_games(
     service: JarmoService,
 ) -> None:
-    placings = ()
+    placings: tuple[TournamentPlacing, ...] = ()
     with pytest.raises(NoStats) as refused:
         await service.stats.history(GUILD, 1, tournaments=placings)
     assert refused.value.code == Code.NO_HISTORY

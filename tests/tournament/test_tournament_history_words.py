@@ -10,14 +10,16 @@ import pytest
 
 from bot.cogs.stats import TOURNAMENT_VALUE, HistoryPicker
 from bot.service.stats_models import HistoryPage, TournamentPlacing
-from bot.store import TournamentRecord
+from bot.store import TournamentFormat, TournamentRecord
 from bot.words import Voice, history_text, place_text, placing_option, shared_catalogue
 from tests.wording import voice
 
 ENDED = datetime(2026, 11, 23, 18, 30, tzinfo=UTC)
 
 
-def cup(tournament_id: int, name: str = "Spring Cup", format: str = "round-robin"):
+def cup(
+    tournament_id: int, name: str = "Spring Cup", format: TournamentFormat = "round-robin"
+) -> TournamentRecord:
     return TournamentRecord(
         id=tournament_id, guild_id=1, channel_id=10, organiser_id=99, name=name, format=format,
         rounds=0, game_count=2, ruleset="classic", layout="bow", max_plies=200,

@@ -13,7 +13,7 @@ from bot.service import JarmoService
 from bot.service.backoff import MAX_DELAY_SECONDS
 from bot.service.jobs import Job, run_job
 from bot.service.tournament import Pairing
-from bot.store import SqliteStore
+from bot.store import SqliteStore, TournamentRecord
 from tests.tournament.event_service import (
     LOBBY,
     MODERATOR,
@@ -27,7 +27,7 @@ from tests.tournament.event_service import (
 WAIT_SECONDS = 10.0  # a limit for the conditions below, never a synchronisation
 
 
-async def finish_round_one(service, store, tournament_id: int) -> None:
+async def finish_round_one(service: JarmoService, store: SqliteStore, tournament_id: int) -> None:
     """Play every match of round 1 without advancing the event."""
     for pairing in await store.tournaments.pairings(tournament_id):
         assert pairing.match_id is not None and pairing.second_id is not None
@@ -46,14 +46,14 @@ async def test_the_job_survives_a_store_error_and_advances_once_the_store_recove
     stored_running = store.tournaments.running
     calls = 0
 
-    async def running_after_one_failure():
+    async def running_after_one_failure() -> list[TournamentRecord]:
         nonlocal calls
         calls += 1
         if calls == 1:
             raise ConnectionResetError("the database connection was lost")
         return await stored_running()
 
-    store.tournaments.running = running_after_one_failure
+    store.tournaments.running = running_after_one_failure  # type: ignore[method-assign]  # fails once
     delays: list[float] = []
 
     async def no_wait(seconds: float) -> None:
@@ -68,11 +68,13 @@ async def test_the_job_survives_a_store_error_and_advances_once_the_store_recove
     next_match_opened = asyncio.Event()
     open_match = host.open_match
 
-    async def open_and_tell(*args):
+    async def open_and_tell(
+        tournament: TournamentRecord, first_name: str, second_name: str
+    ) -> int | None:
         next_match_opened.set()
-        return await open_match(*args)
+        return await open_match(tournament, first_name, second_name)
 
-    host.open_match = open_and_tell
+    host.open_match = open_and_tell  # type: ignore[method-assign]  # says when a match opens
 
     try:
         with caplog.at_level(logging.ERROR, "bot.service.jobs"):

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+from bot.service import JarmoService
 from bot.service.delivery import MAX_ATTEMPTS, AnnouncementDelivery, Delivery, Undeliverable
 from bot.store import open_store
 from tests.fakes import FakeClock
@@ -31,7 +33,9 @@ DAY = timedelta(days=1).total_seconds()
 
 
 @asynccontextmanager
-async def process(path, clock, host: RecordingHost | None = None):
+async def process(
+    path: Path, clock: FakeClock, host: RecordingHost | None = None
+) -> AsyncIterator[JarmoService]:
     """One run of the bot: a service over the file, with ``host`` attached (or a new one)."""
     async with open_store(path) as store:
         service = make_service(store, clock)

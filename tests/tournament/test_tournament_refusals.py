@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.service import Code, JarmoService, NotAllowed, Place, Refusal
-from bot.service.tournament_views import TournamentRequest
-from bot.store import SqliteStore
+from bot.service.tournament_views import RoundView, TournamentRequest
+from bot.service.tournaments import IsMember
+from bot.store import EntryRecord, PairingRecord, SqliteStore, TournamentRecord
 from tests.tournament.event_service import (
     LOBBY,
     MODERATOR,
@@ -17,11 +18,13 @@ from tests.tournament.event_service import (
 )
 
 
-async def start(service, is_member=always):
+async def start(service: JarmoService, is_member: IsMember = always) -> RoundView:
     return await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=is_member)
 
 
-async def snapshot(store, tournament_id):
+async def snapshot(
+    store: SqliteStore, tournament_id: int
+) -> tuple[TournamentRecord, list[EntryRecord], list[PairingRecord]]:
     return (
         await store.tournaments.get(tournament_id),
         await store.tournaments.entries(tournament_id),
@@ -128,7 +131,7 @@ async def test_only_moderators_create_start_force_or_withdraw_others(service: Ja
     ],
 )
 async def test_bad_options_are_refused_and_nothing_is_created(
-    service: JarmoService, store: SqliteStore, request_, code
+    service: JarmoService, store: SqliteStore, request_: TournamentRequest, code: Code
 ) -> None:
     with pytest.raises(Refusal) as refused:
         await service.tournaments.create(LOBBY, MODERATOR, request_, moderator=True)

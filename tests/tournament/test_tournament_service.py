@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.service import JarmoService
-from bot.service.tournament import MatchResult, Pairing, standings
-from bot.store import SqliteStore, open_store
+from bot.service.tournament import Format, MatchResult, Pairing, PlayerId, standings
+from bot.service.tournament_views import TableView
+from bot.store import SqliteStore, TournamentRecord, open_store
 from tests.fakes import FakeClock
 from tests.tournament.event_service import (
     LOBBY,
@@ -27,13 +28,19 @@ from tests.tournament.event_service import (
 from tests.tournament.tournament_helpers import play_event
 
 
-def with_points(round_number: int, pairing: Pairing):
+def with_points(round_number: int, pairing: Pairing) -> tuple[PlayerId | None, tuple[int, int]]:
     """The pure helpers' rule with the game points the service's matches end with."""
     winner = stronger_wins(round_number, pairing)
     return winner, points_of(winner)
 
 
-async def run_event(service, host, count: int, format: str, rounds: int | None = None):
+async def run_event(
+    service: JarmoService,
+    host: RecordingHost,
+    count: int,
+    format: str,
+    rounds: int | None = None,
+) -> int:
     tournament_id = await sign_up(service, count, format=format, rounds=rounds)
     first = await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     assert first.number == 1
@@ -43,7 +50,7 @@ async def run_event(service, host, count: int, format: str, rounds: int | None =
     return tournament_id
 
 
-def table_rows(view):
+def table_rows(view: TableView) -> list[tuple[int, int, int]]:
     return [(row.rank, row.player, row.match_points) for row in view.standings.rows]
 
 
@@ -100,7 +107,7 @@ async def test_a_round_robin_of_three_gives_each_a_bye(
     ],
 )
 async def test_a_whole_event_ends_with_the_table_of_its_draw(
-    service: JarmoService, host: RecordingHost, format: str, count: int
+    service: JarmoService, host: RecordingHost, format: Format, count: int
 ) -> None:
     tournament_id = await run_event(service, host, count, format)
 
@@ -133,6 +140,7 @@ async def test_a_result_comes_back_by_itself_and_the_round_waits_for_the_last(
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     first, second = (p for p in await store.tournaments.pairings(tournament_id))
+    assert first.match_id is not None and first.second_id is not None
     match = await store.games.match(first.match_id)
     await service.play.resign(
         type(LOBBY)(LOBBY.guild_id, match.channel_id), player(first.second_id)
@@ -144,6 +152,7 @@ async def test_a_result_comes_back_by_itself_and_the_round_waits_for_the_last(
     await service.tournaments.rounds.advance_all()
     assert (await store.tournaments.get(tournament_id)).current_round == 1  # one still playing
 
+    assert second.match_id is not None
     other = await store.games.match(second.match_id)
     await service.play.abort(
         type(LOBBY)(LOBBY.guild_id, other.channel_id), MODERATOR, can_manage=True
@@ -164,6 +173,7 @@ async def test_the_event_goes_on_after_a_restart_that_lost_the_ending(
         tournament_id = await sign_up(service, 4, format="swiss", rounds=2)
         await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
         pairing = (await store.tournaments.pairings(tournament_id))[0]
+        assert pairing.match_id is not None and pairing.second_id is not None
         match = await store.games.match(pairing.match_id)
 
         # The process stops after the game ended but before the tournament heard of it.
@@ -225,6 +235,7 @@ async def test_a_withdrawal_forfeits_the_match_and_keeps_results_played(
     round_two = [p for p in await store.tournaments.pairings(tournament_id) if p.round == 2]
     with_three = next(p for p in round_two if 3 in p.player_ids)
     assert with_three.decided and with_three.forfeit and with_three.winner_id != 3
+    assert with_three.match_id is not None
     match = await store.games.match(with_three.match_id)
     assert match.state == "aborted"  # the game in play was stopped
     await play_current_round(service, tournament_id)
@@ -249,6 +260,7 @@ async def test_a_moderator_forces_the_unfinished_matches_to_their_score(
     round_one = [p for p in await store.tournaments.pairings(tournament_id) if p.round == 1]
     assert all(p.decided and p.winner_id is None for p in round_one)  # level: drawn
     for pairing in round_one:
+        assert pairing.match_id is not None
         assert (await store.games.match(pairing.match_id)).state == "aborted"
     assert (await store.tournaments.get(tournament_id)).current_round == 2
 
@@ -266,7 +278,9 @@ class SlowHost(RecordingHost):
         self.opening = asyncio.Event()
         self.go_on = asyncio.Event()
 
-    async def open_match(self, tournament, first_name, second_name):
+    async def open_match(
+        self, tournament: TournamentRecord, first_name: str, second_name: str
+    ) -> int | None:
         self.opening.set()
         await self.go_on.wait()
         return await super().open_match(tournament, first_name, second_name)
@@ -301,6 +315,7 @@ async def test_a_process_advances_only_the_tournaments_of_its_servers(
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     first, second = await store.tournaments.pairings(tournament_id)
     for pairing in (first, second):
+        assert pairing.match_id is not None and pairing.second_id is not None
         match = await store.games.match(pairing.match_id)
         await service.play.resign(
             type(LOBBY)(LOBBY.guild_id, match.channel_id), player(pairing.second_id)

@@ -33,7 +33,12 @@ def _png(table: Standings, *, rounds: int = 3, title: str = "Club cup") -> Image
 def _row_pixels(image: Image.Image, index: int, left: int, right: int) -> set[tuple[int, int, int]]:
     top = TITLE_H + HEAD_H + index * ROW_H
     strip = image.crop((left, top + 2, right, top + ROW_H - 2))
-    return {colour for _, colour in strip.getcolors(10_000) or []}
+    colours = set()
+    for _, colour in strip.getcolors(10_000) or []:
+        assert isinstance(colour, tuple), "an RGB image has a colour per pixel, not a value"
+        red, green, blue = colour
+        colours.add((red, green, blue))
+    return colours
 
 
 def test_one_row_per_player_and_one_column_per_round() -> None:
