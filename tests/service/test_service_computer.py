@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -68,7 +69,9 @@ async def test_a_whole_game_against_the_computer(
         report = await service.play.move(HERE, ANN, moves[-1])
         if report.ended:
             break
-        report = await computer.reply(HERE)
+        reply = await computer.reply(HERE)
+        assert reply is not None, "the computer did not answer"
+        report = reply
         if report.ended:
             break
     assert report.standings is not None
@@ -89,7 +92,7 @@ async def test_resigning_while_the_computer_thinks_wins(
 ) -> None:
     started, release = asyncio.Event(), asyncio.Event()
 
-    async def slow_think(data, level, seed):
+    async def slow_think(data: dict[str, Any], level: str, seed: int) -> str:
         started.set()
         await release.wait()
         return "A5-C4"
@@ -135,7 +138,7 @@ async def test_games_against_the_computer_have_no_clock(
 async def test_a_pending_computer_turn_is_found_after_a_restart(
     service: JarmoService, store: SqliteStore
 ) -> None:
-    async def never(data, level, seed) -> None:
+    async def never(data: dict[str, Any], level: str, seed: int) -> str:
         raise AssertionError("not asked to think here")
 
     first = ComputerOpponent(service, never)
@@ -143,7 +146,8 @@ async def test_a_pending_computer_turn_is_found_after_a_restart(
     await service.play.move(HERE, ANN, "A1-C2")  # the bot "stops" before the computer answers
     assert await service.computer_turns.awaiting() == [HERE]
     restarted = ComputerOpponent(service, think_in_thread)
-    assert (await restarted.reply(HERE)).actor_id == ROBOT.user_id
+    reply = await restarted.reply(HERE)
+    assert reply is not None and reply.actor_id == ROBOT.user_id
     assert await service.computer_turns.awaiting() == []
 
 
@@ -172,7 +176,7 @@ async def test_six_games_against_the_computer_at_once_are_all_answered(
         )
     finally:
         await thinker.close()
-    assert [reply.actor_id for reply in replies] == [ROBOT.user_id] * 6
+    assert [None if reply is None else reply.actor_id for reply in replies] == [ROBOT.user_id] * 6
     for place in places:
         record = await store.games.active(place.channel_id)
         assert record is not None
@@ -184,7 +188,7 @@ async def test_each_game_seeds_the_computer_differently(service: JarmoService) -
     # that a person who beat it once cannot win again by repeating the moves.
     seeds: list[int] = []
 
-    async def recording_think(data, level, seed):
+    async def recording_think(data: dict[str, Any], level: str, seed: int) -> str:
         seeds.append(seed)
         return "A5-C4"
 

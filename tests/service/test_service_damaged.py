@@ -12,7 +12,7 @@ from tests.service.service_helpers import ANN, BOB, CAT, HERE, start_match
 from tests.wording import refused
 
 
-def spoil_snapshot(database, game_id: int) -> None:
+def spoil_snapshot(database: Path, game_id: int) -> None:
     with sqlite3.connect(database, timeout=10) as db:
         db.execute("UPDATE games SET snapshot = '{not json' WHERE id = ?", (game_id,))
 

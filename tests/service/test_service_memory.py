@@ -8,10 +8,13 @@ import asyncio
 import pytest
 
 import bot.store._games
+import bot.store._replay
+from bot.jarmo import Game
 from bot.service import Actor, ChallengeRequest, JarmoService, Place
 from bot.service.bounded import BoundedCache, KeyedLocks
 from bot.service.unit import PlayerNames
-from bot.store import SqliteStore
+from bot.store import PlayerRecord, PlayerStore, SqliteStore
+from bot.store._replay import StoredGame
 from tests.service.service_helpers import ANN, BOB, HERE
 
 LIMIT = 5.0
@@ -67,14 +70,14 @@ def test_the_cache_forgets_the_least_recently_used_key() -> None:
 class CountingPlayers:
     """The store's player role, counting reads."""
 
-    def __init__(self, players) -> None:
+    def __init__(self, players: PlayerStore) -> None:
         self.players = players
         self.reads = 0
 
-    async def upsert(self, guild_id: int, user_id: int, display_name: str | None) -> None:
+    async def upsert(self, guild_id: int, user_id: int, display_name: str) -> None:
         await self.players.upsert(guild_id, user_id, display_name)
 
-    async def get(self, guild_id: int, user_id: int):
+    async def get(self, guild_id: int, user_id: int) -> PlayerRecord:
         self.reads += 1
         return await self.players.get(guild_id, user_id)
 
@@ -95,9 +98,9 @@ async def test_checked_snapshots_past_the_bound_are_replayed_once_more(
     service: JarmoService, store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     replays: list[int] = []
-    real_verify = bot.store._games.verify
+    real_verify = bot.store._replay.verify  # what the games store calls
 
-    def counting_verify(stored):
+    def counting_verify(stored: StoredGame) -> Game:
         replays.append(stored.version)
         return real_verify(stored)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import shutil
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ CAT = Actor(900_000_000_000_000_013, "Cat")
 
 
 @pytest.fixture
-async def service(tmp_path: Path, clock: FakeClock):
+async def service(tmp_path: Path, clock: FakeClock) -> AsyncIterator[JarmoService]:
     database = tmp_path / "jarmo.sqlite3"
     shutil.copyfile(MADE_BEFORE, database)
     async with open_store(database) as store:

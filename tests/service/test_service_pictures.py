@@ -7,15 +7,15 @@ from pathlib import Path
 
 from bot.cogs.replies import report_message
 from bot.console._boards import BoardFolder
-from bot.render import ENGLISH_WORDS, render_position
-from bot.service import JarmoService
+from bot.render import ENGLISH_WORDS, ImageWords, render_position
+from bot.service import BoardView, JarmoService
 from bot.words import image_words, shared_catalogue
 from tests.service.service_helpers import ANN, BOB, HERE, start_match
 
 POLISH = image_words(shared_catalogue("pl"))
 
 
-def drawn(view, words=ENGLISH_WORDS) -> bytes:
+def drawn(view: BoardView, words: ImageWords = ENGLISH_WORDS) -> bytes:
     players = (view.white_name, view.black_name)
     return render_position(view.game.game.position(), players=players, words=words)
 

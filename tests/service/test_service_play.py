@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
 from bot.service import (
+    Actor,
     BadMove,
     ChallengeRequest,
     ChallengeUnavailable,
@@ -18,6 +20,8 @@ from bot.service import (
     NotAPlayer,
     NotYourTurn,
     Place,
+    Refusal,
+    Report,
     StopOffer,
 )
 from bot.store import SqliteStore
@@ -27,7 +31,9 @@ from tests.service.service_helpers import ANN, BOB, CAT, HERE, start_match
 from tests.wording import refused, voice
 
 
-async def stored_state(store, place=HERE):
+async def stored_state(
+    store: SqliteStore, place: Place = HERE
+) -> tuple[int, dict[str, Any]] | None:
     record = await store.games.active(place.channel_id)
     return None if record is None else (record.version, record.game.to_dict())
 
@@ -98,7 +104,8 @@ async def test_move_reports_and_persists(service: JarmoService, store: SqliteSto
     report = await service.play.move(HERE, ANN, "a1 c2")
     assert report.action == "A1-C2" and report.ended is None
     assert report.board.turn_user_id == BOB.user_id
-    assert (await store.games.active(HERE.channel_id)).game.history == ["A1-C2"]
+    active = await store.games.active(HERE.channel_id)
+    assert active is not None and active.game.history == ["A1-C2"]
     text = report_text(report, voice({101: "@Ann", 202: "@Bob"}.get))
     assert "@Ann played **A1-C2**" in text and "@Bob to move" in text
 
@@ -114,7 +121,12 @@ async def test_move_reports_and_persists(service: JarmoService, store: SqliteSto
     ],
 )
 async def test_refused_moves_change_nothing(
-    service: JarmoService, store: SqliteStore, actor, move: str, error, words: str
+    service: JarmoService,
+    store: SqliteStore,
+    actor: Actor,
+    move: str,
+    error: type[Refusal],
+    words: str,
 ) -> None:
     await start_match(service)
     before = await stored_state(store)
@@ -153,7 +165,8 @@ async def test_concurrent_moves_for_one_channel_apply_once(
     refused = [r for r in results if isinstance(r, Exception)]
     assert len(applied) == 1 and len(refused) == 1
     assert isinstance(refused[0], NotYourTurn)
-    assert (await store.games.active(HERE.channel_id)).version == 1
+    active = await store.games.active(HERE.channel_id)
+    assert active is not None and active.version == 1
 
 
 async def test_autocomplete_offers_only_the_movers_legal_moves(service: JarmoService) -> None:
@@ -166,7 +179,7 @@ async def test_autocomplete_offers_only_the_movers_legal_moves(service: JarmoSer
     assert await service.play.move_suggestions(HERE, CAT.user_id, "") == []
 
 
-async def play_until_over(service, place=HERE):
+async def play_until_over(service: JarmoService, place: Place = HERE) -> Report:
     """Both players play their first legal move until the current game ends."""
     while True:
         view = await service.play.board(place)
@@ -184,13 +197,16 @@ async def test_two_game_match_swaps_sides_and_totals(
     first = await play_until_over(service)
     assert first.next_board is not None
     assert first.next_board.game.white_id == BOB.user_id and first.next_board.game.index == 1
+    assert first.standings is not None
     assert first.standings.games_left == 1 and not first.standings.over
     second = await play_until_over(service)
+    assert second.standings is not None
     assert second.next_board is None and second.standings.over
     standings = await service.standings.current(HERE)
-    pts = [line.points_by_player for line in standings.games]
+    first_points, second_points = [line.points_by_player for line in standings.games]
+    assert first_points is not None and second_points is not None
     assert standings.totals == {
-        uid: pts[0][uid] + pts[1][uid] for uid in (ANN.user_id, BOB.user_id)
+        uid: first_points[uid] + second_points[uid] for uid in (ANN.user_id, BOB.user_id)
     }
     text = standings_text(standings, voice({101: "Ann", 202: "Bob"}.get))
     assert "Game 2: Bob (White)" in text and "Total: Ann" in text
@@ -238,6 +254,7 @@ async def test_abort_needs_permission_and_counts_for_nobody(
     with refused(NotAllowed, "manage"):
         await service.play.abort(HERE, CAT, can_manage=False)
     report = await service.play.abort(HERE, CAT, can_manage=True)
+    assert isinstance(report, Report)  # not a damaged game
     assert report.standings is not None
     assert report.ended is not None
     assert report.ended.status == "aborted" and report.standings.match.state == "aborted"

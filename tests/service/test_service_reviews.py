@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ class FakeSearch:
         return PositionVerdict(game.legal_moves()[0], score)
 
 
-async def until(check) -> None:
+async def until(check: Callable[[], bool]) -> None:
     """Wait, up to ``LIMIT`` seconds, until ``check()`` holds."""
     async with asyncio.timeout(LIMIT):
         while not check():  # noqa: ASYNC110 - a request joining a review sets no event
@@ -101,7 +102,7 @@ async def test_two_reviews_at_once_share_one_computation(
     search.gate = asyncio.Event()
     heard: dict[str, list[int]] = {"first": [], "second": []}
 
-    def listener(name: str):
+    def listener(name: str) -> Callable[[int, int], Awaitable[None]]:
         async def progress(done: int, total: int) -> None:
             heard[name].append(done)
 
@@ -127,7 +128,9 @@ async def test_a_game_in_play_is_refused_and_nothing_is_stored(
     with pytest.raises(ReviewRefused) as refused:
         await service.reviews.last_game(HERE)
     assert refused.value.code is Code.REVIEW_GAME_RUNNING
-    game_id = (await store.games.active(HERE.channel_id)).id
+    active = await store.games.active(HERE.channel_id)
+    assert active is not None
+    game_id = active.id
     with pytest.raises(ReviewRefused) as refused:
         await service.reviews.review(HERE.guild_id, game_id)
     assert refused.value.code is Code.REVIEW_GAME_RUNNING

@@ -9,8 +9,10 @@ import pytest
 
 from bot.service import (
     Actor,
+    BoardView,
     ChallengeRequest,
     ChallengeUnavailable,
+    ChallengeView,
     ChannelBusy,
     JarmoService,
     NoGameHere,
@@ -32,7 +34,7 @@ class Threads:
     def __init__(self) -> None:
         self.opened: list[int] = []
 
-    async def open(self, challenge) -> int:
+    async def open(self, challenge: ChallengeView) -> int:
         await asyncio.sleep(0)  # a real venue waits for Discord: let other tasks run
         self.opened.append(next(THREAD_IDS))
         return self.opened[-1]
@@ -46,7 +48,9 @@ async def nobody_left(user_id: int) -> Actor | None:
     return None
 
 
-async def accept_in_thread(service: JarmoService, challenger: Actor, challenged: Actor):
+async def accept_in_thread(
+    service: JarmoService, challenger: Actor, challenged: Actor
+) -> tuple[BoardView, Threads]:
     threads = Threads()
     request = ChallengeRequest(challenged, side="white")
     view = await service.challenges.post(HERE, challenger, request)
@@ -131,6 +135,7 @@ async def test_a_rematch_against_the_computer_starts_at_once(service: JarmoServi
     assert isinstance(rematch, RematchStarted)
     sides = (rematch.board.game.white_id, rematch.board.game.black_id)
     assert sides == (board.game.black_id, board.game.white_id)
+    assert rematch.board.match.challenge_id is not None
     challenge = await computer.unit.store.challenges.get(rematch.board.match.challenge_id)
     assert challenge.options.vs_computer_level == "easy"
 
