@@ -7,11 +7,12 @@ import contextlib
 import random
 import sqlite3
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from bot.store import GameRecord, SqliteStore, StaleGame
+from bot.store import GameRecord, SqliteStore, StaleGame, Store
 from tests.store.store_helpers import (
     T0,
     StartMatch,
@@ -25,7 +26,7 @@ from tests.store.store_helpers import (
 RACERS = 16
 
 
-async def race(stores: list[SqliteStore], base: GameRecord, rng: random.Random) -> list[object]:
+async def race(stores: Sequence[Store], base: GameRecord, rng: random.Random) -> list[object]:
     """Fire RACERS different moves, all validated against ``base``, at the same time."""
 
     async def attempt(i: int) -> GameRecord:

@@ -63,7 +63,7 @@ async def fill(path: Path) -> None:
             GameEnding(
                 status="resigned", winner="white", points=first.game.points(),
                 termination="resigned", game=first.game, then=MatchOver("forfeited", ALICE),
-                ratings=RatingUpdate("classic", tuple(change)),
+                ratings=RatingUpdate("classic", (change[0], change[1])),
             ),
             expected_version=0,
             now=T0,

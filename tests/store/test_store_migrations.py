@@ -46,7 +46,8 @@ def schema(path: Path) -> dict[str, object]:
 
 def user_version(path: Path) -> int:
     with sqlite3.connect(path) as db:
-        return db.execute("PRAGMA user_version").fetchone()[0]
+        version: int = db.execute("PRAGMA user_version").fetchone()[0]
+        return version
 
 
 async def test_an_empty_file_gets_the_latest_schema(db_path: Path) -> None:

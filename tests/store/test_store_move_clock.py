@@ -32,6 +32,7 @@ async def move(store: Store, record: GameRecord, player: int, seconds: float) ->
 
 async def test_a_move_gives_the_next_player_a_full_period_and_no_reminders(store: Store) -> None:
     start = await timed_game(store, 3600)
+    assert start.clock.deadline_at is not None
     await store.clocks.mark_reminders_sent(
         start.id, expected_version=0, deadline_at=start.clock.deadline_at, count=1
     )

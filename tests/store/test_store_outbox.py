@@ -38,14 +38,14 @@ def later(seconds: float) -> datetime:
     return NOW + timedelta(seconds=seconds)
 
 
-async def running_cup(store) -> st.TournamentRecord:
+async def running_cup(store: st.Store) -> st.TournamentRecord:
     record = await store.tournaments.create(CUP, now=NOW)
     for user_id in (1, 2, 3):
         await store.tournaments.join(record.id, user_id)
     return record
 
 
-async def pending(store, at: datetime) -> list[st.OutboxEntry]:
+async def pending(store: st.Store, at: datetime) -> list[st.OutboxEntry]:
     """Every entry that may be taken at ``at`` (taking them)."""
     return await store.outbox.claim(now=at, lease_seconds=60, limit=100)
 

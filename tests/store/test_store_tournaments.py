@@ -32,7 +32,7 @@ CUP = st.NewTournament(
 ROUND = [st.NewPairing(1, 2), st.NewPairing(3, None, decided=True, winner_id=3)]
 
 
-async def signed_up(store, *players: int) -> st.TournamentRecord:
+async def signed_up(store: st.Store, *players: int) -> st.TournamentRecord:
     record = await store.tournaments.create(CUP, now=NOW)
     for user_id in players:
         await store.tournaments.join(record.id, user_id)
@@ -178,7 +178,7 @@ async def test_tournaments_created_at_once_in_different_channels_all_get_their_o
 
 
 async def finished_cup(
-    store, *players: int, channel: int = 10, guild: int = 1, at: datetime = NOW
+    store: st.Store, *players: int, channel: int = 10, guild: int = 1, at: datetime = NOW
 ) -> st.TournamentRecord:
     """A tournament of ``players`` in ``channel`` that played one round and finished ``at``."""
     new = dataclasses.replace(CUP, channel_id=channel, guild_id=guild)
