@@ -1,11 +1,19 @@
-"""Fixtures shared by every test folder; having this file here also puts ``tests/`` on the import
-path, so ``from fakes import FakeClock`` works in each folder."""
+"""Fixtures shared by every test folder. ``tests/`` is a package, so pytest puts the repository
+root on the import path and each folder imports the shared helpers as ``tests.fakes`` and
+the like."""
 
 from __future__ import annotations
 
 import pytest
-from fakes import FakeClock
-from postgres import URL_ENV, PostgresNotFound, PostgresServer, postgres_server, restartable_server
+
+from tests.fakes import FakeClock
+from tests.postgres import (
+    URL_ENV,
+    PostgresNotFound,
+    PostgresServer,
+    postgres_server,
+    restartable_server,
+)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Fakes shared by every test folder (``tests/`` is on the import path through its conftest)."""
+"""Fakes shared by every test folder (``from tests.fakes import ...``)."""
 
 from __future__ import annotations
 

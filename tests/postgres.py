@@ -1,8 +1,8 @@
 """A real PostgreSQL server for the tests, and a fresh database on it for each test.
 
-Usage, from any test folder (``tests/`` is on the import path)::
+Usage, from any test folder::
 
-    from postgres import postgres_server
+    from tests.postgres import postgres_server
 
     server = postgres_server()          # started on first use, stopped when Python exits
     url = server.fresh_database()       # a new database with the latest schema, no rows
@@ -127,11 +127,10 @@ class PostgresServer:
         """Run one of PostgreSQL's programs as the account the private server runs as."""
         assert self._programs is not None and self._data_dir is not None
         account = _server_account()
-        drop = (
-            {"user": account.pw_uid, "group": account.pw_gid, "extra_groups": []}
-            if account is not None
-            else {}
-        )
+        # As that account when the private server runs as one; else as this process (the
+        # defaults).
+        user, group = (account.pw_uid, account.pw_gid) if account is not None else (None, None)
+        extra_groups: list[int] | None = [] if account is not None else None
         finished = subprocess.run(
             (str(self._programs / name), *args),
             cwd=self._data_dir.parent,  # the caller's folder may be closed to that account
@@ -139,7 +138,9 @@ class PostgresServer:
             stderr=subprocess.PIPE,
             text=True,
             check=False,
-            **drop,  # type: ignore[arg-type]
+            user=user,
+            group=group,
+            extra_groups=extra_groups,
         )
         if finished.returncode != 0:
             raise RuntimeError(f"{name} {' '.join(args)} failed: {finished.stderr.strip()}")

@@ -11,6 +11,7 @@ import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -58,7 +59,8 @@ def of(keyword: str, instructions: list[Instruction]) -> list[Instruction]:
 def exec_form(arguments: str) -> list[str]:
     """``["a", "b"]`` as a list; the shell form is refused (it breaks signal handling)."""
     assert arguments.startswith("["), f"use the exec form (JSON list): {arguments}"
-    return yaml.safe_load(arguments)
+    listed: list[str] = yaml.safe_load(arguments)
+    return listed
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +69,9 @@ def dockerfile() -> list[Instruction]:
 
 
 @pytest.fixture(scope="module")
-def compose() -> dict:
-    return yaml.safe_load((ROOT / "compose.yaml").read_text())
+def compose() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    return loaded
 
 
 # -- Dockerfile -------------------------------------------------------------------------------
@@ -161,26 +164,30 @@ def test_the_database_is_on_the_data_volume(dockerfile: list[Instruction]) -> No
 # -- compose.yaml -----------------------------------------------------------------------------
 
 
-def test_compose_builds_this_folder_and_restarts(compose: dict) -> None:
+def test_compose_builds_this_folder_and_restarts(compose: dict[str, Any]) -> None:
     [(name, bot)] = [(n, s) for n, s in compose["services"].items() if "profiles" not in s]
     assert name == "bot"
     assert bot["build"] == "."
     assert bot["restart"] in ("unless-stopped", "always")
 
 
-def test_compose_keeps_data_in_a_named_volume(compose: dict) -> None:
+def test_compose_keeps_data_in_a_named_volume(compose: dict[str, Any]) -> None:
     bot = compose["services"]["bot"]
     mounts = [m for m in bot["volumes"] if m.split(":")[1] == "/data"]
     [volume] = [m.split(":")[0] for m in mounts]
     assert volume in compose["volumes"]  # declared: a named volume, not a host folder
 
 
-def test_compose_takes_the_token_from_the_environment_never_the_file(compose: dict) -> None:
+def test_compose_takes_the_token_from_the_environment_never_the_file(
+    compose: dict[str, Any],
+) -> None:
     token = compose["services"]["bot"]["environment"]["DISCORD_TOKEN"]
     assert re.fullmatch(r"\$\{DISCORD_TOKEN:\?[^}]+\}", token)  # a clear error when it is unset
 
 
-def test_compose_healthcheck_is_the_images(compose: dict, dockerfile: list[Instruction]) -> None:
+def test_compose_healthcheck_is_the_images(
+    compose: dict[str, Any], dockerfile: list[Instruction]
+) -> None:
     check = compose["services"]["bot"]["healthcheck"]
     assert check["test"] == ["CMD", *HEALTH_COMMAND]
     [health] = of("HEALTHCHECK", dockerfile)
@@ -190,14 +197,14 @@ def test_compose_healthcheck_is_the_images(compose: dict, dockerfile: list[Instr
     }
 
 
-def test_compose_limits_the_logs(compose: dict) -> None:
+def test_compose_limits_the_logs(compose: dict[str, Any]) -> None:
     logging = compose["services"]["bot"]["logging"]
     assert logging["driver"] == "json-file"
     assert re.fullmatch(r"\d+[km]", logging["options"]["max-size"])
     assert int(logging["options"]["max-file"]) >= 1
 
 
-def test_compose_uses_only_known_service_keys(compose: dict) -> None:
+def test_compose_uses_only_known_service_keys(compose: dict[str, Any]) -> None:
     known = {
         "build", "image", "restart", "environment", "env_file", "volumes", "healthcheck",
         "stop_grace_period", "logging", "command", "init", "user", "read_only", "tmpfs",

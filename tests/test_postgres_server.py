@@ -13,7 +13,8 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from postgres import BIN_ENV, URL_ENV, PostgresServer, programs_folder
+
+from tests.postgres import BIN_ENV, URL_ENV, PostgresServer, programs_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 

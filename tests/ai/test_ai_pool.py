@@ -4,6 +4,7 @@ fair shares under a deadline, retries when a worker dies, a clean close."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 import pytest
@@ -71,7 +72,7 @@ class Farm:
     def running(self) -> list[Search]:
         return [s for s in self.searches if not s.outcome.done()]
 
-    async def until(self, check) -> None:
+    async def until(self, check: Callable[[], bool]) -> None:
         """Wait (with a time limit) until ``check()`` holds."""
         async with self.changed:
             await asyncio.wait_for(self.changed.wait_for(check), LIMIT)
@@ -111,12 +112,12 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def farm(clock):
+async def farm(clock: Clock) -> Farm:
     return Farm(clock)
 
 
 @pytest.fixture
-async def pool(farm, clock):
+async def pool(farm: Farm, clock: Clock) -> AsyncIterator[SearchPool]:
     opened = SearchPool(2, launch=farm.launch, clock=clock)
     opened.start()
     yield opened
@@ -143,18 +144,20 @@ def ask(pool: SearchPool, count: int, level: str = "hard") -> list[asyncio.Futur
         ([3.0, 3.0, 1.5], 1, 0.5),  # a late, tight one behind two others squeezes all three
     ],
 )
-def test_the_fair_share_lets_every_queued_request_end_by_its_deadline(deadlines, workers, share):
+def test_the_fair_share_lets_every_queued_request_end_by_its_deadline(
+    deadlines: list[float], workers: int, share: float
+) -> None:
     assert fair_share(0.0, deadlines, workers) == pytest.approx(share)
 
 
-def test_a_passed_deadline_leaves_no_share():
+def test_a_passed_deadline_leaves_no_share() -> None:
     assert fair_share(5.0, [4.0, 9.0], 2) < 0
 
 
 # -- deadlines under load ---------------------------------------------------------------------
 
 
-async def test_one_game_thinks_for_its_level_s_own_time(pool, farm):
+async def test_one_game_thinks_for_its_level_s_own_time(pool: SearchPool, farm: Farm) -> None:
     (task,) = ask(pool, 1)
     (search,) = await farm.until_running(1)
     assert search.request.time_limit == level_time_limit("hard") == 2.0
@@ -162,16 +165,18 @@ async def test_one_game_thinks_for_its_level_s_own_time(pool, farm):
     assert await task == "B1-C3"
 
 
-async def test_easy_keeps_its_own_shorter_time(pool, farm):
+async def test_easy_keeps_its_own_shorter_time(pool: SearchPool, farm: Farm) -> None:
     ask(pool, 1, level="easy")
     (search,) = await farm.until_running(1)
     assert search.request.time_limit == level_time_limit("easy") == 1.0
     search.answer()
 
 
-async def test_six_games_at_once_are_all_answered_within_the_deadline(pool, farm, clock):
+async def test_six_games_at_once_are_all_answered_within_the_deadline(
+    pool: SearchPool, farm: Farm, clock: Clock
+) -> None:
     tasks = ask(pool, 6)
-    finished_at = []
+    finished_at: list[float] = []
     while len(finished_at) < 6:
         running = await farm.until_running(min(2, 6 - len(finished_at)))
         # Each search uses all the time it was given (a hard search does), and the handover.
@@ -190,7 +195,9 @@ async def test_six_games_at_once_are_all_answered_within_the_deadline(pool, farm
     assert max(limits) - min(limits) < 0.01
 
 
-async def test_a_game_that_arrives_late_shortens_only_what_is_still_waiting(pool, farm, clock):
+async def test_a_game_that_arrives_late_shortens_only_what_is_still_waiting(
+    pool: SearchPool, farm: Farm, clock: Clock
+) -> None:
     first_two = ask(pool, 2)
     running = await farm.until_running(2)
     assert [s.request.time_limit for s in running] == [2.0, 2.0]
@@ -206,7 +213,9 @@ async def test_a_game_that_arrives_late_shortens_only_what_is_still_waiting(pool
     assert await asyncio.gather(*first_two, third) == ["A1-C2"] * 3
 
 
-async def test_past_its_deadline_a_search_still_gets_a_minimum(pool, farm, clock):
+async def test_past_its_deadline_a_search_still_gets_a_minimum(
+    pool: SearchPool, farm: Farm, clock: Clock
+) -> None:
     blockers = ask(pool, 2)
     running = await farm.until_running(2)
     late = pool.choose(POSITION, "hard", 7, within=0.5)
@@ -222,7 +231,9 @@ async def test_past_its_deadline_a_search_still_gets_a_minimum(pool, farm, clock
 # -- faults and the end -----------------------------------------------------------------------
 
 
-async def test_a_worker_that_dies_is_replaced_and_the_request_retried(pool, farm):
+async def test_a_worker_that_dies_is_replaced_and_the_request_retried(
+    pool: SearchPool, farm: Farm
+) -> None:
     (task,) = ask(pool, 1)
     (first,) = await farm.until_running(1)
     first.die()
@@ -233,7 +244,9 @@ async def test_a_worker_that_dies_is_replaced_and_the_request_retried(pool, farm
     assert len(farm.launched) == 3  # two at the start, one in place of the dead one
 
 
-async def test_a_position_that_keeps_killing_workers_fails_and_the_pool_goes_on(pool, farm):
+async def test_a_position_that_keeps_killing_workers_fails_and_the_pool_goes_on(
+    pool: SearchPool, farm: Farm
+) -> None:
     (task,) = ask(pool, 1)
     for _ in range(MAX_ATTEMPTS):
         (search,) = await farm.until_running(1)
@@ -246,7 +259,9 @@ async def test_a_position_that_keeps_killing_workers_fails_and_the_pool_goes_on(
     assert await next_one == "A1-C2"
 
 
-async def test_a_refused_request_reaches_the_caller_and_keeps_the_worker(pool, farm):
+async def test_a_refused_request_reaches_the_caller_and_keeps_the_worker(
+    pool: SearchPool, farm: Farm
+) -> None:
     (task,) = ask(pool, 1)
     (search,) = await farm.until_running(1)
     search.outcome.set_exception(ValueError("the game is over"))
@@ -255,13 +270,13 @@ async def test_a_refused_request_reaches_the_caller_and_keeps_the_worker(pool, f
     assert len(farm.launched) == 2
 
 
-async def test_an_unknown_level_is_refused_before_it_queues(pool):
+async def test_an_unknown_level_is_refused_before_it_queues(pool: SearchPool) -> None:
     with pytest.raises(ValueError, match="unknown level"):
         pool.choose(POSITION, "genius", 0, within=WITHIN)
     assert pool.waiting() == 0
 
 
-async def test_when_no_worker_can_start_the_caller_hears_it(farm, clock):
+async def test_when_no_worker_can_start_the_caller_hears_it(farm: Farm, clock: Clock) -> None:
     farm.fail_launches = True
     pool = SearchPool(1, launch=farm.launch, clock=clock)
     pool.start()
@@ -272,7 +287,7 @@ async def test_when_no_worker_can_start_the_caller_hears_it(farm, clock):
         await pool.close()
 
 
-async def test_closing_refuses_what_waits_and_closes_every_worker(farm, clock):
+async def test_closing_refuses_what_waits_and_closes_every_worker(farm: Farm, clock: Clock) -> None:
     pool = SearchPool(2, launch=farm.launch, clock=clock)
     pool.start()
     tasks = ask(pool, 3)
@@ -295,7 +310,9 @@ def analyses(pool: SearchPool, count: int) -> list[asyncio.Future[SearchResult]]
     ]
 
 
-async def test_an_analysis_returns_the_search_s_whole_answer_with_its_node_limit(pool, farm):
+async def test_an_analysis_returns_the_search_s_whole_answer_with_its_node_limit(
+    pool: SearchPool, farm: Farm
+) -> None:
     (task,) = analyses(pool, 1)
     (search,) = await farm.until_running(1)
     assert search.request.node_limit == 1000
@@ -303,7 +320,7 @@ async def test_an_analysis_returns_the_search_s_whole_answer_with_its_node_limit
     assert await task == SearchResult("B1-D2", 25, 3, 1000, ("B1-D2",))
 
 
-async def test_analyses_leave_one_worker_free_for_moves(pool, farm):
+async def test_analyses_leave_one_worker_free_for_moves(pool: SearchPool, farm: Farm) -> None:
     waiting = analyses(pool, 3)
     (first,) = await farm.until_running(1)
     assert first.request.node_limit is not None
@@ -320,7 +337,7 @@ async def test_analyses_leave_one_worker_free_for_moves(pool, farm):
     assert [found.move for found in await asyncio.gather(*waiting)] == ["A1-C2"] * 3
 
 
-async def test_a_move_that_waits_goes_before_every_analysis(farm, clock):
+async def test_a_move_that_waits_goes_before_every_analysis(farm: Farm, clock: Clock) -> None:
     single = SearchPool(1, launch=farm.launch, clock=clock)
     single.start()
     try:
@@ -339,7 +356,7 @@ async def test_a_move_that_waits_goes_before_every_analysis(farm, clock):
         await single.close()
 
 
-async def test_closing_refuses_the_analyses_that_wait(farm, clock):
+async def test_closing_refuses_the_analyses_that_wait(farm: Farm, clock: Clock) -> None:
     single = SearchPool(1, launch=farm.launch, clock=clock)
     single.start()
     waiting = analyses(single, 2)

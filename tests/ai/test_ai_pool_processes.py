@@ -7,6 +7,7 @@ import asyncio
 import os
 import random
 import signal
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -91,26 +92,26 @@ def positions(count: int) -> list[Game]:
 
 
 @pytest.fixture
-async def pool():
+async def pool() -> AsyncIterator[SearchPool]:
     opened = search_pool(2)
     opened.start()
     yield opened
     await opened.close()
 
 
-async def test_six_games_at_once_each_get_a_legal_move(pool):
+async def test_six_games_at_once_each_get_a_legal_move(pool: SearchPool) -> None:
     games = positions(6)
     asked = [pool.choose(g.to_dict(), "easy", seed, within=2.1) for seed, g in enumerate(games)]
     moves = await asyncio.wait_for(asyncio.gather(*asked), LIMIT)
     assert all(move in game.legal_moves() for move, game in zip(moves, games, strict=True))
 
 
-async def test_a_position_the_search_refuses_reaches_the_caller(pool):
+async def test_a_position_the_search_refuses_reaches_the_caller(pool: SearchPool) -> None:
     with pytest.raises(ValueError, match="ValueError"):
         await asyncio.wait_for(pool.choose({"moves": "nonsense"}, "easy", 0, within=2.1), LIMIT)
 
 
-async def test_a_worker_killed_mid_search_is_replaced_and_its_game_answered():
+async def test_a_worker_killed_mid_search_is_replaced_and_its_game_answered() -> None:
     launches = Launches()
     pool = SearchPool(1, launch=launches)
     pool.start()
@@ -129,7 +130,7 @@ async def test_a_worker_killed_mid_search_is_replaced_and_its_game_answered():
     assert all(w.worker.ended for w in launches.workers)
 
 
-async def test_closing_ends_every_process_even_mid_search():
+async def test_closing_ends_every_process_even_mid_search() -> None:
     launches = Launches()
     pool = SearchPool(2, launch=launches)
     pool.start()

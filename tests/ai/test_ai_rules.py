@@ -6,13 +6,13 @@ import random
 import pytest
 
 from bot.ai._search import RESULT_BONUS, Budget, Searcher
-from bot.jarmo import Game
+from bot.jarmo import Game, Side
 from bot.jarmo.codes import NOTATION
 
 BUDGET = Budget(max_depth=2, node_limit=None, time_limit=None)
 
 
-def test_a_search_leaves_the_game_it_walked_exactly_as_it_was():
+def test_a_search_leaves_the_game_it_walked_exactly_as_it_was() -> None:
     for ruleset in ("classic", "jasir", "ludos"):
         for seed in range(10):
             rng = random.Random(seed)
@@ -29,7 +29,7 @@ def test_a_search_leaves_the_game_it_walked_exactly_as_it_was():
             assert found.move in game.legal_codes()
 
 
-def test_the_search_scores_a_finished_game_like_the_rules_engine():
+def test_the_search_scores_a_finished_game_like_the_rules_engine() -> None:
     for ruleset in ("classic", "ludos"):
         for seed in range(40):
             rng = random.Random(seed)
@@ -37,7 +37,8 @@ def test_the_search_scores_a_finished_game_like_the_rules_engine():
             while not game.over:
                 game.play(rng.choice(game.legal_moves()))
             points = game.points()
-            mover, other = game.turn, "black" if game.turn == "white" else "white"
+            mover = game.turn
+            other: Side = "black" if game.turn == "white" else "white"
             margin = 100 * (points[mover] - points[other])
             score = Searcher(game, BUDGET, 0)._terminal()
             winner = game.winner()
@@ -51,7 +52,7 @@ def test_the_search_scores_a_finished_game_like_the_rules_engine():
 SHUFFLE = ["A1-B3", "E5-D3", "B3-A1", "D3-E5", "A1-B3", "E5-D3", "B3-A1", "D3-E5"]
 
 
-def test_ludos_repetition_ends_the_game_and_pop_takes_the_ending_back():
+def test_ludos_repetition_ends_the_game_and_pop_takes_the_ending_back() -> None:
     game = Game.setup("A1:w E1:w A5:b E5:b", ruleset="ludos")
     for text in SHUFFLE[:7]:
         game.play(text)
@@ -62,7 +63,7 @@ def test_ludos_repetition_ends_the_game_and_pop_takes_the_ending_back():
     assert not game.stopped and not game.over
 
 
-def test_no_shuffling_forbids_the_fifth_step_in_the_integer_moves_too():
+def test_no_shuffling_forbids_the_fifth_step_in_the_integer_moves_too() -> None:
     game = Game.setup("A1:w E1:w A5:b E5:b", ruleset="classic")
     for text in SHUFFLE:
         game.play(text)
@@ -104,7 +105,9 @@ SEARCH_TREES = [
 
 
 @pytest.mark.parametrize(("ruleset", "moves", "move", "score", "nodes"), SEARCH_TREES)
-def test_the_search_walks_the_same_tree_to_the_same_answer(ruleset, moves, move, score, nodes):
+def test_the_search_walks_the_same_tree_to_the_same_answer(
+    ruleset: str, moves: str, move: str, score: int, nodes: int
+) -> None:
     game = Game.new(ruleset=ruleset)
     for text in moves.split():
         game.play(text)

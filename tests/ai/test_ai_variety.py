@@ -24,13 +24,13 @@ def random_game(ruleset: str, layout: str, seed: int) -> Game:
     return game
 
 
-def test_other_seeds_choose_other_opening_moves_at_medium():
+def test_other_seeds_choose_other_opening_moves_at_medium() -> None:
     game = Game.new()
     moves = {analyse(game, level="medium", seed=seed, node_limit=3_000).move for seed in range(20)}
     assert len(moves) >= 3
 
 
-def test_vary_false_takes_the_best_move_whatever_the_seed():
+def test_vary_false_takes_the_best_move_whatever_the_seed() -> None:
     game = Game.new()
     moves = {
         analyse(game, level="medium", seed=seed, node_limit=3_000, vary=False).move
@@ -40,7 +40,7 @@ def test_vary_false_takes_the_best_move_whatever_the_seed():
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
-def test_the_chosen_move_is_never_worse_than_the_margin(level):
+def test_the_chosen_move_is_never_worse_than_the_margin(level: str) -> None:
     budget = _BUDGETS[level]
     assert budget.variety <= 30  # the stated margins: medium 0.3 points, hard 0.1
     for seed in range(12):
@@ -56,7 +56,7 @@ def test_the_chosen_move_is_never_worse_than_the_margin(level):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_variety_never_gives_away_a_won_game(seed):
+def test_variety_never_gives_away_a_won_game(seed: int) -> None:
     # B3-A5 ends the game 6-2 at once; nothing else comes near it.
     game = Game.setup("B3:w C5:w E5:w D2:b E2:b", ruleset="classic")
     for level in ("medium", "hard"):
@@ -65,13 +65,15 @@ def test_variety_never_gives_away_a_won_game(seed):
 
 @pytest.mark.parametrize("ruleset", ["classic", "jasir", "ludos"])
 @pytest.mark.parametrize("layout", ["traditional", "bow"])
-def test_the_evaluation_adds_up_the_weighted_terms_the_tuning_fits(ruleset, layout):
+def test_the_evaluation_adds_up_the_weighted_terms_the_tuning_fits(
+    ruleset: str, layout: str
+) -> None:
     for seed in range(60):
         game = random_game(ruleset, layout, seed)
         expected = evaluate_by_features(game, weights_of(game.rules))
         assert Evaluator(game).evaluate() == expected
 
 
-def test_each_game_and_move_has_its_own_seed():
+def test_each_game_and_move_has_its_own_seed() -> None:
     seeds = {search_seed(game_id, ply) for game_id in range(1, 50) for ply in range(0, 200)}
     assert len(seeds) == 49 * 200

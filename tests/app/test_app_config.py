@@ -219,4 +219,4 @@ def test_repr_and_str_hide_the_token(tmp_path: Path) -> None:
 def test_the_config_is_frozen() -> None:
     config = BotConfig()
     with pytest.raises(AttributeError):
-        config.max_plies = 3  # type: ignore[misc]
+        config.max_plies = 3  # type: ignore[misc]  # the frozen config must refuse it

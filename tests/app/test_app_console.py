@@ -7,13 +7,14 @@ import random
 import re
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 import pytest
 
 from bot.config import BotConfig
 from bot.console import PLACE, board_diagram, play_console, run_console
 from bot.jarmo import Game
-from bot.service import JarmoService, ServiceConfig
+from bot.service import JarmoService, MatchStandings, ServiceConfig
 from bot.store import SqliteStore, open_store
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -23,7 +24,9 @@ class Console:
     """A scripted terminal: answers prompts from a list (or a function) and records the output.
     Input runs out with ``EOFError``, as at the end of a piped stdin."""
 
-    def __init__(self, lines: Iterable[str] = (), *, answer: Callable[[str], str] | None = None):
+    def __init__(
+        self, lines: Iterable[str] = (), *, answer: Callable[[str], str] | None = None
+    ) -> None:
         self.lines = list(lines)
         self.answer = answer
         self.prompts: list[str] = []
@@ -55,7 +58,19 @@ def service_on(store: SqliteStore, *, max_plies: int = 200, seed: int = 1) -> Ja
     return JarmoService(store, config=ServiceConfig(max_plies=max_plies), rng=random.Random(seed))
 
 
-async def play(service: JarmoService, console: Console, out: Path, **options: object) -> object:
+class ConsoleOptions(TypedDict, total=False):
+    """The match options ``play_console`` takes."""
+
+    ruleset: str | None
+    games: int
+    vs_computer: str | None
+    temporary: bool
+    language: str | None
+
+
+async def play(
+    service: JarmoService, console: Console, out: Path, **options: Unpack[ConsoleOptions]
+) -> MatchStandings | None:
     return await play_console(
         service, out_dir=out, input_fn=console.read, output_fn=console.write, **options
     )
@@ -98,7 +113,7 @@ async def test_a_scripted_game_to_a_resignation(store: SqliteStore, tmp_path: Pa
     assert console.prompts[-2].startswith("Ann, resign? You lose this game and the rest")
     assert console.prompts[-1].startswith("Review the last game?")  # the script ends: no
 
-    assert result is not None and result.over  # type: ignore[attr-defined]
+    assert result is not None and result.over
     match = await store.games.latest_match(PLACE.channel_id)
     assert match is not None and match.state == "forfeited"
     (game,) = await store.games.match_games(match.id)
@@ -132,7 +147,7 @@ async def test_whole_match_playing_the_first_suggestion(store: SqliteStore, tmp_
     out = tmp_path / "boards"
     result = await play(service_on(store, max_plies=10), console, out, games=2)
 
-    assert result is not None and result.over  # type: ignore[attr-defined]
+    assert result is not None and result.over
     assert "Game 2 of 2 · classic / traditional" in console.text
     assert "the move limit was reached" in console.text
     assert "Match of 2 games" in console.shown[-1]
@@ -150,7 +165,7 @@ async def test_the_other_player_answers_a_stop_offer(store: SqliteStore, tmp_pat
     assert "The players agreed to stop the game here." in console.text
     offers = [p for p in console.prompts if "offers to stop" in p]
     assert len(offers) == 2
-    assert result is not None and result.over  # type: ignore[attr-defined]
+    assert result is not None and result.over
 
 
 async def test_end_of_input_leaves_cleanly(store: SqliteStore, tmp_path: Path) -> None:
@@ -273,7 +288,9 @@ async def test_quitting_a_kept_game_says_how_to_resume(tmp_path: Path) -> None:
     assert "play again with the same --db to resume" in console.text
 
 
-async def test_console_messages_never_mention_autocomplete(store: SqliteStore, tmp_path: Path):
+async def test_console_messages_never_mention_autocomplete(
+    store: SqliteStore, tmp_path: Path
+) -> None:
     console = Console(["Ann", "Bob", "A1-B2", "A1-A2", "@B1", "help", "quit"])
     await play(service_on(store), console, tmp_path / "boards")
     text = console.text

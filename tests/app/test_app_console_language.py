@@ -27,15 +27,17 @@ from bot.store import open_store
         (None, {}, "en"),
     ],
 )
-def test_the_console_language(chosen: str | None, environment: dict[str, str], expected: str):
+def test_the_console_language(
+    chosen: str | None, environment: dict[str, str], expected: str
+) -> None:
     assert console_language(chosen, environment) == expected
 
 
 def test_play_offers_every_console_language() -> None:
     (play,) = [
         action.choices["play"]
-        for action in build_parser()._subparsers._group_actions  # type: ignore[union-attr]
-        if action.choices
+        for action in build_parser()._subparsers._group_actions  # type: ignore[union-attr]  # argparse keeps its subcommands private
+        if action.choices and isinstance(action.choices, dict)  # the subcommands, by name
     ]
     (lang,) = [action for action in play._actions if action.dest == "lang"]
     assert sorted(lang.choices) == sorted(CONSOLE_LANGUAGES)

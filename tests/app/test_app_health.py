@@ -155,7 +155,7 @@ def test_the_heartbeat_file_is_replaced_whole(tmp_path: Path) -> None:
 
 
 def test_health_command_exit_0_and_one_line(
-    database: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+    database: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("JARMO_DATABASE", str(database))
     write_heartbeat(heartbeat_path(database), connected=True)
@@ -165,7 +165,7 @@ def test_health_command_exit_0_and_one_line(
 
 
 def test_health_command_exit_1_and_one_line_on_stderr(
-    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture
+    database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "jarmo.toml"
     config.write_text(f'[database]\npath = "{database.as_posix()}"\n')
@@ -176,7 +176,7 @@ def test_health_command_exit_1_and_one_line_on_stderr(
 
 
 def test_health_command_with_a_bad_config_is_a_config_error(
-    tmp_path: Path, capsys: pytest.CaptureFixture
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "jarmo.toml"
     config.write_text("[database]\npaht = 'x'\n")

@@ -58,7 +58,9 @@ def fake_client(monkeypatch: pytest.MonkeyPatch) -> FakeClient:
 
 
 @pytest.mark.parametrize("argv", [["run"], [], ["sync"]])
-def test_no_token_explains_how_to_get_one(argv: list[str], capsys: pytest.CaptureFixture) -> None:
+def test_no_token_explains_how_to_get_one(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
     for needed in (
@@ -111,7 +113,9 @@ def test_the_no_token_path_never_imports_discord(tmp_path: Path) -> None:
     assert done.stdout.split() == ["False", "False"]
 
 
-def test_a_bad_config_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_a_bad_config_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "config.toml").write_text("[game]\nmax_plies = 3\n")
     assert main(["run"]) == 2
     err = capsys.readouterr().err
@@ -119,7 +123,9 @@ def test_a_bad_config_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capt
     assert "config.toml: game.max_plies: expected an integer from 10 to 1000, got 3" in err
 
 
-def test_config_option_after_the_command(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_config_option_after_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "odd.toml").write_text("[logging]\nlevel = 'NOISY'\n")
     assert main(["sync", "--config", "odd.toml"]) == 2
     assert "logging.level" in capsys.readouterr().err
@@ -147,7 +153,7 @@ def test_sync_syncs(fake_client: FakeClient) -> None:
 
 
 def test_a_database_failure_is_one_clear_line(
-    fake_client: FakeClient, capsys: pytest.CaptureFixture
+    fake_client: FakeClient, capsys: pytest.CaptureFixture[str]
 ) -> None:
     fake_client.error = sqlite3.OperationalError("unable to open database file")
     assert main(["run", "--log-level", "ERROR"]) == 1
@@ -183,7 +189,7 @@ def test_log_level_is_checked_and_case_insensitive() -> None:
 
 
 def test_play_from_stdin_needs_no_token(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("Ann\nBob\nA1-C2\nresign\ny\n"))
     out = tmp_path / "pictures"
@@ -196,7 +202,7 @@ def test_play_from_stdin_needs_no_token(
 
 
 def test_play_with_a_database_that_cannot_be_opened(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     (tmp_path / "not-a-db").write_text("this is not SQLite\n" * 100)
@@ -208,7 +214,7 @@ def test_play_with_a_database_that_cannot_be_opened(
     assert "Traceback" not in err
 
 
-def test_play_rejects_an_unknown_ruleset(capsys: pytest.CaptureFixture) -> None:
+def test_play_rejects_an_unknown_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["play", "--ruleset", "chess"])
     assert exited.value.code == 2
@@ -216,7 +222,7 @@ def test_play_rejects_an_unknown_ruleset(capsys: pytest.CaptureFixture) -> None:
 
 
 def test_the_no_token_guide_says_the_commands_appear_by_themselves(
-    capsys: pytest.CaptureFixture,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["run"]) == 2
     err = capsys.readouterr().err
@@ -228,7 +234,7 @@ def test_the_no_token_guide_says_the_commands_appear_by_themselves(
 def test_a_rejected_token_names_where_it_came_from(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
-    capsys: pytest.CaptureFixture,
+    capsys: pytest.CaptureFixture[str],
     in_file: bool,
 ) -> None:
     import discord

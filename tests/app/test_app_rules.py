@@ -28,9 +28,11 @@ async def answer_to_rules(config: BotConfig) -> dict[str, Any]:
     interaction.client = mock.create_autospec(JarmoBot, instance=True)
     interaction.client.config = config
     cog = JarmoCog()
-    await cog.rules.callback(cog, interaction)  # type: ignore[arg-type]
+    # discord.py types a cog command's callback as bound or not; this one takes the cog.
+    await cog.rules.callback(cog, interaction)  # type: ignore[arg-type, call-arg]  # unbound form
     interaction.response.send_message.assert_awaited_once()
-    return interaction.response.send_message.await_args.kwargs
+    sent: dict[str, Any] = interaction.response.send_message.await_args.kwargs
+    return sent
 
 
 async def test_rules_give_the_configured_move_limit() -> None:
@@ -64,7 +66,10 @@ def test_rules_fit_well_inside_discords_embed_limits() -> None:
     embed = rules_embed(1000)
     assert "after 1000 moves" in (embed.description or "")
     assert len(embed.description or "") < DESCRIPTION_LIMIT // 2
-    assert all(len(f.value) <= FIELD_LIMIT for f in embed.fields) and len(embed.fields) >= 3
+    assert (
+        all(f.value is not None and len(f.value) <= FIELD_LIMIT for f in embed.fields)
+        and len(embed.fields) >= 3
+    )
     for language in (None, *LANGUAGES):  # the longest translation still leaves room
         assert len(rules_embed(1000, language)) < EMBED_LIMIT * 2 // 3, language
 
@@ -77,11 +82,13 @@ def test_rules_examples_are_real_lines_into_the_enemy_camp() -> None:
 def test_the_picture_key_names_every_mark_the_renderer_draws() -> None:
     (key,) = [f.value for f in rules_embed(200).fields if f.name == "The picture"]
     for mark in ("marked", "guard", "last move", "captured", "placed", "camps"):
+        assert key is not None
         assert mark in key.lower(), mark
 
 
 def test_the_rules_define_each_tie_break_of_a_tournament_table() -> None:
     (tables,) = [f.value for f in rules_embed(200).fields if f.name == "Tournament tables"]
+    assert tables is not None
     for definition in (
         "a match won 2, drawn 1, lost 0, a bye 2",
         "**Buchholz** (your opponents' MP added up)",

@@ -13,7 +13,7 @@ from bot.__main__ import main
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_version_is_the_projects(capsys: pytest.CaptureFixture) -> None:
+def test_version_is_the_projects(capsys: pytest.CaptureFixture[str]) -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     with pytest.raises(SystemExit) as stop:
         main(["--version"])

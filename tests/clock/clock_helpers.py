@@ -5,14 +5,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from fakes import FakeClock
-
 from bot.jarmo import Game
 from bot.service import Actor, BoardView, ChallengeRequest, JarmoService, Place, Report, read_action
 from bot.service.deadlines import DeadlineScheduler
 from bot.store import SqliteStore
 from bot.store._connection import connect_reader
 from bot.store._writer import SqliteWriter
+from tests.fakes import FakeClock
 
 ANN = Actor(101, "Ann")
 BOB = Actor(202, "Bob")

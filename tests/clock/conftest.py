@@ -6,8 +6,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from clock_helpers import Bot
-from fakes import FakeClock
+
+from tests.clock.clock_helpers import Bot
+from tests.fakes import FakeClock
 
 
 @pytest.fixture

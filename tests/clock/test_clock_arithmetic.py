@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from wording import voice
 
 from bot.service.timecontrol import (
     TimeControlError,
@@ -18,6 +17,7 @@ from bot.service.timecontrol import (
 )
 from bot.store import RunningClock
 from bot.words import duration_text
+from tests.wording import voice
 
 T = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -11,15 +11,24 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from clock_helpers import ANN, BOB, COMPUTER, ELSEWHERE, HERE, Bot, play_one, start_match
-from fakes import FakeClock
-from wording import english
 
 from bot.service import Place, read_action
 from bot.service.computer import ComputerOpponent
 from bot.service.errors import GameDamaged, NotAllowed
 from bot.service.models import ChallengeRequest, DamagedGameAborted
 from bot.words import refusal_text
+from tests.clock.clock_helpers import (
+    ANN,
+    BOB,
+    COMPUTER,
+    ELSEWHERE,
+    HERE,
+    Bot,
+    play_one,
+    start_match,
+)
+from tests.fakes import FakeClock
+from tests.wording import english
 
 THIRD = Place(guild_id=1, channel_id=12)
 
@@ -29,6 +38,7 @@ def damage(
 ) -> int:
     """Spoil a column of the channel's active game, as a bad disk or hand edit would; its id."""
     with closing(sqlite3.connect(db_path)) as db, db:
+        game_id: int
         (game_id,) = db.execute(
             "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
         ).fetchone()
@@ -38,7 +48,10 @@ def damage(
 
 def raw_game(db_path: Path, game_id: int) -> tuple[object, ...]:
     with closing(sqlite3.connect(db_path)) as db:
-        return db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        row: tuple[object, ...] = db.execute(
+            "SELECT * FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        return row
 
 
 async def test_every_command_in_a_damaged_channel_answers_privately(

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
-from clock_helpers import ANN, BOB, DAY, HERE, HOUR, Bot, play_one, start_match
-from fakes import FakeClock
-from wording import refused, voice
 
 from bot.cogs.replies import report_message
 from bot.cogs.words import relative_time
 from bot.service import ChallengeRequest, ChallengeUnavailable, JarmoService, ServiceConfig
 from bot.words import challenge_text, position_line, report_text
+from tests.clock.clock_helpers import ANN, BOB, DAY, HERE, HOUR, Bot, play_one, start_match
+from tests.fakes import FakeClock
+from tests.wording import refused, voice
 
 
 async def test_the_deadline_starts_with_the_game(bot: Bot, clock: FakeClock) -> None:
@@ -74,7 +75,7 @@ async def test_the_next_game_of_a_match_gets_a_fresh_deadline(bot: Bot, clock: F
     assert bot.service.kit.signals.deadlines_changed.is_set()
 
 
-async def test_the_configured_default_applies(tmp_path, clock: FakeClock) -> None:
+async def test_the_configured_default_applies(tmp_path: Path, clock: FakeClock) -> None:
     from bot.store import open_store
 
     async with open_store(tmp_path / "db.sqlite3") as store:

@@ -6,9 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from clock_helpers import ANN, COMPUTER, ELSEWHERE, HERE, Bot, start_match
-from fakes import FakeClock
-
 from bot.jarmo import Game
 from bot.service.computer import ComputerOpponent
 from bot.service.delivery import (
@@ -21,6 +18,8 @@ from bot.service.delivery import (
 )
 from bot.service.models import ChallengeRequest
 from bot.store import OutboxEntry
+from tests.clock.clock_helpers import ANN, COMPUTER, ELSEWHERE, HERE, Bot, start_match
+from tests.fakes import FakeClock
 
 
 class Posts:
@@ -167,7 +166,7 @@ async def test_an_entry_that_cannot_be_rebuilt_does_not_hold_up_the_others(
             raise RuntimeError("a bug in rebuilding this one")
         return await real_rebuild(entry)
 
-    delivery.rebuild = rebuild_failing_first  # type: ignore[method-assign]
+    delivery.rebuild = rebuild_failing_first  # type: ignore[method-assign]  # a failing rebuild, for this test
     await delivery.deliver_due()
     assert [d.entry.channel_id for d in posts.posted] == [ELSEWHERE.channel_id]
     upcoming = await bot.store.outbox.next_due()

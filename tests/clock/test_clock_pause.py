@@ -7,9 +7,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from clock_helpers import ANN, BOB, CAT, HERE, HOUR, Bot, play_one, start_match
-from fakes import FakeClock
-from wording import refused, voice
 
 from bot.service import (
     ClockUnavailable,
@@ -21,6 +18,9 @@ from bot.service import (
     TimeUp,
 )
 from bot.words import position_line
+from tests.clock.clock_helpers import ANN, BOB, CAT, HERE, HOUR, Bot, play_one, start_match
+from tests.fakes import FakeClock
+from tests.wording import refused, voice
 
 
 async def paused_after(bot: Bot, clock: FakeClock, seconds: float) -> None:

@@ -5,17 +5,28 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from clock_helpers import ANN, BOB, DAY, ELSEWHERE, HERE, HOUR, Bot, play_one, start_match
-from fakes import FakeClock
-from wording import refused, voice
 
 from bot.cogs.clock import deadline_message
-from bot.service import NoGameHere, TimeUp, read_action
+from bot.service import NoGameHere, Place, TimeUp, read_action
 from bot.words import report_text
+from tests.clock.clock_helpers import (
+    ANN,
+    BOB,
+    DAY,
+    ELSEWHERE,
+    HERE,
+    HOUR,
+    Bot,
+    play_one,
+    start_match,
+)
+from tests.fakes import FakeClock
+from tests.wording import refused, voice
 
 
 async def test_one_hour_gets_one_reminder_at_half_time(bot: Bot, clock: FakeClock) -> None:
@@ -159,7 +170,7 @@ async def test_events_missed_while_down_are_applied_in_time_order(
     ]
 
 
-def bot_place(channel_id: int):
+def bot_place(channel_id: int) -> Place:
     from bot.service import Place
 
     return Place(guild_id=1, channel_id=channel_id)
@@ -217,7 +228,7 @@ async def test_a_move_racing_the_deadline_exactly_one_applies(
             (running,) = await bot.service.clocks.running()
             clock.set(running.deadline_at - timedelta(milliseconds=1))
             move = read_action((await bot.service.play.board(HERE)).game.game.legal_moves()[0])
-            jobs = {
+            jobs: dict[str, Callable[[], Awaitable[object]]] = {
                 "move": functools.partial(bot.service.play.move, HERE, ANN, move),
                 "timeout": functools.partial(bot.scheduler.run_due, running.deadline_at),
             }

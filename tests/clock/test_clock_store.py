@@ -14,7 +14,9 @@ from bot.store import (
     ChallengeOptions,
     GameEnding,
     GameNotActive,
+    GameRecord,
     MatchOver,
+    MatchRecord,
     NewChallenge,
     SqliteStore,
     StaleGame,
@@ -25,7 +27,9 @@ T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 ALICE, BOB = 101, 202
 
 
-async def timed_game(store: SqliteStore, seconds: int | None, channel: int = 10):
+async def timed_game(
+    store: SqliteStore, seconds: int | None, channel: int = 10
+) -> tuple[MatchRecord, GameRecord]:
     options = ChallengeOptions(time_per_move_seconds=seconds)
     posted = await store.challenges.create(
         NewChallenge(1, channel, ALICE, BOB, options, T0 + timedelta(minutes=5)), now=T0

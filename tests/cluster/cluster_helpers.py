@@ -7,8 +7,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from fakes import FakeClock
-
 from bot.jarmo import Game
 from bot.service import Actor, ChallengeRequest, JarmoService, Place, read_action
 from bot.service.computer import ComputerOpponent
@@ -16,6 +14,7 @@ from bot.service.deadlines import DeadlineScheduler
 from bot.service.delivery import AnnouncementDelivery, Delivery
 from bot.service.shards import ShardSet
 from bot.store import Store
+from tests.fakes import FakeClock
 
 ANN = Actor(101, "Ann")
 BOB = Actor(202, "Bob")

@@ -12,12 +12,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from cluster_helpers import SHARDS, Node
-from fakes import FakeClock
-from postgres import PostgresServer
 
 from bot.service.shards import ShardSet
 from bot.store import Store, open_database
+from tests.cluster.cluster_helpers import SHARDS, Node
+from tests.fakes import FakeClock
+from tests.postgres import PostgresServer
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

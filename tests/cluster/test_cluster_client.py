@@ -100,7 +100,7 @@ def final_table(key: str) -> Delivery:
         attempts=1,
         lease="a claim",
     )
-    return TableNotice(entry, SimpleNamespace())  # type: ignore[arg-type]
+    return TableNotice(entry, SimpleNamespace())  # type: ignore[arg-type]  # a table never read here
 
 
 async def test_each_message_of_a_long_post_has_its_own_nonce_and_a_gone_channel_is_final(

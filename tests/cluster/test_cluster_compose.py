@@ -4,6 +4,7 @@ on a named volume with a health check, and two bots running shards 0 and 1 of 2 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -14,19 +15,22 @@ COMPOSE = Path(__file__).resolve().parents[2] / "compose.yaml"
 
 
 @pytest.fixture(scope="module")
-def services() -> dict:
-    return yaml.safe_load(COMPOSE.read_text())["services"]
+def services() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load(COMPOSE.read_text())["services"]
+    return loaded
 
 
-def cluster(services: dict) -> dict:
+def cluster(services: dict[str, Any]) -> dict[str, Any]:
     return {name: s for name, s in services.items() if "cluster" in s.get("profiles", [])}
 
 
-def test_the_default_profile_is_still_the_single_bot(services: dict) -> None:
+def test_the_default_profile_is_still_the_single_bot(services: dict[str, Any]) -> None:
     assert [name for name, s in services.items() if "profiles" not in s] == ["bot"]
 
 
-def test_postgresql_runs_from_the_official_image_on_a_named_volume(services: dict) -> None:
+def test_postgresql_runs_from_the_official_image_on_a_named_volume(
+    services: dict[str, Any],
+) -> None:
     postgres = cluster(services)["postgres"]
     assert postgres["image"].split(":")[0] == "postgres"
     [mount] = postgres["volumes"]
@@ -37,7 +41,7 @@ def test_postgresql_runs_from_the_official_image_on_a_named_volume(services: dic
 
 
 def test_two_bots_run_shards_0_and_1_of_2_on_the_healthy_database(
-    services: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    services: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)  # no config.toml
     bots = {n: s for n, s in cluster(services).items() if n != "postgres"}

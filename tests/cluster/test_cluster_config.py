@@ -24,14 +24,14 @@ def guild_on(shard: int, count: int) -> int:
     return ((1_000 * count + shard) << 22) | 12_345
 
 
-def test_without_shard_settings_discord_decides_and_every_server_is_ours(tmp_path):
+def test_without_shard_settings_discord_decides_and_every_server_is_ours(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, ""), env={})
     assert (config.shard_count, config.shard_ids) == (None, None)
     assert _sharding(config) == {}  # discord.py asks GET /gateway/bot and runs every shard
     assert all(config.shards().owns(guild_on(s, 7)) for s in range(7))
 
 
-def test_the_file_names_the_shards_and_the_environment_wins(tmp_path):
+def test_the_file_names_the_shards_and_the_environment_wins(tmp_path: Path) -> None:
     path = write(tmp_path, "[discord]\nshard_count = 4\nshard_ids = [0, 2]\n")
     config = load_config(path, env={})
     assert (config.shard_count, config.shard_ids) == (4, (0, 2))
@@ -42,13 +42,13 @@ def test_the_file_names_the_shards_and_the_environment_wins(tmp_path):
     assert (config.shard_count, config.shard_ids) == (2, (1,))
 
 
-def test_a_count_alone_runs_every_shard_of_it(tmp_path):
+def test_a_count_alone_runs_every_shard_of_it(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, ""), env={"JARMO_SHARD_COUNT": "3"})
     assert _sharding(config) == {"shard_count": 3}
     assert config.shards() == ShardSet(3, frozenset({0, 1, 2}))
 
 
-def test_a_process_owns_exactly_the_servers_of_its_shards(tmp_path):
+def test_a_process_owns_exactly_the_servers_of_its_shards(tmp_path: Path) -> None:
     env = {"JARMO_SHARD_COUNT": "4", "JARMO_SHARD_IDS": "0,2"}
     shards = load_config(write(tmp_path, ""), env=env).shards()
     assert [shards.owns(guild_on(s, 4)) for s in range(4)] == [True, False, True, False]
@@ -67,7 +67,9 @@ def test_a_process_owns_exactly_the_servers_of_its_shards(tmp_path):
         ({"JARMO_SHARD_COUNT": "0"}, "JARMO_SHARD_COUNT: expected an integer from 1"),
     ],
 )
-def test_bad_shards_in_the_environment_are_refused(tmp_path, env, message):
+def test_bad_shards_in_the_environment_are_refused(
+    tmp_path: Path, env: dict[str, str], message: str
+) -> None:
     with pytest.raises(ConfigError, match=message):
         load_config(write(tmp_path, ""), env=env)
 
@@ -83,7 +85,7 @@ def test_bad_shards_in_the_environment_are_refused(tmp_path, env, message):
         ("shard_count = 0", r"discord\.shard_count: expected an integer from 1"),
     ],
 )
-def test_bad_shards_in_the_file_name_the_key(tmp_path, text, message):
+def test_bad_shards_in_the_file_name_the_key(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_config(write(tmp_path, f"[discord]\n{text}\n"), env={})
 
@@ -103,7 +105,7 @@ def test_the_bot_refuses_bad_shards_at_start_with_one_line_and_exit_2(
     assert not (tmp_path / "data").exists()  # nothing was opened
 
 
-def test_a_shard_set_must_fit_its_count():
+def test_a_shard_set_must_fit_its_count() -> None:
     with pytest.raises(ValueError, match="do not fit"):
         ShardSet(2, frozenset({2}))
     assert ShardSet.every().owns(guild_on(5, 9))

@@ -9,7 +9,10 @@ import asyncio
 from collections import Counter
 from datetime import timedelta
 
-from cluster_helpers import (
+from bot.service import ChallengeRequest
+from bot.service.delivery import AnnouncementDelivery, Delivery, idempotency_token
+from bot.service.shards import shard_of
+from tests.cluster.cluster_helpers import (
     ANN,
     BOB,
     Node,
@@ -17,16 +20,12 @@ from cluster_helpers import (
     start_computer_game,
     start_timed_match,
 )
-from fakes import FakeClock
-
-from bot.service import ChallengeRequest
-from bot.service.delivery import AnnouncementDelivery, Delivery, idempotency_token
-from bot.service.shards import shard_of
+from tests.fakes import FakeClock
 
 GAMES = 6
 
 
-async def both(one: Node, two: Node, job: str) -> tuple[list, list]:
+async def both(one: Node, two: Node, job: str) -> tuple[list[object], list[object]]:
     """Run the same job on both nodes at once."""
     first, second = await asyncio.gather(getattr(one, job)(), getattr(two, job)())
     return first, second

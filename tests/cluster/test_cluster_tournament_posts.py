@@ -9,13 +9,14 @@ import asyncio
 import logging
 from collections import Counter
 
-from cluster_helpers import Node, places
-from fakes import FakeClock
+import pytest
 
 from bot.service import Actor
 from bot.service.delivery import LEASE_SECONDS, AnnouncementDelivery, Delivery
 from bot.service.tournaments.views import TournamentRequest
 from bot.service.venues import NewMatch
+from tests.cluster.cluster_helpers import Node, places
+from tests.fakes import FakeClock
 
 MODERATOR = Actor(99, "Mod")
 PLAYERS = [Actor(number, f"P{number}") for number in range(1, 7)]
@@ -70,7 +71,7 @@ async def test_two_racing_deliveries_post_each_tournament_post_once(
 
 
 async def test_a_delivery_whose_lease_ran_out_cannot_settle_over_the_new_claim(
-    rivals: tuple[Node, Node], clock: FakeClock, caplog
+    rivals: tuple[Node, Node], clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     one, two = rivals
     await start_tournament(one)

@@ -55,7 +55,9 @@ def private_answer(interaction: Any) -> str:
     return str(call.args[0])
 
 
-async def test_a_refusal_is_answered_privately_with_its_message(bot, caplog) -> None:
+async def test_a_refusal_is_answered_privately_with_its_message(
+    bot: JarmoBot, caplog: pytest.LogCaptureFixture
+) -> None:
     interaction = interaction_with(bot)
     with caplog.at_level(logging.DEBUG, logger="bot.cogs.tree"):
         refusal = NotYourTurn(Code.COMPUTER_THINKING)
@@ -64,13 +66,15 @@ async def test_a_refusal_is_answered_privately_with_its_message(bot, caplog) -> 
     assert [r.levelno for r in caplog.records] == [logging.DEBUG]
 
 
-async def test_a_busy_database_is_a_refusal_too(bot) -> None:
+async def test_a_busy_database_is_a_refusal_too(bot: JarmoBot) -> None:
     interaction = interaction_with(bot, answered=True)  # after a defer: a follow-up
     await bot.tree.on_error(interaction, invoke_error(StoreBusy(2.0)))
     assert "busy" in private_answer(interaction)
 
 
-async def test_a_fault_is_logged_with_context_and_apologised_for(bot, caplog) -> None:
+async def test_a_fault_is_logged_with_context_and_apologised_for(
+    bot: JarmoBot, caplog: pytest.LogCaptureFixture
+) -> None:
     interaction = interaction_with(bot)
     await bot.tree.on_error(interaction, invoke_error(RuntimeError(SECRET)))
     assert private_answer(interaction) == SORRY
@@ -79,7 +83,9 @@ async def test_a_fault_is_logged_with_context_and_apologised_for(bot, caplog) ->
     assert record.getMessage() == "/jarmo move failed (user 5, guild 10, channel 20)"
 
 
-async def test_a_failed_apology_is_only_a_warning(bot, caplog) -> None:
+async def test_a_failed_apology_is_only_a_warning(
+    bot: JarmoBot, caplog: pytest.LogCaptureFixture
+) -> None:
     interaction = interaction_with(bot)
     failure = discord.HTTPException(mock.Mock(status=404, reason="Not Found"), "Unknown")
     interaction.response.send_message.side_effect = failure
@@ -87,20 +93,24 @@ async def test_a_failed_apology_is_only_a_warning(bot, caplog) -> None:
     assert [r.levelname for r in caplog.records] == ["WARNING"]
 
 
-async def test_a_components_failure_is_named_by_the_component(bot, caplog) -> None:
+async def test_a_components_failure_is_named_by_the_component(
+    bot: JarmoBot, caplog: pytest.LogCaptureFixture
+) -> None:
     interaction = interaction_with(bot)
     await bot.tree.on_error(interaction, ComponentError(KeyError(SECRET), "stop"))
     assert private_answer(interaction) == SORRY
     assert caplog.records[0].getMessage().startswith("stop failed (user 5")
 
 
-async def test_a_button_refusal_reaches_the_trees_handler(bot) -> None:
+async def test_a_button_refusal_reaches_the_trees_handler(bot: JarmoBot) -> None:
     interaction = interaction_with(bot, user_id=6)
     await ResignButton(game_id=1, user_id=5).callback(interaction)
     assert private_answer(interaction) == "This button is not for you. Use /jarmo resign yourself."
 
 
-async def test_a_button_fault_reaches_the_trees_handler(bot, caplog) -> None:
+async def test_a_button_fault_reaches_the_trees_handler(
+    bot: JarmoBot, caplog: pytest.LogCaptureFixture
+) -> None:
     interaction = interaction_with(bot, user_id=5)  # the bot was never set up: no service
     await ResignButton(game_id=1, user_id=5).callback(interaction)
     assert private_answer(interaction) == SORRY

@@ -16,8 +16,6 @@ from unittest import mock
 
 import discord
 import pytest
-from fakes import FakeClock
-from statements import traced
 
 from bot.cogs.grid import GridCell, MoveButton
 from bot.cogs.play import PlayCommands
@@ -25,6 +23,8 @@ from bot.jarmo import Action
 from bot.render import render_position
 from bot.service import Actor, ChallengeRequest, JarmoService, Place, ServiceConfig, _views
 from bot.store import SqliteStore, open_store
+from tests.fakes import FakeClock
+from tests.statements import traced
 
 ANN = Actor(101, "Ann")
 BOB = Actor(202, "Bob")

@@ -8,13 +8,13 @@ from unittest import mock
 
 import discord
 import pytest
-from wording import english
 
 from bot.cogs.transformers import MoveTransformer, PointTransformer
 from bot.jarmo import Action
 from bot.jarmo.notation import EXPECTED_ACTION, EXPECTED_POINT
 from bot.service import BadMove, Place
 from bot.words import refusal_text
+from tests.wording import english
 
 
 def interaction_for(suggestions: list[str]) -> Any:

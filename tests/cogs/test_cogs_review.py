@@ -63,6 +63,7 @@ def test_the_picker_offers_a_review_of_each_game_it_has_room_for() -> None:
 def test_the_review_button_survives_a_restart() -> None:
     button = ReviewButton(42)
     assert ReviewButton in DYNAMIC_ITEMS
+    assert button.item.custom_id is not None
     found = ReviewButton.__discord_ui_compiled_template__.fullmatch(button.item.custom_id)
     assert found is not None and found["game"] == "42"
 

@@ -10,9 +10,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TypedDict, Unpack
 
-from bot_against_fake import API_ENV
-from fake_discord import FakeDiscord
+from tests.e2e.bot_against_fake import API_ENV
+from tests.e2e.fake_discord import FakeDiscord
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -20,6 +21,18 @@ LAUNCHER = HERE / "bot_against_fake.py"
 CLEAN_EXIT_SECONDS = 10.0
 LOG_RECORD = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ")  # bot/__main__.py's format
 STRIPPED_ENV = ("DISCORD_TOKEN", "JARMO_CONFIG", "JARMO_DATABASE", "JARMO_DATABASE_URL")
+
+
+class BotConfig(TypedDict, total=False):
+    """The settings ``write_config`` takes, which ``BotProcess`` passes on."""
+
+    expiry_seconds: int
+    max_plies: int
+    dev_guild: bool
+    token_in_file: bool
+    shard_count: int | None
+    shard_ids: list[int] | None
+    database_url: str | None
 
 
 def write_config(
@@ -83,10 +96,10 @@ def bot_env(fake: FakeDiscord, *, token: bool = True) -> dict[str, str]:
 class BotProcess:
     """Starts, stops and watches one bot process; its log goes to ``log_path``."""
 
-    def __init__(self, fake: FakeDiscord, folder: Path, **config: object) -> None:
+    def __init__(self, fake: FakeDiscord, folder: Path, **config: Unpack[BotConfig]) -> None:
         self.fake = fake
         self.folder = folder
-        self.config_path = write_config(fake, folder, **config)  # type: ignore[arg-type]
+        self.config_path = write_config(fake, folder, **config)
         # The gateway sessions one start opens: one per shard the bot runs.
         ids, count = config.get("shard_ids"), config.get("shard_count")
         self.shards = len(ids) if isinstance(ids, list) else count or fake.recommended_shards

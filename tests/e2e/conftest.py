@@ -12,22 +12,24 @@ Discord would have refused (``fake.problems``) and no ERROR in the bot's log.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Iterator
 
 import pytest
-from bot_process import BotProcess
-from fake_discord import ANSWER_DEADLINE, TIMINGS, FakeDiscord
-from postgres import postgres_server
+
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.fake_discord import ANSWER_DEADLINE, TIMINGS, FakeDiscord
+from tests.postgres import postgres_server
 
 BACKENDS = ("sqlite", "postgresql")
 
 
-def pytest_configure(config):
+def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sqlite_only(reason): the e2e test works on the SQLite file itself"
     )
 
 
-def pytest_generate_tests(metafunc):
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Run each test with the ``bot`` fixture on every backend (module-scoped: one bot each)."""
     if "bot" not in metafunc.fixturenames or "e2e_backend" not in metafunc.fixturenames:
         return
@@ -39,13 +41,13 @@ def pytest_generate_tests(metafunc):
 
 
 @pytest.fixture(scope="module")
-def e2e_backend(request) -> str:
+def e2e_backend(request: pytest.FixtureRequest) -> str:
     """The backend the module's bot stores in (SQLite for a test without a ``bot``)."""
     return getattr(request, "param", "sqlite")
 
 
 @pytest.fixture(scope="module")
-def fake(e2e_backend):
+def fake(e2e_backend: str) -> Iterator[FakeDiscord]:
     # One per backend too, so that the second bot of a module meets a fresh Discord.
     server = FakeDiscord().start()
     yield server
@@ -53,7 +55,9 @@ def fake(e2e_backend):
 
 
 @pytest.fixture(scope="module")
-def bot(fake, tmp_path_factory, e2e_backend):
+def bot(
+    fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory, e2e_backend: str
+) -> Iterator[BotProcess]:
     """``python -m bot run`` against the fake, with a fresh database for the module."""
     process = BotProcess(fake, tmp_path_factory.mktemp("bot"))
     if e2e_backend == "postgresql":
@@ -70,7 +74,7 @@ def bot(fake, tmp_path_factory, e2e_backend):
 
 
 @pytest.fixture(autouse=True)
-def nothing_went_wrong(request):
+def nothing_went_wrong(request: pytest.FixtureRequest) -> Iterator[None]:
     """Fail the test if the fake recorded a problem or the bot logged an error during it."""
     if "fake" not in request.fixturenames:
         yield
@@ -90,7 +94,7 @@ def nothing_went_wrong(request):
     assert not errors, "the bot logged errors:\n" + "\n".join(errors)
 
 
-def pytest_terminal_summary(terminalreporter):
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if not TIMINGS:
         return
     times = sorted(TIMINGS, key=lambda item: item[1], reverse=True)

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot_process import BotProcess
-from e2e_play import Table
-from fake_discord import FakeDiscord
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import Table
+from tests.e2e.fake_discord import FakeDiscord
 
 DAMAGED_SNAPSHOT = "{not json"
 DAMAGED_LINE = re.compile(r" ERROR +\S+: game (\d+) is damaged ")

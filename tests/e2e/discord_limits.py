@@ -244,8 +244,9 @@ def check_choice_value(value: object, kind: int) -> list[str]:
             return [f"{value!r} must be a string of at most 100 characters"]
         return []
     if kind == INTEGER:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-        if not ok or not -SAFE_INTEGER < value < SAFE_INTEGER:  # type: ignore[operator]
+        if not isinstance(value, int) or isinstance(value, bool):
+            return [f"{value!r} must be an integer between -2^53 and 2^53"]
+        if not -SAFE_INTEGER < value < SAFE_INTEGER:
             return [f"{value!r} must be an integer between -2^53 and 2^53"]
         return []
     if kind == NUMBER:

@@ -13,11 +13,13 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
-from fake_discord import Answer, Channel, FakeDiscord, Message, User
 from PIL import Image
 
-from bot.jarmo import Game, side_name
+from bot.jarmo import Game, Side, side_name
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import Answer, Channel, Message, Thread, User
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SCORE = re.compile(
@@ -44,7 +46,7 @@ def expected_suggestions(game: Game, typed: str) -> list[str]:
 def pick_move(game: Game, rng: random.Random) -> str:
     """A greedy, seeded choice that ends games quickly: win if possible, else best points."""
     side = game.turn
-    other = "black" if side == "white" else "white"
+    other: Side = "black" if side == "white" else "white"
     best: tuple[float, str] | None = None
     for move in game.legal_moves():
         after = game.copy()
@@ -69,7 +71,9 @@ def check_png(data: bytes) -> tuple[int, int]:
         return image.size
 
 
-def check_board_embed(message: Message, index: int = 0, filename: str = "board.png") -> dict:
+def check_board_embed(
+    message: Message, index: int = 0, filename: str = "board.png"
+) -> dict[str, Any]:
     """Embed ``index`` shows ``attachment://filename`` and that file is an attached PNG with
     alternative text for screen readers."""
     assert len(message.embeds) > index, f"message {message.id} has {len(message.embeds)} embeds"
@@ -131,7 +135,7 @@ class Table:
     """One channel's match: who plays White in the current game, and a local replay of it."""
 
     fake: FakeDiscord
-    channel: Channel
+    channel: Channel | Thread
     white: User
     black: User
     game: Game = field(default_factory=Game.new)
@@ -156,7 +160,7 @@ class Table:
     def start(
         cls,
         fake: FakeDiscord,
-        channel: Channel,
+        channel: Channel | Thread,
         challenger: User,
         opponent: User,
         *,
@@ -229,7 +233,7 @@ class Table:
         if winner:
             expected = self.white if winner == "white" else self.black
             assert int(found["winner"]) == expected.id
-            loser = "black" if winner == "white" else "white"
+            loser: Side = "black" if winner == "white" else "white"
             assert (int(found["won"]), int(found["lost"])) == (points[winner], points[loser])
         else:
             assert (int(found["white"]), int(found["black"])) == (points["white"], points["black"])
@@ -250,7 +254,7 @@ class Table:
 
 
 def challenge(
-    fake: FakeDiscord, channel: Channel, challenger: User, opponent: User, **options: object
+    fake: FakeDiscord, channel: Channel | Thread, challenger: User, opponent: User, **options: Any
 ) -> Message:
     """``/jarmo challenge``; checks the public announcement and returns it."""
     answer = fake.slash(
@@ -281,7 +285,7 @@ def accept(fake: FakeDiscord, message: Message, opponent: User) -> Message:
     return board
 
 
-def suggest(fake: FakeDiscord, channel: Channel, user: User, typed: str) -> list[str]:
+def suggest(fake: FakeDiscord, channel: Channel | Thread, user: User, typed: str) -> list[str]:
     """What autocomplete offers ``user`` for the move option after typing ``typed``."""
     answer = fake.autocomplete(user, channel, "jarmo move", "move", move=typed).wait_answer()
     assert answer.type == 8, answer
@@ -290,11 +294,12 @@ def suggest(fake: FakeDiscord, channel: Channel, user: User, typed: str) -> list
     return names
 
 
-def board_text(fake: FakeDiscord, channel: Channel, user: User) -> str:
+def board_text(fake: FakeDiscord, channel: Channel | Thread, user: User) -> str:
     """``/jarmo board`` (public); returns the embed's description after checking the image."""
     answer = fake.slash(user, channel, "jarmo board").wait_answer()
     assert answer.type == 4 and answer.message is not None and not answer.ephemeral
-    return check_board_embed(answer.message)["description"]
+    description: str = check_board_embed(answer.message)["description"]
+    return description
 
 
 def challenge_id(message: Message) -> int:
@@ -337,7 +342,11 @@ def manager(fake: FakeDiscord, user: User) -> Iterator[None]:
     """``user`` may manage the server for the duration."""
     world = fake.world
     usual = world.permissions
-    world.permissions = lambda who: usual(who) | (MANAGE_GUILD if who is user else 0)
+
+    def widened(who: User) -> int:
+        return usual(who) | (MANAGE_GUILD if who is user else 0)
+
+    world.permissions = widened  # type: ignore[method-assign, assignment]  # for the duration
     try:
         yield
     finally:

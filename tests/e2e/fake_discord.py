@@ -25,8 +25,9 @@ import zlib
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-from aiohttp import WSMsgType, web
-from discord_limits import (
+from aiohttp import BodyPartReader, WSMsgType, web
+
+from tests.e2e.discord_limits import (
     COMPONENTS_V2,
     SUB_COMMAND,
     SUB_COMMAND_GROUP,
@@ -38,7 +39,7 @@ from discord_limits import (
     check_message,
     v2_attachment_references,
 )
-from fake_models import (
+from tests.e2e.fake_models import (
     CREATE_PUBLIC_THREADS,
     EPHEMERAL,
     LOADING,
@@ -112,7 +113,9 @@ class Connection:
     """One websocket from the bot. Frames are zlib-stream compressed when the bot asked for it
     (``compress=zlib-stream``), plain text otherwise."""
 
-    def __init__(self, ws: web.WebSocketResponse, path: str, compress: bool, fake: FakeDiscord):
+    def __init__(
+        self, ws: web.WebSocketResponse, path: str, compress: bool, fake: FakeDiscord
+    ) -> None:
         self.ws = ws
         self.path = path
         self.compressed = compress
@@ -493,7 +496,12 @@ class FakeDiscord:
     # -- interactions ------------------------------------------------------------------------
 
     def _new_interaction(
-        self, kind: int, user: User, channel: Channel, data: dict[str, Any], label: str
+        self,
+        kind: int,
+        user: User,
+        channel: Channel | Thread,
+        data: dict[str, Any],
+        label: str,
     ) -> Interaction:
         world = self.world_of(channel.guild_id)
         interaction_id = self.ids()
@@ -527,7 +535,13 @@ class FakeDiscord:
         return interaction
 
     def slash(
-        self, user: User, channel: Channel, path: str, *, send: bool = True, **options: Any
+        self,
+        user: User,
+        channel: Channel | Thread,
+        path: str,
+        *,
+        send: bool = True,
+        **options: Any,
     ) -> Interaction:
         """``user`` runs the slash command ``path`` (e.g. ``"jarmo move"``) in ``channel`` with
         these options, as the Discord client would send it: only registered commands, option
@@ -539,7 +553,7 @@ class FakeDiscord:
     def autocomplete(
         self,
         user: User,
-        channel: Channel,
+        channel: Channel | Thread,
         path: str,
         focus: str,
         *,
@@ -1098,7 +1112,7 @@ class FakeDiscord:
 
     # -- channel messages --------------------------------------------------------------------
 
-    def _channel(self, channel: str) -> Channel:
+    def _channel(self, channel: str) -> Channel | Thread:
         found = self.channel_by_id(int(channel))
         if found is None:
             raise DiscordError(404, "Unknown Channel", 10003)
@@ -1442,13 +1456,15 @@ class FakeDiscord:
 
         self._run(archive())
 
-    def threads_of(self, channel: Channel) -> list[Thread]:
+    def threads_of(self, channel: Channel | Thread) -> list[Thread]:
         """The threads started in ``channel``, oldest first."""
         with self._changed:
             found = [t for t in self.world.threads.values() if t.parent_id == channel.id]
         return sorted(found, key=lambda t: t.id)
 
-    def wait_threads(self, channel: Channel, count: int, timeout: float = 20.0) -> list[Thread]:
+    def wait_threads(
+        self, channel: Channel | Thread, count: int, timeout: float = 20.0
+    ) -> list[Thread]:
         """Until ``channel`` has ``count`` threads; returns them."""
         what = f"{count} thread(s) in channel {channel.name}"
         self.wait_until(lambda: len(self.threads_of(channel)) >= count, timeout, what)
@@ -1474,7 +1490,7 @@ class FakeDiscord:
 
     # -- reading what happened ----------------------------------------------------------------
 
-    def channel_messages(self, channel: Channel) -> list[Message]:
+    def channel_messages(self, channel: Channel | Thread) -> list[Message]:
         """Every visible message in a channel, oldest first (ephemeral ones excluded)."""
         with self._changed:
             return [
@@ -1516,7 +1532,8 @@ def _focused_type(interaction: Interaction, fake: FakeDiscord) -> int:
     if focused is None:
         fake.problem(f"{interaction}: autocomplete without a focused option")
         return 3
-    return focused["type"]
+    kind: int = focused["type"]
+    return kind
 
 
 def _json_response(
@@ -1553,13 +1570,15 @@ async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
     uploads: list[Upload] = []
     reader = await request.multipart()
     while (part := await reader.next()) is not None:
-        name = part.name or ""  # type: ignore[union-attr]
+        # Discord sends flat parts: a nested multipart body is not a request it would accept.
+        assert isinstance(part, BodyPartReader), "a nested multipart body"
+        name = part.name or ""
         if name == "payload_json":
-            payload = json.loads(await part.text())  # type: ignore[union-attr]
+            payload = json.loads(await part.text())
         elif (found := re.fullmatch(r"files\[(\d+)\]", name)) is not None:
-            data = bytes(await part.read())  # type: ignore[union-attr]
+            data = bytes(await part.read())
             kind = part.headers.get("Content-Type")
-            uploads.append(Upload(int(found[1]), part.filename or "", kind, data))  # type: ignore[union-attr]
+            uploads.append(Upload(int(found[1]), part.filename or "", kind, data))
         else:
             raise ValueError(f"unexpected form field {name!r}")
     return payload, uploads

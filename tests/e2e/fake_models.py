@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from fake_discord import FakeDiscord
+    from tests.e2e.fake_discord import FakeDiscord
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL, LOADING = 64, 128
@@ -158,14 +158,14 @@ class World:
     ) -> None:
         """A guild of its own; with ``like``, another guild of the same bot and people (issue
         17: servers on different shards), with ``guild_id`` if given."""
-        self.bot = like.bot if like else User(ids(), "Jarmo", bot=True)
+        self.bot: User = like.bot if like else User(ids(), "Jarmo", bot=True)
         self.application_id = self.bot.id  # a bot's user id is its application's id
-        self.ann = like.ann if like else User(ids(), "ann", "Ann")
-        self.bob = like.bob if like else User(ids(), "bob", "Bob")
-        self.cat = like.cat if like else User(ids(), "cat", "Cat")
+        self.ann: User = like.ann if like else User(ids(), "ann", "Ann")
+        self.bob: User = like.bob if like else User(ids(), "bob", "Bob")
+        self.cat: User = like.cat if like else User(ids(), "cat", "Cat")
         # A display name that must never ping.
-        self.eve = like.eve if like else User(ids(), "eve", "@everyone")
-        self.people = (self.ann, self.bob, self.cat, self.eve)
+        self.eve: User = like.eve if like else User(ids(), "eve", "@everyone")
+        self.people: tuple[User, ...] = (self.ann, self.bob, self.cat, self.eve)
         self.guild_id = guild_id or ids()
         self.moderator_role = ids()
         self.joined_at = iso()
@@ -493,7 +493,7 @@ class Interaction:
     token: str
     type: int
     user: User
-    channel: Channel
+    channel: Channel | Thread
     payload: dict[str, Any] = field(repr=False)
     label: str
     fake: FakeDiscord = field(repr=False)

@@ -3,10 +3,11 @@ grid's buttons, checking at every step what Discord would show (Components V2)."
 
 from __future__ import annotations
 
-from fake_discord import FakeDiscord, Interaction, Message, User
-from fake_models import COMPONENTS_V2
+from typing import Any
 
 from bot.jarmo import POINT_NAMES, Action, Game
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import COMPONENTS_V2, Interaction, Message, User
 
 CELLS = {f"{c}{r}" for c in "ABCDE" for r in range(1, 6)}
 
@@ -39,7 +40,7 @@ def check_grid(grid: Message) -> None:
     assert [len(row) for row in cells(grid)] == [5] * 5
 
 
-def cells(grid: Message) -> list[list[dict]]:
+def cells(grid: Message) -> list[list[dict[str, Any]]]:
     """The grid's rows of point buttons, top row first."""
     rows = grid.components[0]["components"][2:7]
     return [row["components"] for row in rows]

@@ -6,7 +6,9 @@ One bot process serves the module (fresh database); each test plays in its own c
 from __future__ import annotations
 
 import pytest
-from e2e_play import (
+
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import (
     Table,
     accept,
     backdate_challenge,
@@ -14,10 +16,10 @@ from e2e_play import (
     challenge_id,
     check_private,
 )
-from fake_discord import FakeDiscord
+from tests.e2e.fake_discord import FakeDiscord
 
 
-def test_challenges_the_bot_refuses(fake: FakeDiscord, bot):
+def test_challenges_the_bot_refuses(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-1")
     myself = fake.slash(world.ann, here, "jarmo challenge", opponent=world.ann).wait_answer()
@@ -33,7 +35,7 @@ def test_challenges_the_bot_refuses(fake: FakeDiscord, bot):
     challenge(fake, here, world.cat, world.bob)
 
 
-def test_a_declined_challenge(fake: FakeDiscord, bot):
+def test_a_declined_challenge(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-2")
     message = challenge(fake, here, world.ann, world.bob, side="black")
@@ -53,7 +55,7 @@ def test_a_declined_challenge(fake: FakeDiscord, bot):
 
 
 @pytest.mark.sqlite_only("backdates the challenge in the SQLite file")
-def test_an_expired_challenge_cannot_be_accepted(fake: FakeDiscord, bot):
+def test_an_expired_challenge_cannot_be_accepted(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-3")
     message = challenge(fake, here, world.bob, world.cat)
@@ -68,7 +70,9 @@ def test_an_expired_challenge_cannot_be_accepted(fake: FakeDiscord, bot):
     assert board.pinged == {world.bob.id}
 
 
-def test_accepting_as_white_names_but_does_not_ping_the_acceptor(fake: FakeDiscord, bot):
+def test_accepting_as_white_names_but_does_not_ping_the_acceptor(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     message = challenge(fake, world.channel("arena-7"), world.ann, world.bob, side="black")
     board = accept(fake, message, world.bob)
@@ -76,7 +80,9 @@ def test_accepting_as_white_names_but_does_not_ping_the_acceptor(fake: FakeDisco
     assert board.pinged == frozenset()  # Bob has just pressed Accept: he is here already
 
 
-def test_a_match_of_two_games_swaps_sides_and_ends_with_standings(fake: FakeDiscord, bot):
+def test_a_match_of_two_games_swaps_sides_and_ends_with_standings(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     table = Table.start(fake, world.channel("arena-4"), ann, bob, games=2)
@@ -111,7 +117,7 @@ def test_a_match_of_two_games_swaps_sides_and_ends_with_standings(fake: FakeDisc
         assert f"{winner.mention} wins the match!" in last.embeds[0]["description"]
 
 
-def test_a_player_named_everyone_pings_nobody(fake: FakeDiscord, bot):
+def test_a_player_named_everyone_pings_nobody(fake: FakeDiscord, bot: BotProcess) -> None:
     """Display names end up in message text; allowed_mentions must keep them harmless."""
     world = fake.world
     here = world.channel("arena-5")
@@ -127,7 +133,7 @@ def test_a_player_named_everyone_pings_nobody(fake: FakeDiscord, bot):
     # The fake fails the test if any message could have pinged @everyone (see conftest).
 
 
-def test_an_offer_to_stop_then_a_resignation(fake: FakeDiscord, bot):
+def test_an_offer_to_stop_then_a_resignation(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     table = Table.start(fake, world.channel("arena-6"), ann, bob, games=2)

@@ -12,10 +12,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from e2e_play import accept, challenge, check_board_embed, check_private
-from fake_discord import FakeDiscord, Message
 
 from bot.jarmo import Game
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import accept, challenge, check_board_embed, check_private
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import Channel, Message, Thread
 
 DEADLINE = re.compile(r"must move <t:(\d+):R> or loses on time")
 USUAL_LIMITS = ["5m", "30m", "1h", "2h", "12h", "1d", "3d", "7d", "none"]
@@ -28,7 +30,9 @@ def deadline_of(text: str) -> int:
     return int(found[1])
 
 
-def test_a_pause_agreed_by_the_opponent_stops_the_clock_until_resume(fake: FakeDiscord, bot):
+def test_a_pause_agreed_by_the_opponent_stops_the_clock_until_resume(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     here = world.channel("arena-1")
@@ -38,6 +42,7 @@ def test_a_pause_agreed_by_the_opponent_stops_the_clock_until_resume(fake: FakeD
     offered = fake.slash(bob, here, "jarmo pause").wait_answer()
     assert offered.type == 4 and not offered.ephemeral
     offer = offered.message
+    assert offer is not None
     assert offer.content.startswith(f"{bob.mention} asks to pause the clock of this game.")
     assert f"{ann.mention}, do you agree?" in offer.content
     assert offer.pinged == {ann.id}  # only the one who answers
@@ -67,6 +72,7 @@ def test_a_pause_agreed_by_the_opponent_stops_the_clock_until_resume(fake: FakeD
     resumed = fake.slash(bob, here, "jarmo resume").wait_answer()  # either player may
     assert resumed.type == 4 and not resumed.ephemeral
     assert resumed.content == f"{ann.mention}, your move."
+    assert resumed.message is not None
     assert resumed.message.pinged == {ann.id}
     text = check_board_embed(resumed.message)["description"]
     assert text.startswith(f"{bob.mention} restarted the clock.\n")
@@ -79,12 +85,13 @@ def test_a_pause_agreed_by_the_opponent_stops_the_clock_until_resume(fake: FakeD
     assert not played.ephemeral and "played **A1-C2**" in played.embeds[0]["description"]
 
 
-def test_a_pause_offer_lapses_with_the_next_move(fake: FakeDiscord, bot):
+def test_a_pause_offer_lapses_with_the_next_move(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     ann, cat = world.ann, world.cat
     here = world.channel("arena-2")
     accept(fake, challenge(fake, here, ann, cat, side="white", time_per_move="1d"), cat)
     offer = fake.slash(ann, here, "jarmo pause").wait_answer().message
+    assert offer is not None
     fake.slash(ann, here, "jarmo move", move="A1-C2").wait_answer()
     check_private(fake.press(cat, offer, "Agree to pause").wait_answer())
     # The clock still runs: Cat can move.
@@ -92,7 +99,9 @@ def test_a_pause_offer_lapses_with_the_next_move(fake: FakeDiscord, bot):
     assert not played.ephemeral
 
 
-def test_pause_without_a_time_limit_is_refused_privately(fake: FakeDiscord, bot):
+def test_pause_without_a_time_limit_is_refused_privately(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-3")
     accept(fake, challenge(fake, here, world.ann, world.eve, side="white"), world.eve)
@@ -110,7 +119,9 @@ def test_pause_without_a_time_limit_is_refused_privately(fake: FakeDiscord, bot)
         ("soon", USUAL_LIMITS),  # nothing matches: every usual limit
     ],
 )
-def test_time_per_move_autocomplete(fake: FakeDiscord, bot, typed: str, offered: list[str]):
+def test_time_per_move_autocomplete(
+    fake: FakeDiscord, bot: BotProcess, typed: str, offered: list[str]
+) -> None:
     world = fake.world
     answer = fake.autocomplete(
         world.ann, world.channel("general"), "jarmo challenge", "time_per_move",
@@ -133,12 +144,14 @@ def bring_deadline_forward(database: Path, channel_id: int, left: timedelta) -> 
     assert changed == 1, f"no running game in channel {channel_id}"
 
 
-def reminders_in(fake: FakeDiscord, channel) -> list[Message]:
+def reminders_in(fake: FakeDiscord, channel: Channel | Thread) -> list[Message]:
     return [m for m in fake.channel_messages(channel) if "Your time runs out" in m.content]
 
 
 @pytest.mark.sqlite_only("brings the deadline forward in the SQLite file")
-def test_a_reminder_is_posted_once_halfway_to_the_deadline(fake: FakeDiscord, bot):
+def test_a_reminder_is_posted_once_halfway_to_the_deadline(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     here, elsewhere = world.channel("arena-5"), world.channel("arena-6")

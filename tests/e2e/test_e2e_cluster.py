@@ -5,21 +5,30 @@ announced exactly once; a process killed with SIGKILL mid-game and started again
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import asyncpg
 import pytest
-from bot_process import BotProcess
-from e2e_play import Table, accept, challenge, check_board_embed, check_position, pick_move
-from fake_discord import FakeDiscord
-from fake_models import Channel, Message
-from postgres import PostgresServer
+
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import (
+    Table,
+    accept,
+    challenge,
+    check_board_embed,
+    check_position,
+    pick_move,
+)
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import Channel, Message
+from tests.postgres import PostgresServer
 
 SETTLED_SECONDS = 30.0
 
 
 @pytest.fixture(scope="module")
-def fake():
+def fake() -> Iterator[FakeDiscord]:
     server = FakeDiscord(shards=2).start()
     server.add_guild(shard=1 - server.shard_of(server.world.guild_id))
     yield server
@@ -32,7 +41,9 @@ def database_url(postgres: PostgresServer) -> str:
 
 
 @pytest.fixture(scope="module")
-def cluster(fake: FakeDiscord, database_url: str, tmp_path_factory) -> dict[int, BotProcess]:
+def cluster(
+    fake: FakeDiscord, database_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[int, BotProcess]]:
     """Shard number -> the process that runs it (and only it)."""
     processes = {
         shard: BotProcess(
@@ -58,7 +69,9 @@ def cluster(fake: FakeDiscord, database_url: str, tmp_path_factory) -> dict[int,
 
 
 @pytest.fixture(autouse=True)
-def nothing_went_wrong_in_the_cluster(fake: FakeDiscord, cluster: dict[int, BotProcess]):
+def nothing_went_wrong_in_the_cluster(
+    fake: FakeDiscord, cluster: dict[int, BotProcess]
+) -> Iterator[None]:
     fake.take_problems()
     for process in cluster.values():
         process.new_errors()
@@ -77,7 +90,8 @@ def run_sql(url: str, statement: str, *arguments: object) -> str:
     async def run() -> str:
         connection = await asyncpg.connect(url)
         try:
-            return await connection.execute(statement, *arguments)
+            status: str = await connection.execute(statement, *arguments)
+            return status
         finally:
             await connection.close()
 
@@ -88,7 +102,10 @@ def outbox_status(url: str, key: str) -> str | None:
     async def read() -> str | None:
         connection = await asyncpg.connect(url)
         try:
-            return await connection.fetchval("SELECT status FROM outbox WHERE key = $1", key)
+            status: str | None = await connection.fetchval(
+                "SELECT status FROM outbox WHERE key = $1", key
+            )
+            return status
         finally:
             await connection.close()
 
@@ -99,7 +116,9 @@ def texts(message: Message) -> str:
     return message.content + "".join(e.get("description", "") for e in message.embeds)
 
 
-def test_games_on_both_shards_progress_at_once(fake: FakeDiscord, cluster) -> None:
+def test_games_on_both_shards_progress_at_once(
+    fake: FakeDiscord, cluster: dict[int, BotProcess]
+) -> None:
     home, other = fake.worlds
     assert sorted(fake.identified) == [(0, 2), (1, 2)]
     tables = [Table.start(fake, w.channel("arena-1"), w.ann, w.bob) for w in (home, other)]
@@ -121,7 +140,7 @@ def test_games_on_both_shards_progress_at_once(fake: FakeDiscord, cluster) -> No
 
 
 def test_a_timed_games_timeout_is_announced_exactly_once(
-    fake: FakeDiscord, cluster, database_url: str
+    fake: FakeDiscord, cluster: dict[int, BotProcess], database_url: str
 ) -> None:
     world = fake.world
     timed, other = world.channel("arena-5"), world.channel("arena-6")
@@ -168,7 +187,7 @@ async def _timeout_keys(url: str) -> list[str]:
 
 
 def test_a_process_killed_mid_game_and_started_again_loses_nothing(
-    fake: FakeDiscord, cluster
+    fake: FakeDiscord, cluster: dict[int, BotProcess]
 ) -> None:
     home, other = fake.worlds
     here = other.channel("arena-2")

@@ -3,13 +3,13 @@ move with a follow-up, its search running in a separate process."""
 
 from __future__ import annotations
 
-from e2e_play import check_board_embed, check_private
-from fake_discord import FakeDiscord
-
 from bot.jarmo import Game
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import check_board_embed, check_private
+from tests.e2e.fake_discord import FakeDiscord
 
 
-def test_playing_the_computer(fake: FakeDiscord, bot):
+def test_playing_the_computer(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-9")
     start = fake.slash(
@@ -17,6 +17,7 @@ def test_playing_the_computer(fake: FakeDiscord, bot):
     )
     opening = start.wait_answer()
     assert opening.type == 4 and not opening.ephemeral
+    assert opening.message is not None
     check_board_embed(opening.message)
     assert opening.message.content.startswith(f"{world.ann.mention}, your move.")
     assert opening.message.pinged == frozenset()  # Ann moves first, but she just asked
@@ -26,6 +27,7 @@ def test_playing_the_computer(fake: FakeDiscord, bot):
         played = fake.slash(world.ann, here, "jarmo move", move=move)
         answer = played.wait_answer()
         assert f"played **{move}**" in answer.embeds[0]["description"]
+        assert answer.message is not None
         assert not answer.message.content  # the computer is to move: no "your move" to it
         game.play(move)
         reply = played.wait_followups(1)[0]
@@ -42,7 +44,9 @@ def test_playing_the_computer(fake: FakeDiscord, bot):
     check_private(fake.slash(world.ann, here, "jarmo stop").wait_answer(), "resign")
 
 
-def test_other_channels_are_answered_while_the_computer_thinks(fake: FakeDiscord, bot):
+def test_other_channels_are_answered_while_the_computer_thinks(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here, elsewhere = world.channel("arena-10"), world.channel("arena-11")
     fake.slash(
@@ -57,7 +61,9 @@ def test_other_channels_are_answered_while_the_computer_thinks(fake: FakeDiscord
     played.wait_followups(1)
 
 
-def test_a_reply_in_progress_is_still_sent_when_the_bot_stops(fake: FakeDiscord, bot):
+def test_a_reply_in_progress_is_still_sent_when_the_bot_stops(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-12")
     fake.slash(
@@ -71,13 +77,16 @@ def test_a_reply_in_progress_is_still_sent_when_the_bot_stops(fake: FakeDiscord,
     bot.start()
 
 
-def test_the_start_is_answered_at_once_when_the_computer_opens(fake: FakeDiscord, bot):
+def test_the_start_is_answered_at_once_when_the_computer_opens(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-1")
     start = fake.slash(
         world.cat, here, "jarmo challenge", opponent=world.bot, side="black", level="hard"
     )
     answer = start.wait_answer()  # the fake fails the test if this took 3 s or more
+    assert answer.message is not None
     check_board_embed(answer.message)
     assert not answer.message.content  # the bot never writes "your move" to itself
     opening = start.wait_followups(1)[0]  # hard thinks about 2 s for its first move

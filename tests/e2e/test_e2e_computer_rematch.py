@@ -3,13 +3,15 @@ swapped and at the same level, the computer opening it in a follow-up."""
 
 from __future__ import annotations
 
-from e2e_play import check_board_embed, check_position, check_private
-from fake_discord import FakeDiscord
-
 from bot.jarmo import Game
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import check_board_embed, check_position, check_private
+from tests.e2e.fake_discord import FakeDiscord
 
 
-def test_a_rematch_against_the_computer_starts_at_once_with_sides_swapped(fake: FakeDiscord, bot):
+def test_a_rematch_against_the_computer_starts_at_once_with_sides_swapped(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     ann, computer = world.ann, world.bot
     here = world.channel("arena-1")
@@ -17,6 +19,7 @@ def test_a_rematch_against_the_computer_starts_at_once_with_sides_swapped(fake: 
         ann, here, "jarmo challenge", opponent=computer, side="white", level="easy"
     ).wait_answer()
     prompt = fake.slash(ann, here, "jarmo resign").wait_answer()
+    assert prompt.message is not None
     [ending] = fake.press(ann, prompt.message, "Yes, resign the match").wait_followups(1)
     assert f"{computer.mention} wins the match" in ending.embeds[0]["description"]
     assert {"Rematch", "Review"} <= {button["label"] for button in ending.buttons}
@@ -28,6 +31,7 @@ def test_a_rematch_against_the_computer_starts_at_once_with_sides_swapped(fake: 
     pressed = fake.press(ann, ending, "Rematch")
     started = pressed.wait_answer()
     assert started.type == 4 and not started.ephemeral  # no challenge to accept
+    assert started.message is not None
     embed = check_board_embed(started.message)
     assert embed["title"] == "Game 1 of 1 · classic / traditional"
     game = Game.new()

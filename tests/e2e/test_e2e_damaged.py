@@ -9,19 +9,21 @@ stored records were spoiled (see ``damaged_games``).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from bot_process import CLEAN_EXIT_SECONDS, BotProcess
-from damaged_games import (
+
+from tests.e2e.bot_process import CLEAN_EXIT_SECONDS, BotProcess
+from tests.e2e.damaged_games import (
     DAMAGED_LINE,
     DamagedGames,
     damaged_in_log,
     prepare_damaged_database,
     wait_damaged_logged,
 )
-from e2e_play import Table, accept, challenge, check_private
-from fake_discord import FakeDiscord
+from tests.e2e.e2e_play import Table, accept, challenge, check_private
+from tests.e2e.fake_discord import FakeDiscord
 
 pytestmark = pytest.mark.sqlite_only("its damaged games are written into the SQLite file")
 
@@ -38,7 +40,7 @@ class Served:
 
 
 @pytest.fixture(scope="module")
-def damaged(fake: FakeDiscord, tmp_path_factory) -> Served:
+def damaged(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory) -> Served:
     process, games = prepare_damaged_database(fake, tmp_path_factory.mktemp("damaged"))
     started_at = time.time()
     process.start()
@@ -48,13 +50,15 @@ def damaged(fake: FakeDiscord, tmp_path_factory) -> Served:
 
 
 @pytest.fixture(scope="module")
-def bot(damaged: Served):
+def bot(damaged: Served) -> Iterator[BotProcess]:
     yield damaged.process
     if damaged.process.running():
         damaged.process.stop()
 
 
-def test_each_damaged_game_is_logged_once_at_error(fake: FakeDiscord, bot, damaged: Served):
+def test_each_damaged_game_is_logged_once_at_error(
+    fake: FakeDiscord, bot: BotProcess, damaged: Served
+) -> None:
     logged = [int(found[1]) for e in damaged.errors if (found := DAMAGED_LINE.search(e))]
     assert sorted(logged) == sorted(damaged.games.ids)
     assert len(damaged.errors) == 3, "\n".join(damaged.errors)  # and nothing else went wrong
@@ -64,7 +68,9 @@ def test_each_damaged_game_is_logged_once_at_error(fake: FakeDiscord, bot, damag
         assert last.created < damaged.started_at, (name, last.content)
 
 
-def test_a_healthy_channel_plays_a_whole_game(fake: FakeDiscord, bot, damaged: Served):
+def test_a_healthy_channel_plays_a_whole_game(
+    fake: FakeDiscord, bot: BotProcess, damaged: Served
+) -> None:
     world = fake.world
     table = Table.start(fake, world.channel("arena-4"), world.bob, world.eve)
     table.play_to_end()
@@ -72,14 +78,18 @@ def test_a_healthy_channel_plays_a_whole_game(fake: FakeDiscord, bot, damaged: S
 
 
 @pytest.mark.parametrize("command", ["jarmo board", "jarmo standings"])
-def test_a_damaged_channel_answers_privately(fake: FakeDiscord, bot, damaged: Served, command):
+def test_a_damaged_channel_answers_privately(
+    fake: FakeDiscord, bot: BotProcess, damaged: Served, command: str
+) -> None:
     games = damaged.games
     for name in games.channels:
         answer = fake.slash(fake.world.ann, fake.world.channel(name), command).wait_answer()
         check_private(answer, "damaged", "/jarmo abort")
 
 
-def test_a_challenge_in_a_damaged_channel_names_the_damage(fake: FakeDiscord, bot, damaged: Served):
+def test_a_challenge_in_a_damaged_channel_names_the_damage(
+    fake: FakeDiscord, bot: BotProcess, damaged: Served
+) -> None:
     world = fake.world
     for name in damaged.games.channels:
         answer = fake.slash(
@@ -89,14 +99,18 @@ def test_a_challenge_in_a_damaged_channel_names_the_damage(fake: FakeDiscord, bo
         assert "in progress" not in answer.content
 
 
-def test_a_move_in_a_damaged_channel_is_refused_privately(fake: FakeDiscord, bot, damaged: Served):
+def test_a_move_in_a_damaged_channel_is_refused_privately(
+    fake: FakeDiscord, bot: BotProcess, damaged: Served
+) -> None:
     games = damaged.games
     here = fake.world.channel(games.active[0])
     answer = fake.slash(fake.world.ann, here, "jarmo move", move="A1-C2").wait_answer()
     check_private(answer, "damaged", "/jarmo abort")
 
 
-def test_a_moderator_aborts_a_damaged_game_and_the_channel_is_free(fake: FakeDiscord, bot, damaged):
+def test_a_moderator_aborts_a_damaged_game_and_the_channel_is_free(
+    fake: FakeDiscord, bot: BotProcess, damaged: Served
+) -> None:
     games = damaged.games
     world = fake.world
     here = world.channel(games.timed[0])
@@ -113,7 +127,7 @@ def test_a_moderator_aborts_a_damaged_game_and_the_channel_is_free(fake: FakeDis
     check_private(fake.slash(world.ann, other, "jarmo board").wait_answer(), "damaged")
 
 
-def test_sigterm_stops_the_bot_cleanly(fake: FakeDiscord, bot, damaged: Served):
+def test_sigterm_stops_the_bot_cleanly(fake: FakeDiscord, bot: BotProcess, damaged: Served) -> None:
     fake.wait_idle()
     status, seconds = bot.stop()
     assert status == 0, bot.log_tail()

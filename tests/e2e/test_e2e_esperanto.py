@@ -9,13 +9,14 @@ One bot process serves the module (fresh database), with its own fake Discord.
 from __future__ import annotations
 
 import pytest
-from e2e_play import check_board_embed, check_private
-from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread
 
 from bot.jarmo import Game
 from bot.render import render_board
 from bot.words import image_words, shared_catalogue
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import check_board_embed, check_private
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
 
 MANAGE_GUILD = 1 << 5
 
@@ -26,7 +27,11 @@ def esperanto_server(fake: FakeDiscord) -> None:
     world = fake.world
     world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     usual = world.permissions
-    world.permissions = lambda who: usual(who) | (MANAGE_GUILD if who is world.cat else 0)
+
+    def widened(who: User) -> int:
+        return usual(who) | (MANAGE_GUILD if who is world.cat else 0)
+
+    world.permissions = widened  # type: ignore[method-assign, assignment]  # for these tests
 
 
 def drawn_in_esperanto(moves: list[str]) -> bytes:
@@ -43,7 +48,7 @@ def first_post(fake: FakeDiscord, thread: Thread) -> Message:
     return fake.channel_messages(thread)[0]
 
 
-def test_a_match_in_esperanto(fake: FakeDiscord, bot):
+def test_a_match_in_esperanto(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     ann, bob, cat = world.ann, world.bob, world.cat
     here = world.channel("arena-1")

@@ -10,9 +10,11 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from e2e_play import accept, challenge, check_board_embed, check_private
-from fake_discord import DiscordError, FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS
+
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import accept, challenge, check_board_embed, check_private
+from tests.e2e.fake_discord import DiscordError, FakeDiscord
+from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Channel, Message, Thread
 
 SORRY = (
     "Sorry, something went wrong on our side. Your game is safe and nothing was changed; "
@@ -20,16 +22,19 @@ SORRY = (
 )
 
 
-def challenges_in(fake: FakeDiscord, channel) -> list:
+def challenges_in(fake: FakeDiscord, channel: Channel | Thread) -> list[Message]:
     return [m for m in fake.channel_messages(channel) if " challenges " in m.content]
 
 
-def test_an_unexpected_failure_is_a_private_apology_logged_with_context(fake: FakeDiscord, bot):
+def test_an_unexpected_failure_is_a_private_apology_logged_with_context(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     here = world.channel("arena-1")
     accept(fake, challenge(fake, here, ann, bob, side="white"), bob)
     prompt = fake.slash(bob, here, "jarmo resign").wait_answer()
+    assert prompt.message is not None
     [ending] = fake.press(bob, prompt.message, "Yes, resign the match").wait_followups(1)
 
     # A rematch looks the opponent up; Discord is down for that one call.
@@ -57,7 +62,9 @@ def test_an_unexpected_failure_is_a_private_apology_logged_with_context(fake: Fa
     assert "plays Black first" in again.content  # sides swapped
 
 
-def test_a_thread_discord_refuses_leaves_the_match_in_the_channel(fake: FakeDiscord, bot):
+def test_a_thread_discord_refuses_leaves_the_match_in_the_channel(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     here = world.channel("arena-2")
@@ -90,8 +97,8 @@ def test_a_thread_discord_refuses_leaves_the_match_in_the_channel(fake: FakeDisc
 
 
 def test_the_computers_move_refused_as_a_follow_up_reaches_the_channel_later(
-    fake: FakeDiscord, bot
-):
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-3")
     fake.slash(
@@ -117,7 +124,7 @@ def test_the_computers_move_refused_as_a_follow_up_reaches_the_channel_later(
     assert not answer.ephemeral and "played **A1-C2**" in answer.embeds[0]["description"]
     assert played.followups == []
 
-    def posted_by_the_bot() -> list:
+    def posted_by_the_bot() -> list[Message]:
         return [m for m in fake.channel_messages(here) if m.interaction is None and m.embeds]
 
     fake.wait_until(posted_by_the_bot, 20, "the computer's move posted in the channel")
@@ -134,7 +141,9 @@ def test_the_computers_move_refused_as_a_follow_up_reaches_the_channel_later(
 
 
 @pytest.mark.sqlite_only("holds a write lock on the SQLite file")
-def test_a_computer_move_that_cannot_be_stored_is_explained_privately(fake: FakeDiscord, bot):
+def test_a_computer_move_that_cannot_be_stored_is_explained_privately(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-4")
     fake.slash(
@@ -166,7 +175,7 @@ def test_a_computer_move_that_cannot_be_stored_is_explained_privately(fake: Fake
     assert status == 0, bot.log_tail()
     bot.start()
 
-    def posted_by_the_bot() -> list:
+    def posted_by_the_bot() -> list[Message]:
         return [m for m in fake.channel_messages(here) if m.interaction is None and m.embeds]
 
     fake.wait_until(posted_by_the_bot, 30, "the computer's move after the restart")

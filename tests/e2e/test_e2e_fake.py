@@ -9,21 +9,25 @@ import json
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 import yarl
-from bot_process import run_sync
-from discord_limits import (
+
+from tests.e2e.bot_process import run_sync
+from tests.e2e.discord_limits import (
     check_allowed_mentions,
     check_commands,
     check_components_v2,
     check_message,
 )
-from fake_discord import FakeDiscord
+from tests.e2e.fake_discord import FakeDiscord
 
 
-def command(**changes):
+def command(**changes: object) -> dict[str, object]:
     base = {
         "name": "jarmo",
         "description": "Play Jarmo",
@@ -43,7 +47,7 @@ def command(**changes):
     return base | changes
 
 
-def sub(*options):
+def sub(*options: dict[str, object]) -> list[dict[str, object]]:
     return [{"name": "move", "description": "Make a move", "type": 1, "options": list(options)}]
 
 
@@ -83,16 +87,16 @@ BAD_COMMANDS = {
 }  # fmt: skip
 
 
-def test_a_valid_command_passes():
+def test_a_valid_command_passes() -> None:
     assert check_commands([command()]) == []
 
 
 @pytest.mark.parametrize("case", BAD_COMMANDS)
-def test_command_limits_are_enforced(case):
+def test_command_limits_are_enforced(case: str) -> None:
     assert check_commands([BAD_COMMANDS[case]]), case
 
 
-def test_two_commands_with_one_name_are_refused():
+def test_two_commands_with_one_name_are_refused() -> None:
     assert check_commands([command(), command()])
 
 
@@ -107,12 +111,14 @@ def test_two_commands_with_one_name_are_refused():
         (None, False),
     ],
 )
-def test_allowed_mentions_must_never_reach_everyone_or_roles(mentions, ok):
+def test_allowed_mentions_must_never_reach_everyone_or_roles(
+    mentions: dict[str, list[str]] | None, ok: bool
+) -> None:
     payload = {"content": "hello <@1>", "allowed_mentions": mentions}
     assert (check_allowed_mentions(payload, required=True) == []) is ok
 
 
-def test_message_limits_are_enforced():
+def test_message_limits_are_enforced() -> None:
     assert check_message({"content": "x" * 2001}, creating=True, files=0)
     assert check_message({}, creating=True, files=0)  # empty
     assert check_message({"embeds": [{"title": "t" * 257}]}, creating=True, files=0)
@@ -122,14 +128,14 @@ def test_message_limits_are_enforced():
     assert check_message({"content": "ok", "components": rows}, creating=True, files=0)
 
 
-def test_a_files_alternative_text_is_held_to_discords_limit():
-    def attached(description: object) -> dict:
+def test_a_files_alternative_text_is_held_to_discords_limit() -> None:
+    def attached(description: object) -> dict[str, Any]:
         return {"content": "ok", "attachments": [{"id": "0", "description": description}]}
 
     assert check_message(attached("d" * 1024), creating=True, files=1) == []
     assert check_message(attached("d" * 1025), creating=True, files=1)
     assert check_message(attached(7), creating=True, files=1)
-    gallery = {"type": 12, "items": [{"media": {"url": "attachment://a.png"}}]}
+    gallery: dict[str, Any] = {"type": 12, "items": [{"media": {"url": "attachment://a.png"}}]}
     gallery["items"][0]["description"] = "d" * 1025
     v2 = {"flags": 32768, "components": [gallery]}
     assert check_components_v2(v2, was_v2=True)
@@ -137,7 +143,7 @@ def test_a_files_alternative_text_is_held_to_discords_limit():
     assert check_components_v2(v2, was_v2=True) == []
 
 
-def test_unknown_routes_are_answered_404_and_recorded(fake: FakeDiscord):
+def test_unknown_routes_are_answered_404_and_recorded(fake: FakeDiscord) -> None:
     request = urllib.request.Request(f"{fake.api_base_url}/guilds/1/bans", method="GET")
     with pytest.raises(urllib.error.HTTPError) as error:
         urllib.request.urlopen(request, timeout=10)
@@ -146,7 +152,7 @@ def test_unknown_routes_are_answered_404_and_recorded(fake: FakeDiscord):
     assert fake.take_problems() == ["unknown route: GET /guilds/1/bans"]
 
 
-def test_rest_calls_need_the_bot_token(fake: FakeDiscord):
+def test_rest_calls_need_the_bot_token(fake: FakeDiscord) -> None:
     request = urllib.request.Request(f"{fake.api_base_url}/users/@me")
     request.add_header("Authorization", "Bot wrong")
     with pytest.raises(urllib.error.HTTPError) as error:
@@ -154,7 +160,7 @@ def test_rest_calls_need_the_bot_token(fake: FakeDiscord):
     assert error.value.code == 401
 
 
-def test_python_m_bot_sync_publishes_the_commands(fake: FakeDiscord, tmp_path):
+def test_python_m_bot_sync_publishes_the_commands(fake: FakeDiscord, tmp_path: Path) -> None:
     result = run_sync(fake, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert fake.token not in result.stdout + result.stderr
@@ -169,7 +175,9 @@ def test_python_m_bot_sync_publishes_the_commands(fake: FakeDiscord, tmp_path):
     assert not fake.sessions_started, "sync must not connect to the gateway"
 
 
-def test_python_m_bot_sync_without_a_dev_guild_publishes_globally(fake: FakeDiscord, tmp_path):
+def test_python_m_bot_sync_without_a_dev_guild_publishes_globally(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
     before = len(fake.command_puts)
     result = run_sync(fake, tmp_path, dev_guild=False)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -202,7 +210,7 @@ class Misbehaving(discord.Client):
             await self._misbehave(interaction)
 
     async def _misbehave(self, interaction: discord.Interaction) -> None:
-        what = interaction.data["options"][0]["name"]  # type: ignore[index]
+        what = interaction.data["options"][0]["name"]  # type: ignore[index, typeddict-item]  # a slash command's
         response = interaction.response
         if what == "late":
             await asyncio.sleep(0.6)
@@ -226,7 +234,7 @@ async def _cancel_the_rest() -> None:
 
 
 @pytest.fixture
-def strict_fake():
+def strict_fake() -> Iterator[FakeDiscord]:
     """A fake with a short answer deadline, and discord.py pointed at it in this process."""
     # Plain text gateway frames here (the bot process gets zlib-stream): discord.py reads both.
     server = FakeDiscord(answer_deadline=0.3, compress=False).start()
@@ -261,7 +269,9 @@ def strict_fake():
         ("orphan", "attachment://missing.png, which is not attached"),
     ],
 )
-def test_the_fake_catches_a_client_breaking_the_rules(strict_fake, subcommand, problem):
+def test_the_fake_catches_a_client_breaking_the_rules(
+    strict_fake: FakeDiscord, subcommand: str, problem: str
+) -> None:
     world = strict_fake.world
     strict_fake.slash(world.ann, world.channel("general"), f"oops {subcommand}")
     strict_fake.wait_until(lambda: strict_fake.problems, 10, "a problem to be recorded")

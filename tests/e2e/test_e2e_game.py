@@ -6,8 +6,11 @@ One bot process serves the whole module (fresh database); each test plays in its
 from __future__ import annotations
 
 import pytest
-from discord_limits import SUB_COMMAND, SUB_COMMAND_GROUP, USER
-from e2e_play import (
+
+from bot.jarmo import Game
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.discord_limits import SUB_COMMAND, SUB_COMMAND_GROUP, USER
+from tests.e2e.e2e_play import (
     Table,
     accept,
     backdate_challenge,
@@ -21,16 +24,16 @@ from e2e_play import (
     suggest,
     wait_challenge_recorded,
 )
-from fake_discord import FakeDiscord
-
-from bot.jarmo import Game
+from tests.e2e.fake_discord import FakeDiscord
 
 SUBCOMMANDS = {
     "challenge", "move", "redeploy", "board", "resign", "stop", "standings", "rules", "abort",
 }  # fmt: skip
 
 
-def test_commands_are_registered_to_the_dev_guild_at_start_up(fake: FakeDiscord, bot):
+def test_commands_are_registered_to_the_dev_guild_at_start_up(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     commands = fake.wait_commands(fake.world.guild_id)
     # The payload passed the fake's checks of Discord's limits (any problem fails the test).
     assert [(scope, len(body)) for scope, body in fake.command_puts] == [(fake.world.guild_id, 1)]
@@ -53,19 +56,21 @@ def test_commands_are_registered_to_the_dev_guild_at_start_up(fake: FakeDiscord,
     fake.wait_until(lambda: fake.heartbeats >= 1, 20, "a heartbeat")
 
 
-def test_bot_finds_the_fake_gateway_through_rest(fake: FakeDiscord, bot):
+def test_bot_finds_the_fake_gateway_through_rest(fake: FakeDiscord, bot: BotProcess) -> None:
     assert fake.requests_to("GET", "/gateway(/bot)?"), "the bot never asked where the gateway is"
     assert fake.connections[0].path == "/gateway"
 
 
-def test_rules_are_shown_privately_with_the_start_position(fake: FakeDiscord, bot):
+def test_rules_are_shown_privately_with_the_start_position(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     answer = fake.slash(fake.world.cat, fake.world.channel("general"), "jarmo rules").wait_answer()
     assert answer.type == 4 and answer.ephemeral and answer.message is not None
     check_board_embed(answer.message, filename="start.png")
     assert answer.message.pinged == frozenset()
 
 
-def test_a_full_classic_game(fake: FakeDiscord, bot):
+def test_a_full_classic_game(fake: FakeDiscord, bot: BotProcess) -> None:
     ann, bob = fake.world.ann, fake.world.bob
     table = Table.start(fake, fake.world.channel("arena-1"), ann, bob)
     last = table.play_to_end()  # autocomplete then move, every reply checked
@@ -84,7 +89,9 @@ def test_a_full_classic_game(fake: FakeDiscord, bot):
     assert f"{ann.mention} (White) {points['white']} – {points['black']} {bob.mention}" in text
 
 
-def test_autocomplete_offers_exactly_the_movers_legal_moves(fake: FakeDiscord, bot):
+def test_autocomplete_offers_exactly_the_movers_legal_moves(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     table = Table.start(fake, world.channel("arena-2"), world.ann, world.bob)
     for typed in ("", "a", "A1", "b1 d", "c1-", "e", "zz", "@"):
@@ -102,7 +109,7 @@ def test_autocomplete_offers_exactly_the_movers_legal_moves(fake: FakeDiscord, b
     assert suggest(fake, world.channel("general"), world.ann, "") == []
 
 
-def test_refused_moves_are_private_and_change_nothing(fake: FakeDiscord, bot):
+def test_refused_moves_are_private_and_change_nothing(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     table = Table.start(fake, world.channel("arena-3"), world.ann, world.bob)
     table.play()  # Ann (White) moves; now Bob is to move
@@ -125,7 +132,7 @@ def test_refused_moves_are_private_and_change_nothing(fake: FakeDiscord, bot):
     table.play()  # the next legal move still works
 
 
-def test_two_moves_at_the_same_instant_apply_once(fake: FakeDiscord, bot):
+def test_two_moves_at_the_same_instant_apply_once(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     table = Table.start(fake, world.channel("arena-4"), world.ann, world.bob)
     for _ in range(3):
@@ -157,7 +164,7 @@ def test_two_moves_at_the_same_instant_apply_once(fake: FakeDiscord, bot):
         check_position(board_text(fake, table.channel, world.cat), table.game, *table.players)
 
 
-def test_a_dropped_gateway_connection_is_resumed(fake: FakeDiscord, bot):
+def test_a_dropped_gateway_connection_is_resumed(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     table = Table.start(fake, world.channel("arena-5"), world.ann, world.bob)
     resumes = fake.resumes
@@ -172,7 +179,7 @@ def test_a_dropped_gateway_connection_is_resumed(fake: FakeDiscord, bot):
 
 
 @pytest.mark.sqlite_only("backdates the challenge in the SQLite file")
-def test_restart_mid_game_and_an_expiry_while_down(fake: FakeDiscord, bot):
+def test_restart_mid_game_and_an_expiry_while_down(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     table = Table.start(fake, world.channel("arena-6"), world.ann, world.bob)
     for _ in range(3):

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 
-from e2e_play import (
+from bot.jarmo import Game
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import (
     Table,
     accept,
     board_text,
@@ -14,13 +16,11 @@ from e2e_play import (
     check_private,
     pick_move,
 )
-from fake_discord import FakeDiscord
-from grid_clicks import cells, check_grid, click, click_move, clicks_for, lit, open_grid
-
-from bot.jarmo import Game
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.grid_clicks import cells, check_grid, click, click_move, clicks_for, lit, open_grid
 
 
-def test_a_match_played_entirely_by_clicks(fake: FakeDiscord, bot):
+def test_a_match_played_entirely_by_clicks(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     table = Table.start(fake, world.channel("arena-1"), world.ann, world.bob)
     board = fake.channel_messages(table.channel)[-1]
@@ -41,7 +41,9 @@ def test_a_match_played_entirely_by_clicks(fake: FakeDiscord, bot):
     assert table.game.over
 
 
-def test_the_grid_is_laid_out_from_the_players_side_and_back_lets_go(fake: FakeDiscord, bot):
+def test_the_grid_is_laid_out_from_the_players_side_and_back_lets_go(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     table = Table.start(fake, world.channel("arena-2"), world.ann, world.bob)
     board = fake.channel_messages(table.channel)[-1]
@@ -60,7 +62,7 @@ def test_the_grid_is_laid_out_from_the_players_side_and_back_lets_go(fake: FakeD
     assert "D2" in {b["label"] for b in cells(black)[0] + cells(black)[1]}
 
 
-def test_only_the_player_to_move_opens_a_grid(fake: FakeDiscord, bot):
+def test_only_the_player_to_move_opens_a_grid(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     table = Table.start(fake, world.channel("arena-3"), world.ann, world.bob)
     board = fake.channel_messages(table.channel)[-1]
@@ -70,7 +72,7 @@ def test_only_the_player_to_move_opens_a_grid(fake: FakeDiscord, bot):
     check_position(board_text(fake, table.channel, world.cat), table.game, *table.players)
 
 
-def test_two_clicks_at_once_play_one_move(fake: FakeDiscord, bot):
+def test_two_clicks_at_once_play_one_move(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     table = Table.start(fake, world.channel("arena-4"), world.ann, world.bob)
     grid = open_grid(fake, fake.channel_messages(table.channel)[-1], world.ann)
@@ -85,6 +87,7 @@ def test_two_clicks_at_once_play_one_move(fake: FakeDiscord, bot):
     # reading it at the same moment, lost at the store's version check; either way privately.
     late = refused.wait_answer()
     check_private(late)
+    assert late.message is not None
     assert "turn" in late.message.content or "at the same moment" in late.message.content
     [board] = moved.wait_followups(1)
     fake.wait_idle()
@@ -93,8 +96,8 @@ def test_two_clicks_at_once_play_one_move(fake: FakeDiscord, bot):
 
 
 def test_a_stale_grid_after_a_restart_answers_out_of_date_and_opens_a_fresh_one(
-    fake: FakeDiscord, bot
-):
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     table = Table.start(fake, world.channel("arena-5"), world.ann, world.bob)
     grid = open_grid(fake, fake.channel_messages(table.channel)[-1], world.ann)
@@ -120,12 +123,15 @@ def test_a_stale_grid_after_a_restart_answers_out_of_date_and_opens_a_fresh_one(
     table.check_board(board)
 
 
-def test_a_click_after_the_game_ended_is_answered_privately(fake: FakeDiscord, bot):
+def test_a_click_after_the_game_ended_is_answered_privately(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     table = Table.start(fake, world.channel("arena-6"), world.ann, world.bob)
     board = fake.channel_messages(table.channel)[-1]
     grid = open_grid(fake, board, world.ann)
     prompt = fake.slash(world.ann, table.channel, "jarmo resign").wait_answer()
+    assert prompt.message is not None
     fake.press(world.ann, prompt.message, "Yes, resign the match").wait_followups(1)
     fake.wait_idle()
     for pressed in (
@@ -136,7 +142,7 @@ def test_a_click_after_the_game_ended_is_answered_privately(fake: FakeDiscord, b
     assert fake.message(grid.id).texts() == grid.texts()  # the old grid is left as it was
 
 
-def test_ludos_places_from_the_grid_now_or_later(fake: FakeDiscord, bot):
+def test_ludos_places_from_the_grid_now_or_later(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-7")
     board = accept(

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import random
 
-from e2e_play import Table, challenge, pick_move
-from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread
-from grid_clicks import click_move, lit, open_grid
-from test_e2e_threads import accept_into_thread
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import Table, challenge, pick_move
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread
+from tests.e2e.grid_clicks import click_move, lit, open_grid
+from tests.e2e.test_e2e_threads import accept_into_thread
 
 MAX_PLIES = 400  # far above any game's length: a loop that never ends is a failure
 
 
-def test_two_matches_in_one_channels_threads_played_entirely_by_clicks(fake: FakeDiscord, bot):
+def test_two_matches_in_one_channels_threads_played_entirely_by_clicks(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     here = world.channel("arena-3")

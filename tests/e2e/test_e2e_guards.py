@@ -12,9 +12,11 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from bot_process import BotProcess, bot_command, bot_env
-from e2e_play import challenge, challenge_id, check_board_embed, check_private
-from fake_discord import FakeDiscord
+
+from tests.e2e.bot_process import BotProcess, bot_command, bot_env
+from tests.e2e.e2e_play import challenge, challenge_id, check_board_embed, check_private
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import Answer
 
 pytestmark = pytest.mark.sqlite_only("counts rows in the SQLite file; a second bot meets its lock")
 
@@ -27,14 +29,14 @@ def stored_rows(database: Path, table: str) -> int:
         return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
 
-def check_refused(answer) -> None:
+def check_refused(answer: Answer) -> None:
     check_private(answer, "Jarmo is played in servers")
 
 
 @pytest.mark.parametrize("guild_id", [None, 1234567890123456789], ids=["dm", "other-server"])
 def test_a_command_from_outside_the_servers_is_refused_and_stores_nothing(
     fake: FakeDiscord, bot: BotProcess, guild_id: int | None
-):
+) -> None:
     world = fake.world
     fake.wait_commands(world.guild_id)
     challenges, players = (
@@ -58,7 +60,7 @@ def test_a_command_from_outside_the_servers_is_refused_and_stores_nothing(
 @pytest.mark.parametrize("guild_id", [None, 1234567890123456789], ids=["dm", "other-server"])
 def test_a_button_pressed_outside_the_servers_is_refused(
     fake: FakeDiscord, bot: BotProcess, guild_id: int | None
-):
+) -> None:
     world = fake.world
     here = world.channel("arena-2" if guild_id is None else "arena-3")
     message = challenge(fake, here, world.ann, world.bob)
@@ -79,7 +81,7 @@ def test_a_button_pressed_outside_the_servers_is_refused(
 
 def test_a_second_bot_on_the_same_database_exits_before_connecting(
     fake: FakeDiscord, bot: BotProcess
-):
+) -> None:
     sessions, identifies = fake.sessions_started, len(fake.intents)
     second = subprocess.run(
         bot_command("run", "--config", str(bot.config_path)),
@@ -102,4 +104,5 @@ def test_a_second_bot_on_the_same_database_exits_before_connecting(
     assert bot.running()
     answer = fake.slash(fake.world.cat, fake.world.channel("general"), "jarmo rules").wait_answer()
     assert answer.ephemeral
+    assert answer.message is not None
     check_board_embed(answer.message, filename="start.png")

@@ -8,10 +8,9 @@ import subprocess
 import sys
 import time
 
-from bot_process import BotProcess, bot_env
-from fake_discord import FakeDiscord
-
 from bot.health import heartbeat_file
+from tests.e2e.bot_process import BotProcess, bot_env
+from tests.e2e.fake_discord import FakeDiscord
 
 RUNNING = {
     "healthy: the bot is connected to Discord and the database {db} opens",
@@ -32,7 +31,7 @@ def health(fake: FakeDiscord, bot: BotProcess) -> subprocess.CompletedProcess[st
     )
 
 
-def test_the_heartbeat_follows_the_bots_life(fake: FakeDiscord, bot: BotProcess):
+def test_the_heartbeat_follows_the_bots_life(fake: FakeDiscord, bot: BotProcess) -> None:
     beat_file = heartbeat_file(bot.database, bot.database_url)
     beat = json.loads(beat_file.read_text())  # written at start-up, before the gateway session
     assert abs(time.time() - beat["time"]) < 60

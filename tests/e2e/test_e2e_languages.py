@@ -8,8 +8,10 @@ One bot process serves the module (fresh database), with its own fake Discord.
 from __future__ import annotations
 
 import pytest
-from e2e_play import check_board_embed, check_private
-from fake_discord import FakeDiscord
+
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import check_board_embed, check_private
+from tests.e2e.fake_discord import FakeDiscord
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -20,7 +22,9 @@ def polish_server(fake: FakeDiscord) -> None:
     fake.user_locales.update({fake.world.ann.id: "pl", fake.world.bob.id: "pl"})
 
 
-def test_the_commands_are_published_with_polish_and_german_names(fake: FakeDiscord, bot):
+def test_the_commands_are_published_with_polish_and_german_names(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     [jarmo] = fake.wait_commands(fake.world.guild_id)
     assert jarmo["description_localizations"]["pl"] == "Graj w Jarmo, dawną tatarską grę bitewną"
     options = {option["name"]: option for option in jarmo["options"]}
@@ -28,7 +32,7 @@ def test_the_commands_are_published_with_polish_and_german_names(fake: FakeDisco
     assert options["resign"]["name_localizations"]["pl"] == "poddaj"
 
 
-def test_a_game_in_polish(fake: FakeDiscord, bot):
+def test_a_game_in_polish(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     ann, bob, cat = world.ann, world.bob, world.cat
     here = world.channel("arena-1")

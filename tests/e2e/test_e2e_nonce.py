@@ -13,7 +13,6 @@ from typing import Any
 
 import discord
 import pytest
-from fake_discord import FakeDiscord
 
 import bot.cogs.announcing as announcing
 from bot.client import JarmoBot
@@ -21,6 +20,7 @@ from bot.config import BotConfig
 from bot.service.deadlines import event_from_post
 from bot.service.delivery import ClockNotice, Delivery, idempotency_token
 from bot.store import OutboxEntry, ReminderPost
+from tests.e2e.fake_discord import FakeDiscord
 
 DEADLINE = datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
 

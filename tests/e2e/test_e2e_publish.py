@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_process import BotProcess
-from fake_discord import FakeDiscord
+
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.fake_discord import FakeDiscord
 
 GUILD_COMMANDS = r"/applications/\d+/guilds/\d+/commands"
 GLOBAL_COMMANDS = r"/applications/\d+/commands"

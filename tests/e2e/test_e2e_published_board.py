@@ -9,9 +9,9 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from bot_process import BotProcess
-from e2e_play import accept, challenge, check_private, suggest
-from fake_discord import FakeDiscord
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import accept, challenge, check_private, suggest
+from tests.e2e.fake_discord import FakeDiscord
 
 MADE_BEFORE = Path(__file__).parents[1] / "data" / "before_the_published_board.sqlite"
 OLD_GUILD = 900_000_000_000_000_001
@@ -32,7 +32,9 @@ WHITE_FIRST_STEPS = [
 ]
 
 
-def test_a_new_challenge_is_played_on_the_published_board(fake: FakeDiscord, bot) -> None:
+def test_a_new_challenge_is_played_on_the_published_board(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-1")
     accept(fake, challenge(fake, here, world.ann, world.bob, side="white"), world.bob)

@@ -3,15 +3,17 @@ autocomplete only when and where the rules allow it."""
 
 from __future__ import annotations
 
-from e2e_play import Table, check_board_embed, check_private
-from fake_discord import FakeDiscord
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import Table, check_board_embed, check_private
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import User
 
 # White reaches Black's camp (A5) and Black then takes a white piece: White may redeploy it
 # on A1, the only empty point of its camp.
 LINE = ["A1-B3", "B5-A3", "B3xA5", "A3xB1"]
 
 
-def points_offered(fake: FakeDiscord, table: Table, user, typed: str) -> list[str]:
+def points_offered(fake: FakeDiscord, table: Table, user: User, typed: str) -> list[str]:
     answer = fake.autocomplete(
         user, table.channel, "jarmo redeploy", "point", point=typed
     ).wait_answer()
@@ -21,7 +23,7 @@ def points_offered(fake: FakeDiscord, table: Table, user, typed: str) -> list[st
     return names
 
 
-def test_a_lost_piece_is_redeployed_on_an_offered_point(fake: FakeDiscord, bot):
+def test_a_lost_piece_is_redeployed_on_an_offered_point(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     table = Table.start(fake, world.channel("arena-1"), ann, bob)
@@ -49,6 +51,7 @@ def test_a_lost_piece_is_redeployed_on_an_offered_point(fake: FakeDiscord, bot):
     answer = fake.slash(ann, table.channel, "jarmo redeploy", point="a1").wait_answer()
     assert answer.type == 4 and not answer.ephemeral
     table.game.play("@A1")
+    assert answer.message is not None
     embed = check_board_embed(answer.message)
     assert embed["description"].startswith(f"{ann.mention} played **@A1**.")
     table.check_board(answer.message)  # points, Bob's turn and his ping

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import discord
 import pytest
-from bot_against_fake import point_discord_py_at
-from e2e_play import accept, challenge
-from fake_discord import FakeDiscord
 
 from bot.ai import search_pool
 from bot.client import JarmoBot
 from bot.config import BotConfig
 from bot.service.computer import ProcessThinker
+from tests.e2e.bot_against_fake import point_discord_py_at
+from tests.e2e.e2e_play import accept, challenge
+from tests.e2e.fake_discord import FakeDiscord
 
 LIMIT_SECONDS = 20.0  # for each condition below, never a synchronisation
 STOP_SECONDS = 10.0

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 
-from e2e_play import accept, challenge, check_png, check_private
-from fake_discord import FakeDiscord, Message
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import accept, challenge, check_png, check_private
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import Message
 
 # Steps on lines both boards share; Bob then resigns.
 MOVES = ["A1-C2", "A5-C4", "C2-E3", "B5-D4"]
@@ -20,7 +22,9 @@ def reviewed(fake: FakeDiscord, message_id: int) -> Message:
     return fake.message(message_id)
 
 
-def test_a_finished_game_is_reviewed_in_one_edited_message(fake: FakeDiscord, bot):
+def test_a_finished_game_is_reviewed_in_one_edited_message(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     here = world.channel("arena-3")
@@ -30,6 +34,7 @@ def test_a_finished_game_is_reviewed_in_one_edited_message(fake: FakeDiscord, bo
     # While the game is on, a review is refused privately.
     check_private(fake.slash(ann, here, "jarmo review").wait_answer(), "still being played")
     prompt = fake.slash(bob, here, "jarmo resign").wait_answer()
+    assert prompt.message is not None
     confirmed = fake.press(bob, prompt.message, "Yes, resign the match")
     confirmed.wait_answer()
     [ending] = confirmed.wait_followups(1)
@@ -65,6 +70,7 @@ def test_a_finished_game_is_reviewed_in_one_edited_message(fake: FakeDiscord, bo
     assert review["image"]["url"] == "attachment://review.png"
     graph = message.attachment("review.png")
     check_png(graph.data)
+    assert graph.description is not None
     assert graph.description.startswith("Graph of White's expected share of the game")
     for embed in message.embeds[1:]:  # the turning points, each with its board
         name = embed["image"]["url"].removeprefix("attachment://")
@@ -73,20 +79,24 @@ def test_a_finished_game_is_reviewed_in_one_edited_message(fake: FakeDiscord, bo
 
     # Asked again, the stored review answers at once, the same.
     again = fake.slash(ann, here, "jarmo review")
-    repeat = reviewed(fake, again.wait_answer().message.id)
+    repeated = again.wait_answer().message
+    assert repeated is not None
+    repeat = reviewed(fake, repeated.id)
     assert repeat.embeds[0]["description"] == text
 
 
-def test_the_history_picker_reviews_a_game_privately(fake: FakeDiscord, bot):
+def test_the_history_picker_reviews_a_game_privately(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     ann, bob = world.ann, world.bob
     here = world.channel("arena-4")
     accept(fake, challenge(fake, here, ann, bob, side="white"), bob)
     fake.slash(ann, here, "jarmo move", move="C1-E2").wait_answer()
     prompt = fake.slash(bob, here, "jarmo resign").wait_answer()
+    assert prompt.message is not None
     fake.press(bob, prompt.message, "Yes, resign the match").wait_followups(1)
 
     history = fake.slash(ann, here, "jarmo history").wait_answer().message
+    assert history is not None
     [picker] = [item for row in history.components for item in row["components"]]
     # The newest game is the first; Bob resigned, so the points are as they stood.
     [option] = [o for o in picker["options"] if o["label"].startswith("Review: 1. ")]
@@ -94,6 +104,7 @@ def test_the_history_picker_reviews_a_game_privately(fake: FakeDiscord, bot):
     picked = fake.pick(ann, history, option["value"])
     answer = picked.wait_answer()
     assert answer.type == 4 and answer.ephemeral  # only the one who picked sees it
+    assert answer.message is not None
     message = reviewed(fake, answer.message.id)
     assert message.ephemeral and message.embeds[0]["title"] == "Review · Ann v Bob"
     assert "1. C1-E2" in message.embeds[0]["description"]

@@ -4,14 +4,18 @@ with ``shard_ids`` it runs only those, and serves only their servers."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
-from bot_process import BotProcess
-from e2e_play import Table, pick_move
-from fake_discord import FakeDiscord
+
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import Table, pick_move
+from tests.e2e.fake_discord import FakeDiscord
 
 
 @pytest.fixture(scope="module")
-def fake():
+def fake() -> Iterator[FakeDiscord]:
     server = FakeDiscord(shards=2).start()
     server.add_guild(shard=1 - server.shard_of(server.world.guild_id))
     yield server
@@ -19,7 +23,7 @@ def fake():
 
 
 @pytest.fixture(scope="module")
-def bot(fake, tmp_path_factory):
+def bot(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
     """One process, no shard settings, global commands (the servers are not a dev guild)."""
     process = BotProcess(fake, tmp_path_factory.mktemp("bot"), dev_guild=False)
     process.start()
@@ -42,7 +46,9 @@ def interactions_by_shard(fake: FakeDiscord) -> dict[int, set[int]]:
     }
 
 
-def test_one_process_runs_every_recommended_shard_and_plays_in_both(fake: FakeDiscord, bot):
+def test_one_process_runs_every_recommended_shard_and_plays_in_both(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     assert sorted(fake.identified) == [(0, 2), (1, 2)]
     home, other = fake.worlds
     tables = [Table.start(fake, w.channel("arena-1"), w.ann, w.bob) for w in (home, other)]
@@ -68,7 +74,7 @@ def test_one_process_runs_every_recommended_shard_and_plays_in_both(fake: FakeDi
     }
 
 
-def test_a_process_with_shard_ids_serves_only_their_servers(tmp_path):
+def test_a_process_with_shard_ids_serves_only_their_servers(tmp_path: Path) -> None:
     fake = FakeDiscord(shards=2).start()
     try:
         home = fake.world

@@ -7,20 +7,21 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import aiohttp
 import pytest
-from fake_discord import FakeDiscord
+
+from tests.e2e.fake_discord import FakeDiscord
 
 FRAME_SECONDS = 10.0
 COMMAND = {"name": "ping", "description": "Ping", "type": 1}
 
 
 @pytest.fixture
-def fake():
+def fake() -> Iterator[FakeDiscord]:
     server = FakeDiscord(shards=2).start()
     yield server
     server.close()
@@ -46,10 +47,11 @@ class Shard:
     async def receive(self) -> dict[str, Any]:
         frame = await self.ws.receive(timeout=FRAME_SECONDS)
         assert frame.type == aiohttp.WSMsgType.TEXT, f"the gateway closed: {frame}"
-        return json.loads(frame.data)
+        decoded: dict[str, Any] = json.loads(frame.data)
+        return decoded
 
     async def dispatches(self, count: int) -> list[dict[str, Any]]:
-        found = []
+        found: list[dict[str, Any]] = []
         while len(found) < count:
             frame = await self.receive()
             if frame["op"] == 0:

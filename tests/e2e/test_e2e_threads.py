@@ -9,18 +9,22 @@ One bot process serves the module; the bot may open threads unless a test says o
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from contextlib import closing
+from typing import Any
 
 import pytest
-from e2e_play import Table, challenge, check_board_embed, check_private, manager
-from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
+
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import Table, challenge, check_board_embed, check_private, manager
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
 
 pytestmark = pytest.mark.sqlite_only("reads the stored thread ids from the SQLite file")
 
 
 @pytest.fixture(autouse=True)
-def threads_allowed(fake: FakeDiscord):
+def threads_allowed(fake: FakeDiscord) -> Iterator[None]:
     fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     yield
     fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
@@ -32,6 +36,7 @@ def accept_into_thread(
     """The opponent accepts: the challenge says where the match went, a thread opened from the
     challenge's message holds the first board, naming both players. Returns both."""
     channel = fake.world.channel_by_id(message.channel_id)
+    assert channel is not None
     before = len(fake.threads_of(channel))
     answer = fake.press(opponent, message, "Accept").wait_answer()
     assert answer.type == 7 and answer.message is not None, answer
@@ -51,12 +56,13 @@ def accept_into_thread(
     return thread, board
 
 
-def database_row(fake_bot, sql: str, *args: object) -> tuple:
+def database_row(fake_bot: BotProcess, sql: str, *args: object) -> tuple[Any, ...]:
     with closing(sqlite3.connect(f"file:{fake_bot.database}?mode=ro", uri=True)) as db:
-        return db.execute(sql, args).fetchone()
+        row: tuple[Any, ...] = db.execute(sql, args).fetchone()
+        return row
 
 
-def test_two_matches_at_once_in_one_channels_threads(fake: FakeDiscord, bot):
+def test_two_matches_at_once_in_one_channels_threads(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-1")
     first, _ = accept_into_thread(
@@ -96,7 +102,7 @@ def test_two_matches_at_once_in_one_channels_threads(fake: FakeDiscord, bot):
     assert not first.archived  # a message in an archived thread brings it back
 
 
-def test_a_rematch_swaps_sides_and_is_refused_to_others(fake: FakeDiscord, bot):
+def test_a_rematch_swaps_sides_and_is_refused_to_others(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-2")
     message = challenge(fake, here, world.ann, world.bob, side="white")
@@ -131,7 +137,7 @@ def test_a_rematch_swaps_sides_and_is_refused_to_others(fake: FakeDiscord, bot):
     again.play()
 
 
-def test_a_deleted_thread_aborts_its_match(fake: FakeDiscord, bot):
+def test_a_deleted_thread_aborts_its_match(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-3")
     message = challenge(fake, here, world.bob, world.cat, side="white")
@@ -152,7 +158,9 @@ def test_a_deleted_thread_aborts_its_match(fake: FakeDiscord, bot):
     check_private(late, "There is no game in this channel")
 
 
-def test_server_settings_need_a_manager_and_threads_can_be_turned_off(fake: FakeDiscord, bot):
+def test_server_settings_need_a_manager_and_threads_can_be_turned_off(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-4")
     refused = fake.slash(world.ann, here, "jarmo server threads", on=False).wait_answer()
@@ -174,7 +182,9 @@ def test_server_settings_need_a_manager_and_threads_can_be_turned_off(fake: Fake
         fake.slash(world.cat, here, "jarmo server threads", on=True).wait_answer()
 
 
-def test_without_thread_permissions_the_match_stays_in_the_channel(fake: FakeDiscord, bot):
+def test_without_thread_permissions_the_match_stays_in_the_channel(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     fake.world.bot_permissions = MEMBER_PERMISSIONS
     pressed = []

@@ -6,29 +6,41 @@ the round and its welcomes are posted once, and the final table posted in the ch
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from functools import partial
 
 import pytest
-from e2e_play import check_png, check_private, manager
-from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
 
 from bot.service.delivery import LEASE_SECONDS
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import check_png, check_private, manager
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import (
+    MEMBER_PERMISSIONS,
+    THREAD_PERMISSIONS,
+    Channel,
+    Message,
+    Thread,
+    User,
+)
 
 KINDS = ("round_paired", "match_welcome")  # of round 2's outbox entries
 MATCH = re.compile(r"<@(?P<first>\d+)> vs <@(?P<second>\d+)> in <#(?P<thread>\d+)>")
 
 
 @pytest.fixture(autouse=True)
-def threads_allowed(fake: FakeDiscord):
+def threads_allowed(fake: FakeDiscord) -> Iterator[None]:
     fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     yield
 
 
-def posts_containing(fake: FakeDiscord, channel, text: str) -> list[Message]:
+def posts_containing(fake: FakeDiscord, channel: Channel | Thread, text: str) -> list[Message]:
     return [m for m in fake.channel_messages(channel) if text in m.content]
 
 
-def wait_round(fake: FakeDiscord, channel, number: int, timeout: float = 20) -> Message:
+def wait_round(
+    fake: FakeDiscord, channel: Channel | Thread, number: int, timeout: float = 20
+) -> Message:
     """The post of round ``number`` in the tournament's channel."""
     heading = f"**Round {number} of Club cup**"
     fake.wait_until(lambda: posts_containing(fake, channel, heading), timeout, f"round {number}")
@@ -53,7 +65,7 @@ def round_matches(
     assert len(matches) == 2, post.content
     for *_, thread_id in matches:
         thread = fake.world.threads[thread_id]
-        fake.wait_until(lambda t=thread: fake.channel_messages(t), timeout, "the first board")
+        fake.wait_until(partial(fake.channel_messages, thread), timeout, "the first board")
     return matches
 
 
@@ -73,7 +85,9 @@ def play_round(fake: FakeDiscord, post: Message) -> list[tuple[int, int, int]]:
     return matches
 
 
-def test_sign_up_two_rounds_in_threads_a_restart_and_the_final_table(fake: FakeDiscord, bot):
+def test_sign_up_two_rounds_in_threads_a_restart_and_the_final_table(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-11")
     players = [world.ann, world.bob, world.cat, world.eve]

@@ -10,18 +10,31 @@ move is on a line that all of the engine's boards share."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
-from bot_process import BotProcess
-from e2e_play import challenge
-from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message, Thread, User
-from grid_clicks import click_move, open_grid
-from postgres import postgres_server
-from test_e2e_threads import accept_into_thread
-from test_e2e_tournament import manager, play_round, posts_containing, round_matches, wait_round
 
 from bot.jarmo import Game
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import challenge, manager
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import (
+    MEMBER_PERMISSIONS,
+    THREAD_PERMISSIONS,
+    Channel,
+    Message,
+    Thread,
+    User,
+)
+from tests.e2e.grid_clicks import click_move, open_grid
+from tests.e2e.test_e2e_threads import accept_into_thread
+from tests.e2e.test_e2e_tournament import (
+    play_round,
+    posts_containing,
+    round_matches,
+    wait_round,
+)
+from tests.postgres import postgres_server
 
 SHORT_GAME = 10  # moves (the least a server may set)
 RENAMED_WITHIN = 10.0  # seconds: far less than the sweep's minute
@@ -55,7 +68,9 @@ SHARED_LINES = {
 
 
 @pytest.fixture(scope="module")
-def bot(fake, tmp_path_factory, e2e_backend):
+def bot(
+    fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory, e2e_backend: str
+) -> Iterator[BotProcess]:
     """The bot with games of ``SHORT_GAME`` moves."""
     process = BotProcess(fake, tmp_path_factory.mktemp("bot"), max_plies=SHORT_GAME)
     if e2e_backend == "postgresql":
@@ -69,7 +84,7 @@ def bot(fake, tmp_path_factory, e2e_backend):
 
 
 @pytest.fixture(autouse=True)
-def threads_allowed(fake: FakeDiscord):
+def threads_allowed(fake: FakeDiscord) -> Iterator[None]:
     fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     yield
 
@@ -94,7 +109,9 @@ def shared_move(game: Game, rng: random.Random) -> str:
     return rng.choice(sorted(steps))
 
 
-def test_a_match_ended_by_a_click_renames_its_thread_at_once(fake: FakeDiscord, bot):
+def test_a_match_ended_by_a_click_renames_its_thread_at_once(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     # The sweep looks at every thread once as the bot gets ready, then a minute later: a rename
     # within RENAMED_WITHIN of the ending comes from the ending itself.
     fake.wait_until(lambda: "connected as" in bot.log_text(), 20, "the bot ready")
@@ -120,7 +137,7 @@ def test_a_match_ended_by_a_click_renames_its_thread_at_once(fake: FakeDiscord, 
     assert thread.name == f"Ann vs Bob · classic — {result}"
 
 
-def table_after(fake: FakeDiscord, user: User, channel) -> str:
+def table_after(fake: FakeDiscord, user: User, channel: Channel | Thread) -> str:
     """``/jarmo tournament standings``: the table's text version."""
     asked = fake.slash(user, channel, "jarmo tournament standings")
     asked.wait_answer()
@@ -136,8 +153,8 @@ def move_in(fake: FakeDiscord, thread: Thread, user: User, move: str) -> Message
 
 
 def test_a_swiss_of_five_with_a_forced_round_read_after_every_round(
-    fake: FakeDiscord, bot, fifth: User
-):
+    fake: FakeDiscord, bot: BotProcess, fifth: User
+) -> None:
     world = fake.world
     here = world.channel("arena-2")
     players = [world.ann, world.bob, world.cat, world.eve, fifth]

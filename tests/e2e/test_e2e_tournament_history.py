@@ -6,33 +6,37 @@ that table while the channel's next tournament signs up."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from e2e_play import check_png, manager
-from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Message
+
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import check_png, manager
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Channel, Message, Thread
 
 MATCH = re.compile(r"<@(?P<first>\d+)> vs <@(?P<second>\d+)> in <#(?P<thread>\d+)>")
 OVER = "Pond cup is over"
 
 
 @pytest.fixture(autouse=True)
-def threads_allowed(fake: FakeDiscord):
+def threads_allowed(fake: FakeDiscord) -> Iterator[None]:
     fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     yield
 
 
-def posts_containing(fake: FakeDiscord, channel, text: str) -> list[Message]:
+def posts_containing(fake: FakeDiscord, channel: Channel | Thread, text: str) -> list[Message]:
     return [m for m in fake.channel_messages(channel) if text in m.content]
 
 
-def tournament_options(message: Message) -> list[dict]:
+def tournament_options(message: Message) -> list[dict[str, Any]]:
     """The history picker's tournament options."""
     select = next(c for row in message.components for c in row["components"] if c["type"] == 3)
     return [o for o in select["options"] if o["value"].startswith("t")]
 
 
-def play_one_round_event(fake: FakeDiscord, here) -> tuple[int, int]:
+def play_one_round_event(fake: FakeDiscord, here: Channel) -> tuple[int, int]:
     """Ann, Bob and Cat play a one-round Swiss in ``here``: one match, whose first named
     resigns, and a bye. Returns (winner, loser) of the match once the final table is out."""
     world = fake.world
@@ -59,8 +63,8 @@ def play_one_round_event(fake: FakeDiscord, here) -> tuple[int, int]:
 
 
 def test_history_lists_a_finished_tournament_and_its_picker_sends_the_final_table(
-    fake: FakeDiscord, bot
-):
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-12")
     winner, _ = play_one_round_event(fake, here)
@@ -87,8 +91,8 @@ def test_history_lists_a_finished_tournament_and_its_picker_sends_the_final_tabl
 
 
 def test_standings_show_the_last_final_table_while_the_next_tournament_signs_up(
-    fake: FakeDiscord, bot
-):
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
     world = fake.world
     here = world.channel("arena-12")  # the previous test's tournament has finished here
     if not posts_containing(fake, here, OVER):

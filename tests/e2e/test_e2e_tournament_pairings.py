@@ -5,17 +5,21 @@ moderator withdrawing someone else."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from e2e_play import check_private, manager
-from fake_discord import FakeDiscord
-from fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Channel, Message, User
+
+from tests.e2e.bot_process import BotProcess
+from tests.e2e.e2e_play import check_private, manager
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import MEMBER_PERMISSIONS, THREAD_PERMISSIONS, Channel, Message, User
 
 PAIRING = re.compile(r"^<@(\d+)> vs <@(\d+)> in <#(\d+)>(.*)$", re.M)
 
 
 @pytest.fixture(autouse=True)
-def threads_allowed(fake: FakeDiscord):
+def threads_allowed(fake: FakeDiscord) -> Iterator[None]:
     fake.world.bot_permissions = MEMBER_PERMISSIONS | THREAD_PERMISSIONS
     yield
 
@@ -27,6 +31,7 @@ def create(fake: FakeDiscord, here: Channel, players: list[User]) -> Message:
         signup = fake.slash(
             world.ann, here, "jarmo tournament create", name="Club cup", format="round-robin"
         ).wait_answer()
+    assert signup.message is not None
     for player in players:
         assert fake.press(player, signup.message, "Join").wait_answer().type == 7
     return signup.message
@@ -48,7 +53,7 @@ def start(fake: FakeDiscord, here: Channel) -> None:
     fake.wait_idle()
 
 
-def leave(fake: FakeDiscord, here: Channel, user: User, **options: object) -> Message:
+def leave(fake: FakeDiscord, here: Channel, user: User, **options: Any) -> Message:
     """``/jarmo tournament leave``: a private, deferred answer; returns its follow-up."""
     asked = fake.slash(user, here, "jarmo tournament leave", **options)
     answer = asked.wait_answer()
@@ -58,13 +63,13 @@ def leave(fake: FakeDiscord, here: Channel, user: User, **options: object) -> Me
     return said
 
 
-def pairings(fake: FakeDiscord, here: Channel, user: User, **options: object) -> Message:
+def pairings(fake: FakeDiscord, here: Channel, user: User, **options: Any) -> Message:
     answer = fake.slash(user, here, "jarmo tournament pairings", **options).wait_answer()
     assert answer.type == 4 and answer.message is not None
     return answer.message
 
 
-def test_pairings_name_each_match_and_its_thread(fake: FakeDiscord, bot):
+def test_pairings_name_each_match_and_its_thread(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-1")
     players = [world.ann, world.bob, world.cat, world.eve]
@@ -92,7 +97,7 @@ def test_pairings_name_each_match_and_its_thread(fake: FakeDiscord, bot):
     )
 
 
-def test_leaving_during_sign_up_and_after_the_start(fake: FakeDiscord, bot):
+def test_leaving_during_sign_up_and_after_the_start(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-2")
     signup = create(fake, here, [world.ann, world.bob, world.cat, world.eve])
@@ -130,7 +135,7 @@ def test_leaving_during_sign_up_and_after_the_start(fake: FakeDiscord, bot):
     assert "not (or no longer) in this channel's tournament" in again.content
 
 
-def test_a_moderator_withdraws_another_player(fake: FakeDiscord, bot):
+def test_a_moderator_withdraws_another_player(fake: FakeDiscord, bot: BotProcess) -> None:
     world = fake.world
     here = world.channel("arena-3")
     create(fake, here, [world.ann, world.bob, world.cat, world.eve])

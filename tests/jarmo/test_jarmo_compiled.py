@@ -43,12 +43,12 @@ def can_compile() -> bool:
     return shutil.which(compiler) is not None and headers.exists()
 
 
-def test_every_engine_module_is_of_one_kind():
+def test_every_engine_module_is_of_one_kind() -> None:
     kinds = {module.__name__: is_compiled(module) for module in MODULES}
     assert len(set(kinds.values())) == 1, f"a mix of compiled and pure modules: {REINSTALL}"
 
 
-def test_the_engine_is_compiled_where_it_can_be_unless_pure_python_is_asked_for():
+def test_the_engine_is_compiled_where_it_can_be_unless_pure_python_is_asked_for() -> None:
     if PURE_PYTHON_ASKED:
         compiled = [module.__name__ for module in MODULES if is_compiled(module)]
         assert not compiled, f"compiled: {compiled}; JARMO_PURE_PYTHON=1 {REINSTALL}"
@@ -59,7 +59,7 @@ def test_the_engine_is_compiled_where_it_can_be_unless_pure_python_is_asked_for(
         assert not pure, f"not compiled: {pure}; {REINSTALL} (or set JARMO_PURE_PYTHON=1)"
 
 
-def test_no_compiled_module_is_older_than_its_source():
+def test_no_compiled_module_is_older_than_its_source() -> None:
     stale = [
         module.__name__
         for path, module in zip(SOURCES, MODULES, strict=True)

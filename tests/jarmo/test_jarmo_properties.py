@@ -2,6 +2,7 @@
 
 import json
 import random
+from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,7 +15,9 @@ layouts = st.sampled_from(["traditional", "bow", "knight"])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
-def random_game(ruleset: str, layout: str, seed: int, max_plies: int = 200):
+def random_game(
+    ruleset: str, layout: str, seed: int, max_plies: int = 200
+) -> Iterator[tuple[Game, str | None]]:
     """Yield (game, move) before each random legal move, then the finished game with None."""
     rng = random.Random(seed)
     game = Game.new(ruleset=ruleset, layout=layout, max_plies=max_plies)
@@ -46,7 +49,7 @@ def check_invariants(game: Game) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(rulesets, layouts, seeds)
-def test_invariants_hold_through_random_games(ruleset, layout, seed):
+def test_invariants_hold_through_random_games(ruleset: str, layout: str, seed: int) -> None:
     for game, move in random_game(ruleset, layout, seed):
         check_invariants(game)
         if move is None:
@@ -60,7 +63,9 @@ def test_invariants_hold_through_random_games(ruleset, layout, seed):
 
 @settings(max_examples=40, deadline=None)
 @given(rulesets, layouts, seeds, st.integers(min_value=0, max_value=80))
-def test_to_dict_round_trips_through_json(ruleset, layout, seed, stop_at):
+def test_to_dict_round_trips_through_json(
+    ruleset: str, layout: str, seed: int, stop_at: int
+) -> None:
     for game, _ in random_game(ruleset, layout, seed):
         if game.ply >= stop_at or game.over:
             break
@@ -74,8 +79,8 @@ def test_to_dict_round_trips_through_json(ruleset, layout, seed, stop_at):
 @settings(max_examples=40, deadline=None)
 @given(rulesets, layouts, seeds, st.integers(min_value=0, max_value=60))
 def test_play_accepts_exactly_the_legal_moves_and_explains_every_refusal(
-    ruleset, layout, seed, stop_at
-):
+    ruleset: str, layout: str, seed: int, stop_at: int
+) -> None:
     for game, _ in random_game(ruleset, layout, seed):
         if game.ply >= stop_at or game.over:
             break
@@ -99,7 +104,7 @@ def test_play_accepts_exactly_the_legal_moves_and_explains_every_refusal(
 
 @settings(max_examples=30, deadline=None)
 @given(rulesets, seeds)
-def test_replaying_the_history_reproduces_the_game(ruleset, seed):
+def test_replaying_the_history_reproduces_the_game(ruleset: str, seed: int) -> None:
     *_, (game, _) = random_game(ruleset, "traditional", seed)
     replay = Game.new(ruleset=ruleset)
     for move in game.history:
@@ -111,6 +116,6 @@ def test_replaying_the_history_reproduces_the_game(ruleset, seed):
 
 @settings(max_examples=20, deadline=None)
 @given(rulesets, seeds, st.integers(min_value=1, max_value=30))
-def test_the_ply_guard_is_never_exceeded(ruleset, seed, max_plies):
+def test_the_ply_guard_is_never_exceeded(ruleset: str, seed: int, max_plies: int) -> None:
     *_, (game, _) = random_game(ruleset, "knight", seed, max_plies=max_plies)
     assert game.ply <= max_plies

@@ -13,14 +13,16 @@ layouts = st.sampled_from(["traditional", "bow", "knight"])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
-def snapshot(game: Game) -> tuple:
+def snapshot(game: Game) -> tuple[object, ...]:
     """Everything a position is: its stored form, key, legal actions and ending."""
     return (game.to_dict(), game.key, game.legal_codes(), game.outcome(), game.ply)
 
 
 @settings(max_examples=60, deadline=None)
 @given(rulesets, layouts, seeds, st.integers(min_value=10, max_value=200))
-def test_pop_undoes_every_push_exactly_through_random_games(ruleset, layout, seed, max_plies):
+def test_pop_undoes_every_push_exactly_through_random_games(
+    ruleset: str, layout: str, seed: int, max_plies: int
+) -> None:
     rng = random.Random(seed)
     game = Game.new(ruleset=ruleset, layout=layout, max_plies=max_plies)
     before = [snapshot(game)]
@@ -42,7 +44,7 @@ def test_pop_undoes_every_push_exactly_through_random_games(ruleset, layout, see
 
 @settings(max_examples=40, deadline=None)
 @given(rulesets, layouts, seeds)
-def test_push_of_a_legal_code_is_play_of_its_text(ruleset, layout, seed):
+def test_push_of_a_legal_code_is_play_of_its_text(ruleset: str, layout: str, seed: int) -> None:
     rng = random.Random(seed)
     pushed = Game.new(ruleset=ruleset, layout=layout)
     played = Game.new(ruleset=ruleset, layout=layout)
@@ -55,7 +57,7 @@ def test_push_of_a_legal_code_is_play_of_its_text(ruleset, layout, seed):
         assert pushed == played and pushed.key == played.key
 
 
-def test_equal_positions_reached_by_different_orders_have_equal_keys():
+def test_equal_positions_reached_by_different_orders_have_equal_keys() -> None:
     one, two = Game.new(), Game.new()
     for move in ["A1-C2", "A5-C4", "E1-D3"]:
         one.play(move)
@@ -65,7 +67,7 @@ def test_equal_positions_reached_by_different_orders_have_equal_keys():
     assert one.key != Game.new().key
 
 
-def test_a_game_rebuilt_from_storage_has_nothing_to_take_back_but_plays_on():
+def test_a_game_rebuilt_from_storage_has_nothing_to_take_back_but_plays_on() -> None:
     game = Game.new()
     game.play("A1-C2")
     rebuilt = Game.from_dict(game.to_dict())

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
-from fakes import FakeClock
-from ratings_helpers import T0
 
 from bot.service import JarmoService, ServiceConfig
-from bot.store import open_store
+from bot.store import SqliteStore, open_store
+from tests.fakes import FakeClock
+from tests.ratings.ratings_helpers import T0
 
 
 @pytest.fixture
@@ -19,16 +21,16 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def db_path(tmp_path):
+def db_path(tmp_path: Path) -> Path:
     return tmp_path / "jarmo.sqlite3"
 
 
 @pytest.fixture
-async def store(db_path):
+async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
     async with open_store(db_path) as opened:
         yield opened
 
 
 @pytest.fixture
-def service(store, clock) -> JarmoService:
+def service(store: SqliteStore, clock: FakeClock) -> JarmoService:
     return JarmoService(store, config=ServiceConfig(), clock=clock, rng=random.Random(0))

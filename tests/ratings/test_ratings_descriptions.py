@@ -3,16 +3,18 @@ place of the picture."""
 
 from __future__ import annotations
 
-from ratings_helpers import ANN, BOB, GUILD, HERE, play_resign, start
-from wording import voice
-
-from bot.service import read_action
+from bot.service import JarmoService, read_action
+from bot.store import SqliteStore
 from bot.words import shared_catalogue
 from bot.words.descriptions import chart_description, replay_description
 from bot.words.voice import Voice
+from tests.ratings.ratings_helpers import ANN, BOB, GUILD, HERE, play_resign, start
+from tests.wording import voice
 
 
-async def test_a_replay_is_described_by_its_game_players_length_and_score(service, store):
+async def test_a_replay_is_described_by_its_game_players_length_and_score(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await start(service, ANN, BOB)
     await service.play.move(HERE, ANN, read_action("A1-C2"))
     await service.play.resign(HERE, BOB)
@@ -28,7 +30,7 @@ async def test_a_replay_is_described_by_its_game_players_length_and_score(servic
     assert "Ann" in polish and "Bob" in polish and "Animated" not in polish
 
 
-async def test_a_rating_chart_is_described_by_its_course(service):
+async def test_a_rating_chart_is_described_by_its_course(service: JarmoService) -> None:
     await play_resign(service, winner=ANN, loser=BOB)
     await play_resign(service, winner=ANN, loser=BOB)
     profile = await service.stats.profile(GUILD, ANN.user_id, viewer_id=BOB.user_id)

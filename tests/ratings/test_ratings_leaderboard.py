@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from ratings_helpers import GUILD, rating_row
-from wording import refused, voice
 
+from bot.service import JarmoService
 from bot.service.errors import NoStats
 from bot.service.stats import PAGE_SIZE
-from bot.store import RatingTables
+from bot.store import RatingRecord, RatingTables, SqliteStore
 from bot.words import leaderboard_text
+from tests.ratings.ratings_helpers import GUILD, rating_row
+from tests.wording import refused, voice
 
 
-async def seed(store, rows):
+async def seed(store: SqliteStore, rows: list[RatingRecord]) -> None:
     await store.ratings.replace(RatingTables(rows, []), expected_games=0)
 
 
-async def test_order_is_rating_then_games_then_user_id(store):
+async def test_order_is_rating_then_games_then_user_id(store: SqliteStore) -> None:
     await seed(
         store,
         [
@@ -38,7 +39,9 @@ async def test_order_is_rating_then_games_then_user_id(store):
     assert await store.ratings.leaderboard_size(GUILD, "classic") == 4
 
 
-async def test_pages_and_the_viewers_row_off_the_page(service, store):
+async def test_pages_and_the_viewers_row_off_the_page(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await seed(store, [rating_row(user, 2000.0 - user, 1) for user in range(1, 24)])  # 23 rows
     first = await service.stats.leaderboard(GUILD, "classic", viewer_id=23)
     assert (first.page, first.pages, first.total) == (0, 3, 23)
@@ -58,11 +61,11 @@ async def test_pages_and_the_viewers_row_off_the_page(service, store):
     assert "You have no classic rating yet" in leaderboard_text(stranger, voice())
 
 
-async def test_an_empty_server_gets_a_friendly_message(service):
+async def test_an_empty_server_gets_a_friendly_message(service: JarmoService) -> None:
     with refused(NoStats, "Nobody on this server has a ludos rating yet"):
         await service.stats.leaderboard(GUILD, "ludos", viewer_id=1)
 
 
-async def test_negative_offsets_are_refused(store):
+async def test_negative_offsets_are_refused(store: SqliteStore) -> None:
     with pytest.raises(ValueError):
         await store.ratings.leaderboard(GUILD, "classic", offset=-1, limit=10)

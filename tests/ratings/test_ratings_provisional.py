@@ -3,12 +3,12 @@ and the texts that show one explain why early changes are large."""
 
 from __future__ import annotations
 
-from ratings_helpers import ANN, BOB, GUILD, play_resign, rating_row
-from wording import voice
-
+from bot.service import JarmoService
 from bot.service.stats_models import LeaderboardPage, LeaderboardRow, RatingShift
 from bot.words import leaderboard_text, profile_text, rating_label, rating_lines, report_text
 from bot.words.ratings import PROVISIONAL_GAMES
+from tests.ratings.ratings_helpers import ANN, BOB, GUILD, play_resign, rating_row
+from tests.wording import voice
 
 NAMES = {ANN.user_id: "Ann", BOB.user_id: "Bob"}
 
@@ -48,7 +48,9 @@ def test_the_leaderboard_marks_provisional_ratings() -> None:
     assert "provisional" not in leaderboard_text(single, voice())
 
 
-async def test_ratings_read_as_provisional_until_the_tenth_rated_game(service) -> None:
+async def test_ratings_read_as_provisional_until_the_tenth_rated_game(
+    service: JarmoService,
+) -> None:
     report = await play_resign(service, winner=ANN, loser=BOB)
     text = report_text(report, voice(NAMES.get))
     assert "Ann 1" in text and "? (+" in text and "? (−" in text

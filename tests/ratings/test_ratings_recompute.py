@@ -5,9 +5,16 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+from pathlib import Path
 
-from fakes import FakeClock
-from ratings_helpers import (
+import pytest
+
+from bot.__main__ import main
+from bot.service import Actor, JarmoService, Place
+from bot.service.ratings import check_ratings, rebuild_ratings, recompute_ratings
+from bot.store import RatingRecord, SqliteStore, open_store
+from tests.fakes import FakeClock
+from tests.ratings.ratings_helpers import (
     ANN,
     BOB,
     CAT,
@@ -20,15 +27,10 @@ from ratings_helpers import (
     start,
 )
 
-from bot.__main__ import main
-from bot.service import Actor, JarmoService, Place
-from bot.service.ratings import check_ratings, rebuild_ratings, recompute_ratings
-from bot.store import open_store
-
 DAN = Actor(404, "Dan")
 
 
-async def play_a_season(service, seed=1):
+async def play_a_season(service: JarmoService, seed: int = 1) -> None:
     """Matches of every kind between four players, in two servers and three rulesets."""
     rng = random.Random(seed)
     players = [ANN, BOB, CAT, DAN]
@@ -48,12 +50,17 @@ async def play_a_season(service, seed=1):
     await service.play.abort(THERE, ANN, can_manage=True)
 
 
-async def test_recomputing_gives_exactly_the_stored_ratings(service, store):
+async def test_recomputing_gives_exactly_the_stored_ratings(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await play_a_season(service)
     fresh = await recompute_ratings(store.ratings)
     stored = await store.ratings.tables()
     assert fresh.games == 14 and len(stored.history) == 28
-    key = lambda r: (r.guild_id, r.ruleset, r.user_id)  # noqa: E731
+
+    def key(r: RatingRecord) -> tuple[int, str, int]:
+        return r.guild_id, r.ruleset, r.user_id
+
     assert [(key(r), r.skill, r.games, r.wins, r.draws, r.losses, r.points, r.match_wins,
              r.last_game_at) for r in fresh.tables.ratings] == [
         (key(r), r.skill, r.games, r.wins, r.draws, r.losses, r.points, r.match_wins,
@@ -67,7 +74,9 @@ async def test_recomputing_gives_exactly_the_stored_ratings(service, store):
     assert (await check_ratings(store.ratings, GUILD)).ok
 
 
-async def test_a_tampered_rating_is_found_and_a_rebuild_restores_it(service, store, db_path):
+async def test_a_tampered_rating_is_found_and_a_rebuild_restores_it(
+    service: JarmoService, store: SqliteStore, db_path: Path
+) -> None:
     await play_a_season(service, seed=2)
     with sqlite3.connect(db_path) as db:
         db.execute("UPDATE ratings SET mu = mu + 1 WHERE user_id = ?", (ANN.user_id,))
@@ -80,7 +89,9 @@ async def test_a_tampered_rating_is_found_and_a_rebuild_restores_it(service, sto
     assert (await check_ratings(store.ratings)).ok
 
 
-async def test_games_from_before_ratings_are_rated_by_a_rebuild(service, store, db_path):
+async def test_games_from_before_ratings_are_rated_by_a_rebuild(
+    service: JarmoService, store: SqliteStore, db_path: Path
+) -> None:
     await play_resign(service, ANN, BOB)
     await play_resign(service, ANN, CAT)
     with sqlite3.connect(db_path) as db:  # what a database migrated to 0003 looks like
@@ -94,7 +105,9 @@ async def test_games_from_before_ratings_are_rated_by_a_rebuild(service, store, 
     assert (await check_ratings(store.ratings)).ok
 
 
-def test_the_command_line_checks_and_rebuilds(tmp_path, capsys):
+def test_the_command_line_checks_and_rebuilds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db_path = tmp_path / "cli.sqlite3"
 
     async def season() -> None:

@@ -6,16 +6,17 @@ import io
 
 import pytest
 from PIL import Image
-from ratings_helpers import ANN, BOB, CAT, GUILD, HERE, play_draw, play_resign, start
-from wording import refused, voice
 
 from bot.render import render_rating_chart
-from bot.service import read_action
+from bot.service import JarmoService, read_action
 from bot.service.errors import NoStats
+from bot.store import SqliteStore
 from bot.words import history_option, history_text, move_list_text, profile_text
+from tests.ratings.ratings_helpers import ANN, BOB, CAT, GUILD, HERE, play_draw, play_resign, start
+from tests.wording import refused, voice
 
 
-async def test_a_player_without_games_gets_a_friendly_message(service):
+async def test_a_player_without_games_gets_a_friendly_message(service: JarmoService) -> None:
     await service.kit.names(GUILD, CAT.user_id)
     with refused(NoStats, "has not finished a game on this server yet"):
         await service.stats.profile(GUILD, CAT.user_id, viewer_id=ANN.user_id)
@@ -23,7 +24,7 @@ async def test_a_player_without_games_gets_a_friendly_message(service):
         await service.stats.history(GUILD, CAT.user_id)
 
 
-async def test_profile_by_side_streak_head_to_head_and_chart(service):
+async def test_profile_by_side_streak_head_to_head_and_chart(service: JarmoService) -> None:
     await play_resign(service, winner=ANN, loser=BOB)  # Bob White, resigns
     await play_resign(service, winner=ANN, loser=BOB)
     await play_draw(service, ANN, BOB)  # Ann White
@@ -48,14 +49,16 @@ async def test_profile_by_side_streak_head_to_head_and_chart(service):
     assert own.head_to_head is None
 
 
-async def test_streaks_count_equal_results_newest_first(service, store):
+async def test_streaks_count_equal_results_newest_first(
+    service: JarmoService, store: SqliteStore
+) -> None:
     for _ in range(3):
         await play_resign(service, winner=BOB, loser=ANN)
     stats = await store.results.player_stats(GUILD, BOB.user_id)
     assert (stats.streak.result, stats.streak.length) == ("win", 3)
 
 
-async def test_history_lists_recent_games_and_filters_by_opponent(service):
+async def test_history_lists_recent_games_and_filters_by_opponent(service: JarmoService) -> None:
     await play_resign(service, winner=ANN, loser=BOB)
     await play_resign(service, winner=CAT, loser=ANN)
     page = await service.stats.history(GUILD, ANN.user_id)
@@ -70,7 +73,9 @@ async def test_history_lists_recent_games_and_filters_by_opponent(service):
     assert [line.opponent_id for line in only_bob.lines] == [BOB.user_id]
 
 
-async def test_exporting_a_game_gives_its_moves_and_replay(service, store):
+async def test_exporting_a_game_gives_its_moves_and_replay(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await start(service, ANN, BOB)
     await service.play.move(HERE, ANN, read_action("A1-C2"))
     await service.play.resign(HERE, BOB)
@@ -87,14 +92,15 @@ async def test_exporting_a_game_gives_its_moves_and_replay(service, store):
         await service.stats.export_game(GUILD, 9999)
 
 
-async def test_an_active_game_cannot_be_exported(service, store):
+async def test_an_active_game_cannot_be_exported(service: JarmoService, store: SqliteStore) -> None:
     await start(service, ANN, BOB)
     record = await store.games.active(HERE.channel_id)
     with refused(NoStats, "still be in play"):
+        assert record is not None
         await service.stats.export_game(GUILD, record.id)
 
 
-def test_game_text_of_a_game_without_moves(service):
+def test_game_text_of_a_game_without_moves(service: JarmoService) -> None:
     from datetime import UTC, datetime
 
     from bot.store import GameResultRecord
@@ -108,7 +114,7 @@ def test_game_text_of_a_game_without_moves(service):
     assert "Result: draw, 5–5 (agreement to stop)" in text and "(no moves were played)" in text
 
 
-def test_the_rating_chart_is_a_valid_and_repeatable_png():
+def test_the_rating_chart_is_a_valid_and_repeatable_png() -> None:
     values = [1000.0, 1068.4, 1031.2, 1099.9, 1120.0]
     first = render_rating_chart(values, title="Ann · classic rating")
     assert first == render_rating_chart(values, title="Ann · classic rating")

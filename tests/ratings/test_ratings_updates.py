@@ -6,23 +6,43 @@ import asyncio
 import random
 
 import pytest
-from ratings_helpers import ANN, BOB, CAT, GUILD, HERE, THERE, play_draw, play_resign, start
-from wording import voice
 
-from bot.service import JarmoService
+from bot.service import Actor, JarmoService
 from bot.service.ratings import new_skill, rate_game
-from bot.store import GameEnding, MatchOver, Skill
+from bot.store import EndedGameStatus, GameEnding, MatchOver, RatingRecord, Skill, SqliteStore
 from bot.words import report_text, standings_text
+from tests.fakes import FakeClock
+from tests.ratings.ratings_helpers import (
+    ANN,
+    BOB,
+    CAT,
+    GUILD,
+    HERE,
+    THERE,
+    play_draw,
+    play_resign,
+    start,
+)
+from tests.wording import voice
 
 
-async def rating(store, user, ruleset="classic"):
+async def find_rating(
+    store: SqliteStore, user: Actor, ruleset: str = "classic"
+) -> RatingRecord | None:
     for row in await store.ratings.player_ratings(GUILD, user.user_id):
         if row.ruleset == ruleset:
             return row
     return None
 
 
-def test_model_winner_up_loser_down_and_a_draw_moves_them_closer():
+async def rating(store: SqliteStore, user: Actor, ruleset: str = "classic") -> RatingRecord:
+    """The player's rating in ``ruleset``; the test fails if they have none."""
+    row = await find_rating(store, user, ruleset)
+    assert row is not None, f"{user.display_name} has no {ruleset} rating"
+    return row
+
+
+def test_model_winner_up_loser_down_and_a_draw_moves_them_closer() -> None:
     start_ = new_skill()
     assert round(start_.rating) == 1000
     white, black = rate_game(start_, start_, "white")
@@ -35,7 +55,9 @@ def test_model_winner_up_loser_down_and_a_draw_moves_them_closer():
     assert rate_game(strong, weak, "black") == rate_game(strong, weak, "black")  # deterministic
 
 
-async def test_a_win_raises_the_winner_and_lowers_the_loser(service, store):
+async def test_a_win_raises_the_winner_and_lowers_the_loser(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await play_resign(service, winner=ANN, loser=BOB)
     ann, bob = await rating(store, ANN), await rating(store, BOB)
     assert ann.skill.rating > new_skill().rating > bob.skill.rating
@@ -46,7 +68,9 @@ async def test_a_win_raises_the_winner_and_lowers_the_loser(service, store):
     assert history[0].before == new_skill()
 
 
-async def test_a_draw_by_agreement_moves_unequal_players_closer(service, store):
+async def test_a_draw_by_agreement_moves_unequal_players_closer(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await play_resign(service, winner=ANN, loser=BOB)
     ann, bob = await rating(store, ANN), await rating(store, BOB)
     await play_draw(service, ANN, BOB)
@@ -55,19 +79,19 @@ async def test_a_draw_by_agreement_moves_unequal_players_closer(service, store):
     assert (ann2.draws, bob2.draws, ann2.games) == (1, 1, 2)
 
 
-async def test_ratings_are_kept_per_ruleset(service, store):
+async def test_ratings_are_kept_per_ruleset(service: JarmoService, store: SqliteStore) -> None:
     await play_resign(service, winner=ANN, loser=BOB, ruleset="classic")
     await play_resign(service, winner=BOB, loser=ANN, ruleset="ludos")
     assert (await rating(store, ANN, "classic")).wins == 1
     assert (await rating(store, ANN, "ludos")).losses == 1
-    assert await rating(store, ANN, "jasir") is None
+    assert await find_rating(store, ANN, "jasir") is None
     classic = await store.ratings.leaderboard(GUILD, "classic", offset=0, limit=10)
     ludos = await store.ratings.leaderboard(GUILD, "ludos", offset=0, limit=10)
     assert [r.rating.user_id for r in classic] == [ANN.user_id, BOB.user_id]
     assert [r.rating.user_id for r in ludos] == [BOB.user_id, ANN.user_id]
 
 
-async def test_an_aborted_game_changes_nothing(service, store):
+async def test_an_aborted_game_changes_nothing(service: JarmoService, store: SqliteStore) -> None:
     await start(service, ANN, BOB)
     await service.play.abort(HERE, CAT, can_manage=True)
     assert await store.ratings.player_ratings(GUILD, ANN.user_id) == []
@@ -75,7 +99,9 @@ async def test_an_aborted_game_changes_nothing(service, store):
     assert (await service.standings.current(HERE)).rating_changes == ()
 
 
-async def test_resigning_counts_as_a_loss_for_the_one_who_resigned(service, store):
+async def test_resigning_counts_as_a_loss_for_the_one_who_resigned(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await start(service, ANN, BOB, games=4)  # resigning forfeits the rest of the match
     await service.play.resign(HERE, BOB)
     assert (await rating(store, BOB)).losses == 1
@@ -83,7 +109,9 @@ async def test_resigning_counts_as_a_loss_for_the_one_who_resigned(service, stor
     assert (await rating(store, ANN)).match_wins == 1
 
 
-async def test_games_against_an_unrated_player_change_no_rating(store, clock):
+async def test_games_against_an_unrated_player_change_no_rating(
+    store: SqliteStore, clock: FakeClock
+) -> None:
     service = JarmoService(
         store, clock=clock, rng=random.Random(0), unrated_players=frozenset({BOB.user_id})
     )
@@ -92,7 +120,9 @@ async def test_games_against_an_unrated_player_change_no_rating(store, clock):
     assert (await store.results.player_stats(GUILD, ANN.user_id)).overall.wins == 1  # still counted
 
 
-async def test_standings_and_the_final_report_show_the_rating_change(service, store):
+async def test_standings_and_the_final_report_show_the_rating_change(
+    service: JarmoService, store: SqliteStore
+) -> None:
     report = await play_resign(service, winner=ANN, loser=BOB)
     standings = await service.standings.current(HERE)
     shifts = {s.user_id: s.delta for s in standings.rating_changes}
@@ -106,14 +136,18 @@ async def test_standings_and_the_final_report_show_the_rating_change(service, st
     assert "Ratings (classic)" in report_text(report, voice())
 
 
-async def test_the_standings_of_a_running_match_show_no_rating_change(service):
+async def test_the_standings_of_a_running_match_show_no_rating_change(
+    service: JarmoService,
+) -> None:
     await start(service, ANN, BOB, games=2)
     offer = await service.play.offer_stop(HERE, ANN)
     await service.play.accept_stop(HERE, BOB, offer)  # game 1 rated, the match goes on
     assert (await service.standings.current(HERE)).rating_changes == ()
 
 
-async def test_two_games_of_one_player_ending_at_once_are_both_rated(service, store):
+async def test_two_games_of_one_player_ending_at_once_are_both_rated(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await start(service, ANN, BOB, place=HERE)
     await start(service, ANN, CAT, place=THERE)
     await asyncio.gather(service.play.resign(HERE, ANN), service.play.resign(THERE, ANN))
@@ -124,11 +158,14 @@ async def test_two_games_of_one_player_ending_at_once_are_both_rated(service, st
 
 
 @pytest.mark.parametrize("status", ["aborted"])
-async def test_the_store_refuses_ratings_for_an_aborted_game(service, store, status):
+async def test_the_store_refuses_ratings_for_an_aborted_game(
+    service: JarmoService, store: SqliteStore, status: EndedGameStatus
+) -> None:
     from bot.service.ratings import Ratings
 
     await start(service, ANN, BOB)
     record = await store.games.active(HERE.channel_id)
+    assert record is not None
     match = await store.games.match(record.match_id)
     update = await Ratings().plan(store.ratings, record, match, status="finished", winner="white")
     with pytest.raises(ValueError, match="cannot be rated"):
@@ -146,4 +183,5 @@ async def test_the_store_refuses_ratings_for_an_aborted_game(service, store, sta
             expected_version=0,
             now=record.started_at,
         )
-    assert (await store.games.active(HERE.channel_id)).id == record.id  # nothing was written
+    still = await store.games.active(HERE.channel_id)
+    assert still is not None and still.id == record.id  # nothing was written

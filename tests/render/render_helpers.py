@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Sequence
 
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
-from bot.jarmo import Game, LastAction, Outcome, Piece, Position, get_layout
+from bot.jarmo import Game, LastAction, Outcome, Piece, PieceKind, Position, Side, get_layout
 from bot.render._theme import point_center
 
-KINDS = {"": "archer", "m": "marked", "g": "guard"}
+KINDS: dict[str, PieceKind] = {"": "archer", "m": "marked", "g": "guard"}
 
 
 def position(
@@ -18,19 +19,19 @@ def position(
     *,
     ruleset: str = "classic",
     layout: str = "traditional",
-    turn: str = "white",
+    turn: Side = "white",
     ply: int = 10,
     last: LastAction | None = None,
     outcome: Outcome | None = None,
-    captured: dict | None = None,
-    reserve: dict | None = None,
+    captured: dict[Side, int] | None = None,
+    reserve: dict[Side, int] | None = None,
 ) -> Position:
     """A position from tokens such as ``"A1:w C2:wm D5:b E3:bg"`` (m marked, g guard)."""
     placed = []
     for token in pieces.split():
         point, _, code = token.partition(":")
         placed.append(Piece(point, "white" if code[0] == "w" else "black", KINDS[code[1:]]))
-    points = {"white": 0, "black": 0}
+    points: dict[Side, int] = {"white": 0, "black": 0}
     for piece in placed:  # rules §5: 2 in the enemy camp, else 1
         enemy_row = "5" if piece.side == "white" else "1"
         points[piece.side] += 2 if piece.point[1] == enemy_row else 1
@@ -49,7 +50,9 @@ def position(
     )
 
 
-def step(origin: str, target: str, *, capture: bool = False, placed: str | None = None):
+def step(
+    origin: str, target: str, *, capture: bool = False, placed: str | None = None
+) -> LastAction:
     """The ``LastAction`` of a step (optionally a capture, optionally a ludos place)."""
     notation = f"{origin}{'x' if capture else '-'}{target}" + (f"@{placed}" if placed else "")
     return LastAction(notation, origin, target, capture, placed)
@@ -65,15 +68,30 @@ def rgb(png: bytes) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
+def open_gif(data: bytes) -> GifImagePlugin.GifImageFile:
+    """Open image bytes that must be an (animated) GIF."""
+    image = Image.open(io.BytesIO(data))
+    assert isinstance(image, GifImagePlugin.GifImageFile), f"{image.format}, not a GIF"
+    return image
+
+
 def at(
-    image: Image.Image, point: str, perspective: str = "white", offset: tuple[int, int] = (0, 0)
+    image: Image.Image, point: str, perspective: Side = "white", offset: tuple[int, int] = (0, 0)
 ) -> tuple[int, int, int]:
     """The colour of the pixel at ``point``'s centre (plus ``offset``) in ``image``."""
     x, y = point_center(point, perspective)
-    return image.getpixel((x + offset[0], y + offset[1]))
+    return pixel(image, (x + offset[0], y + offset[1]))
 
 
-def close(actual, expected, tolerance: int = 14) -> bool:
+def pixel(image: Image.Image, xy: tuple[int, int]) -> tuple[int, int, int]:
+    """The colour of the pixel at ``xy`` in an RGB ``image``."""
+    value = image.getpixel(xy)
+    assert isinstance(value, tuple), f"{image.mode} image has no channels"
+    red, green, blue = value
+    return red, green, blue
+
+
+def close(actual: Sequence[int], expected: Sequence[int], tolerance: int = 14) -> bool:
     """True when every channel is within ``tolerance``."""
     return all(abs(a - e) <= tolerance for a, e in zip(actual, expected, strict=True))
 

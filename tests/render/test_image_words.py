@@ -6,7 +6,6 @@ import dataclasses
 import gettext
 
 import pytest
-from render_helpers import position, rgb, step
 
 from bot.i18n import Catalogue
 from bot.jarmo import Termination
@@ -16,6 +15,7 @@ from bot.render._theme import BOARD_H, BOARD_TOP, HEADER_H, WIDTH
 from bot.render._words import ENGLISH
 from bot.words import shared_catalogue
 from bot.words.images import image_words
+from tests.render.render_helpers import position, rgb, step
 
 LETTERS = {
     "pl": "ąćęłńóśźż ĄĆĘŁŃÓŚŹŻ",
@@ -46,7 +46,7 @@ def strings(words: ImageWords) -> list[str]:
     return found
 
 
-def test_the_renderers_english_is_the_catalogues_english():
+def test_the_renderers_english_is_the_catalogues_english() -> None:
     english = image_words(shared_catalogue())
     for field in dataclasses.fields(ImageWords):
         if field.name != "games_count":
@@ -57,19 +57,19 @@ def test_the_renderers_english_is_the_catalogues_english():
     assert set(ENGLISH.board_ends) == set(Termination)
 
 
-def test_every_word_comes_from_the_catalogue():
+def test_every_word_comes_from_the_catalogue() -> None:
     words = image_words(Catalogue("jarmo", "xx", Marked()))
     texts = strings(words)
     assert len(texts) > 25
     assert [text for text in texts if not text.startswith("«")] == []
 
 
-def test_the_same_language_gives_the_same_words_value():
+def test_the_same_language_gives_the_same_words_value() -> None:
     """The renderer's caches are keyed on the value, so it must not be rebuilt per call."""
     assert image_words(shared_catalogue()) is image_words(shared_catalogue())
 
 
-def test_the_words_reach_the_image_and_only_where_words_are_drawn():
+def test_the_words_reach_the_image_and_only_where_words_are_drawn() -> None:
     pos = position("C2:w C4:bm", ply=5, turn="black", last=step("A1", "C2"))
     colours = dict(ENGLISH_WORDS.colours, Black="Czarne")
     polish = dataclasses.replace(ENGLISH_WORDS, to_move="Ruch: {side}", colours=colours)
@@ -80,7 +80,7 @@ def test_the_words_reach_the_image_and_only_where_words_are_drawn():
     assert english.crop(board).tobytes() == translated.crop(board).tobytes()
 
 
-def test_the_result_and_the_chart_are_worded_by_the_words_given():
+def test_the_result_and_the_chart_are_worded_by_the_words_given() -> None:
     pos = position("C2:w C4:b", ply=30)
     banner = ResultBanner("resigned", "white", {"white": 3, "black": 1})
     german = dataclasses.replace(ENGLISH_WORDS, resigned="{side} hat aufgegeben")
@@ -92,7 +92,7 @@ def test_the_result_and_the_chart_are_worded_by_the_words_given():
 
 
 @pytest.mark.parametrize("language", sorted(LETTERS))
-def test_the_bundled_fonts_draw_every_letter_of_the_languages(language):
+def test_the_bundled_fonts_draw_every_letter_of_the_languages(language: str) -> None:
     letters = LETTERS[language]
     assert _fonts.clean(letters) == letters  # no letter became an ellipsis
     missing = {

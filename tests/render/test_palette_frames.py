@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
-import io
 import random
+from collections.abc import Iterator
 
 import pytest
 from PIL import Image
-from render_helpers import at, close, position, random_game, step
 
-from bot.jarmo import Game
-from bot.render import ENGLISH_WORDS, ResultBanner, render_replay
+from bot.jarmo import SIDES, Game, Position, Side
+from bot.render import ENGLISH_WORDS, OffBoardEnd, ResultBanner, render_replay
 from bot.render._compose import compose
 from bot.render._encode import palette, quantize
 from bot.render._indexed import indexed_frame
 from bot.render._theme import BAR_H, BOARD_H, BOARD_TOP, HEADER_H, PIECE_R, WIDTH, theme_for
+from tests.render.render_helpers import at, close, open_gif, position, random_game, step
 
-NAMES = [("White", "Black"), ("Ann", "Bob Bobson"), ("李小龙 🐉", "مرحبا 🇫🇷"), ("", "W" * 90)]
+NAMES: list[tuple[str, str]] = [
+    ("White", "Black"),
+    ("Ann", "Bob Bobson"),
+    ("李小龙 🐉", "مرحبا 🇫🇷"),
+    ("", "W" * 90),
+]
 
 
-def sample_positions(ruleset: str, seed: int):
+def sample_positions(
+    ruleset: str, seed: int
+) -> Iterator[tuple[Position, Side, tuple[str, str], ResultBanner | None]]:
     """Every third position of a seeded random game, with names, sides and endings varied."""
     rng = random.Random(seed)
     game = Game.new(ruleset=ruleset)
@@ -27,15 +34,16 @@ def sample_positions(ruleset: str, seed: int):
         game.play(rng.choice(game.legal_moves()))
     for ply, pos in enumerate(game.positions()):
         if ply % 3 == 0:
-            ending = ("resigned", "timeout", "stopped", "aborted")[ply % 4]
-            winner = None if ending == "aborted" else ("white", "black")[ply % 2]
+            endings: tuple[OffBoardEnd, ...] = ("resigned", "timeout", "stopped", "aborted")
+            ending = endings[ply % 4]
+            winner = None if ending == "aborted" else SIDES[ply % 2]
             result = ResultBanner(ending, winner, pos.points) if ply % 9 == 6 else None
-            yield pos, ("white", "black")[ply % 2], NAMES[ply % 4], result
+            yield pos, SIDES[ply % 2], NAMES[ply % 4], result
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "ludos", "jasir"])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_a_palette_frame_is_the_full_colour_frame_quantised(ruleset, seed):
+def test_a_palette_frame_is_the_full_colour_frame_quantised(ruleset: str, seed: int) -> None:
     """Drawing from quantised parts changes no pixel: the images look exactly as before."""
     for pos, perspective, players, result in sample_positions(ruleset, seed):
         theme = theme_for(pos.ruleset)
@@ -44,24 +52,25 @@ def test_a_palette_frame_is_the_full_colour_frame_quantised(ruleset, seed):
         assert drawn.tobytes() == expected.tobytes(), (pos.ply, perspective, players)
 
 
-def test_the_short_palette_leaves_a_gif_index_free_and_starts_with_the_themes_colours():
+def test_the_short_palette_leaves_a_gif_index_free_and_starts_with_the_themes_colours() -> None:
     for ruleset in ("classic", "ludos"):
         theme = theme_for(ruleset)
         full, short = palette(theme).getpalette(), palette(theme, short=True).getpalette()
+        assert full is not None and short is not None
         assert len(short) // 3 < 128
         assert short[: 3 * 64] == full[: 3 * 64]
 
 
-def test_a_replay_fits_in_300_kb_and_keeps_its_frame_count():
+def test_a_replay_fits_in_300_kb_and_keeps_its_frame_count() -> None:
     for ruleset in ("classic", "ludos"):
         game = random_game(ruleset, 60)
         gif = render_replay(game, players=("Ann", "Bob"))
         assert len(gif) <= 300 * 1024, ruleset
-        assert Image.open(io.BytesIO(gif)).n_frames == 61
+        assert open_gif(gif).n_frames == 61
 
 
 def frames(gif: bytes) -> list[Image.Image]:
-    image = Image.open(io.BytesIO(gif))
+    image = open_gif(gif)
     out = []
     for i in range(image.n_frames):
         image.seek(i)
@@ -69,7 +78,7 @@ def frames(gif: bytes) -> list[Image.Image]:
     return out
 
 
-def test_a_replay_frame_changes_a_bar_only_when_its_score_or_tally_does():
+def test_a_replay_frame_changes_a_bar_only_when_its_score_or_tally_does() -> None:
     """No turn marks swap between the bars: a quiet move leaves both bars as they were."""
     game = random_game("classic", 24)
     shown = frames(render_replay(game))
@@ -93,7 +102,7 @@ def test_a_replay_frame_changes_a_bar_only_when_its_score_or_tally_does():
     assert quiet >= 3
 
 
-def test_replay_frames_leave_out_the_highlights_that_the_still_image_has():
+def test_replay_frames_leave_out_the_highlights_that_the_still_image_has() -> None:
     moved = position("C2:w C4:b", ply=5, turn="black", last=step("A1", "C2"))
     theme = theme_for("classic")
     above_the_piece = (0, -(PIECE_R + 3))  # on the halo's ring, away from the arrow
@@ -108,7 +117,7 @@ def test_replay_frames_leave_out_the_highlights_that_the_still_image_has():
     assert seen["still"].crop(header).tobytes() != seen["replay"].crop(header).tobytes()
 
 
-def test_the_last_frame_of_a_replay_is_the_still_image():
+def test_the_last_frame_of_a_replay_is_the_still_image() -> None:
     game = random_game("classic", 8)
     last = frames(render_replay(game, players=("Ann", "Bob")))[-1]
     still = indexed_frame(game.position(), "white", ("Ann", "Bob"), None, ENGLISH_WORDS, short=True)
@@ -116,7 +125,7 @@ def test_the_last_frame_of_a_replay_is_the_still_image():
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "ludos"])
-def test_every_replay_frame_decodes_to_the_frame_drawn(ruleset):
+def test_every_replay_frame_decodes_to_the_frame_drawn(ruleset: str) -> None:
     """Stored as changed rectangles with transparency, each frame still shows exactly what
     was drawn for it, on the palette's colours."""
     game = random_game(ruleset, 30)

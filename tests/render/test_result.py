@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import io
+from typing import Any
 
 import pytest
 from PIL import Image
-from render_helpers import close, position, random_game, rgb
 
-from bot.jarmo import Outcome, Termination
+from bot.jarmo import Outcome, Side, Termination
 from bot.render import ResultBanner, render_position, render_replay
 from bot.render._result import reason_text
 from bot.render._status import result_text
 from bot.render._theme import BAR_H, BOARD_H, BOARD_TOP, HEADER_H, WIDTH, theme_for
+from tests.render.render_helpers import close, open_gif, pixel, position, random_game, rgb
 
 CLASSIC = theme_for("classic")
 NAMES = CLASSIC.side_names
-POINTS = {"white": 7, "black": 4}
+POINTS: dict[Side, int] = {"white": 7, "black": 4}
 PIECES = "A1:w C2:wm D3:w B5:b C4:b"
 
 
@@ -48,17 +48,19 @@ PIECES = "A1:w C2:wm D3:w B5:b C4:b"
         ),
     ],
 )
-def test_the_result_is_worded_from_the_banner(banner, headline, why):
+def test_the_result_is_worded_from_the_banner(
+    banner: ResultBanner, headline: str, why: str
+) -> None:
     assert result_text(position(PIECES, turn="black"), CLASSIC, banner) == headline
     assert reason_text(banner, NAMES) == why
 
 
-def test_ludos_names_its_sides_in_the_result():
+def test_ludos_names_its_sides_in_the_result() -> None:
     banner = ResultBanner("resigned", "black", POINTS)
     assert reason_text(banner, theme_for("ludos").side_names) == "Green resigned"
 
 
-def test_an_ended_game_no_longer_shows_whose_move_it_was():
+def test_an_ended_game_no_longer_shows_whose_move_it_was() -> None:
     pos = position(PIECES, turn="black")
     running = rgb(render_position(pos))
     resigned = rgb(render_position(pos, result=ResultBanner("resigned", "white", POINTS)))
@@ -70,7 +72,7 @@ def test_an_ended_game_no_longer_shows_whose_move_it_was():
 
 def outlined(image: Image.Image, top: int) -> bool:
     """Whether the bar starting at ``top`` has the accent outline (turn or winner)."""
-    return close(image.getpixel((9, top + BAR_H // 2)), CLASSIC.active, 30)
+    return close(pixel(image, (9, top + BAR_H // 2)), CLASSIC.active, 30)
 
 
 @pytest.mark.parametrize(
@@ -82,13 +84,15 @@ def outlined(image: Image.Image, top: int) -> bool:
         (ResultBanner("stopped", None, POINTS), False, False),
     ],
 )
-def test_the_winners_bar_is_outlined_and_nobody_elses(banner, near_lit, far_lit):
+def test_the_winners_bar_is_outlined_and_nobody_elses(
+    banner: ResultBanner, near_lit: bool, far_lit: bool
+) -> None:
     image = rgb(render_position(position(PIECES, turn="black"), result=banner))
     assert outlined(image, BOARD_TOP + BOARD_H) == near_lit
     assert outlined(image, HEADER_H) == far_lit
 
 
-def test_the_loser_on_time_gets_another_label_than_by_resigning():
+def test_the_loser_on_time_gets_another_label_than_by_resigning() -> None:
     pos = position(PIECES, turn="black")
     bar = (0, HEADER_H, WIDTH, HEADER_H + BAR_H)  # black's bar, seen from white
     resigned = rgb(render_position(pos, result=ResultBanner("resigned", "white", POINTS)))
@@ -96,7 +100,7 @@ def test_the_loser_on_time_gets_another_label_than_by_resigning():
     assert resigned.crop(bar).tobytes() != on_time.crop(bar).tobytes()
 
 
-def test_without_a_banner_a_finished_position_shows_its_own_outcome():
+def test_without_a_banner_a_finished_position_shows_its_own_outcome() -> None:
     outcome = Outcome(Termination.CAMP, POINTS, "white")
     pos = position(PIECES, outcome=outcome)
     assert render_position(pos) == render_position(
@@ -104,11 +108,11 @@ def test_without_a_banner_a_finished_position_shows_its_own_outcome():
     )
 
 
-def test_the_last_frame_of_a_replay_shows_the_result():
+def test_the_last_frame_of_a_replay_shows_the_result() -> None:
     game = random_game("classic", 4)
     banner = ResultBanner("resigned", "black", game.points())
-    plain = Image.open(io.BytesIO(render_replay(game)))
-    ended = Image.open(io.BytesIO(render_replay(game, result=banner)))
+    plain = open_gif(render_replay(game))
+    ended = open_gif(render_replay(game, result=banner))
     for frame in range(ended.n_frames):
         plain.seek(frame)
         ended.seek(frame)
@@ -125,12 +129,15 @@ def test_the_last_frame_of_a_replay_shows_the_result():
         (("stopped", None, {"white": 3}), "both sides"),
     ],
 )
-def test_a_banner_refuses_what_cannot_be(args, message):
+def test_a_banner_refuses_what_cannot_be(
+    args: tuple[Any, ...],  # deliberately outside what the types allow
+    message: str,
+) -> None:
     with pytest.raises(ValueError, match=message):
         ResultBanner(*args)
 
 
-def test_a_stored_reason_becomes_a_termination():
+def test_a_stored_reason_becomes_a_termination() -> None:
     assert ResultBanner.from_record("ply_limit", None, POINTS).reason is Termination.PLY_LIMIT
     assert ResultBanner.from_record("stopped", None, POINTS).reason == "stopped"
     with pytest.raises(ValueError):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.service import Actor, ChallengeRequest, JarmoService, Place
+from bot.service import Actor, BoardView, ChallengeRequest, JarmoService, Place
 
 ANN = Actor(101, "Ann")
 BOB = Actor(202, "Bob")
@@ -17,7 +17,7 @@ async def start_match(
     ruleset: str = "classic",
     side: str = "white",
     place: Place = HERE,
-):
+) -> BoardView:
     """Ann challenges Bob (Ann White in game 1 by default) and Bob accepts."""
     request = ChallengeRequest(BOB, games=games, ruleset=ruleset, side=side)
     view = await service.challenges.post(place, ANN, request)

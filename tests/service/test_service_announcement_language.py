@@ -5,31 +5,44 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
+from typing import cast
 
 import discord
 import pytest
-from service_helpers import ANN, BOB, HERE
 
+from bot.client import JarmoBot
 from bot.cogs.announcing import announcement_messages, expired_text
 from bot.cogs.words import discord_voice
-from bot.service import ChallengeRequest, read_action
+from bot.service import ChallengeRequest, JarmoService, read_action
 from bot.service.deadlines import DeadlineEvent
 from bot.service.delivery import ClockNotice, ComputerMoveNotice, Delivery
-from bot.store import OutboxEntry
+from bot.store import AnnouncementKind, OutboxEntry
 from bot.words import reminder_text, report_text
+from tests.service.service_helpers import ANN, BOB, HERE
 
 WHEN = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
 
-def bot_on(service, locale: discord.Locale | None = None) -> SimpleNamespace:
+def bot_on(service: JarmoService, locale: discord.Locale | None = None) -> JarmoBot:
     """Just what the announcements read of the bot: its service and its servers' locales."""
     guild = SimpleNamespace(preferred_locale=locale) if locale else None
-    return SimpleNamespace(service=service, get_guild=lambda guild_id: guild)
+    return cast(JarmoBot, SimpleNamespace(service=service, get_guild=lambda guild_id: guild))
 
 
 def entry(kind: str, game_id: int = 1) -> OutboxEntry:
+    # The kind is only a label here ("move" is none of the stored kinds): a delivery is worded
+    # from the event or report it carries.
     return OutboxEntry(
-        1, f"{kind}:1", kind, HERE.guild_id, HERE.channel_id, game_id, {}, WHEN, 1, "lease"
+        1,
+        f"{kind}:1",
+        cast(AnnouncementKind, kind),
+        HERE.guild_id,
+        HERE.channel_id,
+        game_id,
+        {},
+        WHEN,
+        1,
+        "lease",
     )
 
 
@@ -53,7 +66,9 @@ def reminded(language: str) -> str:
         (None, None, "en"),
     ],
 )
-async def test_a_reminder_speaks_the_servers_language(service, setting, locale, language):
+async def test_a_reminder_speaks_the_servers_language(
+    service: JarmoService, setting: str | None, locale: discord.Locale | None, language: str
+) -> None:
     if setting:
         await service.servers.set_language(HERE.guild_id, setting, can_manage=True)
     _, [message] = await announcement_messages(bot_on(service, locale), reminder())
@@ -61,7 +76,7 @@ async def test_a_reminder_speaks_the_servers_language(service, setting, locale, 
     assert language == "en" or message["content"] != reminded("en")
 
 
-async def test_the_computers_move_and_an_expiry_speak_it_too(service):
+async def test_the_computers_move_and_an_expiry_speak_it_too(service: JarmoService) -> None:
     await service.servers.set_language(HERE.guild_id, "de", can_manage=True)
     bot = bot_on(service, discord.Locale.polish)
     challenge = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, side="white"))

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
-from service_helpers import ANN, BOB, HERE
-from wording import refused
 
 from bot.service import (
     Actor,
@@ -19,6 +18,9 @@ from bot.service import (
     read_action,
 )
 from bot.service.computer import ComputerOpponent, ProcessThinker, think_in_thread
+from bot.store import SqliteStore
+from tests.service.service_helpers import ANN, BOB, HERE
+from tests.wording import refused
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
 THERE = Place(guild_id=1, channel_id=11)
@@ -35,18 +37,23 @@ def computer(service: JarmoService) -> ComputerOpponent:
     return ComputerOpponent(service, think_in_thread)
 
 
-async def test_computer_accepts_at_once_and_answers_each_move(service, computer, store):
+async def test_computer_accepts_at_once_and_answers_each_move(
+    service: JarmoService, computer: ComputerOpponent, store: SqliteStore
+) -> None:
     board = await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
     assert await computer.reply(HERE) is None and board.turn_user_id == ANN.user_id
     await service.play.move(HERE, ANN, read_action("A1-C2"))
     reply = await computer.reply(HERE)
     assert reply is not None and reply.actor_id == ROBOT.user_id
     record = await store.games.active(HERE.channel_id)
+    assert record is not None
     assert record.version == 2 and record.game.turn == "white"
     assert await computer.reply(HERE) is None  # not its turn
 
 
-async def test_computer_with_white_moves_first(service, computer):
+async def test_computer_with_white_moves_first(
+    service: JarmoService, computer: ComputerOpponent
+) -> None:
     board = await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="black", level="easy"))
     assert board.turn_user_id == ROBOT.user_id
     first = await computer.reply(HERE)
@@ -54,30 +61,39 @@ async def test_computer_with_white_moves_first(service, computer):
     assert board.game.white_id == ROBOT.user_id
 
 
-async def test_a_whole_game_against_the_computer(service, computer):
+async def test_a_whole_game_against_the_computer(
+    service: JarmoService, computer: ComputerOpponent
+) -> None:
     await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
     while True:
         moves = await service.play.move_suggestions(HERE, ANN.user_id, "")
         report = await service.play.move(HERE, ANN, read_action(moves[-1]))
         if report.ended:
             break
-        report = await computer.reply(HERE)
+        reply = await computer.reply(HERE)
+        assert reply is not None, "the computer did not answer"
+        report = reply
         if report.ended:
             break
+    assert report.standings is not None
     assert report.standings.over
 
 
-async def test_other_bots_and_bad_levels_are_refused(service, computer):
+async def test_other_bots_and_bad_levels_are_refused(
+    service: JarmoService, computer: ComputerOpponent
+) -> None:
     with refused(ChallengeUnavailable, "bot"):
         await service.challenges.post(HERE, ANN, ChallengeRequest(Actor(5, "Other", is_bot=True)))
     with refused(ChallengeUnavailable, "easy, medium or hard"):
         await computer.start(HERE, ANN, ChallengeRequest(ROBOT, level="genius"))
 
 
-async def test_resigning_while_the_computer_thinks_wins(service, store):
+async def test_resigning_while_the_computer_thinks_wins(
+    service: JarmoService, store: SqliteStore
+) -> None:
     started, release = asyncio.Event(), asyncio.Event()
 
-    async def slow_think(data, level, seed):
+    async def slow_think(data: dict[str, Any], level: str, seed: int) -> str:
         started.set()
         await release.wait()
         return "A5-C4"
@@ -93,7 +109,9 @@ async def test_resigning_while_the_computer_thinks_wins(service, store):
     assert await store.games.active(HERE.channel_id) is None
 
 
-async def test_hints_only_against_the_computer_and_on_your_turn(service, computer):
+async def test_hints_only_against_the_computer_and_on_your_turn(
+    service: JarmoService, computer: ComputerOpponent
+) -> None:
     await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
     hint = await computer.hint(HERE, ANN)
     assert hint in await service.play.move_suggestions(HERE, ANN.user_id, "", limit=None)
@@ -102,22 +120,26 @@ async def test_hints_only_against_the_computer_and_on_your_turn(service, compute
         await computer.hint(HERE, ANN)
 
 
-async def test_no_hints_between_humans(service, computer):
+async def test_no_hints_between_humans(service: JarmoService, computer: ComputerOpponent) -> None:
     view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, side="white"))
     await service.challenges.accept(BOB, view.challenge.id)
     with refused(NotAllowed, r"computer\. To play it, use /jarmo challenge"):
         await computer.hint(HERE, ANN)
 
 
-async def test_games_against_the_computer_have_no_clock(service, computer, store):
+async def test_games_against_the_computer_have_no_clock(
+    service: JarmoService, computer: ComputerOpponent, store: SqliteStore
+) -> None:
     with refused(ChallengeUnavailable, "no time limit"):
         await computer.start(HERE, ANN, ChallengeRequest(ROBOT, time_per_move="1h"))
     board = await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white"))
     assert board.game.clock.deadline_at is None
 
 
-async def test_a_pending_computer_turn_is_found_after_a_restart(service, store):
-    async def never(data, level, seed):
+async def test_a_pending_computer_turn_is_found_after_a_restart(
+    service: JarmoService, store: SqliteStore
+) -> None:
+    async def never(data: dict[str, Any], level: str, seed: int) -> str:
         raise AssertionError("not asked to think here")
 
     first = ComputerOpponent(service, never)
@@ -127,11 +149,14 @@ async def test_a_pending_computer_turn_is_found_after_a_restart(service, store):
     )  # the bot "stops" before the computer answers
     assert await service.computer_turns.awaiting() == [HERE]
     restarted = ComputerOpponent(service, think_in_thread)
-    assert (await restarted.reply(HERE)).actor_id == ROBOT.user_id
+    reply = await restarted.reply(HERE)
+    assert reply is not None and reply.actor_id == ROBOT.user_id
     assert await service.computer_turns.awaiting() == []
 
 
-async def test_games_against_the_computer_are_not_rated(service, computer, store):
+async def test_games_against_the_computer_are_not_rated(
+    service: JarmoService, computer: ComputerOpponent, store: SqliteStore
+) -> None:
     await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
     await service.play.move(HERE, ANN, read_action("A1-C2"))
     await service.play.resign(HERE, ANN)
@@ -139,7 +164,9 @@ async def test_games_against_the_computer_are_not_rated(service, computer, store
     assert (await store.results.player_stats(HERE.guild_id, ANN.user_id)).as_white.losses == 1
 
 
-async def test_six_games_against_the_computer_at_once_are_all_answered(service, store):
+async def test_six_games_against_the_computer_at_once_are_all_answered(
+    service: JarmoService, store: SqliteStore
+) -> None:
     thinker = ProcessThinker.open(2)
     computer = ComputerOpponent(service, thinker)
     places = [Place(HERE.guild_id, HERE.channel_id + number) for number in range(6)]
@@ -152,18 +179,19 @@ async def test_six_games_against_the_computer_at_once_are_all_answered(service, 
         )
     finally:
         await thinker.close()
-    assert [reply.actor_id for reply in replies] == [ROBOT.user_id] * 6
+    assert [None if reply is None else reply.actor_id for reply in replies] == [ROBOT.user_id] * 6
     for place in places:
         record = await store.games.active(place.channel_id)
+        assert record is not None
         assert record.version == 2 and record.game.turn == "white"
 
 
-async def test_each_game_seeds_the_computer_differently(service):
+async def test_each_game_seeds_the_computer_differently(service: JarmoService) -> None:
     # The same first move in two games: the computer's searches get seeds of their own, so
     # that a person who beat it once cannot win again by repeating the moves.
     seeds: list[int] = []
 
-    async def recording_think(data, level, seed):
+    async def recording_think(data: dict[str, Any], level: str, seed: int) -> str:
         seeds.append(seed)
         return "A5-C4"
 

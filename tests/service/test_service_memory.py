@@ -6,17 +6,21 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from service_helpers import ANN, BOB, HERE
 
 import bot.store._games
-from bot.service import Actor, ChallengeRequest, Place, read_action
+import bot.store._replay
+from bot.jarmo import Game
+from bot.service import Actor, ChallengeRequest, JarmoService, Place, read_action
 from bot.service.bounded import BoundedCache, KeyedLocks
 from bot.service.kit import PlayerNames
+from bot.store import PlayerRecord, PlayerStore, SqliteStore
+from bot.store._replay import StoredGame
+from tests.service.service_helpers import ANN, BOB, HERE
 
 LIMIT = 5.0
 
 
-async def test_a_lock_is_shared_while_in_use_and_dropped_after():
+async def test_a_lock_is_shared_while_in_use_and_dropped_after() -> None:
     locks: KeyedLocks[int] = KeyedLocks()
     async with locks(7):
         assert locks(7).locked() and not locks(8).locked()
@@ -24,7 +28,7 @@ async def test_a_lock_is_shared_while_in_use_and_dropped_after():
     assert len(locks) == 0
 
 
-async def test_a_waiter_keeps_the_lock_alive_and_gets_it_next():
+async def test_a_waiter_keeps_the_lock_alive_and_gets_it_next() -> None:
     locks: KeyedLocks[int] = KeyedLocks()
     order: list[str] = []
     asking = asyncio.Event()
@@ -43,7 +47,7 @@ async def test_a_waiter_keeps_the_lock_alive_and_gets_it_next():
     assert order == ["first", "second"] and len(locks) == 0
 
 
-async def test_moves_in_many_channels_leave_no_channel_lock_behind(service):
+async def test_moves_in_many_channels_leave_no_channel_lock_behind(service: JarmoService) -> None:
     places = [Place(HERE.guild_id, 500 + number) for number in range(20)]
     for place in places:
         view = await service.challenges.post(place, ANN, ChallengeRequest(BOB, side="white"))
@@ -52,7 +56,7 @@ async def test_moves_in_many_channels_leave_no_channel_lock_behind(service):
     assert len(service.kit.locks) == 0
 
 
-def test_the_cache_forgets_the_least_recently_used_key():
+def test_the_cache_forgets_the_least_recently_used_key() -> None:
     cache: BoundedCache[str, int] = BoundedCache(2)
     cache.put("a", 1)
     cache.put("b", 2)
@@ -66,19 +70,19 @@ def test_the_cache_forgets_the_least_recently_used_key():
 class CountingPlayers:
     """The store's player role, counting reads."""
 
-    def __init__(self, players) -> None:
+    def __init__(self, players: PlayerStore) -> None:
         self.players = players
         self.reads = 0
 
-    async def upsert(self, guild_id: int, user_id: int, display_name: str | None) -> None:
+    async def upsert(self, guild_id: int, user_id: int, display_name: str) -> None:
         await self.players.upsert(guild_id, user_id, display_name)
 
-    async def get(self, guild_id: int, user_id: int):
+    async def get(self, guild_id: int, user_id: int) -> PlayerRecord:
         self.reads += 1
         return await self.players.get(guild_id, user_id)
 
 
-async def test_names_past_the_cache_size_are_read_again_from_the_store(store):
+async def test_names_past_the_cache_size_are_read_again_from_the_store(store: SqliteStore) -> None:
     players = CountingPlayers(store.players)
     names = PlayerNames(players, cached=2)
     people = [Actor(1000 + n, f"Player number {n}") for n in range(3)]
@@ -90,11 +94,13 @@ async def test_names_past_the_cache_size_are_read_again_from_the_store(store):
     assert players.reads == 1
 
 
-async def test_checked_snapshots_past_the_bound_are_replayed_once_more(service, store, monkeypatch):
+async def test_checked_snapshots_past_the_bound_are_replayed_once_more(
+    service: JarmoService, store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     replays: list[int] = []
-    real_verify = bot.store._games.verify
+    real_verify = bot.store._replay.verify  # what the games store calls
 
-    def counting_verify(stored):
+    def counting_verify(stored: StoredGame) -> Game:
         replays.append(stored.version)
         return real_verify(stored)
 
@@ -108,4 +114,5 @@ async def test_checked_snapshots_past_the_bound_are_replayed_once_more(service, 
         await store.games.active(place.channel_id)
     assert replays == []
     record = await store.games.active(places[0].channel_id)
+    assert record is not None
     assert replays == [0] and record.version == 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import shutil
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from bot.service import Actor, ChallengeRequest, JarmoService, Place, read_actio
 from bot.service.errors import BadMove
 from bot.service.tournaments.views import TournamentRequest
 from bot.store import open_store
+from tests.fakes import FakeClock
 
 MADE_BEFORE = Path(__file__).parents[1] / "data" / "before_the_published_board.sqlite"
 GUILD = 900_000_000_000_000_001
@@ -28,7 +30,7 @@ CAT = Actor(900_000_000_000_000_013, "Cat")
 
 
 @pytest.fixture
-async def service(tmp_path: Path, clock):
+async def service(tmp_path: Path, clock: FakeClock) -> AsyncIterator[JarmoService]:
     database = tmp_path / "jarmo.sqlite3"
     shutil.copyfile(MADE_BEFORE, database)
     async with open_store(database) as store:
@@ -120,4 +122,4 @@ async def test_a_rematch_of_a_bow_match_is_on_the_published_board(service: Jarmo
     finished = await service.kit.store.games.latest_match(FINISHED)
     assert finished is not None and finished.layout == "bow"
     offered = await service.rematches.offer(CAT, finished.id, members)
-    assert offered.challenge.challenge.options.layout == "traditional"  # type: ignore[union-attr]
+    assert offered.challenge.challenge.options.layout == "traditional"  # type: ignore[union-attr]  # offered, so not None

@@ -6,16 +6,19 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
-from service_helpers import ANN, BOB, HERE, start_match
 
 from bot.ai.review import Label, PositionVerdict
 from bot.jarmo import Game
 from bot.service import JarmoService, Place, ServiceConfig, read_action
 from bot.service.errors import Code, NoGameHere, ReviewRefused, as_refusal
-from bot.store import CorruptGame, open_store
+from bot.store import CorruptGame, SqliteStore, open_store
+from tests.fakes import FakeClock
+from tests.service.service_helpers import ANN, BOB, HERE, start_match
 
 LIMIT = 10.0  # seconds any condition may take to come true
 # Steps on lines both boards share: White's third move is the one the fake search dislikes.
@@ -39,7 +42,7 @@ class FakeSearch:
         return PositionVerdict(game.legal_moves()[0], score)
 
 
-async def until(check) -> None:
+async def until(check: Callable[[], bool]) -> None:
     """Wait, up to ``LIMIT`` seconds, until ``check()`` holds."""
     async with asyncio.timeout(LIMIT):
         while not check():  # noqa: ASYNC110 - a request joining a review sets no event
@@ -61,7 +64,9 @@ async def finished_game(service: JarmoService, place: Place = HERE) -> int:
     return await service.reviews.last_game(place)
 
 
-async def test_a_finished_game_is_reviewed_move_by_move(service, search) -> None:
+async def test_a_finished_game_is_reviewed_move_by_move(
+    service: JarmoService, search: FakeSearch
+) -> None:
     game_id = await finished_game(service)
     heard: list[tuple[int, int]] = []
 
@@ -79,7 +84,9 @@ async def test_a_finished_game_is_reviewed_move_by_move(service, search) -> None
     assert len(view.review.graph()) == 5
 
 
-async def test_a_second_review_is_read_back_without_searching(service, search) -> None:
+async def test_a_second_review_is_read_back_without_searching(
+    service: JarmoService, search: FakeSearch
+) -> None:
     game_id = await finished_game(service)
     first = await service.reviews.review(HERE.guild_id, game_id)
     searched = len(search.searched)
@@ -88,12 +95,14 @@ async def test_a_second_review_is_read_back_without_searching(service, search) -
     assert len(search.searched) == searched
 
 
-async def test_two_reviews_at_once_share_one_computation(service, search) -> None:
+async def test_two_reviews_at_once_share_one_computation(
+    service: JarmoService, search: FakeSearch
+) -> None:
     game_id = await finished_game(service)
     search.gate = asyncio.Event()
     heard: dict[str, list[int]] = {"first": [], "second": []}
 
-    def listener(name: str):
+    def listener(name: str) -> Callable[[int, int], Awaitable[None]]:
         async def progress(done: int, total: int) -> None:
             heard[name].append(done)
 
@@ -111,13 +120,17 @@ async def test_two_reviews_at_once_share_one_computation(service, search) -> Non
     assert heard["first"][-1] == heard["second"][-1] == 5
 
 
-async def test_a_game_in_play_is_refused_and_nothing_is_stored(service, search, store) -> None:
+async def test_a_game_in_play_is_refused_and_nothing_is_stored(
+    service: JarmoService, search: FakeSearch, store: SqliteStore
+) -> None:
     await start_match(service)
     await service.play.move(HERE, ANN, read_action("A1-C2"))
     with pytest.raises(ReviewRefused) as refused:
         await service.reviews.last_game(HERE)
     assert refused.value.code is Code.REVIEW_GAME_RUNNING
-    game_id = (await store.games.active(HERE.channel_id)).id
+    active = await store.games.active(HERE.channel_id)
+    assert active is not None
+    game_id = active.id
     with pytest.raises(ReviewRefused) as refused:
         await service.reviews.review(HERE.guild_id, game_id)
     assert refused.value.code is Code.REVIEW_GAME_RUNNING
@@ -125,7 +138,9 @@ async def test_a_game_in_play_is_refused_and_nothing_is_stored(service, search, 
     assert search.searched == []
 
 
-async def test_another_server_s_game_is_refused(service, search, store) -> None:
+async def test_another_server_s_game_is_refused(
+    service: JarmoService, search: FakeSearch, store: SqliteStore
+) -> None:
     game_id = await finished_game(service)
     with pytest.raises(ReviewRefused) as refused:
         await service.reviews.review(HERE.guild_id + 1, game_id)
@@ -133,7 +148,9 @@ async def test_another_server_s_game_is_refused(service, search, store) -> None:
     assert await store.reviews.get(game_id) is None
 
 
-async def test_a_channel_without_games_has_nothing_to_review(service, search) -> None:
+async def test_a_channel_without_games_has_nothing_to_review(
+    service: JarmoService, search: FakeSearch
+) -> None:
     with pytest.raises(NoGameHere) as refused:
         await service.reviews.last_game(Place(1, 99))
     assert refused.value.code is Code.NO_GAME_TO_REVIEW
@@ -141,7 +158,9 @@ async def test_a_channel_without_games_has_nothing_to_review(service, search) ->
         await service.reviews.review(1, 12345)
 
 
-async def test_a_damaged_game_is_refused_as_damaged_and_nothing_is_stored(tmp_path, clock) -> None:
+async def test_a_damaged_game_is_refused_as_damaged_and_nothing_is_stored(
+    tmp_path: Path, clock: FakeClock
+) -> None:
     path = tmp_path / "damaged.sqlite3"
     async with open_store(path) as first:
         service = JarmoService(first, config=ServiceConfig(), clock=clock, rng=random.Random(0))
@@ -164,7 +183,9 @@ async def test_a_damaged_game_is_refused_as_damaged_and_nothing_is_stored(tmp_pa
         assert search.searched == []
 
 
-async def test_a_request_that_gives_up_leaves_the_review_to_finish(service, search) -> None:
+async def test_a_request_that_gives_up_leaves_the_review_to_finish(
+    service: JarmoService, search: FakeSearch
+) -> None:
     game_id = await finished_game(service)
     search.gate = asyncio.Event()
     first = asyncio.ensure_future(service.reviews.review(HERE.guild_id, game_id))

@@ -4,19 +4,22 @@ version: anything applied in between, even a move that hands the turn back, refu
 from __future__ import annotations
 
 import pytest
-from service_helpers import ANN, BOB, HERE, start_match
 
-from bot.service import Code, GameChanged, read_action
+from bot.service import Code, GameChanged, JarmoService, read_action
+from bot.store import SqliteStore
+from tests.service.service_helpers import ANN, BOB, HERE, start_match
 
 
-async def test_a_move_on_the_board_the_player_saw_is_played(service) -> None:
+async def test_a_move_on_the_board_the_player_saw_is_played(service: JarmoService) -> None:
     board = await start_match(service)
     seen = (board.game.id, board.game.version)
     report = await service.play.move(HERE, ANN, read_action("B1-D2"), seen=seen)
     assert report.action == "B1-D2" and report.board.game.version == seen[1] + 1
 
 
-async def test_a_move_on_a_board_the_game_has_moved_past_changes_nothing(service, store) -> None:
+async def test_a_move_on_a_board_the_game_has_moved_past_changes_nothing(
+    service: JarmoService, store: SqliteStore
+) -> None:
     board = await start_match(service)
     seen = (board.game.id, board.game.version)
     await service.play.move(HERE, ANN, read_action("B1-D2"))

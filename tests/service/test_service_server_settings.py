@@ -58,7 +58,7 @@ def cases(state: CountedState, clock: Clock) -> ServerSettingsCases:
     return ServerSettingsCases(state, clock=clock)
 
 
-async def test_settings_are_read_once_then_kept(state, clock):
+async def test_settings_are_read_once_then_kept(state: CountedState, clock: Clock) -> None:
     settings = cases(state, clock)
     first = await settings.settings(1)
     reads = state.reads
@@ -66,7 +66,7 @@ async def test_settings_are_read_once_then_kept(state, clock):
     assert state.reads == reads
 
 
-async def test_a_change_here_is_seen_at_once(state, clock):
+async def test_a_change_here_is_seen_at_once(state: CountedState, clock: Clock) -> None:
     settings = cases(state, clock)
     assert (await settings.settings(1)).language is None
     await settings.set_language(1, "eo", can_manage=True)
@@ -75,7 +75,9 @@ async def test_a_change_here_is_seen_at_once(state, clock):
     assert (await settings.settings(1)).threads is False
 
 
-async def test_a_change_elsewhere_is_seen_once_the_memory_is_stale(state, clock):
+async def test_a_change_elsewhere_is_seen_once_the_memory_is_stale(
+    state: CountedState, clock: Clock
+) -> None:
     here, elsewhere = cases(state, clock), cases(state, clock)
     assert (await here.settings(1)).language is None
     await elsewhere.set_language(1, "de", can_manage=True)
@@ -85,7 +87,9 @@ async def test_a_change_elsewhere_is_seen_once_the_memory_is_stale(state, clock)
     assert (await here.settings(1)).language == "de"
 
 
-async def test_only_the_latest_servers_are_kept(state, clock, monkeypatch):
+async def test_only_the_latest_servers_are_kept(
+    state: CountedState, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(servers, "CACHED_SERVERS", 2)
     settings = cases(state, clock)
     for guild in (1, 2, 3):
@@ -97,7 +101,9 @@ async def test_only_the_latest_servers_are_kept(state, clock, monkeypatch):
     assert state.reads > reads  # forgotten, read again
 
 
-async def test_a_slow_read_does_not_hide_a_change_made_meanwhile(state, clock):
+async def test_a_slow_read_does_not_hide_a_change_made_meanwhile(
+    state: CountedState, clock: Clock
+) -> None:
     settings = cases(state, clock)
     gate = state.hold = asyncio.Event()
     slow = asyncio.create_task(settings.settings(1))  # reads "no language", then waits

@@ -6,11 +6,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from service_helpers import ANN, BOB, CAT, HERE, start_match
-from wording import refused
 
 from bot.service import (
     Actor,
+    BoardView,
     ChallengeRequest,
     ChallengeUnavailable,
     ChannelBusy,
@@ -22,6 +21,10 @@ from bot.service import (
 )
 from bot.service.errors import BadSetting
 from bot.service.rematches import RematchOffered, RematchStarted
+from bot.service.venues import NewMatch
+from bot.store import SqliteStore
+from tests.service.service_helpers import ANN, BOB, CAT, HERE, start_match
+from tests.wording import refused
 
 THREAD_IDS = iter(range(5000, 6000))
 
@@ -32,7 +35,7 @@ class Threads:
     def __init__(self) -> None:
         self.opened: list[int] = []
 
-    async def open(self, challenge) -> int:
+    async def open(self, match: NewMatch) -> int | None:
         await asyncio.sleep(0)  # a real venue waits for Discord: let other tasks run
         self.opened.append(next(THREAD_IDS))
         return self.opened[-1]
@@ -46,7 +49,9 @@ async def nobody_left(user_id: int) -> Actor | None:
     return None
 
 
-async def accept_in_thread(service: JarmoService, challenger: Actor, challenged: Actor):
+async def accept_in_thread(
+    service: JarmoService, challenger: Actor, challenged: Actor
+) -> tuple[BoardView, Threads]:
     threads = Threads()
     request = ChallengeRequest(challenged, side="white")
     view = await service.challenges.post(HERE, challenger, request)
@@ -55,8 +60,8 @@ async def accept_in_thread(service: JarmoService, challenger: Actor, challenged:
 
 
 async def test_an_accepted_challenge_moves_its_match_into_the_venue_and_frees_the_channel(
-    service,
-):
+    service: JarmoService,
+) -> None:
     first, threads = await accept_in_thread(service, ANN, BOB)
     assert first.match.channel_id == first.game.channel_id == threads.opened[0]
     with pytest.raises(NoGameHere):  # the channel itself holds no game
@@ -68,7 +73,7 @@ async def test_an_accepted_challenge_moves_its_match_into_the_venue_and_frees_th
         assert (await service.play.board(place)).game.id == board.game.id
 
 
-async def test_a_second_accept_opens_no_second_thread(service):
+async def test_a_second_accept_opens_no_second_thread(service: JarmoService) -> None:
     view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB))
     threads = Threads()
     clicks = [service.challenges.accept(BOB, view.challenge.id, venue=threads) for _ in range(2)]
@@ -77,7 +82,7 @@ async def test_a_second_accept_opens_no_second_thread(service):
     assert len(threads.opened) == 1
 
 
-async def test_only_the_challenged_player_opens_the_thread(service):
+async def test_only_the_challenged_player_opens_the_thread(service: JarmoService) -> None:
     view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB))
     threads = Threads()
     with pytest.raises(NotAllowed):
@@ -85,7 +90,7 @@ async def test_only_the_challenged_player_opens_the_thread(service):
     assert threads.opened == []
 
 
-async def test_a_rematch_offers_the_same_match_with_sides_swapped(service):
+async def test_a_rematch_offers_the_same_match_with_sides_swapped(service: JarmoService) -> None:
     board = await start_match(service, games=2, ruleset="ludos", side="white")
     match = board.match
     place = Place(HERE.guild_id, match.channel_id)
@@ -101,7 +106,9 @@ async def test_a_rematch_offers_the_same_match_with_sides_swapped(service):
     assert again.game.white_id == BOB.user_id and again.match.id != match.id
 
 
-async def test_rematch_refusals_leave_nothing_behind(service, store):
+async def test_rematch_refusals_leave_nothing_behind(
+    service: JarmoService, store: SqliteStore
+) -> None:
     board = await start_match(service)
     match = board.match
     with refused(ChallengeUnavailable, "still being played"):
@@ -119,7 +126,7 @@ async def test_rematch_refusals_leave_nothing_behind(service, store):
         await service.rematches.offer(BOB, match.id, everyone_here)
 
 
-async def test_a_rematch_against_the_computer_starts_at_once(service):
+async def test_a_rematch_against_the_computer_starts_at_once(service: JarmoService) -> None:
     robot = Actor(999, "Jarmo", is_bot=True)
     computer = service.with_computer(robot)
     view = await computer.challenges.post(HERE, ANN, ChallengeRequest(robot, level="easy"))
@@ -129,11 +136,14 @@ async def test_a_rematch_against_the_computer_starts_at_once(service):
     assert isinstance(rematch, RematchStarted)
     sides = (rematch.board.game.white_id, rematch.board.game.black_id)
     assert sides == (board.game.black_id, board.game.white_id)
+    assert rematch.board.match.challenge_id is not None
     challenge = await computer.kit.store.challenges.get(rematch.board.match.challenge_id)
     assert challenge.options.vs_computer_level == "easy"
 
 
-async def test_a_vanished_thread_aborts_its_match_and_nothing_counts(service, store):
+async def test_a_vanished_thread_aborts_its_match_and_nothing_counts(
+    service: JarmoService, store: SqliteStore
+) -> None:
     board, threads = await accept_in_thread(service, ANN, BOB)
     place = Place(HERE.guild_id, threads.opened[0])
     await service.play.move(
@@ -147,7 +157,9 @@ async def test_a_vanished_thread_aborts_its_match_and_nothing_counts(service, st
     assert await service.venues.vanished(HERE) is None  # a channel without a game
 
 
-async def test_server_settings_are_kept_per_server_and_only_managers_change_them(service):
+async def test_server_settings_are_kept_per_server_and_only_managers_change_them(
+    service: JarmoService,
+) -> None:
     assert (await service.servers.settings(1)).threads_or(True) is True
     with refused(NotAllowed, "manage this server"):
         await service.servers.set_threads(1, False, can_manage=False)
@@ -161,7 +173,7 @@ async def test_server_settings_are_kept_per_server_and_only_managers_change_them
     assert (await service.servers.settings(2)).language is None
 
 
-async def test_the_thread_permission_notice_is_given_once_per_server(service):
+async def test_the_thread_permission_notice_is_given_once_per_server(service: JarmoService) -> None:
     assert await service.servers.first_thread_notice(1) is True
     assert await service.servers.first_thread_notice(1) is False
     assert await service.servers.first_thread_notice(2) is True

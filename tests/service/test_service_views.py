@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from dataclasses import dataclass
 
 import pytest
-from service_helpers import ANN, BOB, CAT, HERE, start_match
 
-from bot.jarmo import Termination
+from bot.jarmo import Side, Termination
 from bot.render import ResultBanner, render_position, render_replay
-from bot.service import ChallengeRequest, read_action
-from bot.service._views import result_banner
+from bot.service import BoardView, ChallengeRequest, JarmoService, Report, read_action
+from bot.service._views import StoredEnd, result_banner
+from bot.service.models import DamagedGameAborted
+from bot.store import SqliteStore
+from tests.fakes import FakeClock
+from tests.service.service_helpers import ANN, BOB, CAT, HERE, start_match
 
 
-def drawn(view, result=None) -> bytes:
+def drawn(view: BoardView, result: ResultBanner | None = None) -> bytes:
     """What the renderer makes of ``view``'s position with ``result`` (white's perspective)."""
     players = (view.white_name, view.black_name)
     return render_position(view.game.game.position(), players=players, result=result)
 
 
-async def test_a_resigned_game_shows_who_resigned(service):
+async def test_a_resigned_game_shows_who_resigned(service: JarmoService) -> None:
     await start_match(service)
     await service.play.move(HERE, ANN, read_action("A1-C2"))
     report = await service.play.resign(HERE, BOB)
@@ -36,29 +39,38 @@ async def test_a_resigned_game_shows_who_resigned(service):
         ("abort", ResultBanner("aborted", None, {"white": 5, "black": 5})),
     ],
 )
-async def test_stopped_and_aborted_games_say_so(service, end, banner):
+async def test_stopped_and_aborted_games_say_so(
+    service: JarmoService, end: str, banner: ResultBanner
+) -> None:
     await start_match(service, games=2)
+    report: Report | DamagedGameAborted
     if end == "stop":
         report = await service.play.accept_stop(HERE, BOB, await service.play.offer_stop(HERE, ANN))
     else:
         report = await service.play.abort(HERE, CAT, can_manage=True)
+    assert isinstance(report, Report)  # not a damaged game
     assert await report.board.image.png() == drawn(report.board, banner)
     following = report.next_board
     assert following is None or await following.image.png() == drawn(following)
 
 
-async def test_a_game_lost_on_time_shows_it(service, clock):
+async def test_a_game_lost_on_time_shows_it(service: JarmoService, clock: FakeClock) -> None:
     request = ChallengeRequest(BOB, side="white", time_per_move="1h")
     challenge = await service.challenges.post(HERE, ANN, request)
     await service.challenges.accept(BOB, challenge.challenge.id)
     (running,) = await service.clocks.running()
     event = await service.clocks.time_out(running, now=running.deadline_at)
+    assert event is not None
+    assert event.report is not None
+    assert event is not None
     board = event.report.board
     points = board.game.game.points()
     assert await board.image.png() == drawn(board, ResultBanner("timeout", "black", points))
 
 
-async def test_an_exported_replay_ends_on_the_result(service, store):
+async def test_an_exported_replay_ends_on_the_result(
+    service: JarmoService, store: SqliteStore
+) -> None:
     await start_match(service)
     await service.play.move(HERE, ANN, read_action("A1-C2"))
     report = await service.play.resign(HERE, BOB)
@@ -68,11 +80,26 @@ async def test_an_exported_replay_ends_on_the_result(service, store):
     assert export.gif == render_replay(record.game, players=("Ann", "Bob"), result=banner)
 
 
-def stored(status, winner=None, termination=None, points=None):
-    return SimpleNamespace(status=status, winner=winner, termination=termination, points=points)
+@dataclass(frozen=True)
+class Ending:
+    """The fields a stored game keeps about its end, and nothing else."""
+
+    status: str
+    winner: Side | None
+    termination: str | None
+    points: dict[Side, int] | None
 
 
-POINTS = {"white": 7, "black": 4}
+def stored(
+    status: str,
+    winner: Side | None = None,
+    termination: str | None = None,
+    points: dict[Side, int] | None = None,
+) -> Ending:
+    return Ending(status=status, winner=winner, termination=termination, points=points)
+
+
+POINTS: dict[Side, int] = {"white": 7, "black": 4}
 
 
 @pytest.mark.parametrize(
@@ -93,5 +120,5 @@ POINTS = {"white": 7, "black": 4}
         (stored("finished", "white", None, POINTS), None),  # no reason kept: the board's own shows
     ],
 )
-def test_result_banner_from_stored_fields(record, banner):
+def test_result_banner_from_stored_fields(record: StoredEnd, banner: ResultBanner | None) -> None:
     assert result_banner(record) == banner

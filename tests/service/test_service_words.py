@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import re
 
-from service_helpers import ANN, BOB, HERE, start_match
-from wording import refused, voice
-
 from bot.cogs.replies import report_message
 from bot.cogs.stats import export_caption
 from bot.console import board_diagram
 from bot.jarmo import RULESETS, SIDES, Game, get_layout, side_name
 from bot.jarmo.notation import EXPECTED_ACTION
 from bot.render._theme import theme_for
-from bot.service import Actor, BadMove, ChallengeRequest, NotYourTurn, Report, read_action
+from bot.service import (
+    Actor,
+    BadMove,
+    ChallengeRequest,
+    JarmoService,
+    NotYourTurn,
+    Report,
+    read_action,
+)
 from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.words import (
     challenge_text,
@@ -23,6 +28,8 @@ from bot.words import (
     report_text,
     standings_text,
 )
+from tests.service.service_helpers import ANN, BOB, HERE, start_match
+from tests.wording import refused, voice
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
 NAMES = {ANN.user_id: "Ann", BOB.user_id: "Bob", ROBOT.user_id: "Jarmo Bot"}
@@ -42,7 +49,7 @@ def test_each_ruleset_names_its_sides_as_its_pictures_do() -> None:
         assert shown == tuple(theme_for(ruleset).side_names[side] for side in SIDES)
 
 
-async def test_ludos_texts_say_green_and_blue(service) -> None:
+async def test_ludos_texts_say_green_and_blue(service: JarmoService) -> None:
     view = await service.challenges.post(
         HERE, ANN, ChallengeRequest(BOB, ruleset="ludos", side="white")
     )
@@ -60,20 +67,20 @@ async def test_ludos_texts_say_green_and_blue(service) -> None:
         assert "White" not in text and "Black" not in text
 
 
-async def test_the_next_ludos_game_names_green(service) -> None:
+async def test_the_next_ludos_game_names_green(service: JarmoService) -> None:
     await start_match(service, games=2, ruleset="ludos")
     offer = await service.play.offer_stop(HERE, ANN)
     report = await service.play.accept_stop(HERE, BOB, offer)
     assert "Bob has Green now; Bob to move." in report_text(report, WORDS)
 
 
-async def test_classic_texts_keep_white_and_black(service) -> None:
+async def test_classic_texts_keep_white_and_black(service: JarmoService) -> None:
     board = await start_match(service)
     assert position_line(board, WORDS).startswith("White Ann 5 – 5 Bob Black")
     assert "Ann to move (White)" in position_line(board, WORDS)
 
 
-async def test_a_ludos_move_list_and_its_caption(service) -> None:
+async def test_a_ludos_move_list_and_its_caption(service: JarmoService) -> None:
     await start_match(service, ruleset="ludos")
     await service.play.move(HERE, ANN, read_action("A1-C2"))
     await service.play.resign(HERE, BOB)
@@ -101,7 +108,7 @@ def test_the_parsers_example_is_a_real_line_into_the_enemy_camp() -> None:
         assert step in {tuple(sorted(line)) for line in get_layout(layout).lines}, layout
 
 
-async def test_your_move_is_never_addressed_to_the_computer(service) -> None:
+async def test_your_move_is_never_addressed_to_the_computer(service: JarmoService) -> None:
     service = service.with_computer(ROBOT)
     computer = ComputerOpponent(service, think_in_thread)
     request = ChallengeRequest(ROBOT, side="black", level="easy")

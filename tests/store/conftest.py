@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from postgres import PostgresServer
-from store_helpers import ALICE, CHANNEL, T0, StartMatch, challenge, new_game
 
 from bot.store import GameRecord, MatchRecord, Store, open_any
+from tests.postgres import PostgresServer
+from tests.store.store_helpers import ALICE, CHANNEL, T0, StartMatch, challenge, new_game
 
 
 @pytest.fixture

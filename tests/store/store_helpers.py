@@ -43,7 +43,7 @@ def challenge(
         channel_id=channel,
         challenger_id=ALICE,
         challenged_id=BOB,
-        options=ChallengeOptions(game_count=game_count, **options),  # type: ignore[arg-type]
+        options=ChallengeOptions(game_count=game_count, **options),  # type: ignore[arg-type]  # the caller's options
         expires_at=T0 + timedelta(seconds=expires_in),
     )
 

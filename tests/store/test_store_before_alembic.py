@@ -18,12 +18,12 @@ from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 import pytest
-from postgres import PostgresServer
 
-from bot.service import Actor, JarmoService, Place
+from bot.service import Actor, JarmoService, Place, read_action
 from bot.store import SchemaTooNew, SqliteStore, open_any, open_store
 from bot.store._migrations import latest_version, revision
 from bot.store.postgres import PostgresStore, migrate_database
+from tests.postgres import PostgresServer
 
 DATA = Path(__file__).parents[1] / "data"
 MADE_BEFORE = DATA / "before_alembic.sqlite"
@@ -266,5 +266,7 @@ async def continue_the_running_game(store: Any) -> None:
     assert view.game.version == 4 and view.clock is not None
     mover = view.turn_user_id
     assert mover is not None
-    await service.play.move(place, Actor(mover, "Ann"), view.game.game.legal_moves()[0])
+    await service.play.move(
+        place, Actor(mover, "Ann"), read_action(view.game.game.legal_moves()[0])
+    )
     assert (await service.play.board(place)).game.version == 5

@@ -9,13 +9,12 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from store_helpers import T0, StartMatch, fork, only_sqlite, quiet_move
-from wording import english
-
 from bot.service.errors import Busy, as_refusal
 from bot.store import GameRecord, SqliteStore, StoreBusy
 from bot.store._connection import BUSY_TIMEOUT_MS
 from bot.words import refusal_text
+from tests.store.store_helpers import T0, StartMatch, fork, only_sqlite, quiet_move
+from tests.wording import english
 
 
 def move_of(record: GameRecord, seed: int) -> dict[str, object]:
@@ -40,14 +39,14 @@ async def test_a_write_behind_a_foreign_lock_fails_busy_and_writes_nothing(
         other.execute("BEGIN IMMEDIATE")  # an operator's shell, a backup …
         # Two writes queued together: the second must not wait a second busy timeout.
         results = await asyncio.gather(
-            store.games.record_move(record.id, **move_of(record, 1)),  # type: ignore[arg-type]
-            store.games.record_move(record.id, **move_of(record, 2)),  # type: ignore[arg-type]
+            store.games.record_move(record.id, **move_of(record, 1)),  # type: ignore[arg-type]  # move_of's keywords
+            store.games.record_move(record.id, **move_of(record, 2)),  # type: ignore[arg-type]  # move_of's keywords
             return_exceptions=True,
         )
         other.execute("ROLLBACK")
     assert [type(r) for r in results] == [StoreBusy, StoreBusy]
     assert (await store.games.get(record.id)).version == record.version
-    user_error = as_refusal(results[0])  # type: ignore[arg-type]
+    user_error = as_refusal(results[0])  # type: ignore[arg-type]  # a StoreBusy, checked above
     assert isinstance(user_error, Busy) and "try again" in refusal_text(user_error, english())
-    moved = await store.games.record_move(record.id, **move_of(record, 3))  # type: ignore[arg-type]
+    moved = await store.games.record_move(record.id, **move_of(record, 3))  # type: ignore[arg-type]  # move_of's keywords
     assert moved.version == record.version + 1  # and it works again once the lock is gone

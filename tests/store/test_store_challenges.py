@@ -8,7 +8,15 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from store_helpers import (
+
+from bot.store import (
+    ChallengeClosed,
+    ChallengeOptions,
+    ChannelTaken,
+    NotFound,
+    SqliteStore,
+)
+from tests.store.store_helpers import (
     ALICE,
     BOB,
     CHANNEL,
@@ -18,14 +26,6 @@ from store_helpers import (
     challenge,
     new_game,
     only_sqlite,
-)
-
-from bot.store import (
-    ChallengeClosed,
-    ChallengeOptions,
-    ChannelTaken,
-    NotFound,
-    SqliteStore,
 )
 
 
@@ -65,7 +65,7 @@ async def test_naive_times_are_refused(store: SqliteStore) -> None:
 )
 async def test_invalid_challenges_are_refused(store: SqliteStore, new: object) -> None:
     with pytest.raises(ValueError):
-        await store.challenges.create(new, now=T0)  # type: ignore[arg-type]
+        await store.challenges.create(new, now=T0)  # type: ignore[arg-type]  # wrong on purpose
     assert await store.challenges.pending(CHANNEL, now=T0) is None
 
 
@@ -126,7 +126,7 @@ async def test_the_message_id_can_be_set_later(store: SqliteStore) -> None:
 @pytest.mark.parametrize("status", ["declined", "cancelled", "expired"])
 async def test_closing_a_pending_challenge(store: SqliteStore, status: str) -> None:
     posted = await store.challenges.create(challenge(), now=T0)
-    closed = await store.challenges.close(posted.id, status, now=T0 + timedelta(seconds=5))  # type: ignore[arg-type]
+    closed = await store.challenges.close(posted.id, status, now=T0 + timedelta(seconds=5))  # type: ignore[arg-type]  # a status from the parameters
     assert (closed.status, closed.closed_at) == (status, T0 + timedelta(seconds=5))
     assert await store.challenges.get(posted.id) == closed
     with pytest.raises(ChallengeClosed) as caught:
@@ -139,7 +139,7 @@ async def test_closing_a_pending_challenge(store: SqliteStore, status: str) -> N
 async def test_closing_with_a_bad_status_is_refused(store: SqliteStore) -> None:
     posted = await store.challenges.create(challenge(), now=T0)
     with pytest.raises(ValueError):
-        await store.challenges.close(posted.id, "accepted", now=T0)  # type: ignore[arg-type]
+        await store.challenges.close(posted.id, "accepted", now=T0)  # type: ignore[arg-type]  # wrong on purpose
     assert (await store.challenges.get(posted.id)).status == "pending"
 
 
@@ -252,4 +252,4 @@ async def test_accepting_into_a_channel_with_an_active_game_is_refused(
         await store.challenges.accept(sneaky, first_white_id=ALICE, first_game=new_game(), now=T0)
     assert (caught.value.reason, caught.value.holder_id) == ("game", game.id)
     assert (await store.challenges.get(sneaky)).status == "pending"
-    assert (await store.games.latest_match(CHANNEL)).id == game.match_id  # type: ignore[union-attr]
+    assert (await store.games.latest_match(CHANNEL)).id == game.match_id  # type: ignore[union-attr]  # the match just started

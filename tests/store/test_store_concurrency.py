@@ -7,10 +7,13 @@ import contextlib
 import random
 import sqlite3
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from store_helpers import (
+
+from bot.store import GameRecord, SqliteStore, StaleGame, Store
+from tests.store.store_helpers import (
     T0,
     StartMatch,
     fork,
@@ -20,12 +23,10 @@ from store_helpers import (
     quiet_move,
 )
 
-from bot.store import GameRecord, SqliteStore, StaleGame
-
 RACERS = 16
 
 
-async def race(stores: list[SqliteStore], base: GameRecord, rng: random.Random) -> list[object]:
+async def race(stores: Sequence[Store], base: GameRecord, rng: random.Random) -> list[object]:
     """Fire RACERS different moves, all validated against ``base``, at the same time."""
 
     async def attempt(i: int) -> GameRecord:

@@ -6,11 +6,17 @@ import json
 import logging
 import random
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from store_helpers import (
+
+import bot.store._games
+import bot.store._replay
+from bot.jarmo import Game
+from bot.store import CorruptGame, GameRecord, SqliteStore, open_store
+from bot.store._replay import StoredGame
+from tests.store.store_helpers import (
     ALICE,
     BOB,
     CHANNEL,
@@ -20,9 +26,6 @@ from store_helpers import (
     open_without_process_lock,
     play_quiet,
 )
-
-import bot.store._games
-from bot.store import CorruptGame, GameRecord, SqliteStore, open_store
 
 
 async def stored_game(store: SqliteStore, start_match: StartMatch, moves: int = 8) -> GameRecord:
@@ -116,7 +119,10 @@ async def test_tampering_is_detected_on_the_next_load(
     before = dump(db_path)
 
     async with open_store(db_path) as reopened:
-        loads = (lambda: reopened.games.get(record.id), lambda: reopened.games.active(CHANNEL))
+        loads: tuple[Callable[[], Awaitable[object]], ...] = (
+            lambda: reopened.games.get(record.id),
+            lambda: reopened.games.active(CHANNEL),
+        )
         for first, load in zip((True, False), loads, strict=True):
             with (
                 caplog.at_level(logging.ERROR, logger="bot.store"),
@@ -150,11 +156,11 @@ async def test_a_game_is_replayed_once_per_process(
     db_path: Path, store: SqliteStore, start_match: StartMatch, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     replays: list[int] = []
-    real_verify = bot.store._games.verify
+    real_verify = bot.store._replay.verify  # what the games store calls
 
-    def counting_verify(stored: object) -> object:
-        replays.append(stored.version)  # type: ignore[attr-defined]
-        return real_verify(stored)  # type: ignore[arg-type]
+    def counting_verify(stored: StoredGame) -> Game:
+        replays.append(stored.version)
+        return real_verify(stored)
 
     monkeypatch.setattr(bot.store._games, "verify", counting_verify)
     record = await stored_game(store, start_match, moves=5)

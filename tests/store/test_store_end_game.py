@@ -9,18 +9,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from store_helpers import (
-    ALICE,
-    BOB,
-    CHANNEL,
-    GUILD,
-    T0,
-    StartMatch,
-    challenge,
-    new_game,
-    play_quiet,
-    play_to_end,
-)
 
 from bot.store import (
     FinalMove,
@@ -35,6 +23,18 @@ from bot.store import (
     SqliteStore,
     StaleGame,
     StaleRatings,
+)
+from tests.store.store_helpers import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    GUILD,
+    T0,
+    StartMatch,
+    challenge,
+    new_game,
+    play_quiet,
+    play_to_end,
 )
 
 LATER = T0 + timedelta(minutes=3)

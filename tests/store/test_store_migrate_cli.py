@@ -12,8 +12,6 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from postgres import PostgresServer
-from store_helpers import ALICE, BOB, GUILD, T0, challenge, new_game, play_quiet
 
 from bot.__main__ import main
 from bot._migrate_cli import TABLES
@@ -28,6 +26,8 @@ from bot.store import (
     open_store,
 )
 from bot.store.postgres import open_postgres
+from tests.postgres import PostgresServer
+from tests.store.store_helpers import ALICE, BOB, GUILD, T0, challenge, new_game, play_quiet
 
 CUP = NewTournament(
     guild_id=GUILD,
@@ -63,7 +63,7 @@ async def fill(path: Path) -> None:
             GameEnding(
                 status="resigned", winner="white", points=first.game.points(),
                 termination="resigned", game=first.game, then=MatchOver("forfeited", ALICE),
-                ratings=RatingUpdate("classic", tuple(change)),
+                ratings=RatingUpdate("classic", (change[0], change[1])),
             ),
             expected_version=0,
             now=T0,

@@ -11,10 +11,15 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy
-from store_helpers import CHANNEL, T0, StartMatch, only_sqlite
 
 from bot.store import NotFound, PlayerRecord, SchemaTooNew, SqliteStore, _migrations, open_store
-from bot.store._migrations import MIGRATIONS, latest_version, revision, upgrade_sqlite
+from bot.store._migrations import (
+    MIGRATIONS,
+    latest_version,
+    revision,
+    upgrade_sqlite,
+)
+from tests.store.store_helpers import CHANNEL, T0, StartMatch, only_sqlite
 
 # Rows written at each schema version, in that version's shape: a database migrated from an
 # older version must keep them readable. Add an entry with every new migration.
@@ -50,7 +55,8 @@ def schema(path: Path) -> dict[str, object]:
 
 def user_version(path: Path) -> int:
     with sqlite3.connect(path) as db:
-        return db.execute("PRAGMA user_version").fetchone()[0]
+        version: int = db.execute("PRAGMA user_version").fetchone()[0]
+        return version
 
 
 async def test_an_empty_file_gets_the_latest_schema(db_path: Path) -> None:

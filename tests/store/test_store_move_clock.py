@@ -7,10 +7,10 @@ import random
 from datetime import timedelta
 
 import pytest
-from store_helpers import ALICE, BOB, T0, challenge, fork, new_game, quiet_move
 
 from bot.store import GameRecord, Store
 from bot.store.clocks import deadline_text
+from tests.store.store_helpers import ALICE, BOB, T0, challenge, fork, new_game, quiet_move
 
 
 async def timed_game(store: Store, seconds: int | None) -> GameRecord:
@@ -32,6 +32,7 @@ async def move(store: Store, record: GameRecord, player: int, seconds: float) ->
 
 async def test_a_move_gives_the_next_player_a_full_period_and_no_reminders(store: Store) -> None:
     start = await timed_game(store, 3600)
+    assert start.clock.deadline_at is not None
     await store.clocks.mark_reminders_sent(
         start.id, expected_version=0, deadline_at=start.clock.deadline_at, count=1
     )
@@ -76,7 +77,7 @@ async def test_each_process_reads_the_clocks_of_its_own_shards(store: Store) -> 
         game_of_shard[shard] = record.id
 
     async def read(**shards: object) -> set[int]:
-        return {clock.game_id for clock in await store.clocks.running(**shards)}  # type: ignore[arg-type]
+        return {clock.game_id for clock in await store.clocks.running(**shards)}  # type: ignore[arg-type]  # the shard keywords
 
     assert await read() == set(game_of_shard.values())
     assert await read(shard_count=count, shard_ids={1}) == {game_of_shard[1]}

@@ -6,7 +6,9 @@ import random
 from datetime import timedelta
 
 import pytest
-from store_helpers import (
+
+from bot.store import GameEnding, GameNotActive, MatchOver, NotFound, SqliteStore, StaleGame
+from tests.store.store_helpers import (
     ALICE,
     BOB,
     CHANNEL,
@@ -17,8 +19,6 @@ from store_helpers import (
     play_to_end,
     quiet_move,
 )
-
-from bot.store import GameEnding, GameNotActive, MatchOver, NotFound, SqliteStore, StaleGame
 
 
 async def test_a_move_is_appended_and_versioned(

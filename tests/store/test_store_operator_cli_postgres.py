@@ -10,12 +10,12 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from postgres import PostgresServer
-from store_helpers import ALICE, T0, challenge, fork, new_game, quiet_move
 
 from bot.__main__ import main
 from bot.health import check_health, heartbeat_file, heartbeat_path, write_heartbeat
 from bot.store import open_any, server_problem
+from tests.postgres import PostgresServer
+from tests.store.store_helpers import ALICE, T0, challenge, fork, new_game, quiet_move
 
 WRONG_URL = "postgresql://jarmo:s3cret@127.0.0.1:9/nowhere"  # port 9: nothing listens
 

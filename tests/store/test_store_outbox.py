@@ -5,11 +5,12 @@ neither), and only the holder of an entry's lease may settle it."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
-from store_helpers import CHANNEL, GUILD, StartMatch
 
 from bot import store as st
+from tests.store.store_helpers import CHANNEL, GUILD, StartMatch
 
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 CUP = st.NewTournament(
@@ -29,7 +30,7 @@ ROUND_POST = st.Announcement(
     "round_paired:1:1", "round_paired", {"tournament_id": 1, "round": 1}, held_seconds=300
 )
 # The schema refuses this kind: writing it fails inside the change's transaction.
-BROKEN = st.Announcement("broken:1", "no such kind")  # type: ignore[arg-type]
+BROKEN = st.Announcement("broken:1", "no such kind")  # type: ignore[arg-type]  # an unknown kind, on purpose
 REFUSED_KIND = r"(?i)check"  # SQLite's "CHECK constraint failed", PostgreSQL's "check constraint"
 
 
@@ -37,19 +38,19 @@ def later(seconds: float) -> datetime:
     return NOW + timedelta(seconds=seconds)
 
 
-async def running_cup(store) -> st.TournamentRecord:
+async def running_cup(store: st.Store) -> st.TournamentRecord:
     record = await store.tournaments.create(CUP, now=NOW)
     for user_id in (1, 2, 3):
         await store.tournaments.join(record.id, user_id)
     return record
 
 
-async def pending(store, at: datetime) -> list[st.OutboxEntry]:
+async def pending(store: st.Store, at: datetime) -> list[st.OutboxEntry]:
     """Every entry that may be taken at ``at`` (taking them)."""
     return await store.outbox.claim(now=at, lease_seconds=60, limit=100)
 
 
-async def test_a_round_is_stored_with_its_post_held_for_the_writer(store):
+async def test_a_round_is_stored_with_its_post_held_for_the_writer(store: Any) -> None:
     record = await running_cup(store)
 
     await store.tournaments.start_round(
@@ -69,7 +70,7 @@ async def test_a_round_is_stored_with_its_post_held_for_the_writer(store):
     assert dict(entry.payload) == {"tournament_id": 1, "round": 1}
 
 
-async def test_a_round_whose_post_cannot_be_written_is_not_stored_either(store):
+async def test_a_round_whose_post_cannot_be_written_is_not_stored_either(store: Any) -> None:
     record = await running_cup(store)
 
     with pytest.raises(Exception, match=REFUSED_KIND):
@@ -83,7 +84,7 @@ async def test_a_round_whose_post_cannot_be_written_is_not_stored_either(store):
     assert await pending(store, later(3_600)) == []
 
 
-async def test_a_stale_round_change_writes_no_post(store):
+async def test_a_stale_round_change_writes_no_post(store: Any) -> None:
     record = await running_cup(store)
     await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
 
@@ -95,7 +96,7 @@ async def test_a_stale_round_change_writes_no_post(store):
     assert await pending(store, later(3_600)) == []
 
 
-async def test_an_announcement_needs_a_time(store):
+async def test_an_announcement_needs_a_time(store: Any) -> None:
     record = await running_cup(store)
 
     with pytest.raises(ValueError, match="without a time"):
@@ -106,7 +107,7 @@ async def test_an_announcement_needs_a_time(store):
     assert (await store.tournaments.get(record.id)).current_round == 0
 
 
-async def test_the_end_is_stored_with_its_final_table_or_not_at_all(store):
+async def test_the_end_is_stored_with_its_final_table_or_not_at_all(store: Any) -> None:
     record = await running_cup(store)
     await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
 
@@ -123,8 +124,8 @@ async def test_the_end_is_stored_with_its_final_table_or_not_at_all(store):
 
 
 async def test_a_match_is_attached_with_its_welcome_in_its_own_channel_or_not_at_all(
-    store, start_match: StartMatch
-):
+    store: Any, start_match: StartMatch
+) -> None:
     record = await running_cup(store)
     await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
     match, first_game = await start_match()
@@ -145,7 +146,7 @@ async def test_a_match_is_attached_with_its_welcome_in_its_own_channel_or_not_at
     )
 
 
-async def test_only_the_claim_that_holds_the_lease_settles_an_entry(store):
+async def test_only_the_claim_that_holds_the_lease_settles_an_entry(store: Any) -> None:
     record = await running_cup(store)
     post = st.Announcement("round_paired:1:1", "round_paired", {"tournament_id": 1, "round": 1})
     await store.tournaments.start_round(
@@ -168,7 +169,7 @@ async def test_only_the_claim_that_holds_the_lease_settles_an_entry(store):
         await store.outbox.settle("no-such-key", "sent", lease=second.lease, now=later(66))
 
 
-async def test_a_writer_whose_hold_ran_out_and_was_claimed_no_longer_settles(store):
+async def test_a_writer_whose_hold_ran_out_and_was_claimed_no_longer_settles(store: Any) -> None:
     record = await running_cup(store)
     await store.tournaments.start_round(
         record.id, expected_round=0, pairings=ROUND, announce=ROUND_POST, now=NOW

@@ -13,8 +13,6 @@ from contextlib import closing
 from datetime import timedelta
 from pathlib import Path
 
-from store_helpers import ALICE, BOB, GUILD, T0, StartMatch, challenge, play_quiet, play_to_end
-
 from bot.store import (
     FinalMove,
     GameEnding,
@@ -23,6 +21,16 @@ from bot.store import (
     Store,
     open_any,
     open_store,
+)
+from tests.store.store_helpers import (
+    ALICE,
+    BOB,
+    GUILD,
+    T0,
+    StartMatch,
+    challenge,
+    play_quiet,
+    play_to_end,
 )
 
 REPO = Path(__file__).resolve().parents[2]

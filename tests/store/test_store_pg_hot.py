@@ -12,9 +12,9 @@ from datetime import timedelta
 
 import asyncpg
 import pytest
-from store_helpers import ALICE, CHANNEL, T0, challenge, fork, new_game, quiet_move
 
 from bot.store import GameRecord, Store, open_any
+from tests.store.store_helpers import ALICE, CHANNEL, T0, challenge, fork, new_game, quiet_move
 
 GAMES = 4
 MOVES_PER_GAME = 30

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from store_helpers import ALICE, BOB, GUILD
 
 from bot.store import NotFound, PlayerRecord, SqliteStore
+from tests.store.store_helpers import ALICE, BOB, GUILD
 
 
 async def test_an_unknown_player_is_not_found(store: SqliteStore) -> None:

@@ -12,9 +12,6 @@ from typing import TypeVar
 
 import asyncpg
 import pytest
-from postgres import PostgresServer
-from store_helpers import ALICE, CHANNEL, T0, StartMatch, challenge, fork, quiet_move
-from test_store_concurrency import one_winner, race
 
 from bot.store import (
     Announcement,
@@ -28,6 +25,9 @@ from bot.store import (
 )
 from bot.store._migrations import latest_version, revision
 from bot.store.postgres import migrate_database, open_postgres
+from tests.postgres import PostgresServer
+from tests.store.store_helpers import ALICE, CHANNEL, T0, StartMatch, challenge, fork, quiet_move
+from tests.store.test_store_concurrency import one_winner, race
 
 T = TypeVar("T")
 on_postgres = pytest.mark.parametrize("store_target", ["postgresql"], indirect=True)
@@ -111,7 +111,12 @@ async def test_a_server_restart_fails_the_call_in_flight_and_the_pool_reconnects
     in_flight = asyncio.create_task(one_move(store, record))  # waits for the row lock
     await wait_until(lambda: waiting_for_lock(holder), what="the move to wait for the lock")
     restarted = threading.Event()
-    restart = threading.Thread(target=lambda: (restartable_postgres.restart(), restarted.set()))
+
+    def restart_and_say_so() -> None:
+        restartable_postgres.restart()
+        restarted.set()
+
+    restart = threading.Thread(target=restart_and_say_so)
     restart.start()
     try:
         # Usually the move is cut off. But the server stops its processes one by one: on a busy
@@ -170,7 +175,7 @@ async def test_a_database_from_newer_code_is_refused(postgres: PostgresServer) -
 async def test_migrating_twice_at_once_migrates_once(postgres: PostgresServer) -> None:
     url = postgres.fresh_database(migrated=False)
     reached = await asyncio.gather(migrate_database(url), migrate_database(url))
-    assert reached == [latest_version()] * 2
+    assert list(reached) == [latest_version()] * 2
     async with open_postgres(url) as opened:
         posted = await opened.challenges.create(challenge(), now=T0)
         assert (await opened.challenges.get(posted.id)).status == "pending"

@@ -6,9 +6,9 @@ import asyncio
 from datetime import datetime
 
 import pytest
-from store_helpers import T0, StartMatch
 
 from bot.store import Store
+from tests.store.store_helpers import T0, StartMatch
 
 
 async def test_a_game_without_a_review_has_none(store: Store, start_match: StartMatch) -> None:
@@ -32,7 +32,7 @@ async def test_the_first_review_stays_when_two_are_kept_at_once(
     )
     stored = await store.reviews.get(game.id)
     assert stored in ("first", "second")
-    assert kept == [stored, stored]
+    assert list(kept) == [stored, stored]
 
 
 async def test_a_naive_time_is_refused_and_nothing_is_kept(

@@ -10,13 +10,13 @@ from typing import Any
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from postgres import PostgresServer
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
 from bot.store._migrations import upgrade_sqlite
 from bot.store.postgres import connect
 from bot.store.schema import metadata
+from tests.postgres import PostgresServer
 
 # The version record kept for releases from before Alembic (see bot.store._migrations).
 NOT_IN_THE_SCHEMA = {"jarmo_schema_version"}

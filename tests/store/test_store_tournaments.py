@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,14 +32,16 @@ CUP = st.NewTournament(
 ROUND = [st.NewPairing(1, 2), st.NewPairing(3, None, decided=True, winner_id=3)]
 
 
-async def signed_up(store, *players: int) -> st.TournamentRecord:
+async def signed_up(store: st.Store, *players: int) -> st.TournamentRecord:
     record = await store.tournaments.create(CUP, now=NOW)
     for user_id in players:
         await store.tournaments.join(record.id, user_id)
     return record
 
 
-async def test_entries_keep_the_order_of_joining_and_joining_twice_changes_nothing(store):
+async def test_entries_keep_the_order_of_joining_and_joining_twice_changes_nothing(
+    store: Any,
+) -> None:
     record = await signed_up(store, 5, 3, 5, 4)
     await store.tournaments.leave(record.id, 3)
     entries = await store.tournaments.join(record.id, 3)
@@ -45,7 +49,7 @@ async def test_entries_keep_the_order_of_joining_and_joining_twice_changes_nothi
     assert [(e.user_id, e.seed) for e in entries] == [(5, 1), (4, 3), (3, 4)]
 
 
-async def test_a_round_starts_once_from_the_round_it_expects(store):
+async def test_a_round_starts_once_from_the_round_it_expects(store: Any) -> None:
     record = await signed_up(store, 1, 2, 3)
 
     started = await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
@@ -62,7 +66,7 @@ async def test_a_round_starts_once_from_the_round_it_expects(store):
         await store.tournaments.join(record.id, 4)
 
 
-async def test_concurrent_starts_let_exactly_one_through(store):
+async def test_concurrent_starts_let_exactly_one_through(store: Any) -> None:
     record = await signed_up(store, 1, 2, 3)
 
     outcomes = await asyncio.gather(
@@ -78,7 +82,7 @@ async def test_concurrent_starts_let_exactly_one_through(store):
     assert len(await store.tournaments.pairings(record.id)) == 2
 
 
-async def test_a_result_is_recorded_once(store):
+async def test_a_result_is_recorded_once(store: Any) -> None:
     record = await signed_up(store, 1, 2, 3)
     await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
 
@@ -92,7 +96,7 @@ async def test_a_result_is_recorded_once(store):
         await store.tournaments.decide(record.id, 1, 9, st.PairingResult(None))
 
 
-async def test_one_open_tournament_per_channel_and_finished_ones_stay_findable(store):
+async def test_one_open_tournament_per_channel_and_finished_ones_stay_findable(store: Any) -> None:
     record = await signed_up(store, 1, 2, 3)
     with pytest.raises(st.ChannelHasTournament):
         await store.tournaments.create(CUP, now=NOW)
@@ -108,7 +112,7 @@ async def test_one_open_tournament_per_channel_and_finished_ones_stay_findable(s
     assert (await store.tournaments.latest_in(10)).id == again.id != record.id
 
 
-async def test_a_pairing_is_found_by_its_match(store):
+async def test_a_pairing_is_found_by_its_match(store: Any) -> None:
     record = await signed_up(store, 1, 2, 3)
     await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
     challenge = await store.challenges.create(
@@ -125,7 +129,7 @@ async def test_a_pairing_is_found_by_its_match(store):
     assert await store.tournaments.pairing_of_match(match.id + 1) is None
 
 
-async def test_a_pairing_keeps_the_first_match_started_for_it(store):
+async def test_a_pairing_keeps_the_first_match_started_for_it(store: Any) -> None:
     record = await signed_up(store, 1, 2, 3)
     await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
     matches = []
@@ -150,7 +154,7 @@ async def test_a_pairing_keeps_the_first_match_started_for_it(store):
         await store.tournaments.attach_match(record.id, 1, 9, winner.id)
 
 
-async def test_the_tournament_tables_survive_reopening(store_target):
+async def test_the_tournament_tables_survive_reopening(store_target: Path | str) -> None:
     async with open_any(store_target) as store:
         record = await signed_up(store, 1, 2, 3)
         await store.tournaments.withdraw(record.id, 2)
@@ -159,7 +163,9 @@ async def test_the_tournament_tables_survive_reopening(store_target):
         assert [(e.user_id, e.withdrawn) for e in entries] == [(1, False), (2, True), (3, False)]
 
 
-async def test_tournaments_created_at_once_in_different_channels_all_get_their_own_id(store):
+async def test_tournaments_created_at_once_in_different_channels_all_get_their_own_id(
+    store: Any,
+) -> None:
     made = await asyncio.gather(
         *(
             store.tournaments.create(dataclasses.replace(CUP, channel_id=100 + n), now=NOW)
@@ -172,7 +178,7 @@ async def test_tournaments_created_at_once_in_different_channels_all_get_their_o
 
 
 async def finished_cup(
-    store, *players: int, channel: int = 10, guild: int = 1, at: datetime = NOW
+    store: st.Store, *players: int, channel: int = 10, guild: int = 1, at: datetime = NOW
 ) -> st.TournamentRecord:
     """A tournament of ``players`` in ``channel`` that played one round and finished ``at``."""
     new = dataclasses.replace(CUP, channel_id=channel, guild_id=guild)
@@ -183,7 +189,9 @@ async def finished_cup(
     return await store.tournaments.finish(record.id, expected_round=1, now=at)
 
 
-async def test_a_players_finished_tournaments_come_newest_first_in_their_server_only(store):
+async def test_a_players_finished_tournaments_come_newest_first_in_their_server_only(
+    store: Any,
+) -> None:
     hour = timedelta(hours=1)
     older = await finished_cup(store, 1, 2, 3, channel=10, at=NOW)
     newer = await finished_cup(store, 3, 1, 2, channel=11, at=NOW + hour)
@@ -202,7 +210,7 @@ async def test_a_players_finished_tournaments_come_newest_first_in_their_server_
     assert await store.tournaments.finished_with(1, 99, limit=10) == []
 
 
-async def test_a_withdrawn_player_keeps_the_tournament_in_their_list(store):
+async def test_a_withdrawn_player_keeps_the_tournament_in_their_list(store: Any) -> None:
     record = await signed_up(store, 1, 2, 3)
     await store.tournaments.start_round(record.id, expected_round=0, pairings=ROUND)
     await store.tournaments.withdraw(record.id, 2)
@@ -211,7 +219,9 @@ async def test_a_withdrawn_player_keeps_the_tournament_in_their_list(store):
     assert [t.id for t in await store.tournaments.finished_with(1, 2, limit=10)] == [record.id]
 
 
-async def test_the_last_finished_tournament_of_a_channel_outlives_the_next_sign_up(store):
+async def test_the_last_finished_tournament_of_a_channel_outlives_the_next_sign_up(
+    store: Any,
+) -> None:
     assert await store.tournaments.last_finished_in(10) is None
     first = await finished_cup(store, 1, 2, 3, at=NOW)
     second = await finished_cup(store, 1, 2, 3, at=NOW + timedelta(days=1))

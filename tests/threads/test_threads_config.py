@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_config
+from bot.config import BotConfig, ConfigError, load_config
 
 
-def config_with(tmp_path: Path, line: str):
+def config_with(tmp_path: Path, line: str) -> BotConfig:
     path = tmp_path / "config.toml"
     path.write_text(f"[discord]\n{line}\n", encoding="utf-8")
     return load_config(path, env={})

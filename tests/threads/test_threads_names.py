@@ -9,12 +9,12 @@ import pytest
 
 from bot.cogs.threads import NAME_LIMIT, finished_name, thread_name
 from bot.service import MatchStandings
-from bot.store import MatchRecord
+from bot.store import MatchRecord, MatchState
 
 LONG = "Ｗ" * 32 + " the Magnificent Destroyer of Ludos Boards"
 
 
-def standings(state: str, winner: int | None, names: dict[int, str]) -> MatchStandings:
+def standings(state: MatchState, winner: int | None, names: dict[int, str]) -> MatchStandings:
     match = MatchRecord(
         id=1, guild_id=1, channel_id=2, challenge_id=None, first_white_id=101,
         first_black_id=202, ruleset="ludos", layout="bow", game_count=1, max_plies=200,
@@ -32,7 +32,9 @@ def test_a_thread_is_named_after_the_players_and_the_ruleset() -> None:
     [("finished", 101, "Ann won"), ("finished", None, "drawn"), ("aborted", None, "aborted"),
      ("forfeited", 202, "Bob won")],
 )  # fmt: skip
-def test_a_finished_matchs_thread_carries_the_result(state, winner, result) -> None:
+def test_a_finished_matchs_thread_carries_the_result(
+    state: MatchState, winner: int | None, result: str
+) -> None:
     name = finished_name(standings(state, winner, {101: "Ann", 202: "Bob"}))
     assert name == f"Ann vs Bob · ludos — {result}"
 

@@ -3,14 +3,19 @@ front end is asked to do, and a service with that host attached."""
 
 from __future__ import annotations
 
-import pytest
-from event_service import RecordingHost, make_service
+from collections.abc import AsyncIterator
+from pathlib import Path
 
-from bot.store import open_store
+import pytest
+
+from bot.service import JarmoService
+from bot.store import SqliteStore, open_store
+from tests.fakes import FakeClock
+from tests.tournament.event_service import RecordingHost, make_service
 
 
 @pytest.fixture
-async def store(tmp_path):
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
     async with open_store(tmp_path / "jarmo.sqlite3") as opened:
         yield opened
 
@@ -21,7 +26,7 @@ def host() -> RecordingHost:
 
 
 @pytest.fixture
-def service(store, clock, host):
+def service(store: SqliteStore, clock: FakeClock, host: RecordingHost) -> JarmoService:
     service = make_service(store, clock)
     service.tournaments.attach(host)
     return service

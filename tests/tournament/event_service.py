@@ -5,7 +5,9 @@ agreed stops."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from bot.service import Actor, JarmoService, Place, ServiceConfig
 from bot.service.delivery import (
@@ -18,6 +20,7 @@ from bot.service.delivery import (
 from bot.service.tournaments.draw import Pairing, PlayerId
 from bot.service.tournaments.views import MatchWelcome, RoundView, TableView, TournamentRequest
 from bot.service.venues import NewMatch
+from bot.store import Store
 
 GUILD = 1
 LOBBY = Place(GUILD, 10)
@@ -68,7 +71,7 @@ class RecordingHost:
             pass
 
 
-def make_service(store, clock) -> JarmoService:
+def make_service(store: Store, clock: Callable[[], datetime]) -> JarmoService:
     """A service on ``store`` with a fixed random source."""
     return JarmoService(store, config=ServiceConfig(), clock=clock, rng=random.Random(0))
 
@@ -120,7 +123,11 @@ async def play_match(
         await service.play.accept_stop(here, player(other), offer)
 
 
-async def play_current_round(service: JarmoService, tournament_id: int, decide=stronger_wins):
+async def play_current_round(
+    service: JarmoService,
+    tournament_id: int,
+    decide: Callable[[int, Pairing], PlayerId | None] = stronger_wins,
+) -> None:
     """Play every match of the current round as ``decide`` says, then let the event advance."""
     tournament = await service.kit.store.tournaments.get(tournament_id)
     for pairing in await service.kit.store.tournaments.pairings(tournament_id):

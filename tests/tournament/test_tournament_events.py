@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import pytest
-from tournament_helpers import play_event
 
 from bot.service.tournaments.draw import (
     Event,
@@ -15,6 +14,7 @@ from bot.service.tournaments.draw import (
     standings,
     swiss_round,
 )
+from tests.tournament.tournament_helpers import play_event
 
 # (rank, player, match points, game points, Buchholz, Sonneborn-Berger)
 Row = tuple[int, PlayerId, int, int, int, float]

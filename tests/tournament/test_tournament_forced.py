@@ -3,20 +3,21 @@ and the result the table counts, and the thread's standings and name say the sam
 
 from __future__ import annotations
 
-from event_service import GUILD, LOBBY, MODERATOR, always, player, sign_up
-
 from bot.cogs.threads import finished_name
 from bot.i18n import ENGLISH
-from bot.service import Place, read_action
+from bot.service import JarmoService, Place, read_action
 from bot.service import models as service_models
-from bot.store import PairingResult
+from bot.store import PairingResult, SqliteStore
 from bot.words import Voice, shared_catalogue, standings_text, unchanged
 from bot.words import tournaments as tournament_words
+from tests.tournament.event_service import GUILD, LOBBY, MODERATOR, always, player, sign_up
 
 VOICE = Voice(shared_catalogue(ENGLISH), name=lambda user: f"<@{user}>", strong=unchanged)
 
 
-async def test_a_forced_match_counts_the_games_finished_in_its_thread_and_the_table(service, store):
+async def test_a_forced_match_counts_the_games_finished_in_its_thread_and_the_table(
+    service: JarmoService, store: SqliteStore
+) -> None:
     tournament_id = await sign_up(service, 4, format="swiss", rounds=2)
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     ahead_board, level_board = [
@@ -24,6 +25,7 @@ async def test_a_forced_match_counts_the_games_finished_in_its_thread_and_the_ta
     ]
     a, b = ahead_board.first_id, ahead_board.second_id
     assert b is not None
+    assert ahead_board.match_id is not None
     match = await store.games.match(ahead_board.match_id)
     here = Place(GUILD, match.channel_id)
     # Game 1 (a has White): b captures and the players stop there, 4-5. Game 2 is under way.
@@ -56,9 +58,11 @@ async def test_a_forced_match_counts_the_games_finished_in_its_thread_and_the_ta
     ]
 
     # The other match had no game finished: a draw, 0-0, in its thread as in the table.
+    assert level_board.match_id is not None
     level = await store.games.match(level_board.match_id)
     level_standings = await service.standings.current(Place(GUILD, level.channel_id))
     first, second = level_board.first_id, level_board.second_id
+    assert second is not None
     assert level_standings.counted == service_models.CountedResult(None, {first: 0, second: 0})
     assert (
         f"The match was stopped; the tournament counts it as drawn, <@{first}> 0 – 0 <@{second}>."
@@ -70,10 +74,13 @@ async def test_a_forced_match_counts_the_games_finished_in_its_thread_and_the_ta
     assert (row.rounds[0].outcome, row.rounds[0].points) == ("draw", (0, 0))
 
 
-async def test_a_withdrawal_shows_in_the_thread_as_the_forfeit_the_table_counts(service, store):
+async def test_a_withdrawal_shows_in_the_thread_as_the_forfeit_the_table_counts(
+    service: JarmoService, store: SqliteStore
+) -> None:
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     pairing = next(p for p in await store.tournaments.pairings(tournament_id) if p.round == 1)
+    assert pairing.match_id is not None
     match = await store.games.match(pairing.match_id)
 
     await service.tournaments.leave(LOBBY, player(pairing.first_id))

@@ -3,7 +3,14 @@ as played only once all its matches are decided), and its tie-breaks worked out 
 
 from __future__ import annotations
 
-from event_service import (
+from bot.i18n import ENGLISH
+from bot.service import JarmoService, Place
+from bot.service.tournaments.draw import Bye, Event, MatchResult, standings
+from bot.service.tournaments.views import TableView
+from bot.store import SqliteStore
+from bot.words import Voice, shared_catalogue, unchanged
+from bot.words.tournaments import table_lines, table_words
+from tests.tournament.event_service import (
     GUILD,
     LOBBY,
     MODERATOR,
@@ -13,13 +20,6 @@ from event_service import (
     player,
     sign_up,
 )
-
-from bot.i18n import ENGLISH
-from bot.service import Place
-from bot.service.tournaments.draw import Bye, Event, MatchResult, standings
-from bot.service.tournaments.views import TableView
-from bot.words import Voice, shared_catalogue, unchanged
-from bot.words.tournaments import table_lines, table_words
 
 VOICE = Voice(shared_catalogue(ENGLISH), name=lambda user: f"<@{user}>", strong=unchanged)
 
@@ -67,7 +67,7 @@ def byes_in(table: TableView) -> dict[int, int]:
     }
 
 
-async def tables_through(service, tournament_id: int) -> list[TableView]:
+async def tables_through(service: JarmoService, tournament_id: int) -> list[TableView]:
     """The table after the start and after every round, until the event has ended."""
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     await deliver_posts(service)
@@ -84,7 +84,9 @@ async def tables_through(service, tournament_id: int) -> list[TableView]:
         await play_current_round(service, tournament_id)
 
 
-async def test_a_swiss_of_five_with_a_bye_counts_only_rounds_played_to_the_end(service):
+async def test_a_swiss_of_five_with_a_bye_counts_only_rounds_played_to_the_end(
+    service: JarmoService,
+) -> None:
     tournament_id = await sign_up(service, 5, format="swiss", rounds=3)
 
     tables = await tables_through(service, tournament_id)
@@ -98,7 +100,9 @@ async def test_a_swiss_of_five_with_a_bye_counts_only_rounds_played_to_the_end(s
     assert all(picture_agrees(table) for table in tables)
 
 
-async def test_a_round_robin_of_five_has_a_bye_every_round_and_says_so(service):
+async def test_a_round_robin_of_five_has_a_bye_every_round_and_says_so(
+    service: JarmoService,
+) -> None:
     tournament_id = await sign_up(service, 5, format="round-robin")
 
     tables = await tables_through(service, tournament_id)
@@ -116,11 +120,12 @@ async def test_a_round_robin_of_five_has_a_bye_every_round_and_says_so(service):
 
 
 async def test_a_decided_match_of_the_round_in_progress_is_counted_but_the_round_is_not(
-    service, store
-):
+    service: JarmoService, store: SqliteStore
+) -> None:
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     first = next(p for p in await store.tournaments.pairings(tournament_id) if p.round == 1)
+    assert first.match_id is not None
     match = await store.games.match(first.match_id)
     assert first.second_id is not None
     await service.play.resign(Place(GUILD, match.channel_id), player(first.second_id))

@@ -4,32 +4,37 @@ event signs up. Whole events played through the service on a real SQLite file.""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 
 import pytest
-from event_service import (
+
+from bot.service import Code, JarmoService, Place, Refusal
+from bot.service.errors import NoStats
+from bot.service.stats_models import TournamentPlacing
+from bot.service.tournaments.draw import Pairing, PlayerId
+from bot.service.tournaments.views import TournamentRequest
+from bot.words import refusal_text
+from tests.fakes import FakeClock
+from tests.tournament.event_service import (
     GUILD,
     LOBBY,
     MODERATOR,
+    RecordingHost,
     always,
     play_current_round,
     player,
 )
-from wording import english
-
-from bot.service import Code, Place, Refusal
-from bot.service.errors import NoStats
-from bot.service.tournaments.views import TournamentRequest
-from bot.words import refusal_text
+from tests.wording import english
 
 
-def weaker_wins(round_number, pairing):
+def weaker_wins(round_number: int, pairing: Pairing) -> PlayerId | None:
     """The higher id wins; neighbouring ids draw."""
     a, b = pairing.players
     return None if abs(a - b) == 1 else max(a, b)
 
 
-async def signed_up(service, name: str, players: range, place: Place = LOBBY) -> int:
+async def signed_up(service: JarmoService, name: str, players: range, place: Place = LOBBY) -> int:
     request = TournamentRequest(name, "round-robin")
     view = await service.tournaments.create(place, MODERATOR, request, moderator=True)
     for number in players:
@@ -37,7 +42,14 @@ async def signed_up(service, name: str, players: range, place: Place = LOBBY) ->
     return view.tournament.id
 
 
-async def play_event(service, host, name: str, players: range, decide=None, place=LOBBY) -> int:
+async def play_event(
+    service: JarmoService,
+    host: RecordingHost,
+    name: str,
+    players: range,
+    decide: Callable[[int, Pairing], PlayerId | None] | None = None,
+    place: Place = LOBBY,
+) -> int:
     """A whole round robin of ``players`` in ``place``; its id once its final table is out."""
     tournament_id = await signed_up(service, name, players, place)
     await service.tournaments.start(place, MODERATOR, moderator=True, is_member=always)
@@ -50,13 +62,13 @@ async def play_event(service, host, name: str, players: range, decide=None, plac
     return tournament_id
 
 
-def placings_of(placings):
+def placings_of(placings: Iterable[TournamentPlacing]) -> list[tuple[str, int, int]]:
     return [(p.tournament.name, p.rank, p.players) for p in placings]
 
 
 async def test_a_players_finished_tournaments_are_listed_newest_first_with_their_place(
-    service, host, clock
-):
+    service: JarmoService, host: RecordingHost, clock: FakeClock
+) -> None:
     await play_event(service, host, "Spring cup", range(1, 5))
     clock.advance(timedelta(days=1).total_seconds())
     await play_event(service, host, "Summer cup", range(1, 4), decide=weaker_wins)
@@ -75,7 +87,9 @@ async def test_a_players_finished_tournaments_are_listed_newest_first_with_their
     assert await history.placings(GUILD, 99) == ()
 
 
-async def test_the_final_table_of_a_finished_tournament_is_the_one_posted_at_its_end(service, host):
+async def test_the_final_table_of_a_finished_tournament_is_the_one_posted_at_its_end(
+    service: JarmoService, host: RecordingHost
+) -> None:
     first = await play_event(service, host, "Spring cup", range(1, 5))
     await play_event(service, host, "Summer cup", range(1, 4))
 
@@ -86,7 +100,9 @@ async def test_the_final_table_of_a_finished_tournament_is_the_one_posted_at_its
 
 
 @pytest.mark.parametrize("asked", ["unknown", "elsewhere", "running"])
-async def test_a_table_that_is_not_in_this_servers_history_is_refused(service, host, asked):
+async def test_a_table_that_is_not_in_this_servers_history_is_refused(
+    service: JarmoService, host: RecordingHost, asked: str
+) -> None:
     finished = await play_event(service, host, "Spring cup", range(1, 5))
     running = await signed_up(service, "Summer cup", range(1, 5), Place(GUILD, 11))
     await service.tournaments.start(Place(GUILD, 11), MODERATOR, moderator=True, is_member=always)
@@ -107,7 +123,9 @@ async def test_a_table_that_is_not_in_this_servers_history_is_refused(service, h
     )
 
 
-async def test_standings_show_the_last_final_table_while_the_next_event_signs_up(service, host):
+async def test_standings_show_the_last_final_table_while_the_next_event_signs_up(
+    service: JarmoService, host: RecordingHost
+) -> None:
     await play_event(service, host, "Spring cup", range(1, 5))
     await play_event(service, host, "Summer cup", range(1, 4))
     await signed_up(service, "Autumn cup", range(1, 3))
@@ -117,7 +135,7 @@ async def test_standings_show_the_last_final_table_while_the_next_event_signs_up
     assert shown == host.tables[1] and shown.tournament.name == "Summer cup" and shown.final
 
 
-async def test_standings_refuse_a_channel_without_a_table_to_show(service):
+async def test_standings_refuse_a_channel_without_a_table_to_show(service: JarmoService) -> None:
     with pytest.raises(Refusal) as never:
         await service.tournaments.standings(LOBBY)
     await signed_up(service, "Spring cup", range(1, 5))
@@ -128,8 +146,10 @@ async def test_standings_refuse_a_channel_without_a_table_to_show(service):
     assert not_started.value.code == Code.TOURNAMENT_NOT_RUNNING
 
 
-async def test_the_history_page_carries_the_tournaments_even_without_counted_games(service):
-    placings = ()
+async def test_the_history_page_carries_the_tournaments_even_without_counted_games(
+    service: JarmoService,
+) -> None:
+    placings: tuple[TournamentPlacing, ...] = ()
     with pytest.raises(NoStats) as refused:
         await service.stats.history(GUILD, 1, tournaments=placings)
     assert refused.value.code == Code.NO_HISTORY

@@ -7,17 +7,19 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from wording import voice
 
 from bot.cogs.stats import TOURNAMENT_VALUE, HistoryPicker
 from bot.service.stats_models import HistoryPage, TournamentPlacing
-from bot.store import TournamentRecord
+from bot.store import TournamentFormat, TournamentRecord
 from bot.words import Voice, history_text, place_text, placing_option, shared_catalogue
+from tests.wording import voice
 
 ENDED = datetime(2026, 11, 23, 18, 30, tzinfo=UTC)
 
 
-def cup(tournament_id: int, name: str = "Spring Cup", format: str = "round-robin"):
+def cup(
+    tournament_id: int, name: str = "Spring Cup", format: TournamentFormat = "round-robin"
+) -> TournamentRecord:
     return TournamentRecord(
         id=tournament_id, guild_id=1, channel_id=10, organiser_id=99, name=name, format=format,
         rounds=0, game_count=2, ruleset="classic", layout="bow", max_plies=200,
@@ -42,7 +44,7 @@ def cup(tournament_id: int, name: str = "Spring Cup", format: str = "round-robin
         (111, "111th of 7"),
     ],
 )
-def test_a_place_has_its_english_ending(rank, words):
+def test_a_place_has_its_english_ending(rank: int, words: str) -> None:
     assert place_text(rank, 7, voice()) == words
 
 
@@ -50,12 +52,12 @@ def test_a_place_has_its_english_ending(rank, words):
     ("language", "words"),
     [("de", "Platz 2 von 7"), ("pl", "2. miejsce z 7"), ("eo", "2-a loko el 7")],
 )
-def test_a_place_is_worded_in_the_readers_language(language, words):
+def test_a_place_is_worded_in_the_readers_language(language: str, words: str) -> None:
     reader = Voice(shared_catalogue(language), name=str)
     assert place_text(2, 7, reader) == words
 
 
-def test_the_history_lists_the_tournaments_after_the_games_and_says_what_to_pick():
+def test_the_history_lists_the_tournaments_after_the_games_and_says_what_to_pick() -> None:
     placings = (TournamentPlacing(cup(2, "Spring Cup"), 2, 7), TournamentPlacing(cup(1), 1, 3))
     only_tournaments = HistoryPage(1, 5, "Ann", None, [], placings)
 
@@ -71,7 +73,7 @@ def test_the_history_lists_the_tournaments_after_the_games_and_says_what_to_pick
     assert "Tournaments" not in history_text(HistoryPage(1, 5, "Ann", None, []), voice())
 
 
-def test_a_tournament_option_stays_within_discords_limits():
+def test_a_tournament_option_stays_within_discords_limits() -> None:
     longest = TournamentPlacing(cup(7, "W" * 60, format="swiss"), 100, 100)
 
     label, description = placing_option(25, longest, voice())
@@ -80,7 +82,7 @@ def test_a_tournament_option_stays_within_discords_limits():
     assert description == "2026-11-23 · Swiss · the final table"
 
 
-def test_the_picker_offers_games_and_tournaments_under_the_old_custom_id():
+def test_the_picker_offers_games_and_tournaments_under_the_old_custom_id() -> None:
     placings = tuple(TournamentPlacing(cup(n, "W" * 60), n, 99) for n in range(1, 11))
     page = HistoryPage(1, 5, "Ann", None, [], placings)
 

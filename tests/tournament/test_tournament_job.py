@@ -7,16 +7,28 @@ import asyncio
 import contextlib
 import logging
 
-from event_service import LOBBY, MODERATOR, always, play_match, sign_up, stronger_wins
+import pytest
 
+from bot.service import JarmoService
 from bot.service.backoff import MAX_DELAY_SECONDS
 from bot.service.jobs import Job, run_job
 from bot.service.tournaments.draw import Pairing
+from bot.service.venues import NewMatch
+from bot.store import SqliteStore, TournamentRecord
+from tests.tournament.event_service import (
+    LOBBY,
+    MODERATOR,
+    RecordingHost,
+    always,
+    play_match,
+    sign_up,
+    stronger_wins,
+)
 
 WAIT_SECONDS = 10.0  # a limit for the conditions below, never a synchronisation
 
 
-async def finish_round_one(service, store, tournament_id: int) -> None:
+async def finish_round_one(service: JarmoService, store: SqliteStore, tournament_id: int) -> None:
     """Play every match of round 1 without advancing the event."""
     for pairing in await store.tournaments.pairings(tournament_id):
         assert pairing.match_id is not None and pairing.second_id is not None
@@ -26,8 +38,8 @@ async def finish_round_one(service, store, tournament_id: int) -> None:
 
 
 async def test_the_job_survives_a_store_error_and_advances_once_the_store_recovers(
-    service, store, host, caplog
-):
+    service: JarmoService, store: SqliteStore, host: RecordingHost, caplog: pytest.LogCaptureFixture
+) -> None:
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     await finish_round_one(service, store, tournament_id)
@@ -35,14 +47,14 @@ async def test_the_job_survives_a_store_error_and_advances_once_the_store_recove
     stored_running = store.tournaments.running
     calls = 0
 
-    async def running_after_one_failure():
+    async def running_after_one_failure() -> list[TournamentRecord]:
         nonlocal calls
         calls += 1
         if calls == 1:
             raise ConnectionResetError("the database connection was lost")
         return await stored_running()
 
-    store.tournaments.running = running_after_one_failure
+    store.tournaments.running = running_after_one_failure  # type: ignore[method-assign]  # fails once
     delays: list[float] = []
 
     async def no_wait(seconds: float) -> None:
@@ -57,11 +69,11 @@ async def test_the_job_survives_a_store_error_and_advances_once_the_store_recove
     next_match_opened = asyncio.Event()
     open_place = host.open
 
-    async def open_and_tell(*args):
+    async def open_and_tell(match: NewMatch) -> int | None:
         next_match_opened.set()
-        return await open_place(*args)
+        return await open_place(match)
 
-    host.open = open_and_tell
+    host.open = open_and_tell  # type: ignore[method-assign]  # says when a match opens
 
     try:
         with caplog.at_level(logging.ERROR, "bot.service.jobs"):
@@ -79,7 +91,7 @@ async def test_the_job_survives_a_store_error_and_advances_once_the_store_recove
     assert "tournaments failed; trying again in 1 s" in caplog.text
 
 
-async def test_delays_grow_with_failures_in_a_row_up_to_the_cap():
+async def test_delays_grow_with_failures_in_a_row_up_to_the_cap() -> None:
     failures = 0
     delays: list[float] = []
     recovered = asyncio.Event()
@@ -101,7 +113,9 @@ async def test_delays_grow_with_failures_in_a_row_up_to_the_cap():
     assert max(delays) == MAX_DELAY_SECONDS and len(delays) == 12
 
 
-async def test_a_failure_while_stopping_ends_the_job_quietly(caplog):
+async def test_a_failure_while_stopping_ends_the_job_quietly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     async def store_gone() -> None:
         raise OSError("closed")
 

@@ -6,13 +6,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from event_service import LOBBY, MODERATOR, RecordingHost, always, make_service, sign_up
-from fakes import FakeClock
 
 from bot.jarmo import DEFAULT_LAYOUT
 from bot.service import ChannelBusy, Code, JarmoService
 from bot.service.venues import NewMatch
 from bot.store import Store
+from tests.fakes import FakeClock
+from tests.tournament.event_service import (
+    LOBBY,
+    MODERATOR,
+    RecordingHost,
+    always,
+    make_service,
+    sign_up,
+)
 
 
 async def test_each_pairing_starts_its_match_and_first_game_in_the_place_opened_for_it(

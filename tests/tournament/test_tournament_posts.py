@@ -8,19 +8,14 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from pathlib import Path
 
-from event_service import (
-    LOBBY,
-    MODERATOR,
-    RecordingHost,
-    always,
-    make_service,
-    play_current_round,
-    sign_up,
-)
+import pytest
 
+from bot.service import JarmoService
 from bot.service.delivery import (
     MAX_ATTEMPTS,
     AnnouncementDelivery,
@@ -30,12 +25,24 @@ from bot.service.delivery import (
     WelcomeNotice,
 )
 from bot.store import open_store
+from tests.fakes import FakeClock
+from tests.tournament.event_service import (
+    LOBBY,
+    MODERATOR,
+    RecordingHost,
+    always,
+    make_service,
+    play_current_round,
+    sign_up,
+)
 
 DAY = timedelta(days=1).total_seconds()
 
 
 @asynccontextmanager
-async def process(path, clock, host: RecordingHost | None = None):
+async def process(
+    path: Path, clock: FakeClock, host: RecordingHost | None = None
+) -> AsyncIterator[JarmoService]:
     """One run of the bot: a service over the file, with ``host`` attached (or a new one)."""
     async with open_store(path) as store:
         service = make_service(store, clock)
@@ -47,7 +54,9 @@ def keys(*hosts: RecordingHost) -> Counter[str]:
     return Counter(d.entry.key for host in hosts for d in host.posted)
 
 
-async def test_a_stop_after_each_change_posts_every_post_once_after_the_restart(tmp_path, clock):
+async def test_a_stop_after_each_change_posts_every_post_once_after_the_restart(
+    tmp_path: Path, clock: FakeClock
+) -> None:
     path = tmp_path / "jarmo.sqlite3"
     async with process(path, clock) as service:
         tournament_id = await sign_up(service, 4, format="round-robin")
@@ -88,7 +97,9 @@ async def test_a_stop_after_each_change_posts_every_post_once_after_the_restart(
     assert [r.number for r in second.rounds] == [1, 2, 3]
 
 
-async def test_a_rounds_post_waits_for_the_threads_of_its_matches(tmp_path, clock):
+async def test_a_rounds_post_waits_for_the_threads_of_its_matches(
+    tmp_path: Path, clock: FakeClock
+) -> None:
     path = tmp_path / "jarmo.sqlite3"
     refusing = RecordingHost(refuse=True)  # Discord opens no threads: no match starts
     async with process(path, clock, refusing) as service:
@@ -117,8 +128,8 @@ async def test_a_rounds_post_waits_for_the_threads_of_its_matches(tmp_path, cloc
 
 
 async def test_a_round_whose_threads_never_come_is_posted_as_it_stands_at_the_last_attempt(
-    tmp_path, clock
-):
+    tmp_path: Path, clock: FakeClock
+) -> None:
     refusing = RecordingHost(refuse=True)
     async with process(tmp_path / "jarmo.sqlite3", clock, refusing) as service:
         await sign_up(service, 4, format="round-robin")
@@ -134,7 +145,9 @@ async def test_a_round_whose_threads_never_come_is_posted_as_it_stands_at_the_la
         assert await service.kit.store.outbox.next_due() is None
 
 
-async def test_a_permanent_discord_failure_is_given_up_at_once(tmp_path, clock, caplog):
+async def test_a_permanent_discord_failure_is_given_up_at_once(
+    tmp_path: Path, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
     async def channel_gone(delivery: Delivery) -> None:
         raise Undeliverable(f"channel {delivery.entry.channel_id}: 404 Unknown Channel")
 
@@ -156,7 +169,7 @@ async def test_a_permanent_discord_failure_is_given_up_at_once(tmp_path, clock, 
         assert working.posted == []
 
 
-async def test_a_service_without_a_host_writes_no_posts(tmp_path, clock):
+async def test_a_service_without_a_host_writes_no_posts(tmp_path: Path, clock: FakeClock) -> None:
     async with open_store(tmp_path / "jarmo.sqlite3") as store:
         service = make_service(store, clock)
         await sign_up(service, 3, format="round-robin")

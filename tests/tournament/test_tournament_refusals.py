@@ -3,23 +3,28 @@
 from __future__ import annotations
 
 import pytest
-from event_service import (
+
+from bot.service import Code, JarmoService, NotAllowed, Place, Refusal
+from bot.service.tournaments.cases import IsMember
+from bot.service.tournaments.views import RoundView, TournamentRequest
+from bot.store import EntryRecord, PairingRecord, SqliteStore, TournamentRecord
+from tests.tournament.event_service import (
     LOBBY,
     MODERATOR,
+    RecordingHost,
     always,
     player,
     sign_up,
 )
 
-from bot.service import Code, NotAllowed, Place, Refusal
-from bot.service.tournaments.views import TournamentRequest
 
-
-async def start(service, is_member=always):
+async def start(service: JarmoService, is_member: IsMember = always) -> RoundView:
     return await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=is_member)
 
 
-async def snapshot(store, tournament_id):
+async def snapshot(
+    store: SqliteStore, tournament_id: int
+) -> tuple[TournamentRecord, list[EntryRecord], list[PairingRecord]]:
     return (
         await store.tournaments.get(tournament_id),
         await store.tournaments.entries(tournament_id),
@@ -27,7 +32,9 @@ async def snapshot(store, tournament_id):
     )
 
 
-async def test_fewer_than_three_players_cannot_start(service, store, host):
+async def test_fewer_than_three_players_cannot_start(
+    service: JarmoService, store: SqliteStore, host: RecordingHost
+) -> None:
     tournament_id = await sign_up(service, 2, format="swiss")
     before = await snapshot(store, tournament_id)
 
@@ -38,7 +45,9 @@ async def test_fewer_than_three_players_cannot_start(service, store, host):
     assert await snapshot(store, tournament_id) == before and not host.opened
 
 
-async def test_more_rounds_than_a_round_robin_allows_cannot_start(service, store, host):
+async def test_more_rounds_than_a_round_robin_allows_cannot_start(
+    service: JarmoService, store: SqliteStore, host: RecordingHost
+) -> None:
     tournament_id = await sign_up(service, 4, format="round-robin", rounds=4)
     before = await snapshot(store, tournament_id)
 
@@ -50,7 +59,9 @@ async def test_more_rounds_than_a_round_robin_allows_cannot_start(service, store
     assert await snapshot(store, tournament_id) == before and not host.opened
 
 
-async def test_a_second_tournament_in_one_channel_is_refused_until_the_first_ends(service):
+async def test_a_second_tournament_in_one_channel_is_refused_until_the_first_ends(
+    service: JarmoService,
+) -> None:
     await sign_up(service, 3, format="swiss")
     request = TournamentRequest("Second", "swiss")
 
@@ -64,7 +75,9 @@ async def test_a_second_tournament_in_one_channel_is_refused_until_the_first_end
     ).entries == ()
 
 
-async def test_a_player_who_left_the_server_stops_the_start_by_name(service, store, host):
+async def test_a_player_who_left_the_server_stops_the_start_by_name(
+    service: JarmoService, store: SqliteStore, host: RecordingHost
+) -> None:
     tournament_id = await sign_up(service, 4, format="swiss")
     before = await snapshot(store, tournament_id)
 
@@ -81,7 +94,9 @@ async def test_a_player_who_left_the_server_stops_the_start_by_name(service, sto
     assert (await start(service, gone_three)).number == 1
 
 
-async def test_join_and_leave_buttons_pressed_after_the_start_are_refused(service, store):
+async def test_join_and_leave_buttons_pressed_after_the_start_are_refused(
+    service: JarmoService, store: SqliteStore
+) -> None:
     tournament_id = await sign_up(service, 3, format="round-robin")
     await start(service)
     before = await snapshot(store, tournament_id)
@@ -93,7 +108,7 @@ async def test_join_and_leave_buttons_pressed_after_the_start_are_refused(servic
     assert await snapshot(store, tournament_id) == before
 
 
-async def test_only_moderators_create_start_force_or_withdraw_others(service):
+async def test_only_moderators_create_start_force_or_withdraw_others(service: JarmoService) -> None:
     request = TournamentRequest("Cup", "swiss")
     with pytest.raises(NotAllowed):
         await service.tournaments.create(LOBBY, player(1), request, moderator=False)
@@ -115,7 +130,9 @@ async def test_only_moderators_create_start_force_or_withdraw_others(service):
         (TournamentRequest("Cup", "swiss", time_per_move="soon"), Code.BAD_TIME_LIMIT),
     ],
 )
-async def test_bad_options_are_refused_and_nothing_is_created(service, store, request_, code):
+async def test_bad_options_are_refused_and_nothing_is_created(
+    service: JarmoService, store: SqliteStore, request_: TournamentRequest, code: Code
+) -> None:
     with pytest.raises(Refusal) as refused:
         await service.tournaments.create(LOBBY, MODERATOR, request_, moderator=True)
 
@@ -123,7 +140,7 @@ async def test_bad_options_are_refused_and_nothing_is_created(service, store, re
     assert await store.tournaments.latest_in(LOBBY.channel_id) is None
 
 
-async def test_pairings_of_a_round_not_played_yet_are_refused(service):
+async def test_pairings_of_a_round_not_played_yet_are_refused(service: JarmoService) -> None:
     await sign_up(service, 4, format="swiss")
     await start(service)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
-from tournament_helpers import play_event
 
 from bot.service.tournaments.draw import (
     Event,
@@ -16,6 +15,7 @@ from bot.service.tournaments.draw import (
     round_robin_rounds,
 )
 from bot.service.tournaments.draw.ledger import ledger
+from tests.tournament.tournament_helpers import play_event
 
 
 def test_six_players_follow_the_published_berger_table() -> None:

@@ -4,9 +4,17 @@ matches, results coming back from the matches' endings, and the expected final t
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
-from event_service import (
+
+from bot.service import JarmoService
+from bot.service.tournaments.draw import Format, MatchResult, Pairing, PlayerId, standings
+from bot.service.tournaments.views import TableView
+from bot.service.venues import NewMatch
+from bot.store import SqliteStore, open_store
+from tests.fakes import FakeClock
+from tests.tournament.event_service import (
     LOBBY,
     MODERATOR,
     RecordingHost,
@@ -18,20 +26,22 @@ from event_service import (
     sign_up,
     stronger_wins,
 )
-from tournament_helpers import play_event
-
-from bot.service.tournaments.draw import MatchResult, Pairing, standings
-from bot.service.venues import NewMatch
-from bot.store import open_store
+from tests.tournament.tournament_helpers import play_event
 
 
-def with_points(round_number: int, pairing: Pairing):
+def with_points(round_number: int, pairing: Pairing) -> tuple[PlayerId | None, tuple[int, int]]:
     """The pure helpers' rule with the game points the service's matches end with."""
     winner = stronger_wins(round_number, pairing)
     return winner, points_of(winner)
 
 
-async def run_event(service, host, count: int, format: str, rounds: int | None = None):
+async def run_event(
+    service: JarmoService,
+    host: RecordingHost,
+    count: int,
+    format: str,
+    rounds: int | None = None,
+) -> int:
     tournament_id = await sign_up(service, count, format=format, rounds=rounds)
     first = await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     assert first.number == 1
@@ -41,11 +51,13 @@ async def run_event(service, host, count: int, format: str, rounds: int | None =
     return tournament_id
 
 
-def table_rows(view):
+def table_rows(view: TableView) -> list[tuple[int, int, int]]:
     return [(row.rank, row.player, row.match_points) for row in view.standings.rows]
 
 
-async def test_a_round_robin_of_four_ends_with_the_table_worked_out_by_hand(service, host):
+async def test_a_round_robin_of_four_ends_with_the_table_worked_out_by_hand(
+    service: JarmoService, host: RecordingHost
+) -> None:
     await run_event(service, host, 4, "round-robin")
 
     # Lower id wins, neighbours draw: 1 draws 2 and beats 3 and 4 (5 match points); 2 draws 1
@@ -59,7 +71,9 @@ async def test_a_round_robin_of_four_ends_with_the_table_worked_out_by_hand(serv
     assert len(host.opened) == 6  # one place per match, each pair once
 
 
-async def test_tournament_games_count_for_ratings_like_any_other(service, host, store):
+async def test_tournament_games_count_for_ratings_like_any_other(
+    service: JarmoService, host: RecordingHost, store: SqliteStore
+) -> None:
     await run_event(service, host, 4, "round-robin")
 
     ranked = await store.ratings.leaderboard(1, "classic", offset=0, limit=10)
@@ -68,7 +82,9 @@ async def test_tournament_games_count_for_ratings_like_any_other(service, host, 
     assert sum(r.rating.games for r in ranked) == 2 * (3 * 1 + 3 * 2)
 
 
-async def test_a_round_robin_of_three_gives_each_a_bye(service, host):
+async def test_a_round_robin_of_three_gives_each_a_bye(
+    service: JarmoService, host: RecordingHost
+) -> None:
     await run_event(service, host, 3, "round-robin")
 
     # 1 draws 2, beats 3; 2 draws 1 and 3; 3 draws 2. Each sits out once (a bye: 2 points).
@@ -91,7 +107,9 @@ async def test_a_round_robin_of_three_gives_each_a_bye(service, host):
         ("swiss", 8),
     ],
 )
-async def test_a_whole_event_ends_with_the_table_of_its_draw(service, host, format, count):
+async def test_a_whole_event_ends_with_the_table_of_its_draw(
+    service: JarmoService, host: RecordingHost, format: Format, count: int
+) -> None:
     tournament_id = await run_event(service, host, count, format)
 
     (final,) = host.tables
@@ -105,7 +123,9 @@ async def test_a_whole_event_ends_with_the_table_of_its_draw(service, host, form
     assert await service.tournaments.standings(LOBBY) == final
 
 
-async def test_swiss_of_eight_plays_three_rounds_and_the_top_seed_wins(service, host):
+async def test_swiss_of_eight_plays_three_rounds_and_the_top_seed_wins(
+    service: JarmoService, host: RecordingHost
+) -> None:
     await run_event(service, host, 8, "swiss")
 
     (final,) = host.tables
@@ -115,10 +135,13 @@ async def test_swiss_of_eight_plays_three_rounds_and_the_top_seed_wins(service, 
     assert len({frozenset(pair) for pair in met}) == len(met)  # no rematch
 
 
-async def test_a_result_comes_back_by_itself_and_the_round_waits_for_the_last(service, host, store):
+async def test_a_result_comes_back_by_itself_and_the_round_waits_for_the_last(
+    service: JarmoService, host: RecordingHost, store: SqliteStore
+) -> None:
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     first, second = (p for p in await store.tournaments.pairings(tournament_id))
+    assert first.match_id is not None and first.second_id is not None
     match = await store.games.match(first.match_id)
     await service.play.resign(
         type(LOBBY)(LOBBY.guild_id, match.channel_id), player(first.second_id)
@@ -130,6 +153,7 @@ async def test_a_result_comes_back_by_itself_and_the_round_waits_for_the_last(se
     await service.tournaments.rounds.advance_all()
     assert (await store.tournaments.get(tournament_id)).current_round == 1  # one still playing
 
+    assert second.match_id is not None
     other = await store.games.match(second.match_id)
     await service.play.abort(
         type(LOBBY)(LOBBY.guild_id, other.channel_id), MODERATOR, can_manage=True
@@ -140,7 +164,9 @@ async def test_a_result_comes_back_by_itself_and_the_round_waits_for_the_last(se
     assert aborted.decided and aborted.winner_id is None  # level when aborted: drawn
 
 
-async def test_the_event_goes_on_after_a_restart_that_lost_the_ending(tmp_path, clock, monkeypatch):
+async def test_the_event_goes_on_after_a_restart_that_lost_the_ending(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "jarmo.sqlite3"
     async with open_store(path) as store:
         service = make_service(store, clock)
@@ -148,6 +174,7 @@ async def test_the_event_goes_on_after_a_restart_that_lost_the_ending(tmp_path, 
         tournament_id = await sign_up(service, 4, format="swiss", rounds=2)
         await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
         pairing = (await store.tournaments.pairings(tournament_id))[0]
+        assert pairing.match_id is not None and pairing.second_id is not None
         match = await store.games.match(pairing.match_id)
 
         # The process stops after the game ended but before the tournament heard of it.
@@ -174,7 +201,9 @@ async def test_the_event_goes_on_after_a_restart_that_lost_the_ending(tmp_path, 
         assert len(host.tables) == 1
 
 
-async def test_two_moderators_pressing_start_at_once_start_it_once(service, host, store):
+async def test_two_moderators_pressing_start_at_once_start_it_once(
+    service: JarmoService, host: RecordingHost, store: SqliteStore
+) -> None:
     import asyncio
 
     from bot.service import Refusal
@@ -195,7 +224,9 @@ async def test_two_moderators_pressing_start_at_once_start_it_once(service, host
     assert {p.round for p in await store.tournaments.pairings(tournament_id)} == {1}
 
 
-async def test_a_withdrawal_forfeits_the_match_and_keeps_results_played(service, host, store):
+async def test_a_withdrawal_forfeits_the_match_and_keeps_results_played(
+    service: JarmoService, host: RecordingHost, store: SqliteStore
+) -> None:
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     await play_current_round(service, tournament_id)  # round 1: 1-4 (1 wins), 2-3 (draw)
@@ -205,6 +236,7 @@ async def test_a_withdrawal_forfeits_the_match_and_keeps_results_played(service,
     round_two = [p for p in await store.tournaments.pairings(tournament_id) if p.round == 2]
     with_three = next(p for p in round_two if 3 in p.player_ids)
     assert with_three.decided and with_three.forfeit and with_three.winner_id != 3
+    assert with_three.match_id is not None
     match = await store.games.match(with_three.match_id)
     assert match.state == "aborted"  # the game in play was stopped
     await play_current_round(service, tournament_id)
@@ -217,7 +249,9 @@ async def test_a_withdrawal_forfeits_the_match_and_keeps_results_played(service,
     assert all(c is not None and c.outcome == "forfeit-loss" for c in row.rounds[1:])
 
 
-async def test_a_moderator_forces_the_unfinished_matches_to_their_score(service, host, store):
+async def test_a_moderator_forces_the_unfinished_matches_to_their_score(
+    service: JarmoService, host: RecordingHost, store: SqliteStore
+) -> None:
     tournament_id = await sign_up(service, 4, format="swiss", rounds=2)
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
 
@@ -227,11 +261,12 @@ async def test_a_moderator_forces_the_unfinished_matches_to_their_score(service,
     round_one = [p for p in await store.tournaments.pairings(tournament_id) if p.round == 1]
     assert all(p.decided and p.winner_id is None for p in round_one)  # level: drawn
     for pairing in round_one:
+        assert pairing.match_id is not None
         assert (await store.games.match(pairing.match_id)).state == "aborted"
     assert (await store.tournaments.get(tournament_id)).current_round == 2
 
 
-def test_match_results_of_the_fixture_rule_are_what_the_table_expects():
+def test_match_results_of_the_fixture_rule_are_what_the_table_expects() -> None:
     assert MatchResult(1, 1, 3, *with_points(1, Pairing(1, 3))).points == (5, 5)
     assert with_points(1, Pairing(2, 3)) == (None, (10, 10))
 
@@ -250,7 +285,9 @@ class SlowHost(RecordingHost):
         return await super().open(match)
 
 
-async def test_the_background_advance_does_not_start_a_match_that_start_is_starting(store, clock):
+async def test_the_background_advance_does_not_start_a_match_that_start_is_starting(
+    store: SqliteStore, clock: FakeClock
+) -> None:
     service = make_service(store, clock)
     host = SlowHost()
     service.tournaments.attach(host)
@@ -268,13 +305,16 @@ async def test_the_background_advance_does_not_start_a_match_that_start_is_start
     assert len({p.match_id for p in pairings}) == 2
 
 
-async def test_a_process_advances_only_the_tournaments_of_its_servers(store, clock, host):
+async def test_a_process_advances_only_the_tournaments_of_its_servers(
+    store: SqliteStore, clock: FakeClock, host: RecordingHost
+) -> None:
     service = make_service(store, clock)
     service.tournaments.attach(host)
     tournament_id = await sign_up(service, 4, format="round-robin")
     await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
     first, second = await store.tournaments.pairings(tournament_id)
     for pairing in (first, second):
+        assert pairing.match_id is not None and pairing.second_id is not None
         match = await store.games.match(pairing.match_id)
         await service.play.resign(
             type(LOBBY)(LOBBY.guild_id, match.channel_id), player(pairing.second_id)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tournament_helpers import perfect_pairings, play_round
 
 from bot.service.tournaments.draw import (
     Bye,
@@ -18,6 +17,7 @@ from bot.service.tournaments.draw import (
     swiss_round,
 )
 from bot.service.tournaments.draw.ledger import Record, ledger
+from tests.tournament.tournament_helpers import perfect_pairings, play_round
 
 Pair = tuple[PlayerId, PlayerId]
 

@@ -6,7 +6,6 @@ import io
 
 import pytest
 from PIL import Image
-from tournament_helpers import play_event
 
 from bot.i18n import ENGLISH
 from bot.render import render_standings_table
@@ -14,6 +13,7 @@ from bot.render._table import HEAD_H, PAD, RANK_W, ROW_H, TITLE_H
 from bot.service.tournaments.draw import Event, Pairing, Standings, forfeit, standings
 from bot.words import Voice, shared_catalogue, unchanged
 from bot.words.tournaments import table_lines, table_words
+from tests.tournament.tournament_helpers import play_event
 
 VOICE = Voice(shared_catalogue(ENGLISH), name=lambda user: f"<@{user}>", strong=unchanged)
 NAMES = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Dee"}
@@ -33,7 +33,12 @@ def _png(table: Standings, *, rounds: int = 3, title: str = "Club cup") -> Image
 def _row_pixels(image: Image.Image, index: int, left: int, right: int) -> set[tuple[int, int, int]]:
     top = TITLE_H + HEAD_H + index * ROW_H
     strip = image.crop((left, top + 2, right, top + ROW_H - 2))
-    return {colour for _, colour in strip.getcolors(10_000) or []}
+    colours = set()
+    for _, colour in strip.getcolors(10_000) or []:
+        assert isinstance(colour, tuple), "an RGB image has a colour per pixel, not a value"
+        red, green, blue = colour
+        colours.add((red, green, blue))
+    return colours
 
 
 def test_one_row_per_player_and_one_column_per_round() -> None:

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from bot._i18n_extract import DOMAINS, extract, template_text
+from bot._i18n_extract import DOMAINS, Domain, extract, template_text
 from bot.i18n import ENGLISH, catalogue
 
 
 @pytest.mark.parametrize("domain", DOMAINS, ids=lambda domain: domain.name)
-def test_each_template_lists_exactly_the_messages_of_its_code(domain) -> None:
+def test_each_template_lists_exactly_the_messages_of_its_code(domain: Domain) -> None:
     current = domain.template.read_text() if domain.template.exists() else ""
     assert current == template_text(extract(domain)), (
         f"{domain.template} is out of date: run python -m bot._i18n_extract"
@@ -20,7 +20,7 @@ def test_each_template_lists_exactly_the_messages_of_its_code(domain) -> None:
 
 
 @pytest.mark.parametrize("domain", DOMAINS, ids=lambda domain: domain.name)
-def test_every_catalogue_has_messages(domain) -> None:
+def test_every_catalogue_has_messages(domain: Domain) -> None:
     assert len(extract(domain)) > 10
 
 

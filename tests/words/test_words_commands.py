@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import discord
 import pytest
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import JarmoBot
 from bot.cogs import JarmoTree, setup
 from bot.cogs.translator import CatalogueTranslator, command_texts
 
@@ -23,7 +24,7 @@ async def translated_payload() -> list[dict[str, Any]]:
     bot = commands.Bot(
         command_prefix=commands.when_mentioned, tree_cls=JarmoTree, intents=discord.Intents.none()
     )
-    await setup(bot)
+    await setup(cast(JarmoBot, bot))  # a bare bot will do: the commands need nothing of it
     translator = CatalogueTranslator()
     return [
         await command.get_translated_payload(bot.tree, translator)
@@ -48,7 +49,17 @@ def walk(options: list[dict[str, Any]], where: str) -> Iterator[tuple[str, list[
 
 
 def localized(item: dict[str, Any], key: str, locale: str) -> str:
-    return item.get(f"{key}_localizations", {}).get(locale, item[key])
+    text: str = item.get(f"{key}_localizations", {}).get(locale, item[key])
+    return text
+
+
+def context_at(
+    location: app_commands.TranslationContextLocation,
+) -> app_commands.TranslationContextTypes:
+    """A translation context at ``location`` without the command or option it belongs to: the
+    catalogue translator reads only the location."""
+    # Typed discord.py pairs each location with its kind of data; here there is none, on purpose.
+    return app_commands.TranslationContext(cast(Any, location), None)
 
 
 @pytest.mark.parametrize("locale", LOCALIZED)
@@ -100,9 +111,7 @@ async def test_polish_and_german_commands_read_in_their_language() -> None:
 )
 async def test_locales_without_a_translation_get_no_localization(locale: discord.Locale) -> None:
     translator = CatalogueTranslator()
-    context = app_commands.TranslationContext(
-        app_commands.TranslationContextLocation.command_name, None
-    )
+    context = context_at(app_commands.TranslationContextLocation.command_name)
     assert await translator.translate(app_commands.locale_str("move"), locale, context) is None
 
 
@@ -113,7 +122,7 @@ async def test_the_same_english_word_is_translated_by_its_place() -> None:
         place: await translator.translate(
             app_commands.locale_str("rules"),
             discord.Locale.polish,
-            app_commands.TranslationContext(place, None),
+            context_at(place),
         )
         for place in (where.command_name, where.command_description)
     }

@@ -6,17 +6,17 @@ from __future__ import annotations
 import random
 
 import pytest
-from wording import english
 
 from bot.console._words import console_voice
 from bot.jarmo import RULESETS, Game, IllegalMove, NotationError, parse_point
 from bot.jarmo.board import POINT_NAMES
 from bot.jarmo.errors import JarmoError, Problem
-from bot.service.errors import Code, Refusal
+from bot.service.errors import Code, Field, Refusal
 from bot.words import move_refusal_text, refusal_text
+from tests.wording import english
 
 # Values for every field any refusal carries (the service fills them in for real).
-FIELDS = {
+FIELDS: dict[str, Field] = {
     "player": 101,
     "side": "white",
     "ruleset": "ludos",
@@ -40,7 +40,8 @@ FIELDS = {
 
 
 def every_refusal() -> list[Refusal]:
-    refusals = [Refusal(code, **FIELDS) for code in Code]
+    # cause=None said outright, so that the type checker knows FIELDS cannot carry one.
+    refusals = [Refusal(code, cause=None, **FIELDS) for code in Code]
     game = Game.new()
     for text in ("A1-A3", "hello"):
         try:
@@ -52,7 +53,7 @@ def every_refusal() -> list[Refusal]:
 
 
 @pytest.mark.parametrize("refusal", every_refusal(), ids=lambda refusal: refusal.code.value)
-def test_every_refusal_says_what_happened_in_discord_and_at_the_console(refusal) -> None:
+def test_every_refusal_says_what_happened_in_discord_and_at_the_console(refusal: Refusal) -> None:
     discord = refusal_text(refusal, english({101: "Ann"}))
     console = refusal_text(refusal, console_voice({101: "Ann"}.__getitem__))
     for text in (discord, console):
@@ -88,7 +89,7 @@ def refused_actions(ruleset: str, seed: int) -> list[JarmoError]:
 
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
-def test_the_catalogue_says_each_engine_refusal_as_the_engine_does(ruleset) -> None:
+def test_the_catalogue_says_each_engine_refusal_as_the_engine_does(ruleset: str) -> None:
     problems = set()
     for refused in refused_actions(ruleset, seed=len(ruleset)):
         problems.add(refused.problem)

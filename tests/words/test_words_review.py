@@ -4,8 +4,6 @@ Polish (three plural forms)."""
 
 from __future__ import annotations
 
-from wording import voice
-
 from bot.ai.review import GameReview, Label, MoveReview
 from bot.service.reviews import ReviewView
 from bot.words import Voice, shared_catalogue
@@ -15,6 +13,7 @@ from bot.words.review import (
     review_summary,
     turning_point_caption,
 )
+from tests.wording import voice
 
 NAMES = {5: "Ann", 6: "Bob"}
 

@@ -46,7 +46,7 @@ def test_each_shipped_language_translates_every_message(domain: Domain, language
     )
 
 
-def _fields(text: str) -> set[tuple[str, str | None, str]]:
+def _fields(text: str) -> set[tuple[str, str | None, str | None]]:
     return {
         (name, conversion, spec)
         for _, name, spec, conversion in string.Formatter().parse(text)
@@ -64,8 +64,12 @@ def test_translations_keep_the_placeholders_of_the_english(domain: Domain, langu
         messages = [message for message in read_po(source) if message.id]
     wrong = []
     for message in messages:
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        ids = (message.id,) if isinstance(message.id, str) else tuple(message.id)
+        forms = (
+            tuple(message.string)
+            if isinstance(message.string, (tuple, list))
+            else (message.string,)
+        )
         expected = set().union(*(_fields(text) for text in ids))
         for form in forms:
             if form and _fields(form) != expected:
@@ -136,6 +140,7 @@ def test_the_missing_list_names_each_untranslated_message(tmp_path: Path) -> Non
     polish.delete("Black")
     polish["White"].string = ""
     games = polish["{count} game"]
+    assert isinstance(games.string, tuple), "a plural message has a tuple of forms"
     games.string = (games.string[0], "", games.string[2])
     half_done = tmp_path / "jarmo.po"
     with half_done.open("wb") as out:
