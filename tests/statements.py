@@ -68,5 +68,4 @@ async def _set_trace(store: SqliteStore, callback: StatementLog | None) -> None:
         db.set_trace_callback(callback)
 
     await store._writer._thread.call(on_writer)
-    # None takes the callback away, as in sqlite3 (aiosqlite's annotation omits it).
-    await store._read.set_trace_callback(callback)  # type: ignore[arg-type]
+    await store._read.set_trace_callback(callback)  # type: ignore[arg-type]  # None unsets, as in sqlite3
