@@ -1,6 +1,6 @@
 """0001: the first schema: guild settings, players, challenges, matches, games and their actions.
 
-Why: issue 4 (persistence). Games keep both an action list (the truth, replayed on load) and a
+Why: games survive a restart. Games keep both an action list (the truth, replayed on load) and a
 snapshot of the engine state (fast loads); ``version`` (= number of actions) is the optimistic
 concurrency token. The partial unique indexes make the database itself refuse a second active
 game, or a second pending challenge, in one channel. Times are ISO 8601 UTC text with

@@ -1,6 +1,6 @@
 """0003: ratings per server and ruleset, their history, and indexes for leaderboards and stats.
 
-Why: issue 6 (standings, ratings, leaderboards, history and replays). The service computes
+Why: standings, ratings, leaderboards, history and replays. The service computes
 ratings (openskill); the store only keeps them, written in the same transaction as the game
 end. ``games.rated`` records the caller's decision that a game counts for ratings (games against
 the computer do not), so every rating can be recomputed from the stored game results alone.

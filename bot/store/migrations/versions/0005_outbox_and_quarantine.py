@@ -1,6 +1,6 @@
 """0005: an outbox of announcements, and a quarantine for damaged games.
 
-Why: issue 14 (hardening). A timeout, a reminder or the computer's move used to be posted after
+Why: nothing may be left unannounced. A timeout, a reminder or the computer's move used to be posted after
 its transaction committed: a bot that died in between never announced it. Now the announcement
 is written in the same transaction as the change, and a delivery loop posts it and marks it
 sent, resuming after a restart. ``lease_until`` keeps an entry with one deliverer at a time

@@ -1,6 +1,6 @@
 """0007: tournaments: the event, its entries, and each round's pairings with their results.
 
-Why: issue 19 (server tournaments). Everything an event needs to go on after a restart is here;
+Why: server tournaments. Everything an event needs to go on after a restart is here;
 the draw itself is recomputed from these rows. Ids are assigned by the store (no rowid or
 identity column), Discord ids are BIGINT on both databases, flags are 0/1 integers and times ISO
 8601 UTC text. The partial unique index makes the database refuse a second open tournament in

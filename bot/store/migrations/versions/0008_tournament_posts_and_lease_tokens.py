@@ -1,7 +1,7 @@
 """0008: tournament posts go through the outbox, and a lease names the claim that holds it.
 
-Why: issue 19 (tournaments: "survives a restart mid-round") and issue 17 (each job once across
-processes). A round's post, each match's welcome in its thread and the final table used to be
+Why: a tournament survives a restart mid-round, and each job runs once across
+processes. A round's post, each match's welcome in its thread and the final table used to be
 posted after their transaction; a bot that stopped in between never posted them. They are now
 outbox entries written with the round change, so ``kind`` takes three more values and
 ``game_id`` may be NULL (a round or a table is about a tournament, not a game).
