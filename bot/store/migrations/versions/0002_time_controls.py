@@ -1,12 +1,11 @@
 """0002: correspondence time controls.
 
-Why: correspondence play. A match may give each move a time limit; the running game keeps the deadline of
-the player to move and how many reminders were sent, so a scheduler can resume after a restart
-and apply each reminder and timeout exactly once. A paused game keeps the time that was left
-instead of a deadline (at most one of the two is set). The pause lives on the game rather than
-the match so that every clock change is a single-row write, guarded like a move by the game's
-version.
-"""
+Why: correspondence play. A match may give each move a time limit; the running game keeps the
+deadline of the player to move and how many reminders were sent, so a scheduler can resume after
+a restart and apply each reminder and timeout exactly once. A paused game keeps the time that
+was left instead of a deadline (at most one of the two is set). The pause lives on the game
+rather than the match so that every clock change is a single-row write, guarded like a move by
+the game's version."""
 
 import sqlalchemy as sa
 from alembic import op

@@ -1,14 +1,13 @@
 """0005: an outbox of announcements, and a quarantine for damaged games.
 
-Why: nothing may be left unannounced. A timeout, a reminder or the computer's move used to be posted after
-its transaction committed: a bot that died in between never announced it. Now the announcement
-is written in the same transaction as the change, and a delivery loop posts it and marks it
-sent, resuming after a restart. ``lease_until`` keeps an entry with one deliverer at a time
-(NULL: anyone may take it now). A game whose stored record cannot be loaded is "damaged";
+Why: nothing may be left unannounced. A timeout, a reminder or the computer's move used to be
+posted after its transaction committed: a bot that died in between never announced it. Now the
+announcement is written in the same transaction as the change, and a delivery loop posts it and
+marks it sent, resuming after a restart. ``lease_until`` keeps an entry with one deliverer at a
+time (NULL: anyone may take it now). A game whose stored record cannot be loaded is "damaged";
 aborting it copies the row and its actions, exactly as they were, to ``quarantined_games`` for
 the operator, then resets the game to an empty aborted one so the channel and the match's
-standings work again.
-"""
+standings work again."""
 
 import sqlalchemy as sa
 from alembic import op
