@@ -3,6 +3,7 @@ accepted in the place the venue opened, with the pairing's first player White in
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import pytest
@@ -96,15 +97,18 @@ class OnePlaceHost(RecordingHost):
 
 
 async def test_a_place_that_already_has_a_game_is_refused_as_for_a_challenge(
-    store: Store, clock: FakeClock
+    store: Store, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     service = make_service(store, clock)
     host = OnePlaceHost()
     service.tournaments.attach(host)
     tournament_id = await sign_up(service, 4, format="round-robin")
-    with pytest.raises(ChannelBusy) as refused:
+    with caplog.at_level(logging.ERROR, "bot.service.tournaments.rounds"):
         await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
-    assert refused.value.code == Code.CHANNEL_HAS_GAME
+    # The second board is refused as a challenge would be, and only that board waits.
+    (refusal,) = [r.exc_info[1] for r in caplog.records if r.exc_info is not None]
+    assert isinstance(refusal, ChannelBusy) and refusal.code == Code.CHANNEL_HAS_GAME
+    assert f"tournament {tournament_id}: could not start board 2 of round 1" in caplog.text
 
     first, second = await store.tournaments.pairings(tournament_id)
     assert first.match_id is not None and second.match_id is None  # one game in 1001 only

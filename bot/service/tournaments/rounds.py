@@ -248,7 +248,17 @@ class Rounds:
                 and pairing.match_id is None
                 and pairing.second_id is not None
             ):
-                await self._start_match(tournament, pairing, pairing.second_id)
+                # One board that cannot start must not hold up the others, nor the results:
+                # it waits, and the next advance tries it again.
+                try:
+                    await self._start_match(tournament, pairing, pairing.second_id)
+                except Exception:
+                    log.exception(
+                        "tournament %d: could not start board %d of round %d; trying again later",
+                        tournament.id,
+                        pairing.board,
+                        pairing.round,
+                    )
 
     async def _start_match(
         self, tournament: st.TournamentRecord, pairing: st.PairingRecord, second: int
