@@ -35,17 +35,10 @@ class PlayCases:
         self._reports = reports
         self._ender = ender
 
-    async def move(
-        self, place: Place, actor: Actor, action: Action, *, seen: tuple[int, int] | None = None
-    ) -> Report:
-        """Play ``action`` for the actor in the channel's game.
-
-        ``seen`` (game id, version) guards a move chosen on a board shown earlier: if the game
-        has moved on since, nothing is played (``GameChanged``)."""
+    async def move(self, place: Place, actor: Actor, action: Action) -> Report:
+        """Play ``action`` for the actor in the channel's game."""
         async with self._kit.locks(place.channel_id):
             record = await players_game(self._kit, place, actor, needs_turn=True)
-            if seen is not None and (record.id, record.version) != seen:
-                raise game_changed()
             return await self._play(place, actor, record, action)
 
     async def movers_board(self, place: Place, actor: Actor) -> BoardView:

@@ -11,21 +11,22 @@ from tests.service.service_helpers import ANN, BOB, HERE, start_match
 
 
 async def test_a_move_on_the_board_the_player_saw_is_played(service: JarmoService) -> None:
-    board = await start_match(service)
-    seen = (board.game.id, board.game.version)
-    report = await service.play.move(HERE, ANN, read_action("B1-D2"), seen=seen)
-    assert report.action == "B1-D2" and report.board.game.version == seen[1] + 1
+    await start_match(service)
+    board = await service.play.movers_board(HERE, ANN)
+    version = board.game.version
+    report = await service.play.move_on(HERE, ANN, board, read_action("B1-D2"))
+    assert report.action == "B1-D2" and report.board.game.version == version + 1
 
 
 async def test_a_move_on_a_board_the_game_has_moved_past_changes_nothing(
     service: JarmoService, store: SqliteStore
 ) -> None:
-    board = await start_match(service)
-    seen = (board.game.id, board.game.version)
+    await start_match(service)
+    seen = await service.play.movers_board(HERE, ANN)
     await service.play.move(HERE, ANN, read_action("B1-D2"))
     await service.play.move(HERE, BOB, read_action("D5-E3"))  # Ann's turn again, on a newer version
     with pytest.raises(GameChanged) as refused:
-        await service.play.move(HERE, ANN, read_action("C1-E2"), seen=seen)
+        await service.play.move_on(HERE, ANN, seen, read_action("C1-E2"))
     assert refused.value.code is Code.CHANGED_MEANWHILE
     stored = await store.games.active(HERE.channel_id)
     assert stored is not None and stored.game.history == ["B1-D2", "D5-E3"]
