@@ -136,7 +136,11 @@ def measure_speed(
 
 
 def export_baseline(commit: str, into: Path) -> Path:
-    """``bot/__init__.py``, ``bot/jarmo`` and ``bot/ai`` of ``commit``, unpacked under ``into``."""
+    """``bot/__init__.py``, ``bot/jarmo`` and ``bot/ai`` of ``commit``, unpacked under ``into``;
+    or, where ``commit`` is a folder (a tree exported beforehand, for a machine without the
+    repository's history), that folder."""
+    if Path(commit).is_dir():
+        return Path(commit).resolve()
     archive = subprocess.run(
         ["git", "-C", str(REPO), "archive", "--format=tar", commit, *BASELINE_PATHS],
         check=True,
@@ -372,10 +376,15 @@ def _row(label: str, games: list[dict[str, Any]]) -> str:
 
 
 def run_ladder(args: argparse.Namespace) -> None:
+    pairs = [
+        tuple(Player.parse(text) for text in pair.split(":"))
+        for pair in args.pair or DEFAULT_LADDER
+    ]
     with tempfile.TemporaryDirectory() as tmp:
-        root = str(export_baseline(args.baseline, Path(tmp, "old")))
-        for pair in args.pair or DEFAULT_LADDER:
-            a, b = (Player.parse(text) for text in pair.split(":"))
+        root = ""
+        if any(player.old for pair in pairs for player in pair):
+            root = str(export_baseline(args.baseline, Path(tmp, "old")))
+        for a, b in pairs:
             run_pair(a, b, args, root)
 
 
@@ -407,7 +416,11 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=4, help="search depth for the speed test")
     parser.add_argument("--positions", type=int, default=6, help="speed positions per ruleset")
     parser.add_argument("--runs", type=int, default=3, help="speed runs of each version")
-    parser.add_argument("--baseline", default=BASELINE, help="commit to compare with")
+    parser.add_argument(
+        "--baseline",
+        default=BASELINE,
+        help="commit to compare with, or a folder holding its bot/ (from git archive)",
+    )
     parser.add_argument("--layout", default="traditional", help="board of the games")
     parser.add_argument("--games", type=int, default=40, help="games per ladder pair")
     parser.add_argument(
@@ -419,7 +432,9 @@ def main() -> None:
     )
     parser.add_argument("--opening", type=int, default=2, help="random plies before play")
     parser.add_argument("--variety-games", type=int, default=30)
-    parser.add_argument("--workers", type=int, default=2, choices=(1, 2))
+    parser.add_argument(
+        "--workers", type=int, default=2, help="game processes (2 on the 2-core machine)"
+    )
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-variety", action="store_true")
     parser.add_argument("--skip-ladder", action="store_true")

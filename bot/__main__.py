@@ -183,6 +183,9 @@ def setup_logging(level: str, *, secret: str | None = None) -> None:
     handler.setFormatter(RedactingFormatter(LOG_FORMAT, secret=secret))
     logging.basicConfig(level=level, handlers=[handler])
     logging.getLogger().setLevel(level)
+    # Alembic's INFO lines describe its defaults ("non-transactional DDL"), which mislead here:
+    # the store runs every upgrade in one transaction and logs the versions itself.
+    logging.getLogger("alembic").setLevel(max(logging.WARNING, logging.getLogger().level))
 
 
 def _fail(message: str, status: int) -> int:

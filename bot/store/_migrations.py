@@ -17,6 +17,7 @@ nothing re-runs) and upgraded from there.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Iterable
 from functools import cache
@@ -31,6 +32,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.pool import NullPool
 
 from bot.store.errors import SchemaTooNew
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 SQLITE_BUSY_TIMEOUT_S = 2.0
@@ -146,6 +149,10 @@ def upgrade(connection: sa.Connection, *, target: int | None = None) -> int:
     if found and not stamped:  # made before Alembic: its schema is that revision's
         command.stamp(config, revision(found))
     if target > found:
+        if found:
+            log.info("upgrading the store's schema from version %d to %d", found, target)
+        else:
+            log.info("creating the store's schema (version %d)", target)
         command.upgrade(config, revision(target))
     return max(found, target)
 

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import INVITE_URL, RedactingFormatter, build_parser, main
+from bot.__main__ import INVITE_URL, RedactingFormatter, build_parser, main, setup_logging
 from bot.config import BotConfig
+from bot.store._migrations import upgrade_sqlite
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "MTIz.secret-token.value"
@@ -180,6 +181,21 @@ def test_the_log_formatter_hides_the_token() -> None:
     record = logging.LogRecord("bot", logging.INFO, __file__, 1, "token is %s", (SECRET,), None)
     assert formatter.format(record) == "token is <token>"
     assert RedactingFormatter("%(message)s", secret=None).format(record) == f"token is {SECRET}"
+
+
+def test_a_schema_upgrade_logs_the_stores_line_and_none_of_alembics(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    alembic = logging.getLogger("alembic")
+    level = alembic.level
+    try:
+        setup_logging("INFO")
+        with caplog.at_level(logging.INFO):
+            upgrade_sqlite(tmp_path / "jarmo.sqlite3")
+    finally:
+        alembic.setLevel(level)
+    assert "creating the store's schema" in caplog.text
+    assert [record.name for record in caplog.records if record.name.startswith("alembic")] == []
 
 
 def test_log_level_is_checked_and_case_insensitive() -> None:
