@@ -1,18 +1,21 @@
-"""Opening connections: the writer's and checkpointer's (plain ``sqlite3``, each on its own
-thread, see ``_writer``) and the reader's (aiosqlite)."""
+"""SQLite's connections: the writer's, the checkpointer's and the reader's, each a ``sqlite3``
+connection used only from its own thread, wrapped in a SQLAlchemy ``Connection`` there (see
+``_writer`` for why one thread per connection)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from os import PathLike
-from pathlib import Path
 from typing import TypeVar
 
-import aiosqlite
+from sqlalchemy import Connection, RowMapping, create_engine
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql import Executable
 
 from bot.store._migrations import migrate
 from bot.store.errors import StoreError
@@ -20,7 +23,7 @@ from bot.store.errors import StoreError
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-Work = Callable[[sqlite3.Connection], T]
+Work = Callable[[Connection], T]
 
 # RETURNING (3.35) lets a write return the row it changed without a second statement;
 # migration 0004 needs ALTER TABLE ... DROP COLUMN (also 3.35).
@@ -31,11 +34,12 @@ BUSY_TIMEOUT_MS = 2_000
 
 
 class SqliteThread:
-    """A ``sqlite3`` connection used only from its own single worker thread."""
+    """A ``sqlite3`` connection, as a SQLAlchemy ``Connection``, used only from its own single
+    worker thread."""
 
     def __init__(self, name: str) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
-        self._db: sqlite3.Connection | None = None
+        self._db: Connection | None = None
 
     async def call(self, work: Work[T]) -> T:
         """Run ``work(connection)`` on the connection's thread."""
@@ -54,24 +58,41 @@ class SqliteThread:
             # isolation_level=None: we issue BEGIN/COMMIT ourselves rather than let sqlite3 guess.
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             try:
-                db.row_factory = sqlite3.Row
                 db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
                 setup(db)
             except BaseException:
                 db.close()
                 raise
-            self._db = db
+            # The engine's only connection is this one, on this thread: SQLAlchemy compiles and
+            # runs the statements, the transactions stay ours (``_writer``).
+            engine = create_engine("sqlite://", creator=lambda: db, poolclass=StaticPool)
+            self._db = engine.connect()
 
         await asyncio.get_running_loop().run_in_executor(self._pool, connect, None)
 
-    async def close(self, before: Callable[[sqlite3.Connection], None] | None = None) -> None:
+    async def close(self, before: Callable[[Connection], None] | None = None) -> None:
         """Run ``before`` (if given), close the connection (if open), and stop the thread."""
         if self._db is not None:
             if before is not None:
                 await self.call(before)
-            await self.call(lambda db: db.close())
+            await self.call(_close)
             self._db = None
         self._pool.shutdown(wait=True)
+
+
+def _close(db: Connection) -> None:
+    raw = db.connection.driver_connection
+    db.close()
+    db.engine.dispose()
+    if raw is not None:
+        raw.close()
+
+
+def driver(db: Connection) -> sqlite3.Connection:
+    """The ``sqlite3`` connection under ``db``, for what SQLite says in PRAGMAs and BEGIN."""
+    raw = db.connection.driver_connection
+    assert isinstance(raw, sqlite3.Connection)
+    return raw
 
 
 def setup_writer(db: sqlite3.Connection) -> None:
@@ -88,22 +109,61 @@ def setup_writer(db: sqlite3.Connection) -> None:
     migrate(db)
 
 
-def optimize(db: sqlite3.Connection) -> None:
+def optimize(db: Connection) -> None:
     """Let SQLite refresh its query-planner statistics (recommended before closing)."""
     try:
-        db.execute("PRAGMA optimize")
+        driver(db).execute("PRAGMA optimize")
     except sqlite3.Error as exc:  # only a statistics refresh; closing matters more
         log.debug("PRAGMA optimize failed: %s", exc)
 
 
-async def connect_reader(path: str | PathLike[str]) -> aiosqlite.Connection:
+def setup_reader(db: sqlite3.Connection) -> None:
+    """A reader never waits for the writer in WAL mode; a read that tries to write is a bug."""
+    db.execute("PRAGMA query_only = ON")
+
+
+class SqliteReader:
+    """Reads, each a statement of its own, on the reader's connection and thread."""
+
+    def __init__(self) -> None:
+        self._thread = SqliteThread("jarmo-store-reader")
+
+    async def open(self, path: str | PathLike[str]) -> None:
+        """Connect to the file at ``path``."""
+        await self._thread.open(path, setup_reader)
+
+    async def rows(self, statement: Executable) -> Sequence[RowMapping]:
+        """The rows of one query, by column name."""
+        return await self._thread.call(lambda db: _fetch(db, statement))
+
+    async def close(self) -> None:
+        """Close the connection and stop its thread."""
+        await self._thread.close()
+
+
+async def connect_reader(path: str | PathLike[str]) -> SqliteReader:
     """The connection for reads (a reader never waits for the writer in WAL mode)."""
-    db = await aiosqlite.connect(Path(path), isolation_level=None)
+    reader = SqliteReader()
     try:
-        db.row_factory = aiosqlite.Row
-        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-        await db.execute("PRAGMA query_only = ON")  # a read that tries to write is a bug
+        await reader.open(path)
     except BaseException:
-        await db.close()
+        await reader.close()
         raise
-    return db
+    return reader
+
+
+def _fetch(db: Connection, statement: Executable) -> Sequence[RowMapping]:
+    try:
+        return db.execute(statement).mappings().all()
+    except DBAPIError as exc:
+        raise driver_error(exc) from None
+    finally:
+        db.rollback()  # ends SQLAlchemy's own transaction; SQLite had none (autocommit)
+
+
+def driver_error(exc: BaseException) -> BaseException:
+    """The ``sqlite3`` error SQLAlchemy wrapped, so that callers of the store see SQLite's own
+    errors (``sqlite3.Error``), as they always did; any other exception as it is."""
+    if isinstance(exc, DBAPIError) and isinstance(exc.orig, sqlite3.Error):
+        return exc.orig
+    return exc

@@ -15,10 +15,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-import aiosqlite
-
 from bot.store._challenge_sql import SqlChallenges
-from bot.store._connection import connect_reader
+from bot.store._connection import SqliteReader, connect_reader
 from bot.store._deadline_sql import SqlClocks
 from bot.store._game_store import SqlGames
 from bot.store._games import GameLoader
@@ -39,7 +37,7 @@ class SqliteStore:
     ``store.challenges``, ...), see :class:`~bot.store.interface.Store`."""
 
     def __init__(
-        self, writer: Writer, reader: aiosqlite.Connection, lock: ProcessLock | None = None
+        self, writer: Writer, reader: SqliteReader, lock: ProcessLock | None = None
     ) -> None:
         self._lock = lock
         self._writer = writer
