@@ -8,35 +8,40 @@ changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import BigInteger, RowMapping, literal, select, update
+from sqlalchemy import BigInteger, RowMapping, bindparam, literal, select, update
 
 from bot.store._game_sql import update_game
 from bot.store._games import GameLoader
 from bot.store._outbox_sql import add_announcement
 from bot.store._rows import from_text, to_text
-from bot.store._sql import Reader, Sql, Writer, one
+from bot.store._sql import Hot, Reader, Sql, Writer
 from bot.store.clocks import RunningClock, deadline_after
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
 from bot.store.records import GameRecord
 from bot.store.schema import games, matches
 
-_CLOCK_OF_GAMES = select(
-    games.c.version,
-    games.c.status,
-    games.c.deadline_at,
-    games.c.time_left_seconds,
-    matches.c.time_per_move_seconds,
-).join(matches, matches.c.id == games.c.match_id)
+_CLOCK_OF_GAME = Hot(
+    select(
+        games.c.version,
+        games.c.status,
+        games.c.deadline_at,
+        games.c.time_left_seconds,
+        matches.c.time_per_move_seconds,
+    )
+    .join(matches, matches.c.id == games.c.match_id)
+    .where(games.c.id == bindparam("game_id"))
+)
 
 
 def restart_clock(db: Sql, game_id: int, now: datetime) -> dict[str, object]:
     """The column values that give the player to move a full period from ``now``: to merge into
     the move's own (version-guarded) update. Empty for a match without a time limit."""
-    row = one(db, _CLOCK_OF_GAMES.where(games.c.id == game_id))
+    row = _CLOCK_OF_GAME.execute(db, {"game_id": game_id}).first()
     deadline = deadline_after(now, row["time_per_move_seconds"]) if row else None
     if deadline is None:
         return {}
@@ -96,8 +101,8 @@ def mark_reminders(
     return claimed
 
 
-def _clock_row(db: Sql, game_id: int) -> RowMapping:
-    row = one(db, _CLOCK_OF_GAMES.where(games.c.id == game_id))
+def _clock_row(db: Sql, game_id: int) -> Mapping[str, Any]:
+    row = _CLOCK_OF_GAME.execute(db, {"game_id": game_id}).first()
     if row is None:
         raise NotFound("game", game_id)
     return row

@@ -4,18 +4,55 @@ transaction."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NoReturn
+from functools import cache
+from typing import Any, NoReturn
 
-from sqlalchemy import RowMapping, insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._rows import GAME_COLUMNS, MATCH_COLUMNS, RECORD_COLUMNS
-from bot.store._sql import UNIQUE_VIOLATIONS, Sql, one
+from bot.store._sql import UNIQUE_VIOLATIONS, Hot, Sql
 from bot.store.clocks import deadline_text
 from bot.store.errors import ChannelBusy, GameNotActive, NotFound, StaleGame, StoreError
 from bot.store.records import GameRecord, MatchRecord
 from bot.store.schema import actions, games, matches
+
+# The statements of a move and a game's end are built once, with named parameters: building a
+# statement and its cache key cost more than running it (``bench/store.py``).
+_HOLDER = select(games.c.id).where(
+    games.c.channel_id == bindparam("channel_id"), games.c.status == "active"
+)
+_NEW_GAME = insert(games).returning(*GAME_COLUMNS)
+_APPEND_ACTION = Hot(
+    insert(actions).values(
+        {name: bindparam(name) for name in ("game_id", "ply", "player_id", "move", "played_at")}
+    )
+)
+_MATCH = select(*MATCH_COLUMNS).where(matches.c.id == bindparam("match_id"))
+_GAME_STATE = select(games.c.version, games.c.status).where(games.c.id == bindparam("game_id"))
+_END_MATCH = (
+    update(matches)
+    .where(matches.c.id == bindparam("match_id"), matches.c.state == "running")
+    .values(
+        state=bindparam("new_state"),
+        winner_id=bindparam("new_winner_id"),
+        finished_at=bindparam("new_finished_at"),
+    )
+    .returning(*MATCH_COLUMNS)
+)
+
+
+@cache
+def _update_game(columns: frozenset[str]) -> Hot:
+    """The guarded update of a game setting ``columns`` (parameters ``new_<column>``)."""
+    return Hot(
+        update(games)
+        .where(games.c.id == bindparam("game_id"))
+        .where(games.c.version == bindparam("expected_version"), games.c.status == "active")
+        .values({column: bindparam(f"new_{column}") for column in sorted(columns)})
+        .returning(*RECORD_COLUMNS)
+    )
 
 
 def insert_game(
@@ -32,19 +69,17 @@ def insert_game(
     deadline = deadline_text(now, match.time_per_move_seconds)  # the clock starts with the game
     # Asked first, because after a failed statement PostgreSQL answers nothing more in the
     # transaction; the unique index still decides a race between two processes.
-    holder = db.execute(
-        select(games.c.id).where(games.c.channel_id == match.channel_id, games.c.status == "active")
-    ).scalar()
+    holder = db.execute(_HOLDER, {"channel_id": match.channel_id}).scalar()
     if holder is not None:
         raise ChannelBusy(match.channel_id, "game", holder)
-    new = insert(games).values(
+    new = dict(
         match_id=match.id, game_index=index, guild_id=match.guild_id,
         channel_id=match.channel_id, white_id=match.white_for(index),
         black_id=match.black_for(index), snapshot=snapshot, started_at=now, last_activity=now,
         deadline_at=deadline,
     )  # fmt: skip
     try:
-        row = db.execute(new.returning(*GAME_COLUMNS)).mappings().one()
+        row = db.execute(_NEW_GAME, new).mappings().one()
     except UNIQUE_VIOLATIONS as exc:
         if "channel_id" not in str(exc) and "games_one_active_per_channel" not in str(exc):
             raise
@@ -54,28 +89,23 @@ def insert_game(
 
 def update_game(
     db: Sql, game_id: int, expected_version: int, sets: Mapping[str, object]
-) -> RowMapping:
+) -> Mapping[str, Any]:
     """Apply ``sets`` (column names and values) if the game is still active at
     ``expected_version``, and return the new row (without the snapshot): the
     optimistic-concurrency check.
 
     Raises ``NotFound``, ``GameNotActive`` or ``StaleGame``.
     """
-    changed = (
-        update(games)
-        .where(games.c.id == game_id, games.c.version == expected_version)
-        .where(games.c.status == "active")
-        .values(sets)
-        .returning(*RECORD_COLUMNS)
-    )
-    row = one(db, changed)
+    parameters = {f"new_{column}": value for column, value in sets.items()}
+    parameters |= {"game_id": game_id, "expected_version": expected_version}
+    row = _update_game(frozenset(sets)).execute(db, parameters).first()
     if row is None:
         _raise_stale(db, game_id, expected_version)
     return row
 
 
 def _raise_stale(db: Sql, game_id: int, expected_version: int) -> NoReturn:
-    row = one(db, select(games.c.version, games.c.status).where(games.c.id == game_id))
+    row = db.execute(_GAME_STATE, {"game_id": game_id}).mappings().first()
     if row is None:
         raise NotFound("game", game_id)
     if row["status"] != "active":
@@ -85,16 +115,13 @@ def _raise_stale(db: Sql, game_id: int, expected_version: int) -> NoReturn:
 
 def append_action(db: Sql, game_id: int, ply: int, player_id: int, move: str, now: str) -> None:
     """Store action number ``ply`` of the game."""
-    db.execute(
-        insert(actions).values(
-            game_id=game_id, ply=ply, player_id=player_id, move=move, played_at=now
-        )
-    )
+    action = {"game_id": game_id, "ply": ply, "player_id": player_id, "move": move}
+    _APPEND_ACTION.execute(db, action | {"played_at": now})
 
 
 def fetch_match(db: Sql, match_id: int) -> MatchRecord:
     """The match of a game (which must exist: games reference it)."""
-    row = db.execute(select(*MATCH_COLUMNS).where(matches.c.id == match_id)).mappings().one()
+    row = db.execute(_MATCH, {"match_id": match_id}).mappings().one()
     return _rows.match(row)
 
 
@@ -104,13 +131,8 @@ def end_match(
     """Give the running match its final state and winner."""
     if winner_id is not None and winner_id not in match.player_ids:
         raise ValueError(f"user {winner_id} does not play in match {match.id}")
-    row = one(
-        db,
-        update(matches)
-        .where(matches.c.id == match.id, matches.c.state == "running")
-        .values(state=state, winner_id=winner_id, finished_at=now)
-        .returning(*MATCH_COLUMNS),
-    )
+    ended = {"new_state": state, "new_winner_id": winner_id, "new_finished_at": now}
+    row = db.execute(_END_MATCH, ended | {"match_id": match.id}).mappings().first()
     if row is None:  # its active game was just ended, so this is a broken invariant
         raise StoreError(f"match {match.id} has already ended ({match.state})")
     return _rows.match(row)

@@ -154,15 +154,18 @@ class PgWriter:
                 return await connection.run_sync(work)
         except UNAVAILABLE as exc:
             raise unavailable(exc) from exc
-        except DBAPIError as exc:
+        except Exception as exc:
             raise _translated(exc) from exc
 
 
-def _translated(exc: DBAPIError) -> BaseException:
-    """``StoreUnavailable`` for a driver error that means the server is not there right now;
-    otherwise ``exc`` itself (a constraint, a bug)."""
-    cause = exc.orig.__cause__ if exc.orig is not None else None
-    if exc.connection_invalidated or isinstance(cause, UNAVAILABLE):
+def _translated(exc: Exception) -> BaseException:
+    """``StoreUnavailable`` for a driver error that means the server is not there right now
+    (SQLAlchemy's wrapper, or its asyncpg adapter's error from a ``Hot`` statement); otherwise
+    ``exc`` itself (a constraint, a bug)."""
+    error = exc.orig if isinstance(exc, DBAPIError) else exc
+    cause = error.__cause__ if error is not None else None
+    invalidated = isinstance(exc, DBAPIError) and exc.connection_invalidated
+    if invalidated or isinstance(cause, UNAVAILABLE):
         return unavailable(cause if isinstance(cause, BaseException) else exc)
     return exc
 

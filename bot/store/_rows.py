@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -104,7 +104,7 @@ def match(row: RowMapping) -> MatchRecord:
     )
 
 
-def game(row: RowMapping, live: Game) -> GameRecord:
+def game(row: Mapping[Any, Any], live: Game) -> GameRecord:
     """A game row (``RECORD_COLUMNS``, or all of ``GAME_COLUMNS``) as a record holding the
     already-checked ``live`` game."""
     points: Any = None
