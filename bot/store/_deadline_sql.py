@@ -38,11 +38,34 @@ _CLOCK_OF_GAME = Hot(
 )
 
 
-def restart_clock(db: Sql, game_id: int, now: datetime) -> dict[str, object]:
-    """The column values that give the player to move a full period from ``now``: to merge into
-    the move's own (version-guarded) update. Empty for a match without a time limit."""
-    row = _CLOCK_OF_GAME.execute(db, {"game_id": game_id}).first()
-    deadline = deadline_after(now, row["time_per_move_seconds"]) if row else None
+class Periods:
+    """Each game's time per move, remembered once read: a match's period never changes after
+    it is created, so a move need not read it again (one statement less per move)."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, int | None] = {}
+
+    def of(self, db: Sql, game_id: int) -> int | None:
+        """The time per move of the game's match (None: no limit, or no such game)."""
+        if game_id in self._known:
+            return self._known[game_id]
+        row = _CLOCK_OF_GAME.execute(db, {"game_id": game_id}).first()
+        if row is None:
+            return None  # not remembered: the move's own update reports the missing game
+        if len(self._known) >= REMEMBERED_PERIODS:
+            self._known.clear()
+        period: int | None = row["time_per_move_seconds"]
+        self._known[game_id] = period
+        return period
+
+
+REMEMBERED_PERIODS = 100_000  # about 10 MB at most; then they are read again
+
+
+def restart_clock(period: int | None, now: datetime) -> dict[str, object]:
+    """The column values that give the player to move a full ``period`` from ``now``: to merge
+    into the move's own (version-guarded) update. Empty for a match without a time limit."""
+    deadline = deadline_after(now, period)
     if deadline is None:
         return {}
     return {

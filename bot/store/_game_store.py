@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from bot.jarmo import Game
 from bot.store import _rows
-from bot.store._deadline_sql import restart_clock
+from bot.store._deadline_sql import Periods, restart_clock
 from bot.store._game_sql import append_action, end_match, fetch_match, insert_game, update_game
 from bot.store._games import GameLoader, dump
 from bot.store._outbox_sql import add_announcement
@@ -31,6 +31,7 @@ class SqlGames:
         self._writer = writer
         self._read = reader
         self._loader = loader
+        self._periods = Periods()
 
     async def match(self, match_id: int) -> MatchRecord:
         """The match with this id. Raises ``NotFound``."""
@@ -112,7 +113,8 @@ class SqlGames:
 
         def work(db: Sql) -> GameRecord:
             sets = {"version": expected_version + 1, "snapshot": snapshot, "last_activity": at}
-            row = update_game(db, game_id, expected_version, sets | restart_clock(db, game_id, now))
+            clock = restart_clock(self._periods.of(db, game_id), now)
+            row = update_game(db, game_id, expected_version, sets | clock)
             record = _rows.game(row, game)
             # The engine has already passed the turn on, so the mover is the side not to move.
             mover = record.black_id if game.turn == "white" else record.white_id
