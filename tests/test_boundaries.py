@@ -159,7 +159,7 @@ RULES: dict[str, Rule] = {
     "bot/ai": Rule(ours=frozenset({"bot.jarmo", "bot.ai"}), packages=frozenset()),
     "bot/render": Rule(ours=frozenset({"bot.jarmo", "bot.render"}), packages=frozenset({"PIL"})),
     "bot/store": Rule(
-        ours=frozenset({"bot.jarmo", "bot.store"}), packages=frozenset({"aiosqlite", "asyncpg"})
+        ours=frozenset({"bot.jarmo", "bot.store"}), packages=frozenset({"sqlalchemy", "asyncpg"})
     ),
     "bot/service": Rule(not_ours=FRONT_ENDS | {"bot.words", "bot.i18n"}, not_packages=DISCORD),
     # The wording both front ends share: values from the service, words from its catalogue.

@@ -7,7 +7,7 @@ Why it looks like this (all measured on the project's 2-core machines):
   lock: racing connections made some transactions wait seconds in the busy handler.
 * A ``sqlite3`` connection on its own thread (wrapped in a SQLAlchemy ``Connection``, which
   only compiles and runs statements), with each transaction one function run there: one
-  thread hop per transaction instead of one per statement (aiosqlite) roughly doubled the
+  thread hop per transaction instead of one per statement (as aiosqlite did) roughly doubled the
   commits per second.
 * Whoever holds the lock runs *every* transaction queued so far in that one hop, each still
   its own ``BEGIN IMMEDIATE`` ... ``COMMIT`` with its own outcome. With 8 tasks writing at once
