@@ -79,7 +79,9 @@ class Hot:
         """Run the statement with ``parameters`` (by name)."""
         compiled = self._for(db.dialect)
         values = compiled.defaults | dict(parameters)
-        cursor = db.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        raw = db.connection.dbapi_connection
+        assert raw is not None  # checked out for the caller's transaction
+        cursor = raw.cursor()
         try:
             cursor.execute(compiled.sql, tuple(values[name] for name in compiled.order))
             if cursor.description is None:
