@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import insert, literal, select, union_all, update
+from sqlalchemy import bindparam, insert, literal, select, union_all, update
 
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._game_sql import insert_game
 from bot.store._games import GameLoader, dump
 from bot.store._rows import CHALLENGE_COLUMNS, MATCH_COLUMNS, only_row, to_text
-from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Transactions, one
+from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Transactions
 from bot.store.errors import ChallengeClosed, ChannelTaken, NotFound
 from bot.store.records import (
     MATCH_LENGTHS,
@@ -42,29 +42,47 @@ def check_new_challenge(new: NewChallenge) -> None:
         raise ValueError("a player cannot challenge themselves")
 
 
+# Built once, with named parameters: building a statement (and its cache key) on each call cost
+# several times what running it does (``bench/store.py``).
+_OVERDUE = (
+    update(challenges)
+    .where(challenges.c.status == "pending", challenges.c.expires_at <= bindparam("now"))
+    .values(status="expired", closed_at=bindparam("now"))
+    .returning(*CHALLENGE_COLUMNS)
+)
+_OVERDUE_IN_CHANNEL = _OVERDUE.where(challenges.c.channel_id == bindparam("in_channel"))
+_CHANNEL_HOLDERS = union_all(
+    select(literal("game").label("kind"), games.c.id).where(
+        games.c.channel_id == bindparam("channel_id"), games.c.status == "active"
+    ),
+    select(literal("challenge").label("kind"), challenges.c.id).where(
+        challenges.c.channel_id == bindparam("channel_id"), challenges.c.status == "pending"
+    ),
+)
+_NEW_CHALLENGE = insert(challenges).returning(*CHALLENGE_COLUMNS)
+_CHALLENGE = select(*CHALLENGE_COLUMNS).where(challenges.c.id == bindparam("challenge_id"))
+_SET_STATUS = (
+    update(challenges)
+    .where(challenges.c.id == bindparam("challenge_id"))
+    .values(status=bindparam("new_status"), closed_at=bindparam("now"))
+    .returning(*CHALLENGE_COLUMNS)
+)
+_NEW_MATCH = insert(matches).returning(*MATCH_COLUMNS)
+
+
 def expire_overdue(db: Sql, now: str, channel_id: int | None = None) -> list[ChallengeRecord]:
     """Mark pending challenges overdue at ``now`` (in one channel, or all) expired."""
-    overdue = update(challenges).where(
-        challenges.c.status == "pending", challenges.c.expires_at <= now
-    )
-    if channel_id is not None:
-        overdue = overdue.where(challenges.c.channel_id == channel_id)
-    expired = overdue.values(status="expired", closed_at=now).returning(*CHALLENGE_COLUMNS)
-    rows = db.execute(expired).mappings().all()
+    if channel_id is None:
+        rows = db.execute(_OVERDUE, {"now": now}).mappings().all()
+    else:
+        found = {"now": now, "in_channel": channel_id}
+        rows = db.execute(_OVERDUE_IN_CHANNEL, found).mappings().all()
     return sorted((_rows.challenge(row) for row in rows), key=lambda c: c.id)
 
 
 def ensure_channel_free(db: Sql, channel_id: int) -> None:
     """Raise ``ChannelTaken`` if the channel has an active game or a pending challenge."""
-    holders = union_all(
-        select(literal("game").label("kind"), games.c.id).where(
-            games.c.channel_id == channel_id, games.c.status == "active"
-        ),
-        select(literal("challenge").label("kind"), challenges.c.id).where(
-            challenges.c.channel_id == channel_id, challenges.c.status == "pending"
-        ),
-    )
-    row = one(db, holders)
+    row = db.execute(_CHANNEL_HOLDERS, {"channel_id": channel_id}).mappings().first()
     if row is not None:
         raise ChannelTaken(channel_id, row["kind"], row["id"])
 
@@ -72,7 +90,7 @@ def ensure_channel_free(db: Sql, channel_id: int) -> None:
 def insert_challenge(db: Sql, new: NewChallenge, now: str) -> ChallengeRecord:
     """Store ``new`` as pending."""
     o = new.options
-    stored = insert(challenges).values(
+    stored = dict(
         guild_id=new.guild_id, channel_id=new.channel_id, challenger_id=new.challenger_id,
         challenged_id=new.challenged_id, game_count=o.game_count, ruleset=o.ruleset,
         layout=o.layout, side=o.side, max_plies=o.max_plies,
@@ -80,7 +98,7 @@ def insert_challenge(db: Sql, new: NewChallenge, now: str) -> ChallengeRecord:
         expires_at=_rows.to_text(new.expires_at), time_per_move_seconds=o.time_per_move_seconds,
     )  # fmt: skip
     try:
-        row = db.execute(stored.returning(*CHALLENGE_COLUMNS)).mappings().one()
+        row = db.execute(_NEW_CHALLENGE, stored).mappings().one()
     except UNIQUE_VIOLATIONS as exc:  # another process's challenge won the race
         raise ChannelTaken(new.channel_id, "challenge") from exc
     return _rows.challenge(row)
@@ -88,7 +106,7 @@ def insert_challenge(db: Sql, new: NewChallenge, now: str) -> ChallengeRecord:
 
 def pending_for_update(db: Sql, challenge_id: int) -> ChallengeRecord:
     """The challenge, read inside the write transaction; raises unless it is pending."""
-    row = one(db, select(*CHALLENGE_COLUMNS).where(challenges.c.id == challenge_id))
+    row = db.execute(_CHALLENGE, {"challenge_id": challenge_id}).mappings().first()
     if row is None:
         raise NotFound("challenge", challenge_id)
     challenge = _rows.challenge(row)
@@ -99,13 +117,8 @@ def pending_for_update(db: Sql, challenge_id: int) -> ChallengeRecord:
 
 def set_status(db: Sql, challenge_id: int, status: str, now: str) -> ChallengeRecord:
     """Close the challenge as ``status`` at ``now``."""
-    closed = (
-        update(challenges)
-        .where(challenges.c.id == challenge_id)
-        .values(status=status, closed_at=now)
-        .returning(*CHALLENGE_COLUMNS)
-    )
-    return _rows.challenge(db.execute(closed).mappings().one())
+    closed = {"challenge_id": challenge_id, "new_status": status, "now": now}
+    return _rows.challenge(db.execute(_SET_STATUS, closed).mappings().one())
 
 
 def insert_match(
@@ -122,13 +135,13 @@ def insert_match(
         raise ValueError(f"user {first_white_id} is not in challenge {challenge.id}")
     first_black_id = players[1] if first_white_id == players[0] else players[0]
     o = challenge.options
-    started = insert(matches).values(
+    started = dict(
         guild_id=challenge.guild_id, channel_id=channel_id or challenge.channel_id,
         challenge_id=challenge.id, first_white_id=first_white_id, first_black_id=first_black_id,
         ruleset=o.ruleset, layout=o.layout, game_count=o.game_count, max_plies=o.max_plies,
         created_at=now, time_per_move_seconds=o.time_per_move_seconds,
     )  # fmt: skip
-    return _rows.match(db.execute(started.returning(*MATCH_COLUMNS)).mappings().one())
+    return _rows.match(db.execute(_NEW_MATCH, started).mappings().one())
 
 
 class SqlChallenges:

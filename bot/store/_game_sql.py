@@ -112,7 +112,7 @@ def update_game(
     Raises ``NotFound``, ``GameNotActive`` or ``StaleGame``.
     """
     parameters = update_parameters(game_id, expected_version, sets)
-    row = _update_game(frozenset(sets)).execute(db, parameters).first()
+    row: Mapping[str, Any] | None = _update_game(frozenset(sets)).execute(db, parameters).first()
     if row is None:
         _raise_stale(db, game_id, expected_version)
     return row

@@ -8,6 +8,7 @@ are Core expressions on :mod:`bot.store.schema`, which SQLAlchemy compiles for e
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, TypeVar
 
@@ -76,6 +77,10 @@ class _Compiled(NamedTuple):
     defaults: dict[str, Any]  # the values the statement itself holds
 
 
+# sqlite3 takes parameters by name, so a call's need no reordering.
+_SQLITE_NAMED = sqlite.dialect(paramstyle="named")
+
+
 class Hot:
     """A Core statement on the hot path (a move), compiled by SQLAlchemy once per dialect and
     then run straight on the driver: on the cursor of a connection inside its transaction
@@ -84,7 +89,7 @@ class Hot:
     ``Connection.execute`` costs about as much again as SQLite itself for each statement
     (checking the cache, an execution context, result metadata): for a move's three statements
     that was the whole difference between the store's CPU per move and what it had been with
-    hand-written SQL (``bench/store.py``). Rows come back as dicts by column name.
+    hand-written SQL (``bench/store.py``). Rows come back indexed by column name.
     """
 
     def __init__(self, statement: ClauseElement) -> None:
@@ -94,7 +99,9 @@ class Hot:
     def _for(self, dialect: Dialect) -> _Compiled:
         found = self._compiled.get(dialect.name)
         if found is None:
-            compiled = self.statement.compile(dialect=dialect)
+            compiled = self.statement.compile(
+                dialect=_SQLITE_NAMED if dialect.name == "sqlite" else dialect
+            )
             order = tuple(getattr(compiled, "positiontup", None) or ())
             found = _Compiled(str(compiled), order, dict(compiled.params))
             self._compiled[dialect.name] = found
@@ -110,10 +117,17 @@ class Hot:
 
     def execute(self, db: Connection, parameters: Mapping[str, Any]) -> HotResult:
         """Run the statement with ``parameters`` (by name)."""
+        raw = db.connection.driver_connection
+        if isinstance(raw, sqlite3.Connection):
+            compiled = self._for(db.dialect)
+            found = raw.cursor()
+            found.row_factory = sqlite3.Row
+            found.execute(compiled.sql, compiled.defaults | dict(parameters))
+            return HotResult(found.fetchall(), found.rowcount)
         sql, arguments = self.prepared(db.dialect, parameters)
-        raw = db.connection.dbapi_connection
-        assert raw is not None  # checked out for the caller's transaction
-        cursor = raw.cursor()
+        adapted = db.connection.dbapi_connection
+        assert adapted is not None  # checked out for the caller's transaction
+        cursor = adapted.cursor()
         try:
             cursor.execute(sql, arguments)
             if cursor.description is None:
@@ -126,12 +140,12 @@ class Hot:
 
 
 class HotResult(NamedTuple):
-    """The rows of a :class:`Hot` statement, and how many rows it changed."""
+    """The rows of a :class:`Hot` statement (by column name), and how many rows it changed."""
 
-    rows: list[dict[str, Any]]
+    rows: list[Any]
     rowcount: int
 
-    def first(self) -> dict[str, Any] | None:
+    def first(self) -> Any:
         """The first row, or None."""
         return self.rows[0] if self.rows else None
 
