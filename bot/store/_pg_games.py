@@ -7,7 +7,8 @@ statement does it all, built from the shared write's own parts (``_game_sql.guar
 ``restarted_clock``): the ``UPDATE`` is the same optimistic-concurrency check, further guarded
 on the mover, the ``INSERT`` of the action happens only if it did, and the match comes back
 with the game. Being one statement, it commits or not as a whole. It is compiled once per
-dialect and sent straight on a pooled ``asyncpg`` connection, which keeps it prepared.
+dialect and sent straight on an ``asyncpg`` connection the pool lent for such statements
+(``HeldConnections``), which keeps it prepared.
 
 The clock's new deadline needs the match's time per move, which never changes once the match
 is created: the first move of a game in this process takes the shared write, which reads it,
@@ -22,17 +23,16 @@ import asyncio
 from collections.abc import Awaitable
 from datetime import datetime
 from functools import cache
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sqlalchemy import insert, select
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._game_sql import ACTION_PARAMETERS, guarded_update, update_parameters
 from bot.store._game_store import SqlGames, check_played, restarted_clock
 from bot.store._games import GameLoader, dump
-from bot.store._pg_connection import UNAVAILABLE, unavailable
+from bot.store._pg_connection import HeldConnections
 from bot.store._rows import MATCH_PREFIX, PREFIXED_MATCH_COLUMNS, to_text
 from bot.store._sql import Hot, Reader, Transactions
 from bot.store.outbox import Announcement
@@ -66,10 +66,10 @@ class PgGames(SqlGames):
     """The :class:`~bot.store.interface.GameStore` on PostgreSQL (see the module)."""
 
     def __init__(
-        self, writer: Transactions, reader: Reader, loader: GameLoader, engine: AsyncEngine
+        self, writer: Transactions, reader: Reader, loader: GameLoader, held: HeldConnections
     ) -> None:
         super().__init__(writer, reader, loader)
-        self._engine = engine
+        self._held = held
         self._periods: dict[int, int | None] = {}
 
     async def record_move(
@@ -97,7 +97,7 @@ class PgGames(SqlGames):
             statement = _record_move(frozenset(sets), mover)
             parameters = update_parameters(game_id, expected_version, sets)
             parameters |= {"player_id": player_id, "move": move, "played_at": at}
-            row = await _finish_even_if_cancelled(self._fetch_row(statement, parameters))
+            row = await _finish_even_if_cancelled(self._held.fetch_row(statement, parameters))
             if row is not None:
                 self._loader.trust(game_id, expected_version + 1, snapshot)
                 return _rows.game(row, game, _rows.match(row, MATCH_PREFIX))
@@ -109,20 +109,6 @@ class PgGames(SqlGames):
             self._periods.clear()
         self._periods[game_id] = record.match.time_per_move_seconds
         return record
-
-    async def _fetch_row(self, statement: Hot, parameters: dict[str, object]) -> Any:
-        """The first row of ``statement``, run on a pooled connection's driver (asyncpg)."""
-        try:
-            async with self._engine.connect() as connection:
-                sql, arguments = statement.prepared(self._engine.dialect, parameters)
-                raw = await connection.get_raw_connection()
-                try:
-                    return await raw.driver_connection.fetchrow(sql, *arguments)  # type: ignore[union-attr]
-                except UNAVAILABLE:
-                    await connection.invalidate()
-                    raise
-        except UNAVAILABLE as exc:
-            raise unavailable(exc) from exc
 
 
 async def _finish_even_if_cancelled(statement: Awaitable[T]) -> T:
