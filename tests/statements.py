@@ -70,8 +70,4 @@ async def _set_trace(store: SqliteStore, callback: StatementLog | None) -> None:
         driver(db).set_trace_callback(callback)
 
     await store._writer._thread.call(on_writer)
-    # The reader's engine keeps its one aiosqlite connection: trace that connection.
-    async with store._read._engine.connect() as reader:
-        raw = (await reader.get_raw_connection()).driver_connection
-        assert raw is not None
-        await raw.set_trace_callback(callback)
+    await store._read.on_each_driver(lambda reader: reader.set_trace_callback(callback))

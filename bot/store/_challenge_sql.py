@@ -12,7 +12,7 @@ from bot.store import _rows
 from bot.store._game_sql import insert_game
 from bot.store._games import GameLoader, dump
 from bot.store._rows import CHALLENGE_COLUMNS, MATCH_COLUMNS, only_row, to_text
-from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Transactions
+from bot.store._sql import UNIQUE_VIOLATIONS, Hot, Reader, Sql, Transactions, inline
 from bot.store.errors import ChallengeClosed, ChannelTaken, NotFound
 from bot.store.records import (
     MATCH_LENGTHS,
@@ -42,47 +42,60 @@ def check_new_challenge(new: NewChallenge) -> None:
         raise ValueError("a player cannot challenge themselves")
 
 
+_NEW_MATCH_COLUMNS = (
+    "guild_id", "channel_id", "challenge_id", "first_white_id", "first_black_id", "ruleset",
+    "layout", "game_count", "max_plies", "created_at", "time_per_move_seconds",
+)  # fmt: skip
 # Built once, with named parameters: building a statement (and its cache key) on each call cost
 # several times what running it does (``bench/store.py``).
-_OVERDUE = (
+_EXPIRE = (
     update(challenges)
-    .where(challenges.c.status == "pending", challenges.c.expires_at <= bindparam("now"))
+    .where(challenges.c.status == inline("pending"), challenges.c.expires_at <= bindparam("now"))
     .values(status="expired", closed_at=bindparam("now"))
     .returning(*CHALLENGE_COLUMNS)
 )
-_OVERDUE_IN_CHANNEL = _OVERDUE.where(challenges.c.channel_id == bindparam("in_channel"))
-_CHANNEL_HOLDERS = union_all(
-    select(literal("game").label("kind"), games.c.id).where(
-        games.c.channel_id == bindparam("channel_id"), games.c.status == "active"
-    ),
-    select(literal("challenge").label("kind"), challenges.c.id).where(
-        challenges.c.channel_id == bindparam("channel_id"), challenges.c.status == "pending"
-    ),
+_OVERDUE = Hot(_EXPIRE)
+_OVERDUE_IN_CHANNEL = Hot(_EXPIRE.where(challenges.c.channel_id == bindparam("in_channel")))
+_CHANNEL_HOLDERS = Hot(
+    union_all(
+        select(literal("game").label("kind"), games.c.id).where(
+            games.c.channel_id == bindparam("channel_id"), games.c.status == inline("active")
+        ),
+        select(literal("challenge").label("kind"), challenges.c.id).where(
+            challenges.c.channel_id == bindparam("channel_id"),
+            challenges.c.status == inline("pending"),
+        ),
+    )
 )
+# Run by SQLAlchemy, which hands a unique index's refusal on as IntegrityError on both backends.
 _NEW_CHALLENGE = insert(challenges).returning(*CHALLENGE_COLUMNS)
-_CHALLENGE = select(*CHALLENGE_COLUMNS).where(challenges.c.id == bindparam("challenge_id"))
-_SET_STATUS = (
+_CHALLENGE = Hot(select(*CHALLENGE_COLUMNS).where(challenges.c.id == bindparam("challenge_id")))
+_SET_STATUS = Hot(
     update(challenges)
     .where(challenges.c.id == bindparam("challenge_id"))
     .values(status=bindparam("new_status"), closed_at=bindparam("now"))
     .returning(*CHALLENGE_COLUMNS)
 )
-_NEW_MATCH = insert(matches).returning(*MATCH_COLUMNS)
+_NEW_MATCH = Hot(
+    insert(matches)
+    .values({name: bindparam(name) for name in _NEW_MATCH_COLUMNS})
+    .returning(*MATCH_COLUMNS)
+)
 
 
 def expire_overdue(db: Sql, now: str, channel_id: int | None = None) -> list[ChallengeRecord]:
     """Mark pending challenges overdue at ``now`` (in one channel, or all) expired."""
     if channel_id is None:
-        rows = db.execute(_OVERDUE, {"now": now}).mappings().all()
+        rows = _OVERDUE.execute(db, {"now": now}).rows
     else:
         found = {"now": now, "in_channel": channel_id}
-        rows = db.execute(_OVERDUE_IN_CHANNEL, found).mappings().all()
+        rows = _OVERDUE_IN_CHANNEL.execute(db, found).rows
     return sorted((_rows.challenge(row) for row in rows), key=lambda c: c.id)
 
 
 def ensure_channel_free(db: Sql, channel_id: int) -> None:
     """Raise ``ChannelTaken`` if the channel has an active game or a pending challenge."""
-    row = db.execute(_CHANNEL_HOLDERS, {"channel_id": channel_id}).mappings().first()
+    row = _CHANNEL_HOLDERS.execute(db, {"channel_id": channel_id}).first()
     if row is not None:
         raise ChannelTaken(channel_id, row["kind"], row["id"])
 
@@ -106,7 +119,7 @@ def insert_challenge(db: Sql, new: NewChallenge, now: str) -> ChallengeRecord:
 
 def pending_for_update(db: Sql, challenge_id: int) -> ChallengeRecord:
     """The challenge, read inside the write transaction; raises unless it is pending."""
-    row = db.execute(_CHALLENGE, {"challenge_id": challenge_id}).mappings().first()
+    row = _CHALLENGE.execute(db, {"challenge_id": challenge_id}).first()
     if row is None:
         raise NotFound("challenge", challenge_id)
     challenge = _rows.challenge(row)
@@ -118,7 +131,7 @@ def pending_for_update(db: Sql, challenge_id: int) -> ChallengeRecord:
 def set_status(db: Sql, challenge_id: int, status: str, now: str) -> ChallengeRecord:
     """Close the challenge as ``status`` at ``now``."""
     closed = {"challenge_id": challenge_id, "new_status": status, "now": now}
-    return _rows.challenge(db.execute(_SET_STATUS, closed).mappings().one())
+    return _rows.challenge(_SET_STATUS.execute(db, closed).first())
 
 
 def insert_match(
@@ -141,7 +154,7 @@ def insert_match(
         ruleset=o.ruleset, layout=o.layout, game_count=o.game_count, max_plies=o.max_plies,
         created_at=now, time_per_move_seconds=o.time_per_move_seconds,
     )  # fmt: skip
-    return _rows.match(db.execute(_NEW_MATCH, started).mappings().one())
+    return _rows.match(_NEW_MATCH.execute(db, started).first())
 
 
 class SqlChallenges:
@@ -179,7 +192,7 @@ class SqlChallenges:
         """The channel's pending challenge that is not overdue at ``now``, if any."""
         rows = await self._read.rows(
             select(*CHALLENGE_COLUMNS)
-            .where(challenges.c.channel_id == channel_id, challenges.c.status == "pending")
+            .where(challenges.c.channel_id == channel_id, challenges.c.status == inline("pending"))
             .where(challenges.c.expires_at > to_text(now))
         )
         for row in rows:

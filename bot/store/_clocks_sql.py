@@ -17,7 +17,7 @@ from bot.store._game_sql import update_game
 from bot.store._games import GameLoader
 from bot.store._outbox_sql import add_announcement
 from bot.store._rows import from_text, to_text
-from bot.store._sql import Reader, Sql, Transactions
+from bot.store._sql import Reader, Sql, Transactions, inline
 from bot.store.clocks import RunningClock
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
@@ -74,7 +74,7 @@ def mark_reminders(
     (with the time it is written at) is written only if it did."""
     marked = (
         update(games)
-        .where(games.c.id == game_id, games.c.status == "active")
+        .where(games.c.id == game_id, games.c.status == inline("active"))
         .where(games.c.version == expected_version, games.c.deadline_at == deadline_at)
         .where(games.c.reminders_sent < count)
         .values(reminders_sent=count)
@@ -127,7 +127,7 @@ class SqlClocks:
                 matches.c.time_per_move_seconds,
             )
             .join(matches, matches.c.id == games.c.match_id)
-            .where(games.c.status == "active", games.c.deadline_at.is_not(None))
+            .where(games.c.status == inline("active"), games.c.deadline_at.is_not(None))
             .where(matches.c.time_per_move_seconds.is_not(None))
             .order_by(games.c.deadline_at, games.c.id)
         )  # fmt: skip
@@ -178,4 +178,7 @@ class SqlClocks:
 
     async def _reload(self, game_id: int) -> GameRecord:
         # The snapshot did not change, so the loader trusts it: no replay.
-        return (await self._loader.load_where(games.c.id == game_id))[0]
+        found = await self._loader.game(game_id)
+        if found is None:
+            raise NotFound("game", game_id)
+        return found

@@ -128,6 +128,7 @@ def reader_engine(path: str | PathLike[str]) -> AsyncEngine:
 
     async def connect() -> aiosqlite.Connection:
         db = await aiosqlite.connect(Path(path), isolation_level=None)
+        db.row_factory = sqlite3.Row  # by name, for Hot statements (SQLAlchemy reads either)
         try:
             await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
             await db.execute("PRAGMA query_only = ON")  # a read that tries to write is a bug

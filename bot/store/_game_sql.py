@@ -12,7 +12,7 @@ from sqlalchemy import Update, bindparam, insert, select, update
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._rows import GAME_COLUMNS, MATCH_COLUMNS, RECORD_COLUMNS
-from bot.store._sql import UNIQUE_VIOLATIONS, Hot, Sql
+from bot.store._sql import UNIQUE_VIOLATIONS, Hot, Sql, inline
 from bot.store.clocks import deadline_text
 from bot.store.errors import ChannelTaken, GameNotActive, NotFound, StaleGame, StoreError
 from bot.store.records import GameRecord, MatchRecord
@@ -20,9 +20,12 @@ from bot.store.schema import actions, games, matches
 
 # The statements of a move and a game's end are built once, with named parameters: building a
 # statement and its cache key cost more than running it (``bench/store.py``).
-_HOLDER = select(games.c.id).where(
-    games.c.channel_id == bindparam("channel_id"), games.c.status == "active"
+_HOLDER = Hot(
+    select(games.c.id).where(
+        games.c.channel_id == bindparam("channel_id"), games.c.status == inline("active")
+    )
 )
+# Run by SQLAlchemy, which hands a unique index's refusal on as IntegrityError on both backends.
 _NEW_GAME = insert(games).returning(*GAME_COLUMNS)
 # A move's action, beside its game's ``game_id`` and ``ply``.
 ACTION_PARAMETERS = {
@@ -33,16 +36,16 @@ ACTION_PARAMETERS = {
 _APPEND_ACTION = Hot(
     insert(actions).values(game_id=bindparam("game_id"), ply=bindparam("ply"), **ACTION_PARAMETERS)
 )
-_MATCH = select(*MATCH_COLUMNS).where(matches.c.id == bindparam("match_id"))
+_MATCH = Hot(select(*MATCH_COLUMNS).where(matches.c.id == bindparam("match_id")))
 _MATCH_OF_GAME = Hot(
     select(*MATCH_COLUMNS)
     .join(games, games.c.match_id == matches.c.id)
     .where(games.c.id == bindparam("game_id"))
 )
-_GAME_STATE = select(games.c.version, games.c.status).where(games.c.id == bindparam("game_id"))
-_END_MATCH = (
+_GAME_STATE = Hot(select(games.c.version, games.c.status).where(games.c.id == bindparam("game_id")))
+_END_MATCH = Hot(
     update(matches)
-    .where(matches.c.id == bindparam("match_id"), matches.c.state == "running")
+    .where(matches.c.id == bindparam("match_id"), matches.c.state == inline("running"))
     .values(
         state=bindparam("new_state"),
         winner_id=bindparam("new_winner_id"),
@@ -59,7 +62,7 @@ def guarded_update(columns: frozenset[str]) -> Update:
     return (
         update(games)
         .where(games.c.id == bindparam("game_id"))
-        .where(games.c.version == bindparam("expected_version"), games.c.status == "active")
+        .where(games.c.version == bindparam("expected_version"), games.c.status == inline("active"))
         .values({column: bindparam(f"new_{column}") for column in sorted(columns)})
         .returning(*RECORD_COLUMNS)
     )
@@ -84,9 +87,9 @@ def insert_game(
     deadline = deadline_text(now, match.time_per_move_seconds)  # the clock starts with the game
     # Asked first, because after a failed statement PostgreSQL answers nothing more in the
     # transaction; the unique index still decides a race between two processes.
-    holder = db.execute(_HOLDER, {"channel_id": match.channel_id}).scalar()
+    holder = _HOLDER.execute(db, {"channel_id": match.channel_id}).first()
     if holder is not None:
-        raise ChannelTaken(match.channel_id, "game", holder)
+        raise ChannelTaken(match.channel_id, "game", holder["id"])
     new = dict(
         match_id=match.id, game_index=index, guild_id=match.guild_id,
         channel_id=match.channel_id, white_id=match.white_for(index),
@@ -135,7 +138,7 @@ def match_of_game(db: Sql, game_id: int) -> MatchRecord:
 
 
 def _raise_stale(db: Sql, game_id: int, expected_version: int) -> NoReturn:
-    row = db.execute(_GAME_STATE, {"game_id": game_id}).mappings().first()
+    row = _GAME_STATE.execute(db, {"game_id": game_id}).first()
     if row is None:
         raise NotFound("game", game_id)
     if row["status"] != "active":
@@ -151,7 +154,7 @@ def append_action(db: Sql, game_id: int, ply: int, player_id: int, move: str, no
 
 def fetch_match(db: Sql, match_id: int) -> MatchRecord:
     """The match of a game (which must exist: games reference it)."""
-    row = db.execute(_MATCH, {"match_id": match_id}).mappings().one()
+    row = _MATCH.execute(db, {"match_id": match_id}).first()
     return _rows.match(row)
 
 
@@ -162,7 +165,7 @@ def end_match(
     if winner_id is not None and winner_id not in match.player_ids:
         raise ValueError(f"user {winner_id} does not play in match {match.id}")
     ended = {"new_state": state, "new_winner_id": winner_id, "new_finished_at": now}
-    row = db.execute(_END_MATCH, ended | {"match_id": match.id}).mappings().first()
+    row = _END_MATCH.execute(db, ended | {"match_id": match.id}).first()
     if row is None:  # its active game was just ended, so this is a broken invariant
         raise StoreError(f"match {match.id} has already ended ({match.state})")
     return _rows.match(row)

@@ -22,7 +22,7 @@ from bot.store._games import GameLoader, dump
 from bot.store._outbox_sql import add_announcement
 from bot.store._ratings_sql import apply_ratings, count_match_win
 from bot.store._rows import MATCH_COLUMNS, only_row, to_text
-from bot.store._sql import Reader, Sql, Transactions
+from bot.store._sql import Reader, Sql, Transactions, inline
 from bot.store.clocks import deadline_after
 from bot.store.endings import GameEnding, NextGame
 from bot.store.errors import NotFound
@@ -68,17 +68,14 @@ class SqlGames:
 
     async def active(self, channel_id: int) -> GameRecord | None:
         """The channel's active game, if any. Raises ``CorruptGame``."""
-        found = await self._loader.load_where(
-            games.c.channel_id == channel_id, games.c.status == "active"
-        )
-        return found[0] if found else None
+        return await self._loader.active(channel_id)
 
     async def get(self, game_id: int) -> GameRecord:
         """The game with this id. Raises ``NotFound`` or ``CorruptGame``."""
-        found = await self._loader.load_where(games.c.id == game_id)
-        if not found:
+        found = await self._loader.game(game_id)
+        if found is None:
             raise NotFound("game", game_id)
-        return found[0]
+        return found
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The game's actions in ply order. Raises ``NotFound``."""
@@ -95,7 +92,7 @@ class SqlGames:
         """Active games last active before ``before``, oldest first; damaged ones are left
         out (and logged once)."""
         found, _ = await self._loader.load_sound(
-            games.c.status == "active",
+            games.c.status == inline("active"),
             games.c.last_activity < to_text(before),
             order_by=(games.c.last_activity, games.c.id),
         )

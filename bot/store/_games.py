@@ -7,13 +7,13 @@ import logging
 from collections import OrderedDict
 from typing import Any
 
-from sqlalchemy import ColumnElement, Executable, RowMapping, UnaryExpression, select
+from sqlalchemy import ColumnElement, Executable, UnaryExpression, bindparam, select
 
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._replay import Mismatch, StoredGame, read_snapshot, verify
 from bot.store._rows import GAME_COLUMNS, MATCH_PREFIX, PREFIXED_MATCH_COLUMNS
-from bot.store._sql import Reader
+from bot.store._sql import Hot, Reader, inline
 from bot.store.errors import CorruptGame
 from bot.store.records import DamagedGame, GameRecord
 from bot.store.schema import actions, games, matches
@@ -29,6 +29,20 @@ _SELECT_GAMES = select(*GAME_COLUMNS, *PREFIXED_MATCH_COLUMNS).join(
 )
 Condition = ColumnElement[bool]
 Order = ColumnElement[Any] | UnaryExpression[Any]
+
+
+_GAME = Hot(_SELECT_GAMES.where(games.c.id == bindparam("game_id")))
+_ACTIVE_GAME = Hot(
+    _SELECT_GAMES.where(
+        games.c.channel_id == bindparam("channel_id"), games.c.status == inline("active")
+    )
+)
+# `ply <= version`: a move committed after the game's row was read must not count against it.
+_PLAYED = Hot(
+    select(actions.c.ply, actions.c.player_id, actions.c.move)
+    .where(actions.c.game_id == bindparam("game_id"), actions.c.ply <= bindparam("version"))
+    .order_by(actions.c.ply)
+)
 
 
 def _games_where(conditions: tuple[Condition, ...], order_by: tuple[Order, ...]) -> Executable:
@@ -64,6 +78,19 @@ class GameLoader:
         self._trusted.move_to_end(game_id)
         if len(self._trusted) > TRUSTED_GAMES:
             self._trusted.popitem(last=False)
+
+    async def game(self, game_id: int) -> GameRecord | None:
+        """The game with this id, checked, if there is one. Raises ``CorruptGame``."""
+        return await self._first(_GAME, {"game_id": game_id})
+
+    async def active(self, channel_id: int) -> GameRecord | None:
+        """The channel's active game, checked, if it has one. Raises ``CorruptGame``."""
+        return await self._first(_ACTIVE_GAME, {"channel_id": channel_id})
+
+    async def _first(self, statement: Hot, parameters: dict[str, int]) -> GameRecord | None:
+        for row in await self._db.rows(statement, parameters):
+            return await self._load(row)
+        return None
 
     async def load_where(
         self, *conditions: Condition, order_by: tuple[Order, ...] = ()
@@ -105,7 +132,7 @@ class GameLoader:
             )
         return CorruptGame(game_id, reason)
 
-    async def _load(self, row: RowMapping) -> GameRecord:
+    async def _load(self, row: Any) -> GameRecord:
         game_id, version, snapshot = row["id"], row["version"], row["snapshot"]
         seen = (version, hash(snapshot))
         try:
@@ -119,13 +146,8 @@ class GameLoader:
         self._remember(game_id, seen)
         return record
 
-    async def _stored(self, row: RowMapping) -> StoredGame:
-        # `ply <= version`: a move committed after `row` was read must not count against it.
-        played = await self._db.rows(
-            select(actions.c.ply, actions.c.player_id, actions.c.move)
-            .where(actions.c.game_id == row["id"], actions.c.ply <= row["version"])
-            .order_by(actions.c.ply)
-        )
+    async def _stored(self, row: Any) -> StoredGame:
+        played = await self._db.rows(_PLAYED, {"game_id": row["id"], "version": row["version"]})
         return StoredGame(
             ruleset=row[MATCH_PREFIX + "ruleset"],
             layout=row[MATCH_PREFIX + "layout"],

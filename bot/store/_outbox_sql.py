@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import RowMapping, Text, func, literal, select, update
 
 from bot.store._rows import from_text, to_text
-from bot.store._sql import Reader, Sql, Transactions, upsert
+from bot.store._sql import Reader, Sql, Transactions, inline, upsert
 from bot.store.errors import NotFound
 from bot.store.outbox import WRITER_LEASE, Announcement, OutboxEntry, Settlement
 from bot.store.schema import games, outbox
@@ -84,7 +84,7 @@ def _claim(db: Sql, now: str, until: str, token: str, limit: int) -> list[RowMap
     # (one process holds the file) and compiles no FOR UPDATE.
     due = (
         select(outbox.c.id)
-        .where(outbox.c.status == "pending")
+        .where(outbox.c.status == inline("pending"))
         .where(outbox.c.lease_until.is_(None) | (outbox.c.lease_until <= now))
         .order_by(outbox.c.id)
         .limit(limit)
@@ -149,7 +149,7 @@ class SqlOutbox:
             sets |= {"status": outcome, "settled_at": to_text(now), "lease_until": None}
         settled = (
             update(outbox)
-            .where(outbox.c.key == key, outbox.c.status == "pending")
+            .where(outbox.c.key == key, outbox.c.status == inline("pending"))
             .where(outbox.c.lease_token == lease)
             .values(sets)
         )
@@ -163,7 +163,7 @@ class SqlOutbox:
         # '' (no lease: deliverable now) sorts before every time text.
         rows = await self._read.rows(
             select(func.min(func.coalesce(outbox.c.lease_until, "")).label("earliest")).where(
-                outbox.c.status == "pending"
+                outbox.c.status == inline("pending")
             )
         )
         earliest = rows[0]["earliest"]
@@ -177,7 +177,7 @@ class SqlOutbox:
         died. Not part of the protocol: a shared database lets leases run out instead."""
         released = (
             update(outbox)
-            .where(outbox.c.status == "pending", outbox.c.lease_until.is_not(None))
+            .where(outbox.c.status == inline("pending"), outbox.c.lease_until.is_not(None))
             .values(lease_until=None, lease_token=None)
         )
         await self._writer.run(lambda db: db.execute(released))

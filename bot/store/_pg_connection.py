@@ -14,17 +14,15 @@ connections by itself, so the next call works once the server is back.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import asyncpg
 from sqlalchemy import Connection, event
 from sqlalchemy.exc import DBAPIError, DisconnectionError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from bot.store._sql import Hot
 from bot.store.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -34,7 +32,7 @@ T = TypeVar("T")
 # once, which covers the bot's concurrent interactions on two cores; PostgreSQL's default
 # max_connections (100) leaves room for several bot processes and the operator.
 POOL_SIZE = 16
-# Of those, kept checked out for one-statement writes (see HeldConnections).
+# Of those, kept checked out for reads and one-statement writes (see _sql.EngineReader).
 HELD = 8
 # How long a statement may wait (for a lock, or a server that does not answer) before the player
 # is told to try again: well inside Discord's 3 s to answer.
@@ -142,67 +140,6 @@ class PgWriter:
             raise unavailable(exc) from exc
         except Exception as exc:
             raise translated(exc) from exc
-
-
-class HeldConnections:
-    """Up to ``HELD`` of the engine's pooled connections, kept checked out for the writes that
-    are one statement on their own (a move), each used by one statement at a time.
-
-    A checkout and return through SQLAlchemy's pool (an ``AsyncConnection``, greenlet hops)
-    cost about three times what sending the statement itself does, and a move on PostgreSQL is
-    mostly that statement's round trip. A connection the server dropped while it was held (a
-    restart) is known to be closed before anything is sent, and replaced.
-    """
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
-        self._idle: asyncio.Queue[_Held | None] = asyncio.Queue()
-        for _ in range(HELD):
-            self._idle.put_nowait(None)  # checked out when first needed
-
-    async def fetch_row(self, statement: Hot, parameters: Mapping[str, Any]) -> Any:
-        """The first row of ``statement`` (or None); ``StoreUnavailable`` when the server
-        cannot be reached."""
-        sql, arguments = statement.prepared(self._engine.dialect, parameters)
-        held = await self._idle.get()
-        try:
-            if held is None or held.driver.is_closed():
-                await _let_go(held)
-                held = None
-                held = await self._check_out()
-            return await held.driver.fetchrow(sql, *arguments)
-        except UNAVAILABLE as exc:
-            await _let_go(held)
-            held = None
-            raise unavailable(exc) from exc
-        finally:
-            self._idle.put_nowait(held)
-
-    async def close(self) -> None:
-        """Wait for the statements in progress and give the connections back to the pool."""
-        for _ in range(HELD):
-            held = await self._idle.get()
-            if held is not None:
-                await held.connection.close()
-
-    async def _check_out(self) -> _Held:
-        connection = await self._engine.connect()
-        raw = await connection.get_raw_connection()
-        return _Held(connection, raw.driver_connection)
-
-
-class _Held(NamedTuple):
-    connection: AsyncConnection
-    driver: Any  # the asyncpg connection under it
-
-
-async def _let_go(held: _Held | None) -> None:
-    """Give back a connection that is broken, for the pool to replace."""
-    if held is not None:
-        with contextlib.suppress(Exception):  # it is gone anyway
-            await held.connection.invalidate()
-        with contextlib.suppress(Exception):
-            await held.connection.close()
 
 
 def translated(exc: Exception) -> BaseException:

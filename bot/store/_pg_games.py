@@ -7,8 +7,8 @@ statement does it all, built from the shared write's own parts (``_game_sql.guar
 ``restarted_clock``): the ``UPDATE`` is the same optimistic-concurrency check, further guarded
 on the mover, the ``INSERT`` of the action happens only if it did, and the match comes back
 with the game. Being one statement, it commits or not as a whole. It is compiled once per
-dialect and sent straight on an ``asyncpg`` connection the pool lent for such statements
-(``HeldConnections``), which keeps it prepared.
+dialect and sent straight on one of the ``asyncpg`` connections the reads hold out of the
+engine's pool (``_sql.EngineReader``), which keeps it prepared.
 
 The clock's new deadline needs the match's time per move, which never changes once the match
 is created: the first move of a game in this process takes the shared write, which reads it,
@@ -32,9 +32,8 @@ from bot.store import _rows
 from bot.store._game_sql import ACTION_PARAMETERS, guarded_update, update_parameters
 from bot.store._game_store import SqlGames, check_played, restarted_clock
 from bot.store._games import GameLoader, dump
-from bot.store._pg_connection import HeldConnections
 from bot.store._rows import MATCH_PREFIX, PREFIXED_MATCH_COLUMNS, to_text
-from bot.store._sql import Hot, Reader, Transactions
+from bot.store._sql import EngineReader, Hot, Transactions
 from bot.store.outbox import Announcement
 from bot.store.records import GameRecord
 from bot.store.schema import actions, games, matches
@@ -65,11 +64,9 @@ def _record_move(columns: frozenset[str], mover: str) -> Hot:
 class PgGames(SqlGames):
     """The :class:`~bot.store.interface.GameStore` on PostgreSQL (see the module)."""
 
-    def __init__(
-        self, writer: Transactions, reader: Reader, loader: GameLoader, held: HeldConnections
-    ) -> None:
+    def __init__(self, writer: Transactions, reader: EngineReader, loader: GameLoader) -> None:
         super().__init__(writer, reader, loader)
-        self._held = held
+        self._one_statement = reader
         self._periods: dict[int, int | None] = {}
 
     async def record_move(
@@ -97,7 +94,7 @@ class PgGames(SqlGames):
             statement = _record_move(frozenset(sets), mover)
             parameters = update_parameters(game_id, expected_version, sets)
             parameters |= {"player_id": player_id, "move": move, "played_at": at}
-            row = await _finish_even_if_cancelled(self._held.fetch_row(statement, parameters))
+            row = await _finish_even_if_cancelled(self._one_statement.first(statement, parameters))
             if row is not None:
                 self._loader.trust(game_id, expected_version + 1, snapshot)
                 return _rows.game(row, game, _rows.match(row, MATCH_PREFIX))

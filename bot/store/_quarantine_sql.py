@@ -12,7 +12,7 @@ from sqlalchemy import RowMapping, delete, select, true, update
 from bot.jarmo import Game
 from bot.store._games import GameLoader, dump
 from bot.store._rows import to_text
-from bot.store._sql import Sql, Transactions, one, upsert
+from bot.store._sql import Sql, Transactions, inline, one, upsert
 from bot.store.errors import NotFound
 from bot.store.records import DamagedGame
 from bot.store.schema import actions, game_reviews, games, matches, outbox, quarantined_games
@@ -32,7 +32,7 @@ class SqlQuarantine:
     async def damaged_games(self) -> list[DamagedGame]:
         """Every game whose stored record cannot be loaded, active ones first."""
         _, damaged = await self._loader.load_sound(
-            true(), order_by=(games.c.status != "active", games.c.id)
+            true(), order_by=(games.c.status != inline("active"), games.c.id)
         )
         return damaged
 
@@ -76,7 +76,7 @@ def quarantine(db: Sql, game_id: int, reason: str, now: datetime) -> str:
         }  # fmt: skip
         db.execute(
             update(matches)
-            .where(matches.c.id == row["match_id"], matches.c.state == "running")
+            .where(matches.c.id == row["match_id"], matches.c.state == inline("running"))
             .values(state="aborted", winner_id=None, finished_at=at)
         )
     db.execute(delete(actions).where(actions.c.game_id == game_id))
@@ -85,7 +85,7 @@ def quarantine(db: Sql, game_id: int, reason: str, now: datetime) -> str:
     db.execute(update(games).where(games.c.id == game_id).values(sets))
     db.execute(
         update(outbox)
-        .where(outbox.c.game_id == game_id, outbox.c.status == "pending")
+        .where(outbox.c.game_id == game_id, outbox.c.status == inline("pending"))
         .values(status="dropped", last_error="the game was quarantined", settled_at=at)
     )
     return str(status)

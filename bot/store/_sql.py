@@ -8,14 +8,17 @@ are Core expressions on :mod:`bot.store.schema`, which SQLAlchemy compiles for e
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sqlite3
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any, NamedTuple, Protocol, TypeVar
 
-from sqlalchemy import Connection, Dialect, RowMapping, Table
+from sqlalchemy import ColumnElement, Connection, Dialect, RowMapping, String, Table, literal_column
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql import ClauseElement, Executable
 
 T = TypeVar("T")
@@ -31,32 +34,125 @@ class Transactions(Protocol):
 class Reader(Protocol):
     """Runs reads outside any write transaction."""
 
-    async def rows(self, statement: Executable) -> Sequence[RowMapping]:
-        """The rows of one query, by column name."""
+    async def rows(
+        self, statement: Executable | Hot, parameters: Mapping[str, Any] | None = None
+    ) -> Sequence[Any]:
+        """The rows of one query (by column name), with ``parameters`` for its bound ones."""
         ...
 
 
 class EngineReader:
-    """Reads on an asyncio engine's pool (``aiosqlite`` or ``asyncpg``), each a statement of its
-    own in autocommit; a driver's error is handed to ``translate`` and what it returns raised."""
+    """Reads on connections held out of an asyncio engine's pool (``aiosqlite`` or
+    ``asyncpg``, in autocommit), each read one statement on one of them; a :class:`Hot`
+    statement is sent straight to the driver.
+
+    Each read checking a connection out of SQLAlchemy's pool and back cost more CPU than the
+    read itself (``bench/store.py``: a trusted ``active_game`` 1 ms against main's 0.2 ms), so
+    up to ``connections`` stay checked out, each used by one read at a time. One the server
+    dropped is replaced before anything is sent on it. A driver's error is handed to
+    ``translate`` and what it returns raised.
+    """
 
     def __init__(
-        self, engine: AsyncEngine, translate: Callable[[Exception], BaseException]
+        self,
+        engine: AsyncEngine,
+        translate: Callable[[Exception], BaseException],
+        connections: int = 1,
     ) -> None:
         self._engine = engine
         self._translate = translate
+        self._connections = connections
+        self._idle: asyncio.Queue[_Held | None] = asyncio.Queue()
+        for _ in range(connections):
+            self._idle.put_nowait(None)  # checked out when first needed
 
-    async def rows(self, statement: Executable) -> Sequence[RowMapping]:
-        """The rows of one query, by column name."""
+    async def rows(
+        self, statement: Executable | Hot, parameters: Mapping[str, Any] | None = None
+    ) -> Sequence[Any]:
+        """The rows of one query (by column name), with ``parameters`` for its bound ones."""
+        held = await self._idle.get()
         try:
-            async with self._engine.connect() as connection:
-                return (await connection.execute(statement)).mappings().all()
+            if held is None or held.closed():
+                await _let_go(held)
+                held = None
+                held = await _check_out(self._engine)
+            if isinstance(statement, Hot):
+                return await statement.fetch(held.driver, self._engine.dialect, parameters or {})
+            return (await held.connection.execute(statement, parameters)).mappings().all()
         except Exception as exc:
-            raise self._translate(exc) from exc
+            error = self._translate(exc)
+            if error is not exc or getattr(exc, "connection_invalidated", False):
+                await _let_go(held)  # the server went away: the pool connects again
+                held = None
+            raise error from exc
+        finally:
+            self._idle.put_nowait(held)
+
+    async def first(self, statement: Hot, parameters: Mapping[str, Any]) -> Any:
+        """The first row of ``statement``, or None: for a write that is one statement on its
+        own (it commits by itself in autocommit)."""
+        found = await self.rows(statement, parameters)
+        return found[0] if found else None
+
+    async def on_each_driver(self, apply: Callable[[Any], Awaitable[object]]) -> None:
+        """Await ``apply(driver)`` for the driver connection of each connection this reader
+        holds, checking them all out first: for diagnostics, such as a statement trace."""
+        taken = [await self._idle.get() for _ in range(self._connections)]
+        try:
+            for index, held in enumerate(taken):
+                if held is None:
+                    taken[index] = held = await _check_out(self._engine)
+                await apply(held.driver)
+        finally:
+            for held in taken:
+                self._idle.put_nowait(held)
 
     async def close(self) -> None:
-        """Close the engine's connections."""
+        """Wait for the reads in progress, give the connections back and close the engine."""
+        for _ in range(self._connections):
+            held = await self._idle.get()
+            if held is not None:
+                await held.connection.close()
         await self._engine.dispose()
+
+
+class _Held(NamedTuple):
+    connection: AsyncConnection
+    driver: Any  # the aiosqlite or asyncpg connection under it
+
+    def closed(self) -> bool:
+        """Whether the server closed it (asyncpg knows without asking)."""
+        is_closed = getattr(self.driver, "is_closed", None)
+        return bool(is_closed is not None and is_closed())
+
+
+async def _check_out(engine: AsyncEngine) -> _Held:
+    connection = await engine.connect()
+    try:
+        raw = await connection.get_raw_connection()
+    except BaseException:
+        await connection.close()
+        raise
+    return _Held(connection, raw.driver_connection)
+
+
+async def _let_go(held: _Held | None) -> None:
+    """Give back a connection that is broken, for the pool to replace."""
+    if held is not None:
+        with contextlib.suppress(Exception):  # it is gone anyway
+            await held.connection.invalidate()
+        with contextlib.suppress(Exception):
+            await held.connection.close()
+
+
+def inline(value: str) -> ColumnElement[str]:
+    """``value`` written into the statement's text rather than bound: SQLite (and PostgreSQL's
+    generic plans) use a partial index such as ``WHERE status = 'active'`` only for a query that
+    says so in its text, and a bound ``status = ?`` made each lookup of a channel's active game
+    a scan of every game."""
+    if not value.replace("_", "").isalpha():  # a word from the code, never a user's text
+        raise ValueError(f"not a status word: {value!r}")
+    return literal_column(f"'{value}'", String)
 
 
 def upsert(db: Connection, table: Table) -> Any:
@@ -73,18 +169,25 @@ def one(db: Connection, statement: Executable) -> RowMapping | None:
 
 class _Compiled(NamedTuple):
     sql: str
-    order: tuple[str, ...]  # the parameters' names, in the order the SQL takes them
     defaults: dict[str, Any]  # the values the statement itself holds
+    # The positional arguments from the parameters by name (``defaults`` merged in).
+    arguments: Callable[[Mapping[str, Any]], tuple[Any, ...]]
 
 
-# sqlite3 takes parameters by name, so a call's need no reordering.
-_SQLITE_NAMED = sqlite.dialect(paramstyle="named")
+def _in_order(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    """Picking the values of ``names`` out of a mapping, in that order (in C: binding
+    parameters by name cost sqlite3 more than the rest of a short statement)."""
+    if len(names) == 1:
+        only = names[0]
+        return lambda values: (values[only],)
+    picked: Callable[[Mapping[str, Any]], tuple[Any, ...]] = itemgetter(*names)
+    return picked if names else lambda values: ()
 
 
 class Hot:
     """A Core statement on the hot path (a move), compiled by SQLAlchemy once per dialect and
     then run straight on the driver: on the cursor of a connection inside its transaction
-    (:meth:`execute`), or on an ``asyncpg`` connection (:meth:`prepared`).
+    (:meth:`execute`), or on an ``aiosqlite`` or ``asyncpg`` connection (:meth:`fetch`).
 
     ``Connection.execute`` costs about as much again as SQLite itself for each statement
     (checking the cache, an execution context, result metadata): for a move's three statements
@@ -99,11 +202,9 @@ class Hot:
     def _for(self, dialect: Dialect) -> _Compiled:
         found = self._compiled.get(dialect.name)
         if found is None:
-            compiled = self.statement.compile(
-                dialect=_SQLITE_NAMED if dialect.name == "sqlite" else dialect
-            )
+            compiled = self.statement.compile(dialect=dialect)
             order = tuple(getattr(compiled, "positiontup", None) or ())
-            found = _Compiled(str(compiled), order, dict(compiled.params))
+            found = _Compiled(str(compiled), dict(compiled.params), _in_order(order))
             self._compiled[dialect.name] = found
         return found
 
@@ -112,19 +213,30 @@ class Hot:
     ) -> tuple[str, tuple[Any, ...]]:
         """The SQL in ``dialect`` and its positional arguments from ``parameters`` (by name)."""
         compiled = self._for(dialect)
-        values = compiled.defaults | dict(parameters)
-        return compiled.sql, tuple(values[name] for name in compiled.order)
+        values = {**compiled.defaults, **parameters} if compiled.defaults else parameters
+        return compiled.sql, compiled.arguments(values)
+
+    async def fetch(
+        self, driver: Any, dialect: Dialect, parameters: Mapping[str, Any]
+    ) -> Sequence[Any]:
+        """The rows (by column name) of the statement on ``driver``, an ``aiosqlite``
+        connection whose rows are ``sqlite3.Row``, or an ``asyncpg`` one."""
+        sql, arguments = self.prepared(dialect, parameters)
+        if dialect.name == "sqlite":
+            rows: Sequence[Any] = await driver.execute_fetchall(sql, arguments)
+        else:
+            rows = await driver.fetch(sql, *arguments)
+        return rows
 
     def execute(self, db: Connection, parameters: Mapping[str, Any]) -> HotResult:
         """Run the statement with ``parameters`` (by name)."""
+        sql, arguments = self.prepared(db.dialect, parameters)
         raw = db.connection.driver_connection
         if isinstance(raw, sqlite3.Connection):
-            compiled = self._for(db.dialect)
             found = raw.cursor()
             found.row_factory = sqlite3.Row
-            found.execute(compiled.sql, compiled.defaults | dict(parameters))
+            found.execute(sql, arguments)
             return HotResult(found.fetchall(), found.rowcount)
-        sql, arguments = self.prepared(db.dialect, parameters)
         adapted = db.connection.dbapi_connection
         assert adapted is not None  # checked out for the caller's transaction
         cursor = adapted.cursor()

@@ -12,7 +12,7 @@ from sqlalchemy import Table, delete, func, insert, literal, select, update
 
 from bot.store._outbox_sql import add_announcement, add_announcement_in
 from bot.store._rows import from_text, only_row, to_text
-from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Transactions, one, upsert
+from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Transactions, inline, one, upsert
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
 from bot.store.schema import games, tournament_entries, tournament_pairings, tournaments
@@ -93,7 +93,7 @@ def insert_tournament(db: Sql, new: NewTournament, now: str) -> TournamentRecord
     busy = one(
         db,
         select(tournaments.c.id).where(
-            tournaments.c.channel_id == new.channel_id, tournaments.c.status != "finished"
+            tournaments.c.channel_id == new.channel_id, tournaments.c.status != inline("finished")
         ),
     )
     if busy is not None:
@@ -242,7 +242,7 @@ def finish(
     finished = (
         update(tournaments)
         .where(tournaments.c.id == tournament_id, tournaments.c.current_round == expected_round)
-        .where(tournaments.c.status == "running")
+        .where(tournaments.c.status == inline("running"))
         .values(status="finished", finished_at=to_text(now))
         .returning(*TOURNAMENT_COLUMNS)
     )
@@ -361,7 +361,7 @@ class SqlTournaments:
         """See :meth:`TournamentStore.latest_in`."""
         rows = await self._read.rows(
             _TOURNAMENTS.where(tournaments.c.channel_id == channel_id)
-            .order_by(tournaments.c.status == "finished", tournaments.c.id.desc())
+            .order_by(tournaments.c.status == inline("finished"), tournaments.c.id.desc())
             .limit(1)
         )
         return next((tournament_row(row) for row in rows), None)
@@ -370,7 +370,7 @@ class SqlTournaments:
         """See :meth:`TournamentStore.last_finished_in`."""
         rows = await self._read.rows(
             _TOURNAMENTS.where(tournaments.c.channel_id == channel_id)
-            .where(tournaments.c.status == "finished")
+            .where(tournaments.c.status == inline("finished"))
             .order_by(tournaments.c.finished_at.desc(), tournaments.c.id.desc())
             .limit(1)
         )
@@ -385,7 +385,7 @@ class SqlTournaments:
         )
         rows = await self._read.rows(
             _TOURNAMENTS.where(tournaments.c.guild_id == guild_id)
-            .where(tournaments.c.status == "finished")
+            .where(tournaments.c.status == inline("finished"))
             .where(tournaments.c.id.in_(entered.scalar_subquery()))
             .order_by(tournaments.c.finished_at.desc(), tournaments.c.id.desc())
             .limit(limit)
@@ -395,7 +395,7 @@ class SqlTournaments:
     async def running(self) -> list[TournamentRecord]:
         """See :meth:`TournamentStore.running`."""
         rows = await self._read.rows(
-            _TOURNAMENTS.where(tournaments.c.status == "running").order_by(tournaments.c.id)
+            _TOURNAMENTS.where(tournaments.c.status == inline("running")).order_by(tournaments.c.id)
         )
         return [tournament_row(row) for row in rows]
 

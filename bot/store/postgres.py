@@ -28,13 +28,7 @@ from bot.store._clocks_sql import SqlClocks
 from bot.store._games import GameLoader
 from bot.store._migrations import found_version, upgrade
 from bot.store._outbox_sql import SqlOutbox
-from bot.store._pg_connection import (
-    CONNECT_TIMEOUT_S,
-    HeldConnections,
-    PgWriter,
-    create_engine,
-    translated,
-)
+from bot.store._pg_connection import CONNECT_TIMEOUT_S, HELD, PgWriter, create_engine, translated
 from bot.store._pg_games import PgGames
 from bot.store._players import SqlBotState, SqlPlayers
 from bot.store._quarantine_sql import SqlQuarantine
@@ -75,13 +69,13 @@ class PostgresStore:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
         self._writer = PgWriter(engine)
-        reader = EngineReader(engine.execution_options(isolation_level="AUTOCOMMIT"), translated)
+        autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._read = reader = EngineReader(autocommit, translated, HELD)
         loader = GameLoader(reader)
         self.players = SqlPlayers(self._writer, reader)
         self.state = SqlBotState(self._writer, reader)
         self.challenges = SqlChallenges(self._writer, reader, loader)
-        self._held = HeldConnections(engine)
-        self.games = PgGames(self._writer, reader, loader, self._held)
+        self.games = PgGames(self._writer, reader, loader)
         self.clocks = SqlClocks(self._writer, reader, loader)
         self.ratings = SqlRatings(self._writer, reader)
         self.results = SqlResults(reader)
@@ -108,7 +102,7 @@ class PostgresStore:
             return
         self._closed = True
         await self._writer.close()
-        await self._held.close()
+        await self._read.close()
         await self._engine.dispose()
 
     async def __aenter__(self) -> Self:
