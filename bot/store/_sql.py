@@ -79,6 +79,10 @@ class EngineReader:
             if isinstance(statement, Hot):
                 return await statement.fetch(held.driver, self._engine.dialect, parameters or {})
             return (await held.connection.execute(statement, parameters)).mappings().all()
+        except asyncio.CancelledError:
+            if held is not None:
+                held.cut()
+            raise
         except Exception as exc:
             error = self._translate(exc)
             if error is not exc or getattr(exc, "connection_invalidated", False):
@@ -124,6 +128,14 @@ class _Held(NamedTuple):
         """Whether the server closed it (asyncpg knows without asking)."""
         is_closed = getattr(self.driver, "is_closed", None)
         return bool(is_closed is not None and is_closed())
+
+    def cut(self) -> None:
+        """Close a server connection whose statement was interrupted (the caller was cancelled):
+        where its conversation with the server stands is unknown, so the next use replaces it.
+        An aiosqlite connection finishes the statement on its thread and stays usable."""
+        terminate = getattr(self.driver, "terminate", None)
+        if terminate is not None:
+            terminate()
 
 
 async def _check_out(engine: AsyncEngine) -> _Held:
