@@ -23,6 +23,7 @@ from sqlalchemy import Connection, event
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from bot.store._sql import finish_even_if_cancelled
 from bot.store.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -115,17 +116,7 @@ class PgWriter:
         running = asyncio.ensure_future(self._transaction(work))
         self._running.add(running)
         running.add_done_callback(self._running.discard)
-        try:
-            return await asyncio.shield(running)
-        except asyncio.CancelledError:
-            while not running.done():
-                try:
-                    await asyncio.wait([running])
-                except asyncio.CancelledError:
-                    continue
-            if not running.cancelled():
-                running.exception()  # retrieved: the caller hears only of its cancellation
-            raise
+        return await finish_even_if_cancelled(running)
 
     async def close(self) -> None:
         """Wait for the transactions in progress."""

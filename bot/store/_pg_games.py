@@ -19,11 +19,8 @@ once fails again).
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable
 from datetime import datetime
 from functools import cache
-from typing import TypeVar
 
 from sqlalchemy import insert, select
 
@@ -33,12 +30,11 @@ from bot.store._game_sql import ACTION_PARAMETERS, guarded_update, update_parame
 from bot.store._game_store import SqlGames, check_played, restarted_clock
 from bot.store._games import GameLoader, dump
 from bot.store._rows import MATCH_PREFIX, PREFIXED_MATCH_COLUMNS, to_text
-from bot.store._sql import EngineReader, Hot, Transactions
+from bot.store._sql import EngineReader, Hot, Transactions, finish_even_if_cancelled
 from bot.store.outbox import Announcement
 from bot.store.records import GameRecord
 from bot.store.schema import actions, games, matches
 
-T = TypeVar("T")
 # Games whose time per move this process knows: about 100 bytes each, then forgotten and read
 # again by the next move of each.
 REMEMBERED_PERIODS = 100_000
@@ -94,7 +90,7 @@ class PgGames(SqlGames):
             statement = _record_move(frozenset(sets), mover)
             parameters = update_parameters(game_id, expected_version, sets)
             parameters |= {"player_id": player_id, "move": move, "played_at": at}
-            row = await _finish_even_if_cancelled(self._one_statement.first(statement, parameters))
+            row = await finish_even_if_cancelled(self._one_statement.first(statement, parameters))
             if row is not None:
                 self._loader.trust(game_id, expected_version + 1, snapshot)
                 return _rows.game(row, game, _rows.match(row, MATCH_PREFIX))
@@ -106,20 +102,3 @@ class PgGames(SqlGames):
             self._periods.clear()
         self._periods[game_id] = record.match.time_per_move_seconds
         return record
-
-
-async def _finish_even_if_cancelled(statement: Awaitable[T]) -> T:
-    """Await ``statement``; if the caller is cancelled meanwhile, let the statement end (it may
-    commit) before the ``CancelledError`` goes on (the ``interface`` convention)."""
-    running = asyncio.ensure_future(statement)
-    try:
-        return await asyncio.shield(running)
-    except asyncio.CancelledError:
-        while not running.done():
-            try:
-                await asyncio.wait([running])
-            except asyncio.CancelledError:
-                continue
-        if not running.cancelled():
-            running.exception()  # retrieved: the caller hears only of its cancellation
-        raise

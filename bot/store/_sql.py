@@ -157,6 +157,23 @@ async def _let_go(held: _Held | None) -> None:
             await held.connection.close()
 
 
+async def finish_even_if_cancelled(work: Awaitable[T]) -> T:
+    """Await ``work``; if the caller is cancelled meanwhile, let ``work`` end (it may commit)
+    before the ``CancelledError`` goes on (the ``interface`` convention)."""
+    running = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(running)
+    except asyncio.CancelledError:
+        while not running.done():
+            try:
+                await asyncio.wait([running])
+            except asyncio.CancelledError:
+                continue
+        if not running.cancelled():
+            running.exception()  # retrieved: the caller hears only of its cancellation
+        raise
+
+
 def inline(value: str) -> ColumnElement[str]:
     """``value`` written into the statement's text rather than bound: SQLite (and PostgreSQL's
     generic plans) use a partial index such as ``WHERE status = 'active'`` only for a query that
