@@ -7,12 +7,14 @@ every write, and what a budget is about is the work each write and read does."""
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from sqlalchemy import Connection
+
 from bot.store import SqliteStore
+from bot.store._connection import driver
 
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 
@@ -64,8 +66,8 @@ async def traced(store: SqliteStore) -> AsyncIterator[StatementLog]:
 
 
 async def _set_trace(store: SqliteStore, callback: StatementLog | None) -> None:
-    def on_writer(db: sqlite3.Connection) -> None:
-        db.set_trace_callback(callback)
+    def on_writer(db: Connection) -> None:
+        driver(db).set_trace_callback(callback)
 
     await store._writer._thread.call(on_writer)
-    await store._read.set_trace_callback(callback)  # type: ignore[arg-type]  # None unsets, as in sqlite3
+    await store._read.on_each_driver(lambda reader: reader.set_trace_callback(callback))

@@ -1,16 +1,18 @@
-"""Challenges on SQLite: the SQL of challenge and match writes, as plain functions run inside the
+"""Challenges: the statements of challenge and match writes, as plain functions run inside the
 writer's transaction, and :class:`SqlChallenges`, the challenge role built on them."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from sqlalchemy import bindparam, insert, literal, select, union_all, update
+
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._game_sql import insert_game
 from bot.store._games import GameLoader, dump
 from bot.store._rows import CHALLENGE_COLUMNS, MATCH_COLUMNS, only_row, to_text
-from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Transactions
+from bot.store._sql import UNIQUE_VIOLATIONS, Hot, Reader, Sql, Transactions, inline
 from bot.store.errors import ChallengeClosed, ChannelTaken, NotFound
 from bot.store.records import (
     MATCH_LENGTHS,
@@ -20,6 +22,7 @@ from bot.store.records import (
     MatchRecord,
     NewChallenge,
 )
+from bot.store.schema import challenges, games, matches
 
 _CLOSED_STATUSES = ("declined", "cancelled", "expired")
 
@@ -39,46 +42,76 @@ def check_new_challenge(new: NewChallenge) -> None:
         raise ValueError("a player cannot challenge themselves")
 
 
+_NEW_MATCH_COLUMNS = (
+    "guild_id", "channel_id", "challenge_id", "first_white_id", "first_black_id", "ruleset",
+    "layout", "game_count", "max_plies", "created_at", "time_per_move_seconds",
+)  # fmt: skip
+# Built once, with named parameters: building a statement (and its cache key) on each call cost
+# several times what running it does (``bench/store.py``).
+_EXPIRE = (
+    update(challenges)
+    .where(challenges.c.status == inline("pending"), challenges.c.expires_at <= bindparam("now"))
+    .values(status="expired", closed_at=bindparam("now"))
+    .returning(*CHALLENGE_COLUMNS)
+)
+_OVERDUE = Hot(_EXPIRE)
+_OVERDUE_IN_CHANNEL = Hot(_EXPIRE.where(challenges.c.channel_id == bindparam("in_channel")))
+_CHANNEL_HOLDERS = Hot(
+    union_all(
+        select(literal("game").label("kind"), games.c.id).where(
+            games.c.channel_id == bindparam("channel_id"), games.c.status == inline("active")
+        ),
+        select(literal("challenge").label("kind"), challenges.c.id).where(
+            challenges.c.channel_id == bindparam("channel_id"),
+            challenges.c.status == inline("pending"),
+        ),
+    )
+)
+# Run by SQLAlchemy, which hands a unique index's refusal on as IntegrityError on both backends.
+_NEW_CHALLENGE = insert(challenges).returning(*CHALLENGE_COLUMNS)
+_CHALLENGE = Hot(select(*CHALLENGE_COLUMNS).where(challenges.c.id == bindparam("challenge_id")))
+_SET_STATUS = Hot(
+    update(challenges)
+    .where(challenges.c.id == bindparam("challenge_id"))
+    .values(status=bindparam("new_status"), closed_at=bindparam("now"))
+    .returning(*CHALLENGE_COLUMNS)
+)
+_NEW_MATCH = Hot(
+    insert(matches)
+    .values({name: bindparam(name) for name in _NEW_MATCH_COLUMNS})
+    .returning(*MATCH_COLUMNS)
+)
+
+
 def expire_overdue(db: Sql, now: str, channel_id: int | None = None) -> list[ChallengeRecord]:
     """Mark pending challenges overdue at ``now`` (in one channel, or all) expired."""
-    rows = db.execute(
-        "UPDATE challenges SET status = 'expired', closed_at = ?1"
-        " WHERE status = 'pending' AND expires_at <= ?1"
-        " AND (CAST(?2 AS BIGINT) IS NULL OR channel_id = ?2)"
-        f" RETURNING {CHALLENGE_COLUMNS}",
-        (now, channel_id),
-    ).fetchall()
+    if channel_id is None:
+        rows = _OVERDUE.execute(db, {"now": now}).rows
+    else:
+        found = {"now": now, "in_channel": channel_id}
+        rows = _OVERDUE_IN_CHANNEL.execute(db, found).rows
     return sorted((_rows.challenge(row) for row in rows), key=lambda c: c.id)
 
 
 def ensure_channel_free(db: Sql, channel_id: int) -> None:
     """Raise ``ChannelTaken`` if the channel has an active game or a pending challenge."""
-    row = db.execute(
-        "SELECT 'game', id FROM games WHERE channel_id = ?1 AND status = 'active'"
-        " UNION ALL SELECT 'challenge', id FROM challenges"
-        " WHERE channel_id = ?1 AND status = 'pending'",
-        (channel_id,),
-    ).fetchone()
+    row = _CHANNEL_HOLDERS.execute(db, {"channel_id": channel_id}).first()
     if row is not None:
-        raise ChannelTaken(channel_id, row[0], row[1])
+        raise ChannelTaken(channel_id, row["kind"], row["id"])
 
 
 def insert_challenge(db: Sql, new: NewChallenge, now: str) -> ChallengeRecord:
     """Store ``new`` as pending."""
     o = new.options
+    stored = dict(
+        guild_id=new.guild_id, channel_id=new.channel_id, challenger_id=new.challenger_id,
+        challenged_id=new.challenged_id, game_count=o.game_count, ruleset=o.ruleset,
+        layout=o.layout, side=o.side, max_plies=o.max_plies,
+        vs_computer_level=o.vs_computer_level, created_at=now,
+        expires_at=_rows.to_text(new.expires_at), time_per_move_seconds=o.time_per_move_seconds,
+    )  # fmt: skip
     try:
-        row = db.execute(
-            "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenged_id,"
-            " game_count, ruleset, layout, side, max_plies, vs_computer_level, created_at,"
-            " expires_at,"
-            " time_per_move_seconds)"
-            f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {CHALLENGE_COLUMNS}",
-            (
-                new.guild_id, new.channel_id, new.challenger_id, new.challenged_id, o.game_count,
-                o.ruleset, o.layout, o.side, o.max_plies, o.vs_computer_level, now,
-                _rows.to_text(new.expires_at), o.time_per_move_seconds,
-            ),
-        ).fetchone()  # fmt: skip
+        row = db.execute(_NEW_CHALLENGE, stored).mappings().one()
     except UNIQUE_VIOLATIONS as exc:  # another process's challenge won the race
         raise ChannelTaken(new.channel_id, "challenge") from exc
     return _rows.challenge(row)
@@ -86,9 +119,7 @@ def insert_challenge(db: Sql, new: NewChallenge, now: str) -> ChallengeRecord:
 
 def pending_for_update(db: Sql, challenge_id: int) -> ChallengeRecord:
     """The challenge, read inside the write transaction; raises unless it is pending."""
-    row = db.execute(
-        f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
-    ).fetchone()
+    row = _CHALLENGE.execute(db, {"challenge_id": challenge_id}).first()
     if row is None:
         raise NotFound("challenge", challenge_id)
     challenge = _rows.challenge(row)
@@ -99,12 +130,8 @@ def pending_for_update(db: Sql, challenge_id: int) -> ChallengeRecord:
 
 def set_status(db: Sql, challenge_id: int, status: str, now: str) -> ChallengeRecord:
     """Close the challenge as ``status`` at ``now``."""
-    row = db.execute(
-        "UPDATE challenges SET status = ?, closed_at = ? WHERE id = ?"
-        f" RETURNING {CHALLENGE_COLUMNS}",
-        (status, now, challenge_id),
-    ).fetchone()
-    return _rows.challenge(row)
+    closed = {"challenge_id": challenge_id, "new_status": status, "now": now}
+    return _rows.challenge(_SET_STATUS.execute(db, closed).first())
 
 
 def insert_match(
@@ -121,17 +148,13 @@ def insert_match(
         raise ValueError(f"user {first_white_id} is not in challenge {challenge.id}")
     first_black_id = players[1] if first_white_id == players[0] else players[0]
     o = challenge.options
-    row = db.execute(
-        "INSERT INTO matches (guild_id, channel_id, challenge_id, first_white_id, first_black_id,"
-        " ruleset, layout, game_count, max_plies, created_at, time_per_move_seconds)"
-        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {MATCH_COLUMNS}",
-        (
-            challenge.guild_id, channel_id or challenge.channel_id, challenge.id, first_white_id,
-            first_black_id, o.ruleset, o.layout, o.game_count, o.max_plies, now,
-            o.time_per_move_seconds,
-        ),
-    ).fetchone()  # fmt: skip
-    return _rows.match(row)
+    started = dict(
+        guild_id=challenge.guild_id, channel_id=channel_id or challenge.channel_id,
+        challenge_id=challenge.id, first_white_id=first_white_id, first_black_id=first_black_id,
+        ruleset=o.ruleset, layout=o.layout, game_count=o.game_count, max_plies=o.max_plies,
+        created_at=now, time_per_move_seconds=o.time_per_move_seconds,
+    )  # fmt: skip
+    return _rows.match(_NEW_MATCH.execute(db, started).first())
 
 
 class SqlChallenges:
@@ -160,17 +183,17 @@ class SqlChallenges:
 
     async def get(self, challenge_id: int) -> ChallengeRecord:
         """The challenge with this id. Raises ``NotFound``."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
+        rows = await self._read.rows(
+            select(*CHALLENGE_COLUMNS).where(challenges.c.id == challenge_id)
         )
         return _rows.challenge(only_row(rows, "challenge", challenge_id))
 
     async def pending(self, channel_id: int, *, now: datetime) -> ChallengeRecord | None:
         """The channel's pending challenge that is not overdue at ``now``, if any."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {CHALLENGE_COLUMNS} FROM challenges"
-            " WHERE channel_id = ? AND status = 'pending' AND expires_at > ?",
-            (channel_id, to_text(now)),
+        rows = await self._read.rows(
+            select(*CHALLENGE_COLUMNS)
+            .where(challenges.c.channel_id == channel_id, challenges.c.status == inline("pending"))
+            .where(challenges.c.expires_at > to_text(now))
         )
         for row in rows:
             return _rows.challenge(row)
@@ -178,12 +201,11 @@ class SqlChallenges:
 
     async def attach_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows the challenge. Raises ``NotFound``."""
-        cursor = await self._writer.run(
-            lambda db: db.execute(
-                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
-            )
+        attached = (
+            update(challenges).where(challenges.c.id == challenge_id).values(message_id=message_id)
         )
-        if cursor.rowcount != 1:
+        count = await self._writer.run(lambda db: db.execute(attached).rowcount)
+        if count != 1:
             raise NotFound("challenge", challenge_id)
 
     async def close(

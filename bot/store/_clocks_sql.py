@@ -8,23 +8,32 @@ changes nothing.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Collection
 from datetime import datetime, timedelta
+
+from sqlalchemy import BigInteger, RowMapping, bindparam, literal, select, update
 
 from bot.store._game_sql import update_game
 from bot.store._games import GameLoader
 from bot.store._outbox_sql import add_announcement
 from bot.store._rows import from_text, to_text
-from bot.store._sql import Reader, Sql, Transactions
+from bot.store._sql import Reader, Sql, Transactions, inline
 from bot.store.clocks import RunningClock
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
 from bot.store.records import GameRecord
+from bot.store.schema import games, matches
 
 _CLOCK_OF_GAME = (
-    "SELECT g.version, g.status, g.deadline_at, g.time_left_seconds, m.time_per_move_seconds"
-    " FROM games AS g JOIN matches AS m ON m.id = g.match_id WHERE g.id = ?"
+    select(
+        games.c.version,
+        games.c.status,
+        games.c.deadline_at,
+        games.c.time_left_seconds,
+        matches.c.time_per_move_seconds,
+    )
+    .join(matches, matches.c.id == games.c.match_id)
+    .where(games.c.id == bindparam("game_id"))
 )
 
 
@@ -63,31 +72,35 @@ def mark_reminders(
     """Raise the game's reminder count to ``count`` if it is lower and the game is still active
     at ``expected_version`` with ``deadline_at``; whether this call changed it. ``announce``
     (with the time it is written at) is written only if it did."""
-    cursor = db.execute(
-        "UPDATE games SET reminders_sent = ? WHERE id = ? AND status = 'active' AND version = ?"
-        " AND deadline_at = ? AND reminders_sent < ?",
-        (count, game_id, expected_version, deadline_at, count),
+    marked = (
+        update(games)
+        .where(games.c.id == game_id, games.c.status == inline("active"))
+        .where(games.c.version == expected_version, games.c.deadline_at == deadline_at)
+        .where(games.c.reminders_sent < count)
+        .values(reminders_sent=count)
     )
-    claimed = cursor.rowcount == 1
+    claimed = db.execute(marked).rowcount == 1
     if claimed and announce is not None:
         add_announcement(db, game_id, *announce)
     return claimed
 
 
-def _clock_row(db: Sql, game_id: int) -> sqlite3.Row:
-    row: sqlite3.Row | None = db.execute(_CLOCK_OF_GAME, (game_id,)).fetchone()
+def _clock_row(db: Sql, game_id: int) -> RowMapping:
+    row = db.execute(_CLOCK_OF_GAME, {"game_id": game_id}).mappings().first()
     if row is None:
         raise NotFound("game", game_id)
     return row
 
 
-def _running_clock(row: sqlite3.Row) -> RunningClock:
-    deadline = datetime.fromisoformat(row[5])
+def _running_clock(row: RowMapping) -> RunningClock:
+    deadline = datetime.fromisoformat(row["deadline_at"])
     if deadline.utcoffset() is None:
-        raise ValueError(f"deadline {row[5]!r} has no time zone")
+        raise ValueError(f"deadline {row['deadline_at']!r} has no time zone")
     return RunningClock(
-        game_id=row[0], match_id=row[1], guild_id=row[2], channel_id=row[3], version=row[4],
-        deadline_at=deadline, reminders_sent=int(row[6]), time_per_move_seconds=int(row[7]),
+        game_id=row["id"], match_id=row["match_id"], guild_id=row["guild_id"],
+        channel_id=row["channel_id"], version=row["version"], deadline_at=deadline,
+        reminders_sent=int(row["reminders_sent"]),
+        time_per_move_seconds=int(row["time_per_move_seconds"]),
     )  # fmt: skip
 
 
@@ -107,26 +120,27 @@ class SqlClocks:
         ids = sorted(set(shard_ids))
         if not ids or not all(0 <= shard < shard_count for shard in ids):
             raise ValueError(f"shards {ids} do not fit a count of {shard_count}")
-        # Discord's shard of a server; the same arithmetic on both backends (64-bit integers).
-        in_shards = (
-            ""
-            if len(ids) == shard_count
-            else f" AND (g.guild_id >> 22) % ? IN ({', '.join('?' * len(ids))})"
-        )
-        rows = await self._read.execute_fetchall(
-            "SELECT g.id, g.match_id, g.guild_id, g.channel_id, g.version, g.deadline_at,"
-            " g.reminders_sent, m.time_per_move_seconds"
-            " FROM games AS g JOIN matches AS m ON m.id = g.match_id"
-            " WHERE g.status = 'active' AND g.deadline_at IS NOT NULL"
-            f" AND m.time_per_move_seconds IS NOT NULL{in_shards} ORDER BY g.deadline_at, g.id",
-            (shard_count, *ids) if in_shards else (),
-        )
+        query = (
+            select(
+                games.c.id, games.c.match_id, games.c.guild_id, games.c.channel_id,
+                games.c.version, games.c.deadline_at, games.c.reminders_sent,
+                matches.c.time_per_move_seconds,
+            )
+            .join(matches, matches.c.id == games.c.match_id)
+            .where(games.c.status == inline("active"), games.c.deadline_at.is_not(None))
+            .where(matches.c.time_per_move_seconds.is_not(None))
+            .order_by(games.c.deadline_at, games.c.id)
+        )  # fmt: skip
+        if len(ids) != shard_count:
+            # Discord's shard of a server; the same arithmetic on both backends (64-bit).
+            shard = games.c.guild_id.op(">>", return_type=BigInteger())(literal(22)) % shard_count
+            query = query.where(shard.in_(ids))
         clocks = []
-        for row in rows:
+        for row in await self._read.rows(query):
             try:
                 clocks.append(_running_clock(row))
             except (TypeError, ValueError) as exc:
-                self._loader.report_damaged(row[0], f"unreadable clock ({exc})")
+                self._loader.report_damaged(row["id"], f"unreadable clock ({exc})")
         return clocks
 
     async def mark_reminders_sent(
@@ -164,4 +178,7 @@ class SqlClocks:
 
     async def _reload(self, game_id: int) -> GameRecord:
         # The snapshot did not change, so the loader trusts it: no replay.
-        return (await self._loader.load_where("g.id = ?", (game_id,)))[0]
+        found = await self._loader.game(game_id)
+        if found is None:
+            raise NotFound("game", game_id)
+        return found

@@ -1,4 +1,4 @@
-"""Games on SQLite: reading matches and games, and recording moves and endings, each write one
+"""Games: reading matches and games, and recording moves and endings, each write one
 optimistic-concurrency transaction."""
 
 from __future__ import annotations
@@ -6,19 +6,29 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
+from sqlalchemy import select
+
 from bot.jarmo import Game
 from bot.store import _rows
-from bot.store._game_sql import append_action, end_match, fetch_match, insert_game, update_game
+from bot.store._game_sql import (
+    append_action,
+    end_match,
+    fetch_match,
+    insert_game,
+    match_of_game,
+    update_game,
+)
 from bot.store._games import GameLoader, dump
 from bot.store._outbox_sql import add_announcement
 from bot.store._ratings_sql import apply_ratings, count_match_win
 from bot.store._rows import MATCH_COLUMNS, only_row, to_text
-from bot.store._sql import Reader, Sql, Transactions
+from bot.store._sql import Reader, Sql, Transactions, inline
 from bot.store.clocks import deadline_after
 from bot.store.endings import GameEnding, NextGame
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
 from bot.store.records import ActionRecord, GameEnd, GameRecord, MatchRecord
+from bot.store.schema import actions, games, matches
 
 
 class SqlGames:
@@ -32,16 +42,16 @@ class SqlGames:
 
     async def match(self, match_id: int) -> MatchRecord:
         """The match with this id. Raises ``NotFound``."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)
-        )
+        rows = await self._read.rows(select(*MATCH_COLUMNS).where(matches.c.id == match_id))
         return _rows.match(only_row(rows, "match", match_id))
 
     async def latest_match(self, channel_id: int) -> MatchRecord | None:
         """The channel's most recently created match, if any."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {MATCH_COLUMNS} FROM matches WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-            (channel_id,),
+        rows = await self._read.rows(
+            select(*MATCH_COLUMNS)
+            .where(matches.c.channel_id == channel_id)
+            .order_by(matches.c.id.desc())
+            .limit(1)
         )
         for row in rows:
             return _rows.match(row)
@@ -49,45 +59,44 @@ class SqlGames:
 
     async def match_games(self, match_id: int) -> list[GameRecord]:
         """The match's games in index order. Raises ``NotFound`` or ``CorruptGame``."""
-        games = await self._loader.load_where("g.match_id = ? ORDER BY g.game_index", (match_id,))
-        if not games:
+        found = await self._loader.load_where(
+            games.c.match_id == match_id, order_by=(games.c.game_index,)
+        )
+        if not found:
             await self.match(match_id)  # raises NotFound for an unknown match
-        return games
+        return found
 
     async def active(self, channel_id: int) -> GameRecord | None:
         """The channel's active game, if any. Raises ``CorruptGame``."""
-        games = await self._loader.load_where(
-            "g.channel_id = ? AND g.status = 'active'", (channel_id,)
-        )
-        return games[0] if games else None
+        return await self._loader.active(channel_id)
 
     async def get(self, game_id: int) -> GameRecord:
         """The game with this id. Raises ``NotFound`` or ``CorruptGame``."""
-        games = await self._loader.load_where("g.id = ?", (game_id,))
-        if not games:
+        found = await self._loader.game(game_id)
+        if found is None:
             raise NotFound("game", game_id)
-        return games[0]
+        return found
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The game's actions in ply order. Raises ``NotFound``."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {_rows.ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY ply",
-            (game_id,),
+        rows = await self._read.rows(
+            select(*_rows.ACTION_COLUMNS)
+            .where(actions.c.game_id == game_id)
+            .order_by(actions.c.ply)
         )
-        if not rows and not await self._read.execute_fetchall(
-            "SELECT 1 FROM games WHERE id = ?", (game_id,)
-        ):
+        if not rows and not await self._read.rows(select(games.c.id).where(games.c.id == game_id)):
             raise NotFound("game", game_id)
         return [_rows.action(row) for row in rows]
 
     async def idle(self, *, before: datetime) -> list[GameRecord]:
         """Active games last active before ``before``, oldest first; damaged ones are left
         out (and logged once)."""
-        games, _ = await self._loader.load_sound(
-            "g.status = 'active' AND g.last_activity < ? ORDER BY g.last_activity, g.id",
-            (to_text(before),),
+        found, _ = await self._loader.load_sound(
+            games.c.status == inline("active"),
+            games.c.last_activity < to_text(before),
+            order_by=(games.c.last_activity, games.c.id),
         )
-        return games
+        return found
 
     async def record_move(
         self,
@@ -109,7 +118,7 @@ class SqlGames:
         def work(db: Sql) -> GameRecord:
             # Its match is read in the transaction: it gives the clock's period, and the
             # record handed back carries it.
-            match = _match_of_game(db, game_id)
+            match = match_of_game(db, game_id)
             sets = {"version": expected_version + 1, "snapshot": snapshot, "last_activity": at}
             clock = restarted_clock(now, match.time_per_move_seconds)
             row = update_game(db, game_id, expected_version, sets | clock)
@@ -185,18 +194,6 @@ def restarted_clock(now: datetime, time_per_move_seconds: int | None) -> dict[st
         "time_left_seconds": None,
         "paused_at": None,
     }
-
-
-def _match_of_game(db: Sql, game_id: int) -> MatchRecord:
-    """The match of a game; raises ``NotFound`` for an unknown game."""
-    columns = ", ".join(f"m.{c}" for c in MATCH_COLUMNS.split(", "))
-    row = db.execute(
-        f"SELECT {columns} FROM matches AS m JOIN games AS g ON g.match_id = m.id WHERE g.id = ?",
-        (game_id,),
-    ).fetchone()
-    if row is None:
-        raise NotFound("game", game_id)
-    return _rows.match(row)
 
 
 def check_played(game: Game, plies: int, move: str | None) -> None:

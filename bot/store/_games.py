@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from collections import OrderedDict
+from typing import Any
+
+from sqlalchemy import ColumnElement, Executable, UnaryExpression, bindparam, select
 
 from bot.jarmo import Game
 from bot.store import _rows
 from bot.store._replay import Mismatch, StoredGame, read_snapshot, verify
 from bot.store._rows import GAME_COLUMNS, MATCH_PREFIX, PREFIXED_MATCH_COLUMNS
-from bot.store._sql import Reader
+from bot.store._sql import Hot, Reader, inline
 from bot.store.errors import CorruptGame
 from bot.store.records import DamagedGame, GameRecord
+from bot.store.schema import actions, games, matches
 
 log = logging.getLogger(__name__)
 # Games whose checked snapshot is remembered (about 250 bytes each): the ones loaded or written
@@ -21,10 +24,29 @@ log = logging.getLogger(__name__)
 TRUSTED_GAMES = 20_000
 
 # Each game with its match, so that nothing reads the match again for the same game.
-_SELECT_GAMES = (
-    "SELECT " + ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
-    + f", {PREFIXED_MATCH_COLUMNS} FROM games AS g JOIN matches AS m ON m.id = g.match_id"
-)  # fmt: skip
+_SELECT_GAMES = select(*GAME_COLUMNS, *PREFIXED_MATCH_COLUMNS).join(
+    matches, matches.c.id == games.c.match_id
+)
+Condition = ColumnElement[bool]
+Order = ColumnElement[Any] | UnaryExpression[Any]
+
+
+_GAME = Hot(_SELECT_GAMES.where(games.c.id == bindparam("game_id")))
+_ACTIVE_GAME = Hot(
+    _SELECT_GAMES.where(
+        games.c.channel_id == bindparam("channel_id"), games.c.status == inline("active")
+    )
+)
+# `ply <= version`: a move committed after the game's row was read must not count against it.
+_PLAYED = Hot(
+    select(actions.c.ply, actions.c.player_id, actions.c.move)
+    .where(actions.c.game_id == bindparam("game_id"), actions.c.ply <= bindparam("version"))
+    .order_by(actions.c.ply)
+)
+
+
+def _games_where(conditions: tuple[Condition, ...], order_by: tuple[Order, ...]) -> Executable:
+    return _SELECT_GAMES.where(*conditions).order_by(*order_by)
 
 
 def dump(game: Game) -> str:
@@ -57,20 +79,34 @@ class GameLoader:
         if len(self._trusted) > TRUSTED_GAMES:
             self._trusted.popitem(last=False)
 
-    async def load_where(self, condition: str, params: tuple[object, ...]) -> list[GameRecord]:
-        """The games matching ``condition`` (a constant SQL fragment over ``g``/``m``), checked.
+    async def game(self, game_id: int) -> GameRecord | None:
+        """The game with this id, checked, if there is one. Raises ``CorruptGame``."""
+        return await self._first(_GAME, {"game_id": game_id})
 
-        Raises ``CorruptGame`` for the first one that fails its check.
+    async def active(self, channel_id: int) -> GameRecord | None:
+        """The channel's active game, checked, if it has one. Raises ``CorruptGame``."""
+        return await self._first(_ACTIVE_GAME, {"channel_id": channel_id})
+
+    async def _first(self, statement: Hot, parameters: dict[str, int]) -> GameRecord | None:
+        for row in await self._db.rows(statement, parameters):
+            return await self._load(row)
+        return None
+
+    async def load_where(
+        self, *conditions: Condition, order_by: tuple[Order, ...] = ()
+    ) -> list[GameRecord]:
+        """The games matching ``conditions`` (over ``games`` and its match), in ``order_by``,
+        checked. Raises ``CorruptGame`` for the first one that fails its check.
         """
-        rows = await self._db.execute_fetchall(f"{_SELECT_GAMES} WHERE {condition}", params)
+        rows = await self._db.rows(_games_where(conditions, order_by))
         return [await self._load(row) for row in rows]
 
     async def load_sound(
-        self, condition: str, params: tuple[object, ...]
+        self, *conditions: Condition, order_by: tuple[Order, ...] = ()
     ) -> tuple[list[GameRecord], list[DamagedGame]]:
         """Like :meth:`load_where`, but a damaged game is set aside instead of stopping the
         rest: the games that load, and what is wrong with the others."""
-        rows = await self._db.execute_fetchall(f"{_SELECT_GAMES} WHERE {condition}", params)
+        rows = await self._db.rows(_games_where(conditions, order_by))
         sound: list[GameRecord] = []
         damaged: list[DamagedGame] = []
         for row in rows:
@@ -96,7 +132,7 @@ class GameLoader:
             )
         return CorruptGame(game_id, reason)
 
-    async def _load(self, row: sqlite3.Row) -> GameRecord:
+    async def _load(self, row: Any) -> GameRecord:
         game_id, version, snapshot = row["id"], row["version"], row["snapshot"]
         seen = (version, hash(snapshot))
         try:
@@ -110,12 +146,8 @@ class GameLoader:
         self._remember(game_id, seen)
         return record
 
-    async def _stored(self, row: sqlite3.Row) -> StoredGame:
-        # `ply <= version`: a move committed after `row` was read must not count against it.
-        actions = await self._db.execute_fetchall(
-            "SELECT ply, player_id, move FROM actions WHERE game_id = ? AND ply <= ? ORDER BY ply",
-            (row["id"], row["version"]),
-        )
+    async def _stored(self, row: Any) -> StoredGame:
+        played = await self._db.rows(_PLAYED, {"game_id": row["id"], "version": row["version"]})
         return StoredGame(
             ruleset=row[MATCH_PREFIX + "ruleset"],
             layout=row[MATCH_PREFIX + "layout"],
@@ -124,5 +156,5 @@ class GameLoader:
             black_id=row["black_id"],
             version=row["version"],
             snapshot=row["snapshot"],
-            actions=[tuple(action) for action in actions],
+            actions=[(action["ply"], action["player_id"], action["move"]) for action in played],
         )

@@ -5,30 +5,42 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import RowMapping, Text, func, literal, select, update
 
 from bot.store._rows import from_text, to_text
-from bot.store._sql import Reader, Sql, Transactions
+from bot.store._sql import Reader, Sql, Transactions, inline, upsert
 from bot.store.errors import NotFound
 from bot.store.outbox import WRITER_LEASE, Announcement, OutboxEntry, Settlement
+from bot.store.schema import games, outbox
 
 DELIVERABLE_NOW = datetime.min.replace(tzinfo=UTC)
-_ENTRY_COLUMNS = (
-    "id, key, kind, guild_id, channel_id, game_id, payload, created_at, attempts, lease_token"
-)
+_ENTRY_COLUMNS = tuple(
+    outbox.c[name]
+    for name in (
+        "id", "key", "kind", "guild_id", "channel_id", "game_id", "payload", "created_at",
+        "attempts", "lease_token",
+    )
+)  # fmt: skip
+_NEW_ENTRY = ("key", "kind", "payload", "created_at", "lease_until", "lease_token")
 _TOKEN_BYTES = 12  # a claim's lease token: random, so no two claims anywhere share one
 
 
 def add_announcement(db: Sql, game_id: int, announcement: Announcement, now: datetime) -> None:
     """Write ``announcement`` about ``game_id`` (in the caller's transaction). An event that
     is already in the outbox is not written again."""
-    db.execute(
-        "INSERT INTO outbox (key, kind, guild_id, channel_id, game_id, payload, created_at,"
-        " lease_until, lease_token) SELECT ?, ?, guild_id, channel_id, id, ?, ?, ?, ?"
-        " FROM games WHERE id = ? ON CONFLICT (key) DO NOTHING",
-        (*_values(announcement, now), game_id),
-    )
+    values = _values(announcement, now)
+    about_game = select(
+        *(literal(values[name], Text).label(name) for name in _NEW_ENTRY),
+        games.c.guild_id,
+        games.c.channel_id,
+        games.c.id,
+    ).where(games.c.id == game_id)
+    columns = [*_NEW_ENTRY, "guild_id", "channel_id", "game_id"]
+    new = upsert(db, outbox).from_select(columns, about_game)
+    db.execute(new.on_conflict_do_nothing(index_elements=[outbox.c.key]))
 
 
 def add_announcement_in(
@@ -43,38 +55,51 @@ def add_announcement_in(
     """Write ``announcement`` to be posted in ``channel_id`` (in the caller's transaction):
     for what is not one game's (a tournament's round or table), or a game's post somewhere
     other than its own channel. An event already in the outbox is not written again."""
-    db.execute(
-        "INSERT INTO outbox (key, kind, payload, created_at, lease_until, lease_token, guild_id,"
-        " channel_id, game_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
-        (*_values(announcement, now), guild_id, channel_id, game_id),
+    values = _values(announcement, now)
+    new = upsert(db, outbox).values(
+        **values, guild_id=guild_id, channel_id=channel_id, game_id=game_id
     )
+    db.execute(new.on_conflict_do_nothing(index_elements=[outbox.c.key]))
 
 
-def _values(announcement: Announcement, now: datetime) -> tuple[object, ...]:
+def _values(announcement: Announcement, now: datetime) -> dict[str, Any]:
     """key, kind, payload, created_at, lease_until and lease_token of a new entry: one held
     for its writer is leased to ``WRITER_LEASE`` until the hold ends."""
     held = announcement.held_seconds > 0
-    return (
-        announcement.key,
-        announcement.kind,
-        json.dumps(dict(announcement.payload), separators=(",", ":")),
-        to_text(now),
-        to_text(now + timedelta(seconds=announcement.held_seconds)) if held else None,
-        WRITER_LEASE if held else None,
+    return {
+        "key": announcement.key,
+        "kind": announcement.kind,
+        "payload": json.dumps(dict(announcement.payload), separators=(",", ":")),
+        "created_at": to_text(now),
+        "lease_until": (
+            to_text(now + timedelta(seconds=announcement.held_seconds)) if held else None
+        ),
+        "lease_token": WRITER_LEASE if held else None,
+    }
+
+
+def _claim(db: Sql, now: str, until: str, token: str, limit: int) -> list[RowMapping]:
+    # SKIP LOCKED: where several processes share the database (PostgreSQL), a claim passes
+    # over the rows another is claiming instead of waiting for them. SQLite has no row locks
+    # (one process holds the file) and compiles no FOR UPDATE.
+    due = (
+        select(outbox.c.id)
+        .where(outbox.c.status == inline("pending"))
+        .where(outbox.c.lease_until.is_(None) | (outbox.c.lease_until <= now))
+        .order_by(outbox.c.id)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
     )
+    claimed = (
+        update(outbox)
+        .where(outbox.c.id.in_(due.scalar_subquery()))
+        .values(lease_until=until, lease_token=token, attempts=outbox.c.attempts + 1)
+        .returning(*_ENTRY_COLUMNS)
+    )
+    return list(db.execute(claimed).mappings().all())
 
 
-def _claim(db: Sql, now: str, until: str, token: str, limit: int, lock: str) -> list[sqlite3.Row]:
-    return db.execute(
-        "UPDATE outbox SET lease_until = ?, lease_token = ?, attempts = attempts + 1"
-        " WHERE id IN (SELECT id FROM outbox WHERE status = 'pending'"
-        f" AND (lease_until IS NULL OR lease_until <= ?) ORDER BY id LIMIT ?{lock})"
-        f" RETURNING {_ENTRY_COLUMNS}",
-        (until, token, now, limit),
-    ).fetchall()
-
-
-def _entry(row: sqlite3.Row) -> OutboxEntry:
+def _entry(row: RowMapping) -> OutboxEntry:
     return OutboxEntry(
         id=row["id"],
         key=row["key"],
@@ -92,12 +117,9 @@ def _entry(row: sqlite3.Row) -> OutboxEntry:
 class SqlOutbox:
     """The :class:`~bot.store.interface.OutboxStore`."""
 
-    def __init__(self, writer: Transactions, reader: Reader, *, shared: bool = False) -> None:
-        """``shared``: the database serves several processes (PostgreSQL), so a claim skips
-        the rows another transaction is claiming instead of waiting for them."""
+    def __init__(self, writer: Transactions, reader: Reader) -> None:
         self._writer = writer
         self._read = reader
-        self._lock = " FOR UPDATE SKIP LOCKED" if shared else ""
 
     async def claim(
         self, *, now: datetime, lease_seconds: float, limit: int = 20
@@ -105,7 +127,7 @@ class SqlOutbox:
         """See ``OutboxStore.claim``."""
         at, until = to_text(now), to_text(now + timedelta(seconds=lease_seconds))
         token = secrets.token_hex(_TOKEN_BYTES)
-        rows = await self._writer.run(lambda db: _claim(db, at, until, token, limit, self._lock))
+        rows = await self._writer.run(lambda db: _claim(db, at, until, token, limit))
         return sorted((_entry(row) for row in rows), key=lambda entry: entry.id)
 
     async def settle(
@@ -119,32 +141,32 @@ class SqlOutbox:
         retry_at: datetime | None = None,
     ) -> bool:
         """See ``OutboxStore.settle``."""
-        at = to_text(now)
+        sets: dict[str, object] = {"last_error": error, "lease_token": None}
         if outcome == "retry":
             # Nobody holds it until ``retry_at``; then the next claim takes it with a new lease.
-            sql = "UPDATE outbox SET lease_until = ?, lease_token = NULL, last_error = ?"
-            params: tuple[object, ...] = (to_text(retry_at or now), error, key, lease)
+            sets["lease_until"] = to_text(retry_at or now)
         else:
-            sql = (
-                "UPDATE outbox SET status = ?, settled_at = ?, last_error = ?, lease_until = NULL,"
-                " lease_token = NULL"
-            )
-            params = (outcome, at, error, key, lease)
-        sql += " WHERE key = ? AND status = 'pending' AND lease_token = ?"
-        cursor = await self._writer.run(lambda db: db.execute(sql, params))
-        if cursor.rowcount == 0 and not await self._read.execute_fetchall(
-            "SELECT 1 FROM outbox WHERE key = ?", (key,)
-        ):
+            sets |= {"status": outcome, "settled_at": to_text(now), "lease_until": None}
+        settled = (
+            update(outbox)
+            .where(outbox.c.key == key, outbox.c.status == inline("pending"))
+            .where(outbox.c.lease_token == lease)
+            .values(sets)
+        )
+        count = await self._writer.run(lambda db: db.execute(settled).rowcount)
+        if count == 0 and not await self._read.rows(select(outbox.c.id).where(outbox.c.key == key)):
             raise NotFound("announcement", key)
-        return bool(cursor.rowcount)
+        return bool(count)
 
     async def next_due(self) -> datetime | None:
         """See ``OutboxStore.next_due``."""
         # '' (no lease: deliverable now) sorts before every time text.
-        rows = await self._read.execute_fetchall(
-            "SELECT MIN(COALESCE(lease_until, '')) FROM outbox WHERE status = 'pending'"
+        rows = await self._read.rows(
+            select(func.min(func.coalesce(outbox.c.lease_until, "")).label("earliest")).where(
+                outbox.c.status == inline("pending")
+            )
         )
-        earliest = next(iter(rows))[0]
+        earliest = rows[0]["earliest"]
         if earliest is None:
             return None
         return DELIVERABLE_NOW if earliest == "" else from_text(earliest)
@@ -153,9 +175,9 @@ class SqlOutbox:
         """Make every pending announcement deliverable now. Only for a backend one process
         holds alone (SQLite, at start): a lease still held then belongs to a process that has
         died. Not part of the protocol: a shared database lets leases run out instead."""
-        await self._writer.run(
-            lambda db: db.execute(
-                "UPDATE outbox SET lease_until = NULL, lease_token = NULL"
-                " WHERE status = 'pending' AND lease_until IS NOT NULL"
-            )
+        released = (
+            update(outbox)
+            .where(outbox.c.status == inline("pending"), outbox.c.lease_until.is_not(None))
+            .values(lease_until=None, lease_token=None)
         )
+        await self._writer.run(lambda db: db.execute(released))

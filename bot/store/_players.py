@@ -1,11 +1,14 @@
-"""Players' names and the bot's own bookkeeping, on SQLite."""
+"""Players' names and the bot's own bookkeeping."""
 
 from __future__ import annotations
 
+from sqlalchemy import select
+
 from bot.store import _rows
 from bot.store._rows import only_row
-from bot.store._sql import Reader, Transactions
+from bot.store._sql import Reader, Sql, Transactions, upsert
 from bot.store.records import PlayerRecord
+from bot.store.schema import bot_state, players
 
 
 class SqlPlayers:
@@ -17,20 +20,26 @@ class SqlPlayers:
 
     async def upsert(self, guild_id: int, user_id: int, display_name: str) -> None:
         """Create the player if new, and remember ``display_name``."""
-        await self._writer.run(
-            lambda db: db.execute(
-                "INSERT INTO players (guild_id, user_id, display_name) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id, user_id)"
-                " DO UPDATE SET display_name = excluded.display_name",
-                (guild_id, user_id, display_name),
+
+        def work(db: Sql) -> None:
+            new = upsert(db, players).values(
+                guild_id=guild_id, user_id=user_id, display_name=display_name
             )
-        )
+            db.execute(
+                new.on_conflict_do_update(
+                    index_elements=[players.c.guild_id, players.c.user_id],
+                    set_={"display_name": new.excluded.display_name},
+                )
+            )
+
+        await self._writer.run(work)
 
     async def get(self, guild_id: int, user_id: int) -> PlayerRecord:
         """The player's name record in this guild. Raises ``NotFound``."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {_rows.PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND user_id = ?",
-            (guild_id, user_id),
+        rows = await self._read.rows(
+            select(*_rows.PLAYER_COLUMNS).where(
+                players.c.guild_id == guild_id, players.c.user_id == user_id
+            )
         )
         return _rows.player(only_row(rows, "player", (guild_id, user_id)))
 
@@ -44,19 +53,20 @@ class SqlBotState:
 
     async def get(self, key: str) -> str | None:
         """The value under ``key``, or ``None`` when never set."""
-        rows = await self._read.execute_fetchall(
-            "SELECT value FROM bot_state WHERE key = ?", (key,)
-        )
+        rows = await self._read.rows(select(bot_state.c.value).where(bot_state.c.key == key))
         for row in rows:
-            return str(row[0])
+            return str(row["value"])
         return None
 
     async def set(self, key: str, value: str) -> None:
         """Set (replace) the value under ``key``."""
-        await self._writer.run(
-            lambda db: db.execute(
-                "INSERT INTO bot_state (key, value) VALUES (?, ?)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
+
+        def work(db: Sql) -> None:
+            new = upsert(db, bot_state).values(key=key, value=value)
+            db.execute(
+                new.on_conflict_do_update(
+                    index_elements=[bot_state.c.key], set_={"value": new.excluded.value}
+                )
             )
-        )
+
+        await self._writer.run(work)

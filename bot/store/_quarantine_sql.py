@@ -1,19 +1,21 @@
-"""Damaged games on SQLite. Setting one aside: its raw record is copied, byte for byte, to
+"""Damaged games. Setting one aside: its raw record is copied, byte for byte, to
 ``quarantined_games``, and the game is reset to an empty one that loads again. An active game is
 aborted with its match (nothing counts); an ended game keeps its recorded result."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import datetime
+
+from sqlalchemy import RowMapping, delete, select, true, update
 
 from bot.jarmo import Game
 from bot.store._games import GameLoader, dump
 from bot.store._rows import to_text
-from bot.store._sql import Sql, Transactions
+from bot.store._sql import Sql, Transactions, inline, one, upsert
 from bot.store.errors import NotFound
 from bot.store.records import DamagedGame
+from bot.store.schema import actions, game_reviews, games, matches, outbox, quarantined_games
 
 # Columns the loader parses as times: a damaged one is replaced so the game loads again.
 _REQUIRED_TIMES = ("started_at", "last_activity")
@@ -29,7 +31,9 @@ class SqlQuarantine:
 
     async def damaged_games(self) -> list[DamagedGame]:
         """Every game whose stored record cannot be loaded, active ones first."""
-        _, damaged = await self._loader.load_sound("TRUE ORDER BY g.status <> 'active', g.id", ())
+        _, damaged = await self._loader.load_sound(
+            true(), order_by=(games.c.status != inline("active"), games.c.id)
+        )
         return damaged
 
     async def set_aside(self, game_id: int, *, reason: str, now: datetime) -> str:
@@ -40,18 +44,18 @@ class SqlQuarantine:
 def quarantine(db: Sql, game_id: int, reason: str, now: datetime) -> str:
     """Keep the game's raw record and make the game loadable; returns its status afterwards
     (``"aborted"`` for a game that was active). Raises ``NotFound``."""
-    row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+    row = one(db, select(games).where(games.c.id == game_id))
     if row is None:
         raise NotFound("game", game_id)
-    actions = db.execute(
-        "SELECT * FROM actions WHERE game_id = ? ORDER BY ply", (game_id,)
-    ).fetchall()
+    played = db.execute(
+        select(actions).where(actions.c.game_id == game_id).order_by(actions.c.ply)
+    ).mappings()
     at = to_text(now)
-    db.execute(
-        "INSERT INTO quarantined_games (game_id, reason, game_row, actions, quarantined_at)"
-        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING",  # keep the first copy
-        (game_id, reason, _json_row(row), json.dumps([_plain(a) for a in actions]), at),
-    )
+    kept = upsert(db, quarantined_games).values(
+        game_id=game_id, reason=reason, game_row=_json_row(row),
+        actions=json.dumps([_plain(a) for a in played]), quarantined_at=at,
+    )  # fmt: skip
+    db.execute(kept.on_conflict_do_nothing(index_elements=[quarantined_games.c.game_id]))
     fresh = _fresh_game(db, row["match_id"])
     sets: dict[str, object] = {"version": 0, "snapshot": dump(fresh)}
     sets |= {column: at for column in _REQUIRED_TIMES if not _is_time(row[column])}
@@ -71,26 +75,31 @@ def quarantine(db: Sql, game_id: int, reason: str, now: datetime) -> str:
             "last_activity": at, "finished_at": at,
         }  # fmt: skip
         db.execute(
-            "UPDATE matches SET state = 'aborted', winner_id = NULL, finished_at = ?"
-            " WHERE id = ? AND state = 'running'",
-            (at, row["match_id"]),
+            update(matches)
+            .where(matches.c.id == row["match_id"], matches.c.state == inline("running"))
+            .values(state="aborted", winner_id=None, finished_at=at)
         )
-    db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
-    db.execute("DELETE FROM game_reviews WHERE game_id = ?", (game_id,))  # of moves now gone
-    assignments = ", ".join(f"{column} = ?" for column in sets)
-    db.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*sets.values(), game_id))
+    db.execute(delete(actions).where(actions.c.game_id == game_id))
+    # Its review is of moves that are now gone.
+    db.execute(delete(game_reviews).where(game_reviews.c.game_id == game_id))
+    db.execute(update(games).where(games.c.id == game_id).values(sets))
     db.execute(
-        "UPDATE outbox SET status = 'dropped', last_error = 'the game was quarantined',"
-        " settled_at = ? WHERE game_id = ? AND status = 'pending'",
-        (at, game_id),
+        update(outbox)
+        .where(outbox.c.game_id == game_id, outbox.c.status == inline("pending"))
+        .values(status="dropped", last_error="the game was quarantined", settled_at=at)
     )
     return str(status)
 
 
 def _fresh_game(db: Sql, match_id: int) -> Game:
-    match = db.execute(
-        "SELECT ruleset, layout, max_plies FROM matches WHERE id = ?", (match_id,)
-    ).fetchone()
+    match = one(
+        db,
+        select(matches.c.ruleset, matches.c.layout, matches.c.max_plies).where(
+            matches.c.id == match_id
+        ),
+    )
+    if match is None:
+        return Game.new()
     try:
         return Game.new(match["ruleset"], match["layout"], match["max_plies"])
     except (TypeError, ValueError):  # the match row is damaged too: an empty default game
@@ -108,11 +117,11 @@ def _is_time(value: object) -> bool:
     return moment.utcoffset() is not None
 
 
-def _plain(row: sqlite3.Row) -> dict[str, object]:
-    return {key: _jsonable(row[key]) for key in row.keys()}  # noqa: SIM118 - Row is no dict
+def _plain(row: RowMapping) -> dict[str, object]:
+    return {key: _jsonable(value) for key, value in row.items()}
 
 
-def _json_row(row: sqlite3.Row) -> str:
+def _json_row(row: RowMapping) -> str:
     return json.dumps(_plain(row))
 
 

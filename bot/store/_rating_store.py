@@ -1,4 +1,4 @@
-"""Ratings and leaderboards on SQLite: reads on the reader connection, and replacing every rating
+"""Ratings and leaderboards: reads on the reader, and replacing every rating
 after a recomputation in one write.
 
 Every query walks an index from migration 0003 (see ``bench/leaderboard.py`` for timings):
@@ -7,12 +7,12 @@ Every query walks an index from migration 0003 (see ``bench/leaderboard.py`` for
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterable
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
-from bot.store._ratings_sql import replace_ratings
+from sqlalchemy import Executable, RowMapping, and_, case, func, or_, select
+
+from bot.store._ratings_sql import in_scope, replace_ratings
 from bot.store._sql import Reader, Transactions
 from bot.store.rating_records import (
     RankedRating,
@@ -22,20 +22,13 @@ from bot.store.rating_records import (
     RatingTables,
     Skill,
 )
+from bot.store.schema import games, matches, players, rating_history, ratings
 
-_RATING_COLUMNS = (
-    "r.guild_id, r.ruleset, r.user_id, r.mu, r.sigma, r.rating, r.games, r.wins, r.draws,"
-    " r.losses, r.points, r.match_wins, r.last_game_at, p.display_name"
+_RATINGS_WITH_NAMES = select(*ratings.c, players.c.display_name).outerjoin(
+    players, (players.c.guild_id == ratings.c.guild_id) & (players.c.user_id == ratings.c.user_id)
 )
-_RATINGS_WITH_NAMES = (
-    f"SELECT {_RATING_COLUMNS} FROM ratings AS r LEFT JOIN players AS p"
-    " ON p.guild_id = r.guild_id AND p.user_id = r.user_id"
-)
-_LEADERBOARD_ORDER = "r.rating DESC, r.games DESC, r.user_id"
-_HISTORY_COLUMNS = (
-    "game_id, guild_id, ruleset, user_id, mu_before, sigma_before, rating_before, mu_after,"
-    " sigma_after, rating_after, at"
-)
+_LEADERBOARD_ORDER = (ratings.c.rating.desc(), ratings.c.games.desc(), ratings.c.user_id)
+_HISTORY = select(*(c for c in rating_history.c if c.name != "id"))
 
 
 class SqlRatings:
@@ -45,8 +38,8 @@ class SqlRatings:
         self._writer = writer
         self._db = reader
 
-    async def _rows(self, sql: str, params: Any = ()) -> Iterable[sqlite3.Row]:
-        return await self._db.execute_fetchall(sql, params)
+    async def _rows(self, statement: Executable) -> Sequence[RowMapping]:
+        return await self._db.rows(statement)
 
     async def leaderboard(
         self, guild_id: int, ruleset: str, *, offset: int, limit: int
@@ -55,47 +48,53 @@ class SqlRatings:
         if offset < 0 or limit < 0:
             raise ValueError(f"offset and limit must not be negative, got {offset}, {limit}")
         rows = await self._rows(
-            f"{_RATINGS_WITH_NAMES} WHERE r.guild_id = ? AND r.ruleset = ?"
-            f" ORDER BY {_LEADERBOARD_ORDER} LIMIT ? OFFSET ?",
-            (guild_id, ruleset, limit, offset),
+            _RATINGS_WITH_NAMES.where(ratings.c.guild_id == guild_id, ratings.c.ruleset == ruleset)
+            .order_by(*_LEADERBOARD_ORDER)
+            .limit(limit)
+            .offset(offset)
         )
         return [RankedRating(offset + i + 1, _rating(row)) for i, row in enumerate(rows)]
 
     async def leaderboard_size(self, guild_id: int, ruleset: str) -> int:
         """How many players have a rating in this ruleset."""
         rows = await self._rows(
-            "SELECT count(*) FROM ratings WHERE guild_id = ? AND ruleset = ?", (guild_id, ruleset)
+            select(func.count().label("size")).where(
+                ratings.c.guild_id == guild_id, ratings.c.ruleset == ruleset
+            )
         )
-        return int(next(iter(rows))[0])
+        return int(rows[0]["size"])
 
     async def player_rank(self, guild_id: int, ruleset: str, user_id: int) -> RankedRating | None:
         """The player's leaderboard row, or ``None`` without a rating."""
-        rows = list(
-            await self._rows(
-                f"{_RATINGS_WITH_NAMES} WHERE r.guild_id = ? AND r.ruleset = ? AND r.user_id = ?",
-                (guild_id, ruleset, user_id),
+        rows = await self._rows(
+            _RATINGS_WITH_NAMES.where(ratings.c.guild_id == guild_id).where(
+                ratings.c.ruleset == ruleset, ratings.c.user_id == user_id
             )
         )
         if not rows:
             return None
         mine = _rating(rows[0])
+        r = ratings.c
+        before_me = or_(
+            r.rating > mine.skill.rating,
+            and_(
+                r.rating == mine.skill.rating,
+                or_(r.games > mine.games, and_(r.games == mine.games, r.user_id < user_id)),
+            ),
+        )
         ahead = await self._rows(
-            "SELECT count(*) FROM ratings WHERE guild_id = :guild AND ruleset = :ruleset AND"
-            " (rating > :rating OR (rating = :rating AND"
-            " (games > :games OR (games = :games AND user_id < :user))))",
-            {
-                "guild": guild_id, "ruleset": ruleset, "rating": mine.skill.rating,
-                "games": mine.games, "user": user_id,
-            },
-        )  # fmt: skip
-        return RankedRating(next(iter(ahead))[0] + 1, mine)
+            select(func.count().label("ahead"))
+            .where(r.guild_id == guild_id, r.ruleset == ruleset)
+            .where(before_me)
+        )
+        return RankedRating(ahead[0]["ahead"] + 1, mine)
 
     async def player_ratings(self, guild_id: int, user_id: int) -> list[RatingRecord]:
         """The player's ratings in every ruleset they have a rating in, most played first."""
         rows = await self._rows(
-            f"{_RATINGS_WITH_NAMES} WHERE r.guild_id = ? AND r.user_id = ?"
-            " ORDER BY r.games DESC, r.last_game_at DESC, r.ruleset",
-            (guild_id, user_id),
+            _RATINGS_WITH_NAMES.where(
+                ratings.c.guild_id == guild_id, ratings.c.user_id == user_id
+            ).order_by(ratings.c.games.desc(), ratings.c.last_game_at.desc(), ratings.c.ruleset)
         )
         return [_rating(row) for row in rows]
 
@@ -103,19 +102,21 @@ class SqlRatings:
         self, guild_id: int, user_id: int, ruleset: str, *, limit: int
     ) -> list[RatingHistoryRecord]:
         """The player's latest ``limit`` rating changes in the ruleset, oldest first."""
+        h = rating_history.c
         rows = await self._rows(
-            f"SELECT {_HISTORY_COLUMNS} FROM rating_history"
-            " WHERE guild_id = ? AND user_id = ? AND ruleset = ? ORDER BY id DESC LIMIT ?",
-            (guild_id, user_id, ruleset, limit),
+            _HISTORY.where(h.guild_id == guild_id, h.user_id == user_id, h.ruleset == ruleset)
+            .order_by(h.id.desc())
+            .limit(limit)
         )
         return [_history(row) for row in reversed(list(rows))]
 
     async def match_changes(self, match_id: int) -> list[RatingHistoryRecord]:
         """The rating changes of the match's rated games, in the order they were made."""
+        of_match = select(games.c.id).where(games.c.match_id == match_id)
         rows = await self._rows(
-            f"SELECT {_HISTORY_COLUMNS} FROM rating_history"
-            " WHERE game_id IN (SELECT id FROM games WHERE match_id = ?) ORDER BY id",
-            (match_id,),
+            _HISTORY.where(rating_history.c.game_id.in_(of_match.scalar_subquery())).order_by(
+                rating_history.c.id
+            )
         )
         return [_history(row) for row in rows]
 
@@ -126,16 +127,34 @@ class SqlRatings:
         their rating history was written in (games without history, from before ratings were
         kept, go by id).
         """
+        g, m, later = games.alias("g"), matches, games.alias("later")
+        last_index = (
+            select(func.max(later.c.game_index))
+            .where(later.c.match_id == g.c.match_id)
+            .scalar_subquery()
+        )
+        decided = m.c.state.in_(("finished", "forfeited")) & (g.c.game_index == last_index)
+        first_history = (
+            select(func.min(rating_history.c.id))
+            .where(rating_history.c.game_id == g.c.id)
+            .scalar_subquery()
+        )
         rows = await self._rows(
-            "SELECT g.id, g.guild_id, m.ruleset, g.white_id, g.black_id, g.winner, g.points_white,"
-            " g.points_black, g.finished_at, CASE WHEN m.state IN ('finished', 'forfeited')"
-            " AND g.game_index = (SELECT max(game_index) FROM games WHERE match_id = g.match_id)"
-            " THEN m.winner_id END AS match_winner_id"
-            " FROM games AS g JOIN matches AS m ON m.id = g.match_id"
-            " WHERE g.rated = 1 AND (CAST(:guild AS BIGINT) IS NULL OR g.guild_id = :guild)"
-            " ORDER BY g.finished_at,"
-            " (SELECT min(h.id) FROM rating_history AS h WHERE h.game_id = g.id), g.id",
-            {"guild": guild_id},
+            select(
+                g.c.id,
+                g.c.guild_id,
+                m.c.ruleset,
+                g.c.white_id,
+                g.c.black_id,
+                g.c.winner,
+                g.c.points_white,
+                g.c.points_black,
+                g.c.finished_at,
+                case((decided, m.c.winner_id)).label("match_winner_id"),
+            )
+            .join(m, m.c.id == g.c.match_id)
+            .where(g.c.rated == 1, in_scope(g.c.guild_id, guild_id))
+            .order_by(g.c.finished_at, first_history, g.c.id)
         )
         return [
             RatedGameRecord(
@@ -154,18 +173,17 @@ class SqlRatings:
 
     async def tables(self, guild_id: int | None = None) -> RatingTables:
         """Every rating and rating-history row of the server (all servers for ``None``)."""
-        ratings = await self._rows(
-            f"{_RATINGS_WITH_NAMES}"
-            " WHERE (CAST(:guild AS BIGINT) IS NULL OR r.guild_id = :guild)"
-            " ORDER BY r.guild_id, r.ruleset, r.user_id",
-            {"guild": guild_id},
+        rated = await self._rows(
+            _RATINGS_WITH_NAMES.where(in_scope(ratings.c.guild_id, guild_id)).order_by(
+                ratings.c.guild_id, ratings.c.ruleset, ratings.c.user_id
+            )
         )
         history = await self._rows(
-            f"SELECT {_HISTORY_COLUMNS} FROM rating_history"
-            " WHERE (CAST(:guild AS BIGINT) IS NULL OR guild_id = :guild) ORDER BY id",
-            {"guild": guild_id},
+            _HISTORY.where(in_scope(rating_history.c.guild_id, guild_id)).order_by(
+                rating_history.c.id
+            )
         )
-        return RatingTables([_rating(row) for row in ratings], [_history(row) for row in history])
+        return RatingTables([_rating(row) for row in rated], [_history(row) for row in history])
 
     async def replace(
         self, tables: RatingTables, *, guild_id: int | None = None, expected_games: int
@@ -175,7 +193,7 @@ class SqlRatings:
         await self._writer.run(lambda db: replace_ratings(db, tables, guild_id, expected_games))
 
 
-def _rating(row: sqlite3.Row) -> RatingRecord:
+def _rating(row: RowMapping) -> RatingRecord:
     return RatingRecord(
         guild_id=row["guild_id"],
         ruleset=row["ruleset"],
@@ -192,7 +210,7 @@ def _rating(row: sqlite3.Row) -> RatingRecord:
     )
 
 
-def _history(row: sqlite3.Row) -> RatingHistoryRecord:
+def _history(row: RowMapping) -> RatingHistoryRecord:
     return RatingHistoryRecord(
         game_id=row["game_id"],
         guild_id=row["guild_id"],

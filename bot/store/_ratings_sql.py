@@ -1,30 +1,23 @@
-"""The SQL of rating writes, run inside the writer's transaction: keeping ratings the service has
-computed (never computing them), and replacing them all after a recomputation."""
+"""The statements of rating writes, run inside the writer's transaction: keeping ratings the
+service has computed (never computing them), and replacing them all after a recomputation."""
 
 from __future__ import annotations
 
+from sqlalchemy import ColumnElement, delete, func, insert, select, true
+
 from bot.store._rows import to_text
-from bot.store._sql import Sql
+from bot.store._sql import Sql, one, upsert
 from bot.store.errors import StaleRatings
 from bot.store.rating_records import COUNTED_STATUSES, RatingChange, RatingTables, RatingUpdate
 from bot.store.records import GameRecord, MatchRecord
+from bot.store.schema import games, rating_history, ratings
 
-_UPSERT_RATING = (
-    "INSERT INTO ratings (guild_id, ruleset, user_id, mu, sigma, rating, games, wins, draws,"
-    " losses, points, last_game_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)"
-    " ON CONFLICT (guild_id, ruleset, user_id) DO UPDATE SET mu = excluded.mu,"
-    " sigma = excluded.sigma, rating = excluded.rating, games = ratings.games + 1,"
-    " wins = ratings.wins + excluded.wins, draws = ratings.draws + excluded.draws,"
-    " losses = ratings.losses + excluded.losses, points = ratings.points + excluded.points,"
-    " last_game_at = excluded.last_game_at"
-)
-_INSERT_HISTORY = (
-    "INSERT INTO rating_history (game_id, guild_id, ruleset, user_id, mu_before, sigma_before,"
-    " rating_before, mu_after, sigma_after, rating_after, at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-# One server, or all of them for NULL (the cast gives PostgreSQL the parameter's type).
-_IN_SCOPE = "(CAST(? AS BIGINT) IS NULL OR guild_id = ?)"
+_ADDED_UP = ("wins", "draws", "losses", "points")
+
+
+def in_scope(guild_id_column: ColumnElement[int], guild_id: int | None) -> ColumnElement[bool]:
+    """One server's rows, or every server's for ``None``."""
+    return true() if guild_id is None else guild_id_column == guild_id
 
 
 def check_update(ended: GameRecord, match: MatchRecord, update: RatingUpdate) -> None:
@@ -56,43 +49,56 @@ def apply_ratings(
         assert side is not None  # check_update: both changes are the game's players
         won, lost = ended.winner == side, ended.winner not in (side, None)
         after = change.after
-        db.execute(
-            _UPSERT_RATING,
-            (
-                ended.guild_id, update.ruleset, change.user_id, after.mu, after.sigma,
-                after.rating, won, ended.winner is None, lost, ended.points[side], at,
-            ),
+        new = upsert(db, ratings).values(
+            guild_id=ended.guild_id, ruleset=update.ruleset, user_id=change.user_id,
+            mu=after.mu, sigma=after.sigma, rating=after.rating, games=1, wins=int(won),
+            draws=int(ended.winner is None), losses=int(lost), points=ended.points[side],
+            last_game_at=at,
         )  # fmt: skip
+        added = {name: ratings.c[name] + new.excluded[name] for name in _ADDED_UP}
+        replaced = {name: new.excluded[name] for name in ("mu", "sigma", "rating", "last_game_at")}
+        db.execute(
+            new.on_conflict_do_update(
+                index_elements=[ratings.c.guild_id, ratings.c.ruleset, ratings.c.user_id],
+                set_={"games": ratings.c.games + 1, **added, **replaced},
+            )
+        )
         before = change.before
         db.execute(
-            _INSERT_HISTORY,
-            (
-                ended.id, ended.guild_id, update.ruleset, change.user_id, before.mu,
-                before.sigma, before.rating, after.mu, after.sigma, after.rating, at,
-            ),
+            insert(rating_history).values(
+                game_id=ended.id, guild_id=ended.guild_id, ruleset=update.ruleset,
+                user_id=change.user_id, mu_before=before.mu, sigma_before=before.sigma,
+                rating_before=before.rating, mu_after=after.mu, sigma_after=after.sigma,
+                rating_after=after.rating, at=at,
+            )
         )  # fmt: skip
 
 
 def _check_current(db: Sql, guild_id: int, ruleset: str, change: RatingChange) -> None:
-    row = db.execute(
-        "SELECT games, mu, sigma, rating FROM ratings"
-        " WHERE guild_id = ? AND ruleset = ? AND user_id = ?",
-        (guild_id, ruleset, change.user_id),
-    ).fetchone()
-    games = row[0] if row else 0
+    row = one(
+        db,
+        select(ratings.c.games, ratings.c.mu, ratings.c.sigma, ratings.c.rating).where(
+            ratings.c.guild_id == guild_id,
+            ratings.c.ruleset == ruleset,
+            ratings.c.user_id == change.user_id,
+        ),
+    )
+    played = row["games"] if row else 0
     before = change.before
-    if games != change.games_before or (
-        row is not None and tuple(row[1:]) != (before.mu, before.sigma, before.rating)
+    if played != change.games_before or (
+        row is not None
+        and (row["mu"], row["sigma"], row["rating"]) != (before.mu, before.sigma, before.rating)
     ):
-        raise StaleRatings(guild_id, ruleset, change.user_id, change.games_before, games)
+        raise StaleRatings(guild_id, ruleset, change.user_id, change.games_before, played)
 
 
 def count_match_win(db: Sql, match: MatchRecord, update: RatingUpdate, winner_id: int) -> None:
     """The winner of a match that a rated game ended gets a rated match win."""
     db.execute(
-        "UPDATE ratings SET match_wins = match_wins + 1"
-        " WHERE guild_id = ? AND ruleset = ? AND user_id = ?",
-        (match.guild_id, update.ruleset, winner_id),
+        ratings.update()
+        .where(ratings.c.guild_id == match.guild_id, ratings.c.ruleset == update.ruleset)
+        .where(ratings.c.user_id == winner_id)
+        .values(match_wins=ratings.c.match_wins + 1)
     )
 
 
@@ -104,35 +110,34 @@ def replace_ratings(
     Raises ``StaleRatings`` if the number of rated games is no longer ``expected_games`` (a game
     ended while the tables were being recomputed), and ``ValueError`` for a row of another guild.
     """
-    scope = (guild_id, guild_id)
-    counted = db.execute(f"SELECT count(*) FROM games WHERE rated = 1 AND {_IN_SCOPE}", scope)
-    found = int(counted.fetchone()[0])
+    counted = select(func.count()).where(games.c.rated == 1, in_scope(games.c.guild_id, guild_id))
+    found = int(db.execute(counted).scalar_one())
     if found != expected_games:
         raise StaleRatings(guild_id, None, None, expected_games, found)
     guilds = {row.guild_id for row in tables.ratings} | {row.guild_id for row in tables.history}
     if guild_id is not None and guilds - {guild_id}:
         raise ValueError(f"the tables hold rows of servers other than {guild_id}")
-    db.execute(f"DELETE FROM rating_history WHERE {_IN_SCOPE}", scope)
-    db.execute(f"DELETE FROM ratings WHERE {_IN_SCOPE}", scope)
-    db.executemany(
-        "INSERT INTO ratings (guild_id, ruleset, user_id, mu, sigma, rating, games, wins, draws,"
-        " losses, points, match_wins, last_game_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                r.guild_id, r.ruleset, r.user_id, r.skill.mu, r.skill.sigma, r.skill.rating,
-                r.games, r.wins, r.draws, r.losses, r.points, r.match_wins,
-                to_text(r.last_game_at),
-            )
-            for r in tables.ratings
-        ],
-    )  # fmt: skip
-    db.executemany(
-        _INSERT_HISTORY,
-        [
-            (
-                h.game_id, h.guild_id, h.ruleset, h.user_id, h.before.mu, h.before.sigma,
-                h.before.rating, h.after.mu, h.after.sigma, h.after.rating, to_text(h.at),
-            )
-            for h in tables.history
-        ],
-    )  # fmt: skip
+    db.execute(delete(rating_history).where(in_scope(rating_history.c.guild_id, guild_id)))
+    db.execute(delete(ratings).where(in_scope(ratings.c.guild_id, guild_id)))
+    rows = [
+        {
+            "guild_id": r.guild_id, "ruleset": r.ruleset, "user_id": r.user_id,
+            "mu": r.skill.mu, "sigma": r.skill.sigma, "rating": r.skill.rating, "games": r.games,
+            "wins": r.wins, "draws": r.draws, "losses": r.losses, "points": r.points,
+            "match_wins": r.match_wins, "last_game_at": to_text(r.last_game_at),
+        }
+        for r in tables.ratings
+    ]  # fmt: skip
+    if rows:
+        db.execute(insert(ratings), rows)
+    history = [
+        {
+            "game_id": h.game_id, "guild_id": h.guild_id, "ruleset": h.ruleset,
+            "user_id": h.user_id, "mu_before": h.before.mu, "sigma_before": h.before.sigma,
+            "rating_before": h.before.rating, "mu_after": h.after.mu,
+            "sigma_after": h.after.sigma, "rating_after": h.after.rating, "at": to_text(h.at),
+        }
+        for h in tables.history
+    ]  # fmt: skip
+    if history:
+        db.execute(insert(rating_history), history)

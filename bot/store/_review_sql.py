@@ -1,11 +1,16 @@
-"""Stored reviews of finished games, on either backend (the same SQL)."""
+"""Stored reviews of finished games."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from sqlalchemy import select
+
 from bot.store._rows import to_text
-from bot.store._sql import Reader, Sql, Transactions
+from bot.store._sql import Reader, Sql, Transactions, upsert
+from bot.store.schema import game_reviews
+
+_BODY = select(game_reviews.c.body)
 
 
 class SqlReviews:
@@ -17,11 +22,9 @@ class SqlReviews:
 
     async def get(self, game_id: int) -> str | None:
         """The review stored for the game, or ``None`` when there is none yet."""
-        rows = await self._read.execute_fetchall(
-            "SELECT body FROM game_reviews WHERE game_id = ?", (game_id,)
-        )
+        rows = await self._read.rows(_BODY.where(game_reviews.c.game_id == game_id))
         for row in rows:
-            return str(row[0])
+            return str(row["body"])
         return None
 
     async def keep(self, game_id: int, body: str, *, now: datetime) -> str:
@@ -32,10 +35,6 @@ class SqlReviews:
 
 def keep_review(db: Sql, game_id: int, body: str, at: str) -> str:
     """Insert the review if the game has none (the first one stays); return the stored one."""
-    db.execute(
-        "INSERT INTO game_reviews (game_id, body, created_at) VALUES (?, ?, ?)"
-        " ON CONFLICT (game_id) DO NOTHING",
-        (game_id, body, at),
-    )
-    row = db.execute("SELECT body FROM game_reviews WHERE game_id = ?", (game_id,)).fetchone()
-    return str(row[0])
+    new = upsert(db, game_reviews).values(game_id=game_id, body=body, created_at=at)
+    db.execute(new.on_conflict_do_nothing(index_elements=[game_reviews.c.game_id]))
+    return str(db.execute(_BODY.where(game_reviews.c.game_id == game_id)).scalar_one())

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import RowMapping
 
 from bot.store.clocks import GameClock
 from bot.store.errors import NotFound
@@ -17,33 +18,23 @@ from bot.store.records import (
     MatchRecord,
     PlayerRecord,
 )
+from bot.store.schema import actions, challenges, games, matches, players
 
 if TYPE_CHECKING:
     from bot.jarmo import Game
 
-CHALLENGE_COLUMNS = (
-    "id, guild_id, channel_id, challenger_id, challenged_id, game_count, ruleset, layout, side,"
-    " max_plies, vs_computer_level, status, created_at, expires_at, closed_at, message_id,"
-    " time_per_move_seconds"
-)
-MATCH_COLUMNS = (
-    "id, guild_id, channel_id, challenge_id, first_white_id, first_black_id, ruleset, layout,"
-    " game_count, max_plies, state, winner_id, created_at, finished_at, time_per_move_seconds"
-)
-# Unqualified, so the same list serves SELECT and UPDATE/INSERT ... RETURNING.
-GAME_COLUMNS = (
-    "id, match_id, game_index, guild_id, channel_id, white_id, black_id, status, version,"
-    " snapshot, winner, points_white, points_black, termination, started_at, last_activity,"
-    " finished_at, deadline_at, reminders_sent, time_left_seconds, paused_at"
-)
+CHALLENGE_COLUMNS = tuple(challenges.c)
+MATCH_COLUMNS = tuple(matches.c)
+# What a game record is read from: every column but the one only ratings read.
+GAME_COLUMNS = tuple(c for c in games.c if c.name != "rated")
 # What ``game`` reads: every game column but the snapshot, for a write whose caller holds the
 # game already (a move's snapshot is several kB it has just sent).
-RECORD_COLUMNS = ", ".join(c for c in GAME_COLUMNS.split(", ") if c != "snapshot")
-PLAYER_COLUMNS = "guild_id, user_id, display_name"
-ACTION_COLUMNS = "game_id, ply, player_id, move, played_at"
+RECORD_COLUMNS = tuple(c for c in GAME_COLUMNS if c.name != "snapshot")
+PLAYER_COLUMNS = tuple(players.c)
+ACTION_COLUMNS = tuple(actions.c)
 
 
-def only_row(rows: Iterable[sqlite3.Row], kind: str, key: object) -> sqlite3.Row:
+def only_row(rows: Iterable[RowMapping], kind: str, key: object) -> RowMapping:
     """The first of ``rows``; raises ``NotFound(kind, key)`` when there is none."""
     for row in rows:
         return row
@@ -66,7 +57,7 @@ def _at(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-def challenge(row: sqlite3.Row) -> ChallengeRecord:
+def challenge(row: RowMapping) -> ChallengeRecord:
     """A challenge row (``CHALLENGE_COLUMNS``) as a record."""
     options = ChallengeOptions(
         game_count=row["game_count"],
@@ -92,7 +83,7 @@ def challenge(row: sqlite3.Row) -> ChallengeRecord:
     )
 
 
-def match(row: sqlite3.Row, prefix: str = "") -> MatchRecord:
+def match(row: Mapping[Any, Any], prefix: str = "") -> MatchRecord:
     """A match row (``MATCH_COLUMNS``, each named with ``prefix`` in front) as a record."""
     return MatchRecord(
         id=row[prefix + "id"],
@@ -116,10 +107,10 @@ def match(row: sqlite3.Row, prefix: str = "") -> MatchRecord:
 # A game's match beside the game's own columns, each named ``m_<column>``; read back with
 # ``match(row, MATCH_PREFIX)``.
 MATCH_PREFIX = "m_"
-PREFIXED_MATCH_COLUMNS = ", ".join(f"m.{c} AS {MATCH_PREFIX}{c}" for c in MATCH_COLUMNS.split(", "))
+PREFIXED_MATCH_COLUMNS = tuple(c.label(MATCH_PREFIX + c.name) for c in matches.c)
 
 
-def game(row: sqlite3.Row, live: Game, of_match: MatchRecord) -> GameRecord:
+def game(row: Mapping[Any, Any], live: Game, of_match: MatchRecord) -> GameRecord:
     """A game row (``RECORD_COLUMNS``, or all of ``GAME_COLUMNS``) as a record holding the
     already-checked ``live`` game and its match."""
     if row["match_id"] != of_match.id:
@@ -153,12 +144,12 @@ def game(row: sqlite3.Row, live: Game, of_match: MatchRecord) -> GameRecord:
     )
 
 
-def player(row: sqlite3.Row) -> PlayerRecord:
+def player(row: RowMapping) -> PlayerRecord:
     """A player row (``PLAYER_COLUMNS``) as a record."""
-    return PlayerRecord(**{key: row[key] for key in row.keys()})  # noqa: SIM118 - Row is no dict
+    return PlayerRecord(**row)
 
 
-def action(row: sqlite3.Row) -> ActionRecord:
+def action(row: RowMapping) -> ActionRecord:
     """An action row (``ACTION_COLUMNS``) as a record."""
     return ActionRecord(
         game_id=row["game_id"],

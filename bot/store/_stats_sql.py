@@ -1,4 +1,4 @@
-"""Players' results and game history on SQLite (the reader connection).
+"""Players' results and game history (reads).
 
 Every query walks an index from migration 0003 (see ``bench/leaderboard.py`` for timings):
 ``games_by_white`` / ``games_by_black`` for a player's games.
@@ -6,43 +6,37 @@ Every query walks an index from migration 0003 (see ``bench/leaderboard.py`` for
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterable
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+
+from sqlalchemy import ColumnElement, Executable, RowMapping, func, select, union_all
 
 from bot.store._sql import Reader
-from bot.store.rating_records import GameResultRecord, Outcome, PlayerStatsRecord, Streak, Tally
+from bot.store.rating_records import (
+    COUNTED_STATUSES,
+    GameResultRecord,
+    Outcome,
+    PlayerStatsRecord,
+    Streak,
+    Tally,
+)
+from bot.store.schema import games, matches, players
 
-_COUNTED = "('finished', 'resigned', 'timeout', 'stopped')"  # COUNTED_STATUSES, as SQL
-_RESULT_COLUMNS = (
-    "g.id, g.match_id, g.game_index, g.guild_id, g.channel_id, m.ruleset, m.layout, g.white_id,"
-    " g.black_id, g.status, g.winner, g.points_white, g.points_black, g.termination, g.version,"
-    " g.rated, g.finished_at"
-)
-# A player's latest ended games: the newest `limit` as White and as Black, each an index walk
-# in finished_at order, merged. (One query with `white_id = ? OR black_id = ?` would sort all of
-# the player's games first.) The opponent filter is one of two constant fragments.
-_LATEST = (
-    "SELECT {columns} FROM ("
-    " SELECT * FROM (SELECT id FROM games WHERE guild_id = :guild AND white_id = :user"
-    f" {{vs_black}} AND status IN {_COUNTED} ORDER BY finished_at DESC, id DESC LIMIT :limit)"
-    " AS as_white"
-    " UNION ALL"
-    " SELECT * FROM (SELECT id FROM games WHERE guild_id = :guild AND black_id = :user"
-    f" {{vs_white}} AND status IN {_COUNTED} ORDER BY finished_at DESC, id DESC LIMIT :limit)"
-    " AS as_black"
-    ") AS latest JOIN games AS g ON g.id = latest.id JOIN matches AS m ON m.id = g.match_id"
-    " ORDER BY g.finished_at DESC, g.id DESC LIMIT :limit"
-)
-_TALLY = (
-    "SELECT count(*), count(*) FILTER (WHERE winner = :side),"
-    " count(*) FILTER (WHERE winner IS NULL),"
-    " count(*) FILTER (WHERE winner IS NOT NULL AND winner <> :side),"
-    " coalesce(sum({own}), 0), coalesce(sum({other}), 0)"
-    " FROM games WHERE guild_id = :guild AND {column} = :user AND status IN " + _COUNTED
-)
+_RESULTS = select(
+    games.c.id, games.c.match_id, games.c.game_index, games.c.guild_id, games.c.channel_id,
+    matches.c.ruleset, matches.c.layout, games.c.white_id, games.c.black_id, games.c.status,
+    games.c.winner, games.c.points_white, games.c.points_black, games.c.termination,
+    games.c.version, games.c.rated, games.c.finished_at,
+).join(matches, matches.c.id == games.c.match_id)  # fmt: skip
+_COUNTED = games.c.status.in_(sorted(COUNTED_STATUSES))
 _STREAK_BATCH = 32
+
+
+def _side_columns(side: str) -> tuple[ColumnElement[int], ColumnElement[int]]:
+    """(the player's id column, the opponent's) when the player has ``side``."""
+    if side == "white":
+        return games.c.white_id, games.c.black_id
+    return games.c.black_id, games.c.white_id
 
 
 class SqlResults:
@@ -51,59 +45,72 @@ class SqlResults:
     def __init__(self, reader: Reader) -> None:
         self._db = reader
 
-    async def _rows(self, sql: str, params: Any = ()) -> Iterable[sqlite3.Row]:
-        return await self._db.execute_fetchall(sql, params)
+    async def _rows(self, statement: Executable) -> Sequence[RowMapping]:
+        return await self._db.rows(statement)
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStatsRecord:
         """The player's results as White and Black, matches and streak on the server."""
-        matches, won, lost = await self._match_counts(guild_id, user_id)
+        played, won, lost = await self._match_counts(guild_id, user_id)
         names = await self._rows(
-            "SELECT display_name FROM players WHERE guild_id = ? AND user_id = ?",
-            (guild_id, user_id),
+            select(players.c.display_name).where(
+                players.c.guild_id == guild_id, players.c.user_id == user_id
+            )
         )
         return PlayerStatsRecord(
             guild_id=guild_id,
             user_id=user_id,
-            display_name=next((row[0] for row in names), None),
+            display_name=next((row["display_name"] for row in names), None),
             as_white=await self._tally(guild_id, user_id, "white"),
             as_black=await self._tally(guild_id, user_id, "black"),
-            matches=matches,
+            matches=played,
             match_wins=won,
             match_losses=lost,
             streak=await self._streak(guild_id, user_id),
         )
 
-    async def _tally(self, guild_id: int, user_id: int, side: str) -> Tally:
-        """The player's results in ended games where they had ``side``."""
-        own, other = ("points_white", "points_black")[:: 1 if side == "white" else -1]
-        sql = _TALLY.format(own=own, other=other, column=f"{side}_id")  # constant names only
-        rows = await self._rows(sql, {"side": side, "guild": guild_id, "user": user_id})
-        return Tally(*(int(value) for value in next(iter(rows))))
+    async def _tally(
+        self, guild_id: int, user_id: int, side: str, opponent_id: int | None = None
+    ) -> Tally:
+        """The player's results in ended games where they had ``side`` (against
+        ``opponent_id`` only, if given)."""
+        own_points, other_points = (games.c.points_white, games.c.points_black)[
+            :: 1 if side == "white" else -1
+        ]
+        mine, theirs = _side_columns(side)
+        winner = games.c.winner
+        query = select(
+            func.count(),
+            func.count().filter(winner == side),
+            func.count().filter(winner.is_(None)),
+            func.count().filter(winner.is_not(None) & (winner != side)),
+            func.coalesce(func.sum(own_points), 0),
+            func.coalesce(func.sum(other_points), 0),
+        ).where(games.c.guild_id == guild_id, mine == user_id, _COUNTED)
+        if opponent_id is not None:
+            query = query.where(theirs == opponent_id)
+        rows = await self._rows(query)
+        return Tally(*(int(value) for value in rows[0].values()))
 
     async def head_to_head(self, guild_id: int, user_id: int, opponent_id: int) -> Tally:
         """The player's results against one opponent."""
-        white = await self._pair_tally(guild_id, user_id, opponent_id, "white")
-        return white + await self._pair_tally(guild_id, user_id, opponent_id, "black")
-
-    async def _pair_tally(self, guild_id: int, user_id: int, opponent_id: int, side: str) -> Tally:
-        own, other = ("points_white", "points_black")[:: 1 if side == "white" else -1]
-        opposite = "black" if side == "white" else "white"
-        sql = _TALLY.format(own=own, other=other, column=f"{side}_id")
-        sql += f" AND {opposite}_id = :opponent"
-        params = {"side": side, "guild": guild_id, "user": user_id, "opponent": opponent_id}
-        return Tally(*(int(value) for value in next(iter(await self._rows(sql, params)))))
+        white = await self._tally(guild_id, user_id, "white", opponent_id)
+        return white + await self._tally(guild_id, user_id, "black", opponent_id)
 
     async def _match_counts(self, guild_id: int, user_id: int) -> tuple[int, int, int]:
         """(matches ended with a result, won, lost) for the player."""
+        winner = matches.c.winner_id
         rows = await self._rows(
-            "SELECT count(*), count(*) FILTER (WHERE winner_id = :user),"
-            " count(*) FILTER (WHERE winner_id IS NOT NULL AND winner_id <> :user) FROM matches"
-            " WHERE guild_id = :guild AND (first_white_id = :user OR first_black_id = :user)"
-            " AND state IN ('finished', 'forfeited')",
-            {"guild": guild_id, "user": user_id},
+            select(
+                func.count().label("played"),
+                func.count().filter(winner == user_id).label("won"),
+                func.count().filter(winner.is_not(None) & (winner != user_id)).label("lost"),
+            )
+            .where(matches.c.guild_id == guild_id)
+            .where((matches.c.first_white_id == user_id) | (matches.c.first_black_id == user_id))
+            .where(matches.c.state.in_(("finished", "forfeited")))
         )
-        played, won, lost = next(iter(rows))
-        return int(played), int(won), int(lost)
+        row = rows[0]
+        return int(row["played"]), int(row["won"]), int(row["lost"])
 
     async def _streak(self, guild_id: int, user_id: int) -> Streak:
         """The run of equal results in the player's latest ended games."""
@@ -123,24 +130,27 @@ class SqlResults:
     ) -> list[GameResultRecord]:
         """The player's latest ended games (against ``opponent_id`` only, if given), newest
         first."""
-        params = {"guild": guild_id, "user": player_id, "limit": limit, "opponent": opponent_id}
-        with_opponent = opponent_id is not None
-        sql = _LATEST.format(
-            columns=_RESULT_COLUMNS,
-            vs_black="AND black_id = :opponent" if with_opponent else "",
-            vs_white="AND white_id = :opponent" if with_opponent else "",
+        # The newest `limit` as White and as Black, each an index walk in finished_at order,
+        # merged. (One query with `white_id = ? OR black_id = ?` would sort all of the
+        # player's games first.)
+        newest_first = (games.c.finished_at.desc(), games.c.id.desc())
+        sides = []
+        for side in ("white", "black"):
+            mine, theirs = _side_columns(side)
+            ids = select(games.c.id).where(games.c.guild_id == guild_id, mine == player_id)
+            if opponent_id is not None:
+                ids = ids.where(theirs == opponent_id)
+            ids = ids.where(_COUNTED).order_by(*newest_first).limit(limit)
+            sides.append(select(ids.subquery(f"as_{side}")))
+        latest = union_all(*sides).subquery("latest")
+        query = (
+            _RESULTS.join(latest, latest.c.id == games.c.id).order_by(*newest_first).limit(limit)
         )
-        return [_result(row) for row in await self._rows(sql, params)]
+        return [_result(row) for row in await self._rows(query)]
 
     async def game_result(self, game_id: int) -> GameResultRecord | None:
         """One game as history shows it, if it has ended with a result."""
-        rows = list(
-            await self._rows(
-                f"SELECT {_RESULT_COLUMNS} FROM games AS g JOIN matches AS m ON m.id = g.match_id"
-                f" WHERE g.id = ? AND g.status IN {_COUNTED}",
-                (game_id,),
-            )
-        )
+        rows = await self._rows(_RESULTS.where(games.c.id == game_id, _COUNTED))
         return _result(rows[0]) if rows else None
 
 
@@ -151,7 +161,7 @@ def _run_length(results: list[Outcome]) -> int:
     return len(results)
 
 
-def _result(row: sqlite3.Row) -> GameResultRecord:
+def _result(row: RowMapping) -> GameResultRecord:
     return GameResultRecord(
         id=row["id"],
         match_id=row["match_id"],

@@ -1,4 +1,4 @@
-"""Tournaments: the SQL of tournament writes as plain functions run inside a writer's
+"""Tournaments: the statements of tournament writes as plain functions run inside a writer's
 transaction, and :class:`SqlTournaments`, the tournament role built on them, for either
 backend (see ``_sql``)."""
 
@@ -8,11 +8,14 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import Table, delete, func, insert, literal, select, update
+
 from bot.store._outbox_sql import add_announcement, add_announcement_in
 from bot.store._rows import from_text, only_row, to_text
-from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Transactions
+from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Transactions, inline, one, upsert
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
+from bot.store.schema import games, tournament_entries, tournament_pairings, tournaments
 from bot.store.tournament_records import (
     ChannelHasTournament,
     EntryRecord,
@@ -25,16 +28,12 @@ from bot.store.tournament_records import (
     TournamentRecord,
 )
 
-TOURNAMENT_COLUMNS = (
-    "id, guild_id, channel_id, organiser_id, name, format, rounds, game_count, ruleset, layout,"
-    " max_plies, time_per_move_seconds, status, current_round, message_id, created_at,"
-    " finished_at"
+TOURNAMENT_COLUMNS = tuple(tournaments.c)
+_ENTRIES = select(
+    tournament_entries.c.user_id, tournament_entries.c.seed, tournament_entries.c.withdrawn
 )
-ENTRY_COLUMNS = "user_id, seed, withdrawn"
-PAIRING_COLUMNS = (
-    "tournament_id, round_number, board, first_id, second_id, match_id, decided, winner_id,"
-    " first_points, second_points, forfeit"
-)
+_PAIRINGS = select(tournament_pairings)
+_TOURNAMENTS = select(tournaments)
 
 
 # Ids are the highest plus one (portable SQL has no common way to generate them); two writers
@@ -91,48 +90,49 @@ def pairing_row(row: Any) -> PairingRecord:
 
 def insert_tournament(db: Sql, new: NewTournament, now: str) -> TournamentRecord:
     """Insert ``new`` with the next id; ``ChannelHasTournament`` if the channel has an open one."""
-    busy = db.execute(
-        "SELECT 1 FROM tournaments WHERE channel_id = ? AND status <> 'finished'",
-        (new.channel_id,),
-    ).fetchone()
+    busy = one(
+        db,
+        select(tournaments.c.id).where(
+            tournaments.c.channel_id == new.channel_id, tournaments.c.status != inline("finished")
+        ),
+    )
     if busy is not None:
         raise ChannelHasTournament(new.channel_id)
-    row = db.execute(
-        "INSERT INTO tournaments (id, guild_id, channel_id, organiser_id, name, format, rounds,"
-        " game_count, ruleset, layout, max_plies, time_per_move_seconds, created_at)"
-        " SELECT COALESCE(MAX(id), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM tournaments"
-        f" RETURNING {TOURNAMENT_COLUMNS}",
-        (
-            new.guild_id,
-            new.channel_id,
-            new.organiser_id,
-            new.name,
-            new.format,
-            new.rounds,
-            new.game_count,
-            new.ruleset,
-            new.layout,
-            new.max_plies,
-            new.time_per_move_seconds,
-            now,
-        ),
-    ).fetchone()
-    return tournament_row(row)
+    values = {
+        "guild_id": new.guild_id, "channel_id": new.channel_id,
+        "organiser_id": new.organiser_id, "name": new.name, "format": new.format,
+        "rounds": new.rounds, "game_count": new.game_count, "ruleset": new.ruleset,
+        "layout": new.layout, "max_plies": new.max_plies,
+        "time_per_move_seconds": new.time_per_move_seconds, "created_at": now,
+    }  # fmt: skip
+    next_id = func.coalesce(func.max(tournaments.c.id), 0) + 1
+    created = insert(tournaments).from_select(
+        ["id", *values], select(next_id, *_literals(tournaments, values))
+    )
+    return tournament_row(db.execute(created.returning(*TOURNAMENT_COLUMNS)).mappings().one())
+
+
+def _literals(table: Table, values: dict[str, Any]) -> list[Any]:
+    """``values`` as a select list, each typed as its column (PostgreSQL needs the types)."""
+    return [literal(value, table.c[name].type).label(name) for name, value in values.items()]
 
 
 def _status(db: Sql, tournament_id: int) -> str:
-    row = db.execute("SELECT status FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
+    row = one(db, select(tournaments.c.status).where(tournaments.c.id == tournament_id))
     if row is None:
         raise NotFound("tournament", tournament_id)
     return str(row["status"])
 
 
 def _entries(db: Sql, tournament_id: int) -> list[EntryRecord]:
-    rows = db.execute(
-        f"SELECT {ENTRY_COLUMNS} FROM tournament_entries WHERE tournament_id = ? ORDER BY seed",
-        (tournament_id,),
-    ).fetchall()
+    rows = db.execute(_entries_of(tournament_id)).mappings()
     return [entry_row(row) for row in rows]
+
+
+def _entries_of(tournament_id: int) -> Any:
+    return _ENTRIES.where(tournament_entries.c.tournament_id == tournament_id).order_by(
+        tournament_entries.c.seed
+    )
 
 
 def join(db: Sql, tournament_id: int, user_id: int) -> list[EntryRecord]:
@@ -140,12 +140,14 @@ def join(db: Sql, tournament_id: int, user_id: int) -> list[EntryRecord]:
     status = _status(db, tournament_id)
     if status != "signup":
         raise TournamentClosed(tournament_id, status)
+    entries = tournament_entries
+    next_seed = func.coalesce(func.max(entries.c.seed), 0) + 1
+    last = select(
+        *_literals(entries, {"tournament_id": tournament_id, "user_id": user_id}), next_seed
+    ).where(entries.c.tournament_id == tournament_id)
+    joined = upsert(db, entries).from_select(["tournament_id", "user_id", "seed"], last)
     db.execute(
-        "INSERT INTO tournament_entries (tournament_id, user_id, seed)"
-        " SELECT ?1, ?2, COALESCE(MAX(seed), 0) + 1 FROM tournament_entries"
-        " WHERE tournament_id = ?1"
-        " ON CONFLICT (tournament_id, user_id) DO NOTHING",
-        (tournament_id, user_id),
+        joined.on_conflict_do_nothing(index_elements=[entries.c.tournament_id, entries.c.user_id])
     )
     return _entries(db, tournament_id)
 
@@ -156,18 +158,23 @@ def leave(db: Sql, tournament_id: int, user_id: int) -> list[EntryRecord]:
     if status != "signup":
         raise TournamentClosed(tournament_id, status)
     db.execute(
-        "DELETE FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
-        (tournament_id, user_id),
+        delete(tournament_entries).where(
+            tournament_entries.c.tournament_id == tournament_id,
+            tournament_entries.c.user_id == user_id,
+        )
     )
     return _entries(db, tournament_id)
 
 
 def withdraw(db: Sql, tournament_id: int, user_id: int) -> None:
     """Mark an entered player withdrawn."""
-    changed = db.execute(
-        "UPDATE tournament_entries SET withdrawn = 1 WHERE tournament_id = ? AND user_id = ?",
-        (tournament_id, user_id),
-    ).rowcount
+    withdrawn = (
+        update(tournament_entries)
+        .where(tournament_entries.c.tournament_id == tournament_id)
+        .where(tournament_entries.c.user_id == user_id)
+        .values(withdrawn=1)
+    )
+    changed = db.execute(withdrawn).rowcount
     if changed == 0:
         raise NotFound("tournament entry", (tournament_id, user_id))
 
@@ -183,31 +190,26 @@ def start_round(
     ``announce`` (with its time) goes to the tournament's channel."""
     _status(db, tournament_id)  # NotFound for an unknown id
     expected_status = "signup" if expected_round == 0 else "running"
-    row = db.execute(
-        "UPDATE tournaments SET status = 'running', current_round = current_round + 1"
-        " WHERE id = ? AND current_round = ? AND status = ?"
-        f" RETURNING {TOURNAMENT_COLUMNS}",
-        (tournament_id, expected_round, expected_status),
-    ).fetchone()
+    started = (
+        update(tournaments)
+        .where(tournaments.c.id == tournament_id, tournaments.c.current_round == expected_round)
+        .where(tournaments.c.status == expected_status)
+        .values(status="running", current_round=tournaments.c.current_round + 1)
+        .returning(*TOURNAMENT_COLUMNS)
+    )
+    row = one(db, started)
     if row is None:
         raise StaleTournament(tournament_id, expected_round)
-    db.executemany(
-        "INSERT INTO tournament_pairings (tournament_id, round_number, board, first_id,"
-        " second_id, decided, winner_id, forfeit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                tournament_id,
-                expected_round + 1,
-                board,
-                p.first_id,
-                p.second_id,
-                int(p.decided),
-                p.winner_id,
-                int(p.forfeit),
-            )
-            for board, p in enumerate(pairings, 1)
-        ],
-    )
+    boards = [
+        {
+            "tournament_id": tournament_id, "round_number": expected_round + 1, "board": board,
+            "first_id": p.first_id, "second_id": p.second_id, "decided": int(p.decided),
+            "winner_id": p.winner_id, "forfeit": int(p.forfeit),
+        }
+        for board, p in enumerate(pairings, 1)
+    ]  # fmt: skip
+    if boards:
+        db.execute(insert(tournament_pairings), boards)
     record = tournament_row(row)
     _announce_in_channel(db, record, announce)
     return record
@@ -237,12 +239,14 @@ def finish(
 ) -> TournamentRecord:
     """Mark a running tournament at ``expected_round`` finished; ``announce`` goes to the
     tournament's channel."""
-    row = db.execute(
-        "UPDATE tournaments SET status = 'finished', finished_at = ?"
-        " WHERE id = ? AND current_round = ? AND status = 'running'"
-        f" RETURNING {TOURNAMENT_COLUMNS}",
-        (to_text(now), tournament_id, expected_round),
-    ).fetchone()
+    finished = (
+        update(tournaments)
+        .where(tournaments.c.id == tournament_id, tournaments.c.current_round == expected_round)
+        .where(tournaments.c.status == inline("running"))
+        .values(status="finished", finished_at=to_text(now))
+        .returning(*TOURNAMENT_COLUMNS)
+    )
+    row = one(db, finished)
     if row is None:
         _status(db, tournament_id)  # NotFound for an unknown id
         raise StaleTournament(tournament_id, expected_round)
@@ -263,25 +267,24 @@ def attach_match(
     ``announce`` (with its time) goes to the match's channel, about its first game, only with
     the match it is about."""
     key = (tournament_id, round_number, board)
-    changed = db.execute(
-        "UPDATE tournament_pairings SET match_id = ?"
-        " WHERE tournament_id = ? AND round_number = ? AND board = ? AND match_id IS NULL",
-        (match_id, *key),
-    ).rowcount
-    if changed == 0:
-        found = db.execute(
-            "SELECT 1 FROM tournament_pairings WHERE tournament_id = ? AND round_number = ?"
-            " AND board = ?",
-            key,
-        ).fetchone()
-        if found is None:
+    attached = (
+        update(tournament_pairings)
+        .where(_pairing(*key), tournament_pairings.c.match_id.is_(None))
+        .values(match_id=match_id)
+    )
+    if db.execute(attached).rowcount == 0:
+        if one(db, _PAIRINGS.where(_pairing(*key))) is None:
             raise NotFound("pairing", key)
         return False
     if announce is None:
         return True
-    first = db.execute(
-        "SELECT id FROM games WHERE match_id = ? ORDER BY game_index LIMIT 1", (match_id,)
-    ).fetchone()
+    first = one(
+        db,
+        select(games.c.id)
+        .where(games.c.match_id == match_id)
+        .order_by(games.c.game_index)
+        .limit(1),
+    )
     if first is None:
         raise NotFound("match", match_id)
     announcement, now = announce
@@ -308,30 +311,26 @@ def decide(
     result: PairingResult,
 ) -> bool:
     """Record a pairing's result unless it has one; whether it was recorded."""
-    changed = db.execute(
-        "UPDATE tournament_pairings SET decided = 1, winner_id = ?, first_points = ?,"
-        " second_points = ?, forfeit = ?"
-        " WHERE tournament_id = ? AND round_number = ? AND board = ? AND decided = 0",
-        (
-            result.winner_id,
-            result.first_points,
-            result.second_points,
-            int(result.forfeit),
-            tournament_id,
-            round_number,
-            board,
-        ),
-    ).rowcount
-    if changed:
+    decided = (
+        update(tournament_pairings)
+        .where(_pairing(tournament_id, round_number, board), tournament_pairings.c.decided == 0)
+        .values(
+            decided=1, winner_id=result.winner_id, first_points=result.first_points,
+            second_points=result.second_points, forfeit=int(result.forfeit),
+        )
+    )  # fmt: skip
+    if db.execute(decided).rowcount:
         return True
-    exists = db.execute(
-        "SELECT 1 FROM tournament_pairings"
-        " WHERE tournament_id = ? AND round_number = ? AND board = ?",
-        (tournament_id, round_number, board),
-    ).fetchone()
-    if exists is None:
+    if one(db, _PAIRINGS.where(_pairing(tournament_id, round_number, board))) is None:
         raise NotFound("pairing", (tournament_id, round_number, board))
     return False
+
+
+def _pairing(tournament_id: int, round_number: int, board: int) -> Any:
+    p = tournament_pairings.c
+    return (
+        (p.tournament_id == tournament_id) & (p.round_number == round_number) & (p.board == board)
+    )
 
 
 class SqlTournaments:
@@ -355,27 +354,25 @@ class SqlTournaments:
 
     async def get(self, tournament_id: int) -> TournamentRecord:
         """See :meth:`TournamentStore.get`."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
-        )
+        rows = await self._read.rows(_TOURNAMENTS.where(tournaments.c.id == tournament_id))
         return tournament_row(only_row(rows, "tournament", tournament_id))
 
     async def latest_in(self, channel_id: int) -> TournamentRecord | None:
         """See :meth:`TournamentStore.latest_in`."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE channel_id = ?"
-            " ORDER BY status = 'finished', id DESC LIMIT 1",
-            (channel_id,),
+        rows = await self._read.rows(
+            _TOURNAMENTS.where(tournaments.c.channel_id == channel_id)
+            .order_by(tournaments.c.status == inline("finished"), tournaments.c.id.desc())
+            .limit(1)
         )
         return next((tournament_row(row) for row in rows), None)
 
     async def last_finished_in(self, channel_id: int) -> TournamentRecord | None:
         """See :meth:`TournamentStore.last_finished_in`."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments"
-            " WHERE channel_id = ? AND status = 'finished'"
-            " ORDER BY finished_at DESC, id DESC LIMIT 1",
-            (channel_id,),
+        rows = await self._read.rows(
+            _TOURNAMENTS.where(tournaments.c.channel_id == channel_id)
+            .where(tournaments.c.status == inline("finished"))
+            .order_by(tournaments.c.finished_at.desc(), tournaments.c.id.desc())
+            .limit(1)
         )
         return next((tournament_row(row) for row in rows), None)
 
@@ -383,19 +380,22 @@ class SqlTournaments:
         self, guild_id: int, user_id: int, *, limit: int
     ) -> list[TournamentRecord]:
         """See :meth:`TournamentStore.finished_with`."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments"
-            " WHERE guild_id = ? AND status = 'finished' AND id IN"
-            " (SELECT tournament_id FROM tournament_entries WHERE user_id = ?)"
-            " ORDER BY finished_at DESC, id DESC LIMIT ?",
-            (guild_id, user_id, limit),
+        entered = select(tournament_entries.c.tournament_id).where(
+            tournament_entries.c.user_id == user_id
+        )
+        rows = await self._read.rows(
+            _TOURNAMENTS.where(tournaments.c.guild_id == guild_id)
+            .where(tournaments.c.status == inline("finished"))
+            .where(tournaments.c.id.in_(entered.scalar_subquery()))
+            .order_by(tournaments.c.finished_at.desc(), tournaments.c.id.desc())
+            .limit(limit)
         )
         return [tournament_row(row) for row in rows]
 
     async def running(self) -> list[TournamentRecord]:
         """See :meth:`TournamentStore.running`."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE status = 'running' ORDER BY id"
+        rows = await self._read.rows(
+            _TOURNAMENTS.where(tournaments.c.status == inline("running")).order_by(tournaments.c.id)
         )
         return [tournament_row(row) for row in rows]
 
@@ -403,9 +403,12 @@ class SqlTournaments:
         """See :meth:`TournamentStore.attach_message`."""
 
         def attach(db: Sql) -> None:
-            changed = db.execute(
-                "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
-            ).rowcount
+            attached = (
+                update(tournaments)
+                .where(tournaments.c.id == tournament_id)
+                .values(message_id=message_id)
+            )
+            changed = db.execute(attached).rowcount
             if changed == 0:
                 raise NotFound("tournament", tournament_id)
 
@@ -421,10 +424,7 @@ class SqlTournaments:
 
     async def entries(self, tournament_id: int) -> list[EntryRecord]:
         """See :meth:`TournamentStore.entries`."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {ENTRY_COLUMNS} FROM tournament_entries WHERE tournament_id = ? ORDER BY seed",
-            (tournament_id,),
-        )
+        rows = await self._read.rows(_entries_of(tournament_id))
         return [entry_row(row) for row in rows]
 
     async def withdraw(self, tournament_id: int, user_id: int) -> None:
@@ -461,18 +461,15 @@ class SqlTournaments:
 
     async def pairings(self, tournament_id: int) -> list[PairingRecord]:
         """See :meth:`TournamentStore.pairings`."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {PAIRING_COLUMNS} FROM tournament_pairings WHERE tournament_id = ?"
-            " ORDER BY round_number, board",
-            (tournament_id,),
+        p = tournament_pairings.c
+        rows = await self._read.rows(
+            _PAIRINGS.where(p.tournament_id == tournament_id).order_by(p.round_number, p.board)
         )
         return [pairing_row(row) for row in rows]
 
     async def pairing_of_match(self, match_id: int) -> PairingRecord | None:
         """See :meth:`TournamentStore.pairing_of_match`."""
-        rows = await self._read.execute_fetchall(
-            f"SELECT {PAIRING_COLUMNS} FROM tournament_pairings WHERE match_id = ?", (match_id,)
-        )
+        rows = await self._read.rows(_PAIRINGS.where(tournament_pairings.c.match_id == match_id))
         return next((pairing_row(row) for row in rows), None)
 
     async def attach_match(

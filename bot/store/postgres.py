@@ -1,7 +1,8 @@
-"""The PostgreSQL backend: the same role stores as SQLite's, on an ``asyncpg`` pool shared by any
-number of bot processes.
+"""The PostgreSQL backend: the same role stores as SQLite's, on SQLAlchemy's asyncio engine over
+``asyncpg``, whose database any number of bot processes share.
 
-Each role runs the shared SQL (see ``_sql``); PostgreSQL decides every race itself: a move's
+Each role runs the statements and write functions SQLite's does (see ``_sql``), on a SQLAlchemy
+asyncio engine (``_pg_connection``); PostgreSQL decides every race itself: a move's
 ``UPDATE ... WHERE version = ?`` waits for a concurrent one's row lock and then finds the version
 changed, and the outbox's claims skip the rows another process is claiming (``FOR UPDATE SKIP
 LOCKED``). Leases run out by time, so a process that dies holding one delays its announcements
@@ -19,7 +20,7 @@ from urllib.parse import unquote, urlsplit
 
 import asyncpg
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from bot.store._challenge_sql import SqlChallenges
@@ -27,17 +28,13 @@ from bot.store._clocks_sql import SqlClocks
 from bot.store._games import GameLoader
 from bot.store._migrations import found_version, upgrade
 from bot.store._outbox_sql import SqlOutbox
-from bot.store._pg_connection import (
-    CONNECT_TIMEOUT_S,
-    PgReader,
-    PgWriter,
-    create_pool,
-)
+from bot.store._pg_connection import CONNECT_TIMEOUT_S, HELD, PgWriter, create_engine, translated
 from bot.store._pg_games import PgGames
 from bot.store._players import SqlBotState, SqlPlayers
 from bot.store._quarantine_sql import SqlQuarantine
 from bot.store._rating_store import SqlRatings
 from bot.store._review_sql import SqlReviews
+from bot.store._sql import EngineReader
 from bot.store._stats_sql import SqlResults
 from bot.store._tournament_sql import SqlTournaments
 from bot.store.errors import DatabaseUnusable, SchemaTooNew
@@ -69,19 +66,20 @@ class PostgresStore:
     """The store on a PostgreSQL database. Open with ``await PostgresStore.open(url)``; each role
     is an attribute (``store.games``, ...), see :class:`~bot.store.interface.Store`."""
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
-        self._pool = pool
-        self._writer = PgWriter(url)
-        reader = PgReader(pool)
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._writer = PgWriter(engine)
+        autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._read = reader = EngineReader(autocommit, translated, HELD)
         loader = GameLoader(reader)
         self.players = SqlPlayers(self._writer, reader)
         self.state = SqlBotState(self._writer, reader)
         self.challenges = SqlChallenges(self._writer, reader, loader)
-        self.games = PgGames(self._writer, reader, loader, pool)
+        self.games = PgGames(self._writer, reader, loader)
         self.clocks = SqlClocks(self._writer, reader, loader)
         self.ratings = SqlRatings(self._writer, reader)
         self.results = SqlResults(reader)
-        self.outbox = SqlOutbox(self._writer, reader, shared=True)
+        self.outbox = SqlOutbox(self._writer, reader)
         self.quarantine = SqlQuarantine(self._writer, loader)
         self.tournaments = SqlTournaments(self._writer, reader)
         self.reviews = SqlReviews(self._writer, reader)
@@ -96,11 +94,7 @@ class PostgresStore:
         by newer code.
         """
         await migrate_database(url)
-        try:
-            pool = await create_pool(url)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
-            raise _unusable(url, exc) from exc
-        return cls(pool, url)
+        return cls(create_engine(url))
 
     async def close(self) -> None:
         """Wait for the writes in progress, then close the pool. Closing twice is fine."""
@@ -108,7 +102,8 @@ class PostgresStore:
             return
         self._closed = True
         await self._writer.close()
-        await self._pool.close()
+        await self._read.close()
+        await self._engine.dispose()
 
     async def __aenter__(self) -> Self:
         return self

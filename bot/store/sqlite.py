@@ -15,8 +15,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-import aiosqlite
-
 from bot.store._challenge_sql import SqlChallenges
 from bot.store._clocks_sql import SqlClocks
 from bot.store._connection import check_sqlite_version, connect_reader
@@ -29,6 +27,7 @@ from bot.store._preflight import ProcessLock, check_database
 from bot.store._quarantine_sql import SqlQuarantine
 from bot.store._rating_store import SqlRatings
 from bot.store._review_sql import SqlReviews
+from bot.store._sql import EngineReader
 from bot.store._stats_sql import SqlResults
 from bot.store._tournament_sql import SqlTournaments
 from bot.store._writer import SqliteWriter
@@ -40,7 +39,7 @@ class SqliteStore:
     ``store.challenges``, ...), see :class:`~bot.store.interface.Store`."""
 
     def __init__(
-        self, writer: SqliteWriter, reader: aiosqlite.Connection, lock: ProcessLock | None = None
+        self, writer: SqliteWriter, reader: EngineReader, lock: ProcessLock | None = None
     ) -> None:
         self._lock = lock
         self._writer = writer
@@ -73,12 +72,11 @@ class SqliteStore:
             # On a connection of its own, closed before the store's connections open.
             await asyncio.to_thread(upgrade_sqlite, path)
             await writer.open(path)
-            reader = await connect_reader(path)
         except BaseException:
             await writer.close()
             lock.release()
             raise
-        store = cls(writer, reader, lock)
+        store = cls(writer, connect_reader(path), lock)
         try:
             await store.outbox.release_leases()  # see SqlOutbox.release_leases
         except BaseException:

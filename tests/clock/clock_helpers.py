@@ -44,7 +44,7 @@ class Bot:
         server database of the scale-out issue), to show the database alone keeps events once."""
         writer = SqliteWriter()
         await writer.open(path)
-        return cls(SqliteStore(writer, await connect_reader(path)), clock)
+        return cls(SqliteStore(writer, connect_reader(path)), clock)
 
     async def close(self) -> None:
         await self.store.close()

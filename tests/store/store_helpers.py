@@ -127,4 +127,4 @@ async def open_without_process_lock(path: Path) -> SqliteStore:
     operator's tool) would have, which the process lock does not stop at the SQLite level."""
     writer = SqliteWriter()
     await writer.open(path)
-    return SqliteStore(writer, await connect_reader(path))
+    return SqliteStore(writer, connect_reader(path))

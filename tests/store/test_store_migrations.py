@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy
+from sqlalchemy import Connection
 
 from bot.store import NotFound, PlayerRecord, SchemaTooNew, SqliteStore, _migrations, open_store
 from bot.store._migrations import (
@@ -248,9 +249,9 @@ def test_revisions_are_numbered_and_say_why() -> None:
 @only_sqlite
 async def test_writer_connection_settings(store: SqliteStore) -> None:
     # These live on the connection, not in the file, so ask the writer itself.
-    def pragmas(db: sqlite3.Connection) -> tuple[int, ...]:
+    def pragmas(db: Connection) -> tuple[int, ...]:
         names = ("foreign_keys", "synchronous", "busy_timeout", "wal_autocheckpoint")
-        return tuple(db.execute(f"PRAGMA {name}").fetchone()[0] for name in names)
+        return tuple(db.exec_driver_sql(f"PRAGMA {name}").scalar_one() for name in names)
 
     assert await store._writer.run(pragmas) == (1, 1, 2000, 0)  # synchronous 1 = NORMAL
 
@@ -292,7 +293,7 @@ async def test_foreign_keys_are_enforced(db_path: Path) -> None:
     async with open_store(db_path) as store:
         with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
             await store._writer.run(
-                lambda db: db.execute(
+                lambda db: db.exec_driver_sql(
                     "INSERT INTO actions VALUES (999, 1, 1, 'A1-C2', ?)", (T0.isoformat(),)
                 )
             )

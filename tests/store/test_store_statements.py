@@ -1,0 +1,102 @@
+"""How the store's Core statements reach the database: compiled once per dialect, with the
+status words a partial index needs written into their text, on connections the reader holds."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+import asyncpg
+import pytest
+from sqlalchemy import Dialect, func, select
+from sqlalchemy.dialects import sqlite
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from bot.store import PostgresStore, Store, open_any
+from bot.store._games import _ACTIVE_GAME
+from bot.store._sql import inline
+from tests.store.store_helpers import CHANNEL, T0, StartMatch, fork, quiet_move
+
+only_postgres = pytest.mark.parametrize("store_target", ["postgresql"], indirect=True)
+CANCEL_WAIT_S = 10.0
+
+
+def test_status_words_are_part_of_the_statement_text() -> None:
+    dialects: list[Dialect] = [
+        sqlite.dialect(),
+        create_async_engine("postgresql+asyncpg://").dialect,
+    ]
+    for dialect in dialects:
+        text = str(_ACTIVE_GAME.statement.compile(dialect=dialect))
+        assert "games.status = 'active'" in text
+
+
+def test_only_words_are_written_inline() -> None:
+    with pytest.raises(ValueError, match="not a status word"):
+        inline("x' OR '1' = '1")
+
+
+async def test_a_channels_active_game_is_found_through_its_partial_index(db_path: Path) -> None:
+    async with open_any(db_path):
+        pass  # creates the schema
+    sql, arguments = _ACTIVE_GAME.prepared(sqlite.dialect(), {"channel_id": CHANNEL})
+    with sqlite3.connect(db_path) as db:
+        plan = db.execute(f"EXPLAIN QUERY PLAN {sql}", arguments).fetchall()
+    details = " ".join(str(row[-1]) for row in plan)
+    assert "games_one_active_per_channel" in details, details
+    assert "SCAN games" not in details, details
+
+
+async def test_moves_and_loads_agree(store: Store, start_match: StartMatch) -> None:
+    match, record = await start_match()
+    rng = random.Random(5)
+    for _ in range(6):  # the first move takes the shared transaction, the others one statement
+        game = fork(record.game)
+        mover = record.player_id(game.turn)
+        move = quiet_move(game, rng)
+        record = await store.games.record_move(
+            record.id,
+            expected_version=record.version,
+            player_id=mover,
+            move=move,
+            game=game,
+            now=T0,
+        )
+        assert record.match == match
+    loaded = await store.games.active(record.channel_id)
+    assert loaded == record
+    actions = await store.games.actions(record.id)
+    assert [a.ply for a in actions] == list(range(1, record.version + 1))
+    assert [a.move for a in actions] == list(record.game.history)
+
+
+async def sleeping_on_the_server(url: str) -> None:
+    """Wait until a ``pg_sleep`` runs on the server, within ``CANCEL_WAIT_S``."""
+    watcher = await asyncpg.connect(url)
+    try:
+        async with asyncio.timeout(CANCEL_WAIT_S):
+            while True:
+                running = await watcher.fetchval(
+                    "SELECT count(*) FROM pg_stat_activity WHERE state = 'active'"
+                    " AND query LIKE '%pg_sleep%' AND pid <> pg_backend_pid()"
+                )
+                if running:
+                    return
+                await asyncio.sleep(0.01)  # polling the server, with the time limit above
+    finally:
+        await watcher.close()
+
+
+@only_postgres
+async def test_a_cancelled_read_leaves_the_reader_usable(store_target: str) -> None:
+    async with await PostgresStore.open(store_target) as store:
+        reading = asyncio.create_task(store._read.rows(select(func.pg_sleep(5))))
+        await sleeping_on_the_server(store_target)
+        reading.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await reading
+        async with asyncio.timeout(CANCEL_WAIT_S):
+            rows = await store._read.rows(select(func.count()).select_from(select(1).subquery()))
+        assert list(rows[0].values()) == [1]
