@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bot.store import PostgresStore, Store, open_any
 from bot.store._games import _ACTIVE_GAME
 from bot.store._sql import inline
-from tests.store.store_helpers import CHANNEL, T0, StartMatch, fork, quiet_move
+from tests.store.store_helpers import CHANNEL, StartMatch, play_quiet
 
 only_postgres = pytest.mark.parametrize("store_target", ["postgresql"], indirect=True)
 CANCEL_WAIT_S = 10.0
@@ -51,20 +51,9 @@ async def test_a_channels_active_game_is_found_through_its_partial_index(db_path
 
 async def test_moves_and_loads_agree(store: Store, start_match: StartMatch) -> None:
     match, record = await start_match()
-    rng = random.Random(5)
-    for _ in range(6):  # the first move takes the shared transaction, the others one statement
-        game = fork(record.game)
-        mover = record.player_id(game.turn)
-        move = quiet_move(game, rng)
-        record = await store.games.record_move(
-            record.id,
-            expected_version=record.version,
-            player_id=mover,
-            move=move,
-            game=game,
-            now=T0,
-        )
-        assert record.match == match
+    # The first move takes the shared transaction, the others one statement on PostgreSQL.
+    record = await play_quiet(store, record, 6, random.Random(5))
+    assert record.match == match
     loaded = await store.games.active(record.channel_id)
     assert loaded == record
     actions = await store.games.actions(record.id)
