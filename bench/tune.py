@@ -3,12 +3,12 @@
 Two steps, each deterministic for its arguments:
 
 1. ``generate``: fast self-play games on ``--layout`` (default ``traditional``) for one ruleset:
-   the first 2-7 plies random, then each side plays medium's search with ``--nodes`` nodes a move
-   (with the hand-set weights of before, without variety), and with probability ``--random`` a
-   random legal move instead (so that the games, and the
-   mistakes in them, vary). Game ``i`` depends only on ``--seed`` and ``i``, so the file does
-   not depend on the number of ``--workers``. Writes one JSON line per game: ruleset, layout,
-   moves and White's result (1, 0.5 or 0).
+   the first 2-7 plies random, then each side plays a four-ply search with ``--nodes`` nodes a
+   move (medium's search when the weights were fitted; with the hand-set weights of before,
+   without variety), and with probability ``--random`` a random legal move instead (so that
+   the games, and the mistakes in them, vary). Game ``i`` depends only on ``--seed`` and
+   ``i``, so the file does not depend on the number of ``--workers``. Writes one JSON line per
+   game: ruleset, layout, moves and White's result (1, 0.5 or 0).
 2. ``fit``: replays the games, takes every position after the random opening in which the side
    to move has no capture (a quiet position: its static value means something), and fits the
    evaluation's weights by logistic regression of the game's result on the evaluation's
@@ -36,15 +36,17 @@ import json
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bot.ai import analyse
 from bot.ai._eval import PLACE_BLACK, PLACE_WHITE, WEIGHT_COUNT
 from bot.ai._features import features
+from bot.ai._search import Budget, Searcher
 from bot.ai._weights import WEIGHTS
 from bot.jarmo import Game
 from bot.jarmo.board import IN_ENEMY_CAMP, POINT_COUNT, POINT_NAMES, row_of
+from bot.jarmo.codes import NOTATION
 
 REPO = Path(__file__).resolve().parent.parent
 WEIGHTS_FILE = REPO / "bot" / "ai" / "_weights.py"
@@ -59,6 +61,9 @@ TERM_NAMES = (
 )
 
 OPENING_PLIES = (2, 7)  # random plies before the search plays, at least and at most
+# The search of the games: four plies, the result bonus of the lower levels and no variety (what
+# medium played when the committed weights were fitted), so that old files can be made again.
+GAME_SEARCH = Budget(max_depth=4, node_limit=None, time_limit=None)
 
 
 # ---------------------------------------------------------------------- generate
@@ -76,9 +81,8 @@ def play_one(job: tuple[int, int, str, str, int, float]) -> dict[str, Any]:
             move = rng.choice(game.legal_moves())
         else:
             seed_of_move = rng.randrange(1 << 30)
-            move = analyse(
-                game, level="medium", seed=seed_of_move, node_limit=nodes, vary=False
-            ).move
+            search = Searcher(game.copy(), replace(GAME_SEARCH, node_limit=nodes), seed_of_move)
+            move = NOTATION[search.run().move]
         game.play(move)
     outcome = game.outcome()
     assert outcome is not None

@@ -107,6 +107,9 @@ class JarmoBot(commands.AutoShardedBot):
         scheduler = DeadlineScheduler(service, shards=self._shards)
         heartbeat = Job("heartbeat", self._heartbeat.beat_now, self._heartbeat.pause)
         self.jobs.start(heartbeat, when_ready=False)  # it tells a bot still connecting too
+        # The first render of each theme builds its palette and background (~0.5 s each): done
+        # while the bot connects, neither before it goes online nor in a player's first move.
+        self.jobs.start(Job("image warm-up", _warm_up_images, tries=1), when_ready=False)
         self.jobs.start(Job("reminders and timeouts", scheduler.run_due_now, scheduler.wait))
         self.jobs.start(service.tournaments.rounds.job(self.owns_server))
         await self._publish_commands()
@@ -123,10 +126,6 @@ class JarmoBot(commands.AutoShardedBot):
         self._thinker = ProcessThinker.open(self.config.computer_workers)
         self._computer = ComputerOpponent(self._service, self._thinker)
         self._service.reviews.use(pool_analyser(self._thinker.analyse))
-        # The first render of each theme builds its palette and background (~0.5 s): do it now,
-        # not inside a player's first interaction.
-        for ruleset in ("classic", "ludos"):
-            await asyncio.to_thread(render_board, Game.new(ruleset=ruleset))
 
     async def _publish_commands(self) -> None:
         """Publish the slash commands when they changed (to the development guild if one is
@@ -184,6 +183,11 @@ class JarmoBot(commands.AutoShardedBot):
             sorted(self.shards),
             self.shard_count,
         )
+
+
+async def _warm_up_images() -> None:
+    for ruleset in ("classic", "ludos"):
+        await asyncio.to_thread(render_board, Game.new(ruleset=ruleset))
 
 
 def _sharding(config: BotConfig) -> dict[str, Any]:
