@@ -64,6 +64,8 @@ T = TypeVar("T")
 
 API_PREFIX = "/api/v10"
 ANSWER_DEADLINE = 3.0  # seconds Discord waits for the first answer to an interaction
+# How often a wait looks again at a condition that may change without a request to the fake.
+RECHECK_S = 0.05
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token serves follow-ups and edits
 NONCE_MINUTES = 5  # how long Discord remembers a message's nonce ("a few minutes")
 
@@ -295,10 +297,16 @@ class FakeDiscord:
             return found
 
     def wait_until(self, predicate: Callable[[], object], timeout: float, what: str) -> None:
-        """Block until ``predicate()`` is true (checked whenever the fake records something)."""
+        """Block until ``predicate()`` is true: checked whenever the fake records something,
+        and every ``RECHECK_S`` besides, for a predicate that reads what the fake does not
+        record (the bot's log, which it may write after its last request)."""
+        deadline = time.monotonic() + timeout
         with self._changed:
-            if not self._changed.wait_for(predicate, timeout):
-                raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+            while not predicate():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+                self._changed.wait(min(left, RECHECK_S))
 
     def _notify(self) -> None:
         with self._changed:
