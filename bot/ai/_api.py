@@ -21,8 +21,8 @@ _BUDGETS: dict[str, Budget] = {
     "easy": Budget(max_depth=1, node_limit=2_000, time_limit=1.0, noise=150),
     # Two plies and the capture search: it sees its move, the answer and every exchange that
     # follows, but plans nothing (a few hundred nodes); any move within 0.3 points of the best.
-    # Deeper, it came within a few games in forty of hard on this evaluation, and the levels
-    # must stay clearly apart; it still beats easy nearly every game.
+    # Deeper, it plays almost as well as hard on this evaluation (whose extra depth buys
+    # little), and the levels must stand clearly apart; it still beats easy nearly every game.
     "medium": Budget(max_depth=2, node_limit=25_000, time_limit=1.5, variety=30),
     # As deep as 2 s allow: typically 10+ plies on a mid-game position. A win counts as one
     # extra point only: hard keeps playing for the points that decide a match (rules §6)
