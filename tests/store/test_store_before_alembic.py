@@ -12,6 +12,7 @@ import re
 import shutil
 import sqlite3
 from contextlib import closing
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -259,11 +260,15 @@ async def test_a_postgresql_database_at_an_unknown_revision_is_refused_untouched
 
 
 async def continue_the_running_game(store: Any) -> None:
-    """The game that was running before the upgrade takes its next move."""
-    service = JarmoService(store)
+    """The game that was running before the upgrade takes its next move. Its clock gave a day
+    a move from when the data was made, so the move is made an hour before that deadline,
+    whatever today's date."""
     place = Place(GUILD, RUNNING)
-    view = await service.play.board(place)
+    view = await JarmoService(store).play.board(place)
     assert view.game.version == 4 and view.clock is not None
+    assert view.clock.deadline_at is not None
+    in_time = view.clock.deadline_at - timedelta(hours=1)
+    service = JarmoService(store, clock=lambda: in_time)
     mover = view.turn_user_id
     assert mover is not None
     await service.play.move(
