@@ -12,7 +12,9 @@
    ``--workers`` processes; prints each side's wins by colour, A's score and the longest time
    any move took. The openings are quiet: no piece taken and none to take. A player is a level
    with a limit, ``hard@2`` (seconds), ``hard#60000`` (nodes: the same games under any load),
-   and ``old-`` plays the ``--baseline`` commit's search, in a child process of its own.
+   and ``old-`` plays the ``--baseline`` commit's search, in a child process of its own. That
+   search runs from its ``.py`` files, uncompiled, at about half the speed its own install had,
+   so the ladder sets it against today's hard at equal nodes, not in real time.
    An opening is ``--opening`` random plies, four by default: there are only 48 quiet
    openings of two plies, 11 of them worth a point or more to one side by a deep search, and
    the ladder drew its pairs from those with repeats; from four-ply openings (3,263 of them)
@@ -23,7 +25,7 @@ Run: ``python bench/ai.py [--games 40] [--pair hard@2:medium ...] [--skip-speed]
 [--skip-variety] [--skip-ladder]``. Targets: nodes/s no lower than the baseline's at the same
 depth; at least 20 different games of 30; in the ladder, the stronger level scores >= 85%
 (easy:medium from medium's side, hard@2:medium), hard@2:hard@0.5 >= 65% and
-hard@2:old-hard@2 >= 75%, every move within its level's time.
+hard#60000:old-hard#60000 >= 75%, every move within its level's time.
 """
 
 from __future__ import annotations
@@ -413,7 +415,7 @@ def run_variety(args: argparse.Namespace) -> None:
 
 #: The ladder on the published board (A:B, each A's score printed): each level against the
 #: next, more time against less, and today's hard against the baseline's.
-DEFAULT_LADDER = ("easy:medium", "hard@2:medium", "hard@2:hard@0.5", "hard@2:old-hard@2")
+DEFAULT_LADDER = ("easy:medium", "hard@2:medium", "hard@2:hard@0.5", "hard#60000:old-hard#60000")
 
 
 def main() -> None:
