@@ -15,11 +15,10 @@
    and ``old-`` plays the ``--baseline`` commit's search, in a child process of its own. That
    search runs from its ``.py`` files, uncompiled, at about half the speed its own install had,
    so the ladder sets it against today's hard at equal nodes, not in real time.
-   An opening is ``--opening`` random plies, four by default: there are only 48 quiet
-   openings of two plies, 11 of them worth a point or more to one side by a deep search, and
-   the ladder drew its pairs from those with repeats; from four-ply openings (3,263 of them)
-   the same players score further apart (``hard#120000:hard#30000``, 120 games: 57.5% from
-   two plies, 63.7% from four).
+   An opening is ``--opening`` random plies, four by default: two plies give only 48 quiet
+   openings, 11 of them worth a point or more to one side by a deep search, so 20 pairs would
+   repeat them; from four-ply openings (3,263 of them) the same players score further apart
+   (``hard#120000:hard#30000``, 120 games: 57.5% from two plies, 63.7% from four).
 
 Run: ``python bench/ai.py [--games 40] [--pair hard@2:medium ...] [--skip-speed]
 [--skip-variety] [--skip-ladder]``. Targets: nodes/s no lower than the baseline's at the same

@@ -24,6 +24,7 @@ from bot.service import Actor, JarmoService, Place, read_action
 from bot.store import SchemaTooNew, SqliteStore, open_any, open_store
 from bot.store._migrations import latest_version, revision
 from bot.store.postgres import PostgresStore, migrate_database
+from tests.fakes import FakeClock
 from tests.postgres import PostgresServer
 
 DATA = Path(__file__).parents[1] / "data"
@@ -263,12 +264,13 @@ async def continue_the_running_game(store: Any) -> None:
     """The game that was running before the upgrade takes its next move. Its clock gave a day
     a move from when the data was made, so the move is made an hour before that deadline,
     whatever today's date."""
+    clock = FakeClock()
+    service = JarmoService(store, clock=clock)
     place = Place(GUILD, RUNNING)
-    view = await JarmoService(store).play.board(place)
+    view = await service.play.board(place)
     assert view.game.version == 4 and view.clock is not None
     assert view.clock.deadline_at is not None
-    in_time = view.clock.deadline_at - timedelta(hours=1)
-    service = JarmoService(store, clock=lambda: in_time)
+    clock.set(view.clock.deadline_at - timedelta(hours=1))
     mover = view.turn_user_id
     assert mover is not None
     await service.play.move(
