@@ -16,7 +16,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs import CatalogueTranslator, InFlight, JarmoTree, publish_if_changed
-from bot.health import Heartbeat, heartbeat_file
+from bot.health import Heartbeat
 from bot.jarmo import Game
 from bot.render import render_board
 from bot.service import Actor, JarmoService
@@ -67,10 +67,7 @@ class JarmoBot(commands.AutoShardedBot):
         self.jobs = Jobs(stopped=self.is_closed, ready=self.wait_until_ready)
         self.job_stop_seconds = JOB_STOP_SECONDS
         self._shards = config.shards()
-        self._heartbeat = Heartbeat(
-            heartbeat_file(config.database, config.database_url, config.shard_ids),
-            self.gateway_open,
-        )
+        self._heartbeat = Heartbeat(config.heartbeat_file, self.gateway_open)
 
     @property
     def service(self) -> JarmoService:

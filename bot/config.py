@@ -77,6 +77,9 @@ class BotConfig:
     # shard, as many as Discord recommends.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # [health] heartbeat: the file the running bot rewrites and `jarmo-bot health` reads.
+    # None: the default of heartbeat_file.
+    heartbeat: Path | None = None
     # Lines to warn about at start: settings that are still read but no longer do anything.
     warnings: tuple[str, ...] = ()
     # Where the token came from, for messages about it: "DISCORD_TOKEN" or "<file>: discord.token".
@@ -102,6 +105,18 @@ class BotConfig:
         """What the store opens: the PostgreSQL URL when one is configured, else the file."""
         return self.database_url or self.database
 
+    @property
+    def heartbeat_file(self) -> Path:
+        """Where the running bot keeps its heartbeat and ``jarmo-bot health`` looks for it:
+        ``[health] heartbeat``, else beside the SQLite file; on PostgreSQL (a process's own
+        state, not the shared database's) :func:`own_heartbeat` in the working directory
+        (``load_config`` puts it in the configuration file's folder)."""
+        if self.heartbeat is not None:
+            return self.heartbeat
+        if self.database_url:
+            return own_heartbeat(Path.cwd(), self.shard_ids)
+        return heartbeat_beside(self.database)
+
     def __repr__(self) -> str:
         shown = []
         for f in fields(self):
@@ -115,6 +130,19 @@ class BotConfig:
         return f"BotConfig({', '.join(shown)})"
 
 
+def heartbeat_beside(database: Path) -> Path:
+    """The heartbeat of a bot on the SQLite file ``database``: ``<database>.health``."""
+    return database.with_name(database.name + ".health")
+
+
+def own_heartbeat(folder: Path, shard_ids: tuple[int, ...] | None) -> Path:
+    """A heartbeat without a database file to sit beside: ``jarmo-bot.health`` in ``folder``,
+    named after the process's shards when it runs some of them (processes of a cluster that
+    share a folder each keep their own)."""
+    shards = "".join(f"-{shard}" for shard in sorted(shard_ids or ()))
+    return folder / f"jarmo-bot{'-shards' if shards else ''}{shards}.health"
+
+
 def load_config(
     path: str | Path | None = None, *, env: Mapping[str, str] = os.environ
 ) -> BotConfig:
@@ -123,8 +151,9 @@ def load_config(
     ``path`` None means ``$JARMO_CONFIG``, else ``config.toml`` in the working directory if it
     exists, else the defaults. ``$DISCORD_TOKEN`` wins over ``discord.token`` and
     ``$JARMO_DATABASE`` over ``database.path``, ``$JARMO_DATABASE_URL`` over ``database.url``.
-    Relative paths in the file are taken from the file's folder; other relative paths from the
-    working directory.
+    Relative paths in the file are taken from the file's folder, and so are the defaults (the
+    database, the boards' folder, and on PostgreSQL the heartbeat); other relative paths from
+    the working directory.
 
     Raises ``ConfigError``.
     """
@@ -133,7 +162,7 @@ def load_config(
     source = str(file) if file else "the default configuration"
     values = _parse(data, source)
     base = file.parent if file else Path.cwd()
-    for name in ("database", "boards_dir"):
+    for name in ("database", "boards_dir", "heartbeat"):
         if name in values:
             values[name] = _absolute(values[name], base)
     if "token" in values:
@@ -145,6 +174,8 @@ def load_config(
     values["warnings"] = _retired_layout_warning(values.pop("retired_layout", None), source)
     values.setdefault("database", _absolute(BotConfig.database, base))
     values.setdefault("boards_dir", _absolute(BotConfig.boards_dir, base))
+    if "heartbeat" not in values and values.get("database_url"):
+        values["heartbeat"] = own_heartbeat(base, values.get("shard_ids"))
     return BotConfig(**values)
 
 
@@ -320,6 +351,7 @@ SCHEMA: dict[str, dict[str, _Key]] = {
     "logging": {"level": _Key("log_level", _choice(LOG_LEVELS, upper=True))},
     "console": {"boards_dir": _Key("boards_dir", _path)},
     "computer": {"workers": _Key("computer_workers", _integer(*WORKERS_RANGE))},
+    "health": {"heartbeat": _Key("heartbeat", _path)},
 }
 # A thread per match.
 SCHEMA["discord"]["threads"] = _Key("threads", _boolean)

@@ -1,14 +1,16 @@
 """Is the bot healthy? A heartbeat file written by the running bot, and ``jarmo-bot health``,
 which reads it (for Docker's ``HEALTHCHECK`` and for anyone at a terminal).
 
-The running bot rewrites ``<database>.health`` every :data:`BEAT_SECONDS` seconds with the time
-and whether its gateway connection to Discord is up (on PostgreSQL, which has no file of ours,
-``jarmo-bot.health`` in the folder the SQLite file would be in: see :func:`heartbeat_file`).
-``jarmo-bot health`` says the bot is healthy when that file is fresh (a stuck event loop stops
-the beats too), says the gateway is connected, and the database opens read-only (on PostgreSQL:
-the server answers and its schema is one this code can use, asked through ``server_problem``,
-which keeps the driver out of this module). It never touches Discord and never writes to the
-database, so it can run beside the bot at any time.
+The running bot rewrites its heartbeat every :data:`BEAT_SECONDS` seconds with the time and
+whether its gateway connection to Discord is up, in the file the configuration names
+(:attr:`bot.config.BotConfig.heartbeat_file`: ``[health] heartbeat``, else ``<database>.health``,
+or on PostgreSQL, which has no file of ours, ``jarmo-bot.health`` in the configuration's
+folder), and creates its folder if need be. ``jarmo-bot health`` reads the same file: the bot
+is healthy when it is fresh (a stuck event loop stops the beats too), says the gateway is
+connected, and the database opens read-only (on PostgreSQL: the server answers and its schema is
+one this code can use, asked through ``server_problem``, which keeps the driver out of this
+module). It never touches Discord and never writes to the database, so it can run beside the
+bot at any time.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.config import BotConfig
+from bot.config import BotConfig, heartbeat_beside
 from bot.exit_status import ExitStatus
 
 BEAT_SECONDS = 30.0
@@ -40,29 +42,12 @@ log = logging.getLogger(__name__)
 ServerProblem = Callable[[str], str | None]
 
 
-def heartbeat_path(database: Path) -> Path:
-    """Where the bot using ``database`` keeps its heartbeat: beside it, ``<database>.health``."""
-    return database.with_name(database.name + ".health")
-
-
-def heartbeat_file(
-    database: Path, database_url: str | None = None, shard_ids: tuple[int, ...] | None = None
-) -> Path:
-    """Where the bot keeps its heartbeat: beside its SQLite file, or with PostgreSQL (a process's
-    own state, not the shared database's) in the folder configured for that file, named after
-    the process's shards when it runs some of them (processes of a cluster sharing a folder
-    each keep their own)."""
-    if database_url:
-        shards = "".join(f"-{shard}" for shard in sorted(shard_ids or ()))
-        return database.parent / f"jarmo-bot{'-shards' if shards else ''}{shards}.health"
-    return heartbeat_path(database)
-
-
 def write_heartbeat(
     path: Path, *, connected: bool, running: bool = True, now: float | None = None
 ) -> None:
-    """Replace the heartbeat file in one step (a reader never sees half of it). ``running``
-    False is the last beat of a bot that is shutting down."""
+    """Replace the heartbeat file in one step (a reader never sees half of it), in a folder
+    created if need be. ``running`` False is the last beat of a bot that is shutting down."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     beat = {"time": time.time() if now is None else now, "connected": connected, "running": running}
     partial = path.with_name(path.name + ".partial")
     partial.write_text(json.dumps(beat) + "\n", encoding="utf-8")
@@ -94,15 +79,8 @@ class Heartbeat:
         self._sleep = sleep
 
     @classmethod
-    def of_client(
-        cls,
-        client: Any,
-        database: Path,
-        database_url: str | None = None,
-        shard_ids: tuple[int, ...] | None = None,
-    ) -> Heartbeat:
-        """The heartbeat of a ``discord.Client`` using ``database`` (or ``database_url``)."""
-        path = heartbeat_file(database, database_url, shard_ids)
+    def of_client(cls, client: Any, path: Path) -> Heartbeat:
+        """The heartbeat of a ``discord.Client``, written to ``path``."""
         return cls(path, lambda: gateway_connected(client))
 
     def beat(self, *, running: bool = True) -> None:
@@ -141,16 +119,17 @@ class Health:
 def check_health(
     database: Path,
     *,
+    heartbeat: Path | None = None,
     now: float | None = None,
     max_age: float = MAX_AGE_SECONDS,
     database_url: str | None = None,
     server_problem: ServerProblem | None = None,
-    shard_ids: tuple[int, ...] | None = None,
 ) -> Health:
-    """Read the heartbeat of the bot using ``database`` and open the database read-only; with
-    ``database_url``, ask ``server_problem(database_url)`` instead (required then)."""
+    """Read the ``heartbeat`` file (by default the one beside ``database``) and open the
+    database read-only; with ``database_url``, ask ``server_problem(database_url)`` instead
+    (required then)."""
     now = time.time() if now is None else now
-    beat = heartbeat_file(database, database_url, shard_ids)
+    beat = heartbeat_beside(database) if heartbeat is None else heartbeat
     verdict = _heartbeat_verdict(beat, now, max_age)
     if verdict is not None:
         return verdict
@@ -213,9 +192,9 @@ def run_health(config: BotConfig, server_problem: ServerProblem | None = None) -
     see :func:`check_health`)."""
     verdict = check_health(
         config.database,
+        heartbeat=config.heartbeat_file,
         database_url=config.database_url,
         server_problem=server_problem,
-        shard_ids=config.shard_ids,
     )
     print(verdict.message, file=sys.stdout if verdict.healthy else sys.stderr)
     return ExitStatus.OK if verdict.healthy else ExitStatus.PROBLEM

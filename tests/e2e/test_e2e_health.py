@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from bot.health import heartbeat_file
+from bot.config import load_config
 from tests.e2e.bot_process import BotProcess, bot_env
 from tests.e2e.fake_discord import FakeDiscord
 
@@ -32,7 +32,7 @@ def health(fake: FakeDiscord, bot: BotProcess) -> subprocess.CompletedProcess[st
 
 
 def test_the_heartbeat_follows_the_bots_life(fake: FakeDiscord, bot: BotProcess) -> None:
-    beat_file = heartbeat_file(bot.database, bot.database_url)
+    beat_file = load_config(bot.config_path, env=bot.database_env()).heartbeat_file
     beat = json.loads(beat_file.read_text())  # written at start-up, before the gateway session
     assert abs(time.time() - beat["time"]) < 60
     running = health(fake, bot)

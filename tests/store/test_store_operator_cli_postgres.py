@@ -1,6 +1,7 @@
 """The operator's commands on PostgreSQL: ``jarmo-bot doctor`` and ``ratings`` take a
-``postgresql://`` URL (``--db``, or the configured one), and ``jarmo-bot health`` keeps the
-heartbeat in the data folder and asks the server instead of opening a file."""
+``postgresql://`` URL (``--db``, or the configured one), and ``jarmo-bot health`` reads the
+heartbeat the bot keeps in the configuration's folder and asks the server instead of opening a
+file."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import asyncpg
 import pytest
 
 from bot.__main__ import main
-from bot.health import check_health, heartbeat_file, heartbeat_path, write_heartbeat
+from bot.config import load_config
+from bot.health import Heartbeat, check_health, write_heartbeat
 from bot.store import open_any, server_problem
 from tests.postgres import PostgresServer
 from tests.store.store_helpers import ALICE, T0, challenge, fork, new_game, quiet_move
@@ -91,36 +93,40 @@ def test_an_unreachable_server_is_one_line_without_the_password(
     assert "\n" not in said and "s3cret" not in said
 
 
-def test_the_heartbeat_sits_in_the_data_folder_and_health_asks_the_server(
-    url: str, tmp_path: Path
+def test_the_heartbeat_needs_no_sqlite_folder_and_health_asks_the_server(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    database = tmp_path / "data" / "jarmo.sqlite3"  # configured, but unused with PostgreSQL
-    beat = heartbeat_file(database, url)
-    assert beat == tmp_path / "data" / "jarmo-bot.health"
-    assert heartbeat_file(database) == heartbeat_path(database)  # SQLite: beside the file
-    beat.parent.mkdir()
-    write_heartbeat(beat, connected=True)
-    health = check_health(database, database_url=url, server_problem=server_problem)
-    assert health.healthy, health.message
-    assert health.message.endswith("the database on PostgreSQL opens")
-    sick = check_health(database, database_url=WRONG_URL, server_problem=server_problem)
+    config = tmp_path / "jarmo.toml"
+    # The SQLite path is configured but unused with PostgreSQL, and its folder does not exist.
+    config.write_text(f'[database]\npath = "data/jarmo.sqlite3"\nurl = "{url}"\n')
+    beat = load_config(config, env={}).heartbeat_file
+    assert beat == tmp_path / "jarmo-bot.health"
+    Heartbeat(beat, lambda: True).beat()  # as the running bot does
+    assert main(["health", "--config", str(config)]) == 0
+    assert capsys.readouterr().out.endswith("the database on PostgreSQL opens\n")
+    sick = check_health(
+        tmp_path / "data" / "jarmo.sqlite3",
+        heartbeat=beat,
+        database_url=WRONG_URL,
+        server_problem=server_problem,
+    )
     assert not sick.healthy and "127.0.0.1:9/nowhere" in sick.message
     assert "s3cret" not in sick.message
-    assert not database.exists()
+    assert not (tmp_path / "data").exists()
 
 
-def test_processes_of_a_cluster_keep_their_own_heartbeats(url: str, tmp_path: Path) -> None:
-    database = tmp_path / "data" / "jarmo.sqlite3"
-    first = heartbeat_file(database, url, (0,))
-    second = heartbeat_file(database, url, (2, 1))
-    assert first == tmp_path / "data" / "jarmo-bot-shards-0.health"
-    assert second == tmp_path / "data" / "jarmo-bot-shards-1-2.health"
-    first.parent.mkdir()
+def test_processes_of_a_cluster_keep_their_own_heartbeats(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "jarmo.toml"
+    config.write_text(f'[database]\nurl = "{url}"\n[discord]\nshard_count = 3\n')
+    first = load_config(config, env={"JARMO_SHARD_IDS": "0"}).heartbeat_file
+    assert first == tmp_path / "jarmo-bot-shards-0.health"
     write_heartbeat(first, connected=True)
-    ours = check_health(database, database_url=url, server_problem=server_problem, shard_ids=(0,))
-    assert ours.healthy, ours.message
+    monkeypatch.setenv("JARMO_SHARD_IDS", "0")
+    assert main(["health", "--config", str(config)]) == 0
     # The other process has not beaten yet: its check must not borrow the first one's file.
-    theirs = check_health(
-        database, database_url=url, server_problem=server_problem, shard_ids=(1, 2)
-    )
-    assert not theirs.healthy
+    monkeypatch.setenv("JARMO_SHARD_IDS", "2,1")
+    assert main(["health", "--config", str(config)]) == 1
+    assert "no heartbeat at" in capsys.readouterr().err
+    assert not (tmp_path / "jarmo-bot-shards-1-2.health").exists()
