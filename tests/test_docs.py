@@ -4,6 +4,8 @@ buttons and threads players meet, and compose.yaml's instructions match what the
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,3 +37,19 @@ def test_compose_does_not_ask_owners_to_publish_commands_by_hand() -> None:
     ]
     assert not [line for line in header if "jarmo-bot sync" in line]
     assert any("publishes its slash commands by itself" in line for line in header)
+
+
+def test_a_quiet_test_run_ends_with_its_summary_line(tmp_path: Path) -> None:
+    # The README's and CI's test commands, with -q as developers add it: the project's settings
+    # must leave the summary ("1 passed in 0.01s") that CI and people read.
+    (tmp_path / "test_one.py").write_text("def test_one() -> None:\n    pass\n")
+    command = [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml")]
+    done = subprocess.run(
+        [*command, "--rootdir", str(tmp_path), "-p", "no:cacheprovider", "-q", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"^1 passed in ", done.stdout, re.MULTILINE), done.stdout
