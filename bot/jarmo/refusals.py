@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from .board import CAMP_ROW, GUARD, IN_ENEMY_CAMP, POINT_NAMES, Point, row_of
 from .errors import IllegalMove, Problem
+from .layouts import DEFAULT_LAYOUT
 from .rulesets import side_name
 
 if TYPE_CHECKING:
@@ -73,15 +74,17 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
         )
     if q not in game.layout.neighbours[p]:
         options = _options_from(game, p)
+        layout = game.layout.name
+        board = "published board" if layout == DEFAULT_LAYOUT else f"{layout} board"
         raise IllegalMove(
             IllegalMove.NO_LINE,
-            f"No line joins {name_p} and {name_q} on the {game.layout.name} board. "
+            f"No line joins {name_p} and {name_q} on the {board}. "
             f"{_options_text(name_p, options)}",
             text,
             Problem.NO_LINE,
             origin=name_p,
             target=name_q,
-            layout=game.layout.name,
+            layout=layout,
             options=", ".join(options),
         )
     if q not in game.targets(side)[p]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from bot.i18n import N_, N_plural
-from bot.jarmo import Side, Termination, side_name
+from bot.jarmo import DEFAULT_LAYOUT, Side, Termination, side_name
 from bot.service.models import (
     BoardView,
     ChallengeView,
@@ -45,6 +45,14 @@ def side_label(side: Side, ruleset: str, voice: Voice) -> str:
     return voice.gettext(side_name(side, ruleset))
 
 
+def board_name(layout: str, voice: Voice) -> str:
+    """The board a game is played on, as people call it: 'published board' (the layout
+    ``traditional``), or an older board by its untranslated name, 'bow board'."""
+    if layout == DEFAULT_LAYOUT:
+        return voice.gettext("published board")
+    return voice.gettext("{layout} board").format(layout=layout)
+
+
 def ending_reason(termination: str | None, voice: Voice) -> str:
     """Why a game ended, in words ('resignation', 'the move limit was reached', ...)."""
     known = _ENDINGS.get(termination or "")
@@ -72,14 +80,14 @@ def duration_text(delta: timedelta | float, voice: Voice) -> str:
 
 
 def game_title(view: BoardView, voice: Voice) -> str:
-    """'Game 2 of 4 · classic / bow'."""
+    """'Game 2 of 4 · classic / published board'."""
     _ = voice.gettext
     match = view.match
-    return _("Game {number} of {count} · {ruleset} / {layout}").format(
+    return _("Game {number} of {count} · {ruleset} / {board}").format(
         number=view.game.index + 1,
         count=match.game_count,
         ruleset=match.ruleset,
-        layout=match.layout,
+        board=board_name(match.layout, voice),
     )
 
 
@@ -166,11 +174,12 @@ def standings_text(standings: MatchStandings, voice: Voice) -> str:
     match = standings.match
     a, b = match.player_ids
     heading = voice.ngettext(
-        "Match of {count} game · {ruleset} / {layout}",
-        "Match of {count} games · {ruleset} / {layout}",
+        "Match of {count} game · {ruleset} / {board}",
+        "Match of {count} games · {ruleset} / {board}",
         match.game_count,
     )
-    lines = [heading.format(count=match.game_count, ruleset=match.ruleset, layout=match.layout)]
+    board = board_name(match.layout, voice)
+    lines = [heading.format(count=match.game_count, ruleset=match.ruleset, board=board)]
     white_side = side_label("white", match.ruleset, voice)
     black_side = side_label("black", match.ruleset, voice)
     for line in standings.games:
@@ -321,13 +330,13 @@ def challenge_text(view: ChallengeView, voice: Voice, *, expires: str) -> str:
         )
     return _(
         "{challenger} challenges {challenged} to {games} of Jarmo ({ruleset} rules, "
-        "{layout} board; {sides}). The challenge expires {expires}."
+        "{board}; {sides}). The challenge expires {expires}."
     ).format(
         challenger=challenger,
         challenged=voice.name(record.challenged_id),
         games=games,
         ruleset=options.ruleset,
-        layout=options.layout,
+        board=board_name(options.layout, voice),
         sides=sides,
         expires=expires,
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.i18n import N_
-from bot.jarmo import IllegalMove, JarmoError, NotationError, Side, side_name
+from bot.jarmo import DEFAULT_LAYOUT, IllegalMove, JarmoError, NotationError, Side, side_name
 from bot.jarmo.errors import Problem
 from bot.service.errors import Code, Refusal
 from bot.words.tournaments import is_tournament_refusal, tournament_refusal_text
@@ -299,7 +299,11 @@ def _illegal_text(error: IllegalMove, voice: Voice) -> str:
             point=details["point"], side=_(side_name(owner, details["ruleset"]))
         )
     if error.problem is Problem.NO_LINE:
-        no_line = _("No line joins {origin} and {target} on the {layout} board.").format(**details)
+        if details["layout"] == DEFAULT_LAYOUT:
+            no_line = _("No line joins {origin} and {target} on the published board.")
+        else:  # an older board, by its untranslated name
+            no_line = _("No line joins {origin} and {target} on the {layout} board.")
+        no_line = no_line.format(**details)
         if details["options"]:
             options = _("From {origin} you can go to {options}.").format(**details)
         else:

@@ -13,7 +13,7 @@ from bot.service.stats_models import (
     PlayerProfile,
 )
 from bot.store import ActionRecord, GameResultRecord, RatingRecord, Streak, Tally
-from bot.words.game import ending_reason, side_label
+from bot.words.game import board_name, ending_reason, side_label
 from bot.words.placings import placing_lines
 from bot.words.ratings import is_provisional, provisional_note, rating_label
 from bot.words.voice import Voice, iso_date
@@ -225,7 +225,8 @@ def history_option(number: int, line: HistoryLine, voice: Voice) -> tuple[str, s
         theirs=theirs,
         opponent=line.opponent_name,
     )
-    description = f"{iso_date(line.game.finished_at)} · {line.game.ruleset} / {line.game.layout}"
+    board = board_name(line.game.layout, voice)
+    description = f"{iso_date(line.game.finished_at)} · {line.game.ruleset} / {board}"
     return label[:100], description[:100]
 
 
@@ -246,8 +247,11 @@ def move_list_text(
     black = side_label("black", game.ruleset, voice)
     names = {game.white_id: (white, white_name), game.black_id: (black, black_name)}
     header = [
-        _("Jarmo game {id} · {ruleset} rules, {layout} board · game {number} of its match").format(
-            id=game.id, ruleset=game.ruleset, layout=game.layout, number=game.index + 1
+        _("Jarmo game {id} · {ruleset} rules, {board} · game {number} of its match").format(
+            id=game.id,
+            ruleset=game.ruleset,
+            board=board_name(game.layout, voice),
+            number=game.index + 1,
         ),
         f"{white}: {white_name}",
         f"{black}: {black_name}",

@@ -13,7 +13,7 @@ from bot.service.errors import Code, Refusal
 from bot.service.models import CountedResult
 from bot.service.tournaments import draw
 from bot.service.tournaments.views import ForcedMatch, ForcedRound, RoundView, TournamentView
-from bot.words.game import counted_line
+from bot.words.game import board_name, counted_line
 from bot.words.voice import Voice
 
 _FORMATS = {"round-robin": N_("round robin"), "swiss": N_("Swiss")}
@@ -102,12 +102,12 @@ def signup_text(view: TournamentView, voice: Voice) -> str:
         else _("rounds to suit the field")
     )
     heading = voice.strong(record.name)
-    settings = _("{format}, {rounds}, matches of {games} games ({ruleset}, {layout}).").format(
+    settings = _("{format}, {rounds}, matches of {games} games ({ruleset}, {board}).").format(
         format=format_name(record.format, voice),
         rounds=rounds,
         games=record.game_count,
         ruleset=record.ruleset,
-        layout=record.layout,
+        board=board_name(record.layout, voice),
     )
     count = voice.ngettext(
         "{count} player signed up", "{count} players signed up", view.player_count

@@ -103,7 +103,7 @@ async def test_a_scripted_game_to_a_resignation(store: SqliteStore, tmp_path: Pa
     assert "No line joins A5 and A4" in text
     listing = next(block for block in console.shown if block.startswith("Legal moves for"))
     assert "A5-C4" in listing and "A1-C2" not in listing
-    assert "Match of 1 game · classic / traditional" in text
+    assert "Match of 1 game · classic / published board" in text
     assert "resigned." in text and "wins the match (by forfeit)!" in text
     assert text.count("wins the match") == 1  # the final table says it; the report does not
     assert "**" not in text
@@ -148,7 +148,7 @@ async def test_whole_match_playing_the_first_suggestion(store: SqliteStore, tmp_
     result = await play(service_on(store, max_plies=10), console, out, games=2)
 
     assert result is not None and result.over
-    assert "Game 2 of 2 · classic / traditional" in console.text
+    assert "Game 2 of 2 · classic / published board" in console.text
     assert "the move limit was reached" in console.text
     assert "Match of 2 games" in console.shown[-1]
     (match_pictures,) = (p for p in out.iterdir() if p.is_dir())
@@ -193,7 +193,7 @@ async def test_help_rules_and_board(store: SqliteStore, tmp_path: Path) -> None:
     text = console.text
     assert "moves [A1]" in text
     assert "docs/rules.md" in text
-    assert "Game 1 of 1 · jasir / traditional" in text
+    assert "Game 1 of 1 · jasir / published board" in text
     assert "Legal moves for" in text and "B1-A3" in text and "A1-C2" not in text.split("B1-A3")[1]
     assert "No legal move starts with E5." in text
 

@@ -51,7 +51,7 @@ def test_play_in_esperanto_from_the_command_line(
     status = main(["play", "--lang", "eo", "--out", str(tmp_path / "pictures")])
     assert status == 0
     shown = capsys.readouterr().out
-    assert "Partio 1 el 1 · classic / traditional" in shown
+    assert "Partio 1 el 1 · classic / publikigita tabulo" in shown
     assert "Blanko perdis 0 · Nigro perdis 0" in shown
     assert "rezignis." in shown and "venkas en la matĉo (pro rezigno)!" in shown
 

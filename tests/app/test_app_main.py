@@ -212,7 +212,8 @@ def test_play_from_stdin_needs_no_token(
     status = main(["play", "--out", str(out), "--ruleset", "ludos", "--games", "2"])
     assert status == 0
     shown = capsys.readouterr().out
-    assert "Game 1 of 2 · ludos / traditional" in shown and "wins the match (by forfeit)!" in shown
+    assert "Game 1 of 2 · ludos / published board" in shown
+    assert "wins the match (by forfeit)!" in shown
     (picture,) = out.glob("*_match-1/game1-move001.png")  # the match's own folder
     assert picture.read_bytes().startswith(b"\x89PNG")
 

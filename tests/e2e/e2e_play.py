@@ -180,7 +180,7 @@ class Table:
         """A public board reply for the running game: image, title, points, turn, ping."""
         assert not message.ephemeral
         embed = check_board_embed(message)
-        assert embed["title"] == f"Game {self.index} of {self.games} · classic / traditional"
+        assert embed["title"] == f"Game {self.index} of {self.games} · classic / published board"
         check_position(embed["description"], self.game, self.white, self.black)
         alt_text = message.attachment("board.png").description
         check_alt_text(alt_text, self.game, self.white, self.black)
@@ -243,7 +243,7 @@ class Table:
             self.game, self.index = Game.new(), self.index + 1
             assert len(message.embeds) == 2
             nxt = check_board_embed(message, 1, "next.png")
-            assert nxt["title"] == f"Game {self.index} of {self.games} · classic / traditional"
+            assert nxt["title"] == f"Game {self.index} of {self.games} · classic / published board"
             check_position(nxt["description"], self.game, self.white, self.black)
             assert message.content == f"{self.mover.mention}, your move."
             assert message.pinged == {self.mover.id}

@@ -33,7 +33,7 @@ def test_a_rematch_against_the_computer_starts_at_once_with_sides_swapped(
     assert started.type == 4 and not started.ephemeral  # no challenge to accept
     assert started.message is not None
     embed = check_board_embed(started.message)
-    assert embed["title"] == "Game 1 of 1 · classic / traditional"
+    assert embed["title"] == "Game 1 of 1 · classic / published board"
     game = Game.new()
     check_position(embed["description"], game, computer, ann)  # the computer has White now
     assert not started.content and started.message.pinged == frozenset()

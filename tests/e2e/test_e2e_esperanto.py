@@ -63,7 +63,7 @@ def test_a_match_in_esperanto(fake: FakeDiscord, bot: BotProcess) -> None:
     challenge = answer.message
     assert challenge.content.startswith(
         f"{ann.mention} defias {bob.mention} al partio de Jarmo "
-        "(regularo classic, tabulo traditional; "
+        "(regularo classic, publikigita tabulo; "
         f"{ann.mention} unue ludas Blanko). La defio eksvalidiĝas <t:"
     )
     assert [button["label"] for button in challenge.buttons] == ["Akcepti", "Rifuzi", "Retiri"]
@@ -78,7 +78,7 @@ def test_a_match_in_esperanto(fake: FakeDiscord, bot: BotProcess) -> None:
         f"{ann.mention} kaj {bob.mention}: via matĉo estas ludata en ĉi tiu fadeno."
     )
     embed = check_board_embed(start)
-    assert embed["title"] == "Partio 1 el 1 · classic / traditional"
+    assert embed["title"] == "Partio 1 el 1 · classic / publikigita tabulo"
     assert f"Movo 1: {ann.mention} estas je la movo (Blanko)." in embed["description"]
     assert start.attachment("board.png").data == drawn_in_esperanto([])
     assert drawn_in_esperanto([]) != render_board(Game.new(), players=("Ann", "Bob"))

@@ -43,7 +43,7 @@ def test_a_game_in_polish(fake: FakeDiscord, bot: BotProcess) -> None:
     challenge = answer.message
     assert challenge.content.startswith(
         f"{ann.mention} wyzywa {bob.mention} na jedną partię Jarmo "
-        "(zasady classic, plansza traditional; "
+        "(zasady classic, opublikowana plansza; "
         f"{ann.mention} ma Białe w pierwszej partii). Wyzwanie wygasa <t:"
     )
     assert [button["label"] for button in challenge.buttons] == ["Przyjmij", "Odrzuć", "Wycofaj"]
@@ -58,7 +58,7 @@ def test_a_game_in_polish(fake: FakeDiscord, bot: BotProcess) -> None:
     [board] = pressed.wait_followups(1)
     assert board.content == f"{ann.mention}, twój ruch."
     embed = check_board_embed(board)
-    assert embed["title"] == "Partia 1 z 1 · classic / traditional"
+    assert embed["title"] == "Partia 1 z 1 · classic / opublikowana plansza"
     assert "Białe Ann 5 – 5 Bob Czarne" in embed["description"]
     assert f"Ruch 1: kolej na {ann.mention} (Białe)." in embed["description"]
 
@@ -94,4 +94,4 @@ def test_a_game_in_polish(fake: FakeDiscord, bot: BotProcess) -> None:
 
     standings = fake.slash(cat, here, "jarmo standings").wait_answer()
     assert standings.type == 4 and not standings.ephemeral  # public: the server's language
-    assert "Mecz na 1 partię · classic / traditional" in standings.embeds[0]["description"]
+    assert "Mecz na 1 partię · classic / opublikowana plansza" in standings.embeds[0]["description"]

@@ -1,9 +1,12 @@
 """What players read: one naming of the sides per ruleset (ludos says Green and Blue, as its
-pictures do), real example moves, singular counts, and no "your move" to the computer."""
+pictures do), one name for the board in every language, real example moves, singular counts,
+and no "your move" to the computer."""
 
 from __future__ import annotations
 
 import re
+
+import pytest
 
 from bot.cogs.replies import report_message
 from bot.cogs.stats import export_caption
@@ -22,10 +25,15 @@ from bot.service import (
 )
 from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.words import (
+    Voice,
     challenge_text,
+    game_title,
+    history_option,
     move_list_text,
     position_line,
+    refusal_text,
     report_text,
+    shared_catalogue,
     standings_text,
 )
 from tests.service.service_helpers import ANN, BOB, HERE, start_match
@@ -91,6 +99,46 @@ async def test_a_ludos_move_list_and_its_caption(service: JarmoService) -> None:
     assert "  1. Green (Ann): A1-C2" in moves
     caption = export_caption(export)
     assert "Ann (Green) v Bob (Blue), 1 move." in caption
+
+
+# The board every new game is played on, as the README and the rules call it.
+PUBLISHED_BOARD = {
+    "en": ("published board", "on the published board"),
+    "de": ("veröffentlichtes Brett", "Auf dem veröffentlichten Brett"),
+    "eo": ("publikigita tabulo", "sur la publikigita tabulo"),
+    "pl": ("opublikowana plansza", "Na opublikowanej planszy"),
+}
+
+
+@pytest.mark.parametrize("language", PUBLISHED_BOARD)
+async def test_the_board_has_one_name_in_the_readers_language(
+    service: JarmoService, language: str
+) -> None:
+    name, on_it = PUBLISHED_BOARD[language]
+    words = Voice(shared_catalogue(language), name=lambda user_id: NAMES[user_id])
+    view = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, side="white"))
+    board = await service.challenges.accept(BOB, view.challenge.id)
+    with pytest.raises(BadMove) as no_line:
+        await service.play.move(HERE, ANN, read_action("A1-A2"))
+    standings = standings_text(await service.standings.current(HERE), words)
+    await service.play.resign(HERE, BOB)
+    (line,) = (await service.stats.history(HERE.guild_id, ANN.user_id)).lines
+    export = await service.stats.export_game(HERE.guild_id, line.game.id)
+    texts = {
+        "challenge": challenge_text(view, words, expires="soon"),
+        "title": game_title(board, words),
+        "standings": standings,
+        "history": history_option(1, line, words)[1],
+        "move list": move_list_text(
+            export.game, export.actions, words, white_name="Ann", black_name="Bob"
+        ),
+    }
+    for what, text in texts.items():
+        assert name in text, (what, text)
+    refusal = refusal_text(no_line.value, words)
+    assert on_it in refusal
+    for text in (*texts.values(), refusal):
+        assert "traditional" not in text  # the layout's identifier, for configuration only
 
 
 def test_the_console_diagram_of_ludos_says_green_and_blue() -> None:
