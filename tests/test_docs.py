@@ -1,12 +1,15 @@
 """What owners and players read: every screenshot is shown somewhere, the README names the
-buttons and threads players meet, and compose.yaml's instructions match what the bot does."""
+buttons and threads players meet and lists every command, compose.yaml's instructions match
+what the bot does, and the test command ends with its summary line."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,9 +29,35 @@ def test_every_screenshot_is_shown_somewhere(image: Path) -> None:
     assert image.name in linked_images(), f"docs/images/{image.name} is linked from nowhere"
 
 
-@pytest.mark.parametrize("feature", ["**Move**", "**Rematch**", "thread"])
+@pytest.mark.parametrize("feature", ["**Move**", "**Rematch**", "**Review**", "thread"])
 def test_the_readme_names_what_players_meet(feature: str) -> None:
     assert feature in README
+
+
+SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2  # Discord's option types
+
+
+def published_commands() -> list[str]:
+    """Every command under /jarmo, as published to Discord (the payload the cogs' tests hold)."""
+    payload = json.loads((ROOT / "tests" / "cogs" / "jarmo_commands.json").read_text())
+    names: list[str] = []
+
+    def walk(prefix: str, options: list[dict[str, Any]]) -> None:
+        for option in options:
+            if option["type"] == SUB_COMMAND:
+                names.append(f"{prefix} {option['name']}")
+            elif option["type"] == SUB_COMMAND_GROUP:
+                walk(f"{prefix} {option['name']}", option.get("options", []))
+
+    for command in payload:
+        walk(command["name"], command.get("options", []))
+    return names
+
+
+@pytest.mark.parametrize("command", published_commands())
+def test_the_readmes_command_table_lists_every_command(command: str) -> None:
+    table = README.split("\n## Commands\n", 1)[1].split("\n## ", 1)[0]
+    assert f"| `/{command}" in table
 
 
 def test_compose_does_not_ask_owners_to_publish_commands_by_hand() -> None:
