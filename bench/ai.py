@@ -5,14 +5,17 @@
    ``git archive``), the working tree's as pure Python (its ``.py`` files copied) and the working
    tree as installed, compiled by mypyc (setup.py; it says if it is not), each run in its own
    child process, taking turns.
-2. Variety: ``--variety-games`` games of medium against medium from the start, each with its own
-   seed (as the bot seeds each game), and how many of them differ.
-3. The ladder on ``--layout`` (default the published board): for each pair ``A:B``, ``--games``
-   games with sides swapped (games 2k and 2k+1 start from the same random opening), on
-   ``--workers`` processes; prints each side's wins by colour, A's score and the longest time
-   any move took. The openings are quiet: no piece taken and none to take. A player is a level
-   with a limit, ``hard@2`` (seconds), ``hard#60000`` (nodes: the same games under any load),
-   and ``old-`` plays the ``--baseline`` commit's search, in a child process of its own. That
+2. Variety: ``--variety-games`` games of medium against medium from the start (in each
+   ``--ruleset``), each with its own seed (as the bot seeds each game), and how many of them
+   differ.
+3. The ladder on ``--layout`` (default the published board) in ``--ruleset`` (default classic;
+   ``all`` plays each in turn): for each pair ``A:B``, ``--games`` games with sides swapped
+   (games 2k and 2k+1 start from the same random opening), on ``--workers`` processes; prints
+   each side's wins by colour, A's score and the longest time any move took. The openings are
+   quiet: no piece taken and none to take. A player is a level with a limit, ``hard@2``
+   (seconds), ``hard#60000`` (nodes: the same games under any load), ``greedy`` (takes the most
+   valuable piece it can, else makes the longest step forward) or ``random``; ``old-`` plays
+   the ``--baseline`` commit's search, in a child process of its own. That
    search runs from its ``.py`` files, uncompiled, at about half the speed its own install had,
    so the ladder sets it against today's hard at equal nodes, not in real time.
    An opening is ``--opening`` random plies, four by default: two plies give only 48 quiet
@@ -20,11 +23,13 @@
    repeat them; from four-ply openings (3,263 of them) the same players score further apart
    (``hard#120000:hard#30000``, 120 games: 57.5% from two plies, 63.7% from four).
 
-Run: ``python bench/ai.py [--games 40] [--pair hard@2:medium ...] [--skip-speed]
-[--skip-variety] [--skip-ladder]``. Targets: nodes/s no lower than the baseline's at the same
-depth; at least 20 different games of 30; in the ladder, the stronger level scores >= 85%
-(easy:medium from medium's side, hard@2:medium), hard@2:hard@0.5 >= 65% and
-hard#60000:old-hard#60000 >= 75%, every move within its level's time.
+Run: ``python bench/ai.py [--games 40] [--pair hard@2:medium ...] [--ruleset ludos]
+[--skip-speed] [--skip-variety] [--skip-ladder]``. Targets: nodes/s no lower than the
+baseline's at the same depth; at least 20 different games of 30; in the ladder, the stronger
+level scores >= 85% (easy:medium from medium's side, hard@2:medium), hard@2:hard@0.5 >= 65% and
+hard#60000:old-hard#60000 >= 75%, every move within its level's time; against the greedy
+player (``--pair medium:greedy --pair hard#300000:greedy``, in every ruleset), medium scores
+>= 75% and hard >= 95%.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 BASELINE = "49bd0b4"  # the computer before the quiet ladder openings and the stronger hard
 RULESET_NAMES = ("classic", "jasir", "ludos")
+SIMPLE_PLAYERS = ("greedy", "random")  # no search: a rule of thumb, or any legal move
 BASELINE_PATHS = ("bot/__init__.py", "bot/jarmo", "bot/ai")
 
 
@@ -216,7 +222,8 @@ class Player:
 
     Written ``level``, ``level@seconds`` (a time limit), ``level#nodes`` (a node limit: the
     same games on any machine and under any load) with ``old-`` in front for the baseline's
-    ``bot/ai`` (``--baseline``), e.g. ``hard@2``, ``old-hard@2``, ``hard#60000``.
+    ``bot/ai`` (``--baseline``), e.g. ``hard@2``, ``old-hard@2``, ``hard#60000``; or one of
+    :data:`SIMPLE_PLAYERS`, which search nothing.
     """
 
     level: str
@@ -228,6 +235,10 @@ class Player:
     def parse(cls, text: str) -> Player:
         old = text.startswith("old-")
         body = text.removeprefix("old-")
+        if body in SIMPLE_PLAYERS:
+            if old:
+                raise ValueError(f"{body} has no baseline version: write {body}")
+            return cls(body)
         if "@" in body:
             level, seconds = body.split("@")
             return cls(level, seconds=float(seconds), old=old)
@@ -276,9 +287,37 @@ def serve_engine() -> None:
         print(json.dumps({"move": result.move}), flush=True)
 
 
+def greedy_move(game: Any, rng: random.Random) -> str:
+    """Take the most valuable piece if possible, else make the longest step forward (a
+    redeploy or a placing counts as no progress); ties are broken by ``rng``."""
+    from bot.jarmo.board import POINT_INDEX, row_of
+
+    ahead = 1 if game.turn == "white" else -1
+    own_camp_row = 0 if game.turn == "white" else 4
+
+    def value(move: str) -> float:
+        step, _, place = move.partition("@")
+        if not step:
+            return 0.0
+        p, q = POINT_INDEX[step[:2]], POINT_INDEX[step[3:5]]
+        if step[2] == "x":
+            # A victim standing in our camp (its enemy camp) is worth 2 points, any other 1.
+            return 100.0 + (2 if row_of(q) == own_camp_row else 1)
+        return (row_of(q) - row_of(p)) * ahead + (0.5 if place else 0.0)
+
+    moves = game.legal_moves()
+    rng.shuffle(moves)
+    return str(max(moves, key=value))
+
+
 def think(player: Player, game: Any, seed: int, baseline_root: str) -> str:
     """``player``'s move in ``game``."""
     from bot.ai import analyse
+
+    if player.level == "greedy":
+        return greedy_move(game, random.Random(seed))
+    if player.level == "random":
+        return str(random.Random(seed).choice(game.legal_moves()))
 
     # A node limit decides alone: the clock is only a safety net then.
     seconds = player.seconds if player.seconds else 60.0 if player.nodes else None
@@ -304,14 +343,20 @@ def think(player: Player, game: Any, seed: int, baseline_root: str) -> str:
 
 
 def play_game(
-    a: Player, b: Player, index: int, opening_plies: int, layout: str, baseline_root: str
+    a: Player,
+    b: Player,
+    index: int,
+    opening_plies: int,
+    ruleset: str,
+    layout: str,
+    baseline_root: str,
 ) -> dict[str, Any]:
-    """Game ``index`` of ``a`` against ``b``: ``a`` is White in even games; games 2k and 2k+1
-    start from the same random opening. Each move's seed is the game's own."""
+    """Game ``index`` of ``a`` against ``b`` in ``ruleset``: ``a`` is White in even games;
+    games 2k and 2k+1 start from the same random opening. Each move's seed is the game's own."""
     from bot.jarmo import Game
 
-    game = Game.new(layout=layout)
-    for move in opening("classic", index // 2, opening_plies, layout, quiet=True):
+    game = Game.new(ruleset=ruleset, layout=layout)
+    for move in opening(ruleset, index // 2, opening_plies, layout, quiet=True):
         game.play(move)
     a_side = "white" if index % 2 == 0 else "black"
     longest = [0.0, 0.0]
@@ -335,19 +380,19 @@ def play_game(
     }
 
 
-def _play(args: tuple[Player, Player, int, int, str, str]) -> dict[str, Any]:
+def _play(args: tuple[Player, Player, int, int, str, str, str]) -> dict[str, Any]:
     return play_game(*args)
 
 
 def run_pair(
-    a: Player, b: Player, args: argparse.Namespace, baseline_root: str
+    a: Player, b: Player, ruleset: str, args: argparse.Namespace, baseline_root: str
 ) -> list[dict[str, Any]]:
-    jobs = [(a, b, i, args.opening, args.layout, baseline_root) for i in range(args.games)]
+    jobs = [(a, b, i, args.opening, ruleset, args.layout, baseline_root) for i in range(args.games)]
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         games = list(pool.map(_play, jobs, chunksize=1))
     print(
-        f"\n{a} against {b}, classic/{args.layout}, {args.games} games, sides swapped, "
+        f"\n{a} against {b}, {ruleset}/{args.layout}, {args.games} games, sides swapped, "
         f"{args.opening} random opening plies, {args.workers} workers, "
         f"{time.perf_counter() - start:.0f} s, load {os.getloadavg()[0]:.1f}"
     )
@@ -381,7 +426,7 @@ def _row(label: str, games: list[dict[str, Any]]) -> str:
     )
 
 
-def run_ladder(args: argparse.Namespace) -> None:
+def run_ladder(args: argparse.Namespace, ruleset: str) -> None:
     pairs = [
         tuple(Player.parse(text) for text in pair.split(":"))
         for pair in args.pair or DEFAULT_LADDER
@@ -391,13 +436,13 @@ def run_ladder(args: argparse.Namespace) -> None:
         if any(player.old for pair in pairs for player in pair):
             root = str(export_baseline(args.baseline, Path(tmp, "old")))
         for a, b in pairs:
-            run_pair(a, b, args, root)
+            run_pair(a, b, ruleset, args, root)
 
 
-def run_variety(args: argparse.Namespace) -> None:
+def run_variety(args: argparse.Namespace, ruleset: str) -> None:
     """Medium against medium from the start, each game with its own seed: how many differ."""
     medium = Player("medium")
-    jobs = [(medium, medium, i, 0, args.layout, "") for i in range(args.variety_games)]
+    jobs = [(medium, medium, i, 0, ruleset, args.layout, "") for i in range(args.variety_games)]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         games = list(pool.map(_play, jobs, chunksize=1))
     distinct = len({tuple(g["moves"]) for g in games})
@@ -406,7 +451,7 @@ def run_variety(args: argparse.Namespace) -> None:
     )
     drawn = sum(g["score"] == 0.5 for g in games)
     print(
-        f"\nvariety: medium against medium from the start, classic/{args.layout}, "
+        f"\nvariety: medium against medium from the start, {ruleset}/{args.layout}, "
         f"{len(games)} games (a seed each): {distinct} different games; "
         f"White won {white}, Black {len(games) - white - drawn}, drawn {drawn}"
     )
@@ -428,11 +473,17 @@ def main() -> None:
         help="commit to compare with, or a folder holding its bot/ (from git archive)",
     )
     parser.add_argument("--layout", default="traditional", help="board of the games")
+    parser.add_argument(
+        "--ruleset",
+        default="classic",
+        choices=(*RULESET_NAMES, "all"),
+        help="rules of the variety and ladder games ('all': each in turn; default classic)",
+    )
     parser.add_argument("--games", type=int, default=40, help="games per ladder pair")
     parser.add_argument(
         "--pair",
         action="append",
-        help="a ladder pair A:B such as hard@2:old-hard@2 (repeatable; default: "
+        help="a ladder pair A:B such as hard@2:old-hard@2 or medium:greedy (repeatable; default: "
         + ", ".join(DEFAULT_LADDER)
         + ")",
     )
@@ -445,12 +496,19 @@ def main() -> None:
     parser.add_argument("--skip-variety", action="store_true")
     parser.add_argument("--skip-ladder", action="store_true")
     args = parser.parse_args()
+    for text in (part for pair in args.pair or () for part in pair.split(":")):
+        try:
+            Player.parse(text)
+        except ValueError as exc:
+            parser.error(f"--pair: {exc}")
+    rulesets = RULESET_NAMES if args.ruleset == "all" else (args.ruleset,)
     if not args.skip_speed:
         run_speed(args)
-    if not args.skip_variety:
-        run_variety(args)
-    if not args.skip_ladder:
-        run_ladder(args)
+    for ruleset in rulesets:
+        if not args.skip_variety:
+            run_variety(args, ruleset)
+        if not args.skip_ladder:
+            run_ladder(args, ruleset)
 
 
 if __name__ == "__main__":

@@ -82,3 +82,8 @@ def test_a_quiet_test_run_ends_with_its_summary_line(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"^1 passed in ", done.stdout, re.MULTILINE), done.stdout
+
+
+@pytest.mark.parametrize("script", sorted(set(re.findall(r"python (bench/\w+\.py)", README))))
+def test_every_benchmark_the_readme_names_exists(script: str) -> None:
+    assert (ROOT / script).is_file()
