@@ -84,7 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = load_config(args.config)
     except ConfigError as exc:
         return _fail(f"configuration error: {exc}", ExitStatus.CANNOT_START)
-    setup_logging(args.log_level or config.log_level, secret=config.token)
+    # The bot logs at its configured level; a command at the terminal speaks for itself and
+    # logs only warnings and errors unless --log-level asks for more.
+    serving = command in ("run", "sync")
+    level = args.log_level or (config.log_level if serving else "WARNING")
+    setup_logging(level, secret=config.token)
     for warning in config.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if command == "play":
@@ -144,6 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--lang",
         choices=("de", "en", "eo", "pl"),
         help="the players' language (default: from LC_ALL, LC_MESSAGES or LANG, else English)",
+    )
+    play.add_argument(
+        "--side",
+        choices=("white", "black", "random"),
+        help="your side in the first game against the computer (default: asked)",
     )
     add_ratings_parser(commands, shared)  # ratings --check / --rebuild
     add_doctor_parser(commands, shared)  # damaged games
@@ -295,22 +304,36 @@ def _database_problem(exc: BaseException, path: object) -> str | None:
 
 
 def _play(config: BotConfig, args: argparse.Namespace) -> int:
-    from bot.console import console_language, run_console
+    from bot.console import BoardFolder, UnplayableGame, console_language, run_console
 
+    if args.side is not None and args.vs_computer is None:
+        return _fail(
+            "--side is for a game against the computer (--vs-computer)", ExitStatus.CANNOT_START
+        )
+    pictures: Path = args.out or config.boards_dir
+    try:
+        BoardFolder(pictures).check()
+    except OSError as exc:
+        reason = "it is a file, not a folder" if pictures.is_file() else exc.strerror or exc
+        message = f"cannot write the board pictures to {pictures}: {reason}"
+        return _fail(message, ExitStatus.CANNOT_START)
     game = run_console(
         config,
         db=args.db,
-        out_dir=args.out,
+        out_dir=pictures,
         ruleset=args.ruleset,
         games=args.games,
         vs_computer=args.vs_computer,
         language=console_language(args.lang, os.environ),
+        side=args.side,
     )
     try:
         _run_interruptible(game)
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return ExitStatus.INTERRUPTED
+    except UnplayableGame:  # the players were told what to do
+        return ExitStatus.PROBLEM
     except (OSError, sqlite3.Error, StoreError) as exc:
         where = args.db or "(temporary file)"
         unusable = isinstance(exc, DatabaseUnusable | SchemaTooNew)

@@ -11,7 +11,7 @@ import argparse
 from datetime import UTC, datetime
 from typing import Any
 
-from bot._ratings_cli import add_database_argument, database_of, run_on_database
+from bot._ratings_cli import add_database_argument, again, database_of, plural, run_on_database
 from bot.config import BotConfig
 from bot.exit_status import ExitStatus
 from bot.store import DamagedGame, Store
@@ -34,19 +34,22 @@ def add_doctor_parser(commands: Any, shared: argparse.ArgumentParser) -> None:
 def run_doctor(config: BotConfig, args: argparse.Namespace) -> int:
     """Run ``doctor``; returns the exit status (``PROBLEM`` while damaged games remain)."""
     target = database_of(config, args)
-    return run_on_database(target, lambda store: _run(store, quarantine=args.quarantine))
+    advice = again(args, "doctor", "--quarantine")
+    return run_on_database(
+        target, lambda store: _run(store, quarantine=args.quarantine, advice=advice)
+    )
 
 
-async def _run(store: Store, *, quarantine: bool) -> int:
+async def _run(store: Store, *, quarantine: bool, advice: str) -> int:
     damaged = await store.quarantine.damaged_games()
     if not damaged:
         print("ok: every stored game loads")
         return ExitStatus.OK
-    print(f"{len(damaged)} damaged game(s):")
+    print(f"{plural(len(damaged), 'damaged game')}:")
     for game in damaged:
         print(f"  {_describe(game)}")
     if not quarantine:
-        print("run `jarmo-bot doctor --quarantine` to set them aside")
+        print(f"run `{advice}` to set them aside")
         return ExitStatus.PROBLEM
     now = datetime.now(UTC)
     for game in damaged:

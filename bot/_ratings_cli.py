@@ -11,19 +11,33 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
+import shlex
 import sqlite3
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from bot.config import BotConfig
 from bot.exit_status import ExitStatus
-from bot.store import DatabaseUnusable, Store, StoreError, is_postgres_url, open_any
+from bot.store import (
+    DatabaseUnusable,
+    NotFound,
+    RatingHistoryRecord,
+    RatingRecord,
+    Skill,
+    Store,
+    StoreError,
+    is_postgres_url,
+    open_any,
+    schema_version_of,
+)
 from bot.store.postgres import describe_safely
 
 if TYPE_CHECKING:
-    from bot.service.ratings import RatingCheck
+    from bot.service.ratings import Difference, RatingCheck
 
 Work = Callable[[Store], Coroutine[Any, Any, int]]
 
@@ -65,10 +79,39 @@ def database_of(config: BotConfig, args: argparse.Namespace) -> str | Path:
     return given if is_postgres_url(given) else Path(given)
 
 
+def again(args: argparse.Namespace, *command: str) -> str:
+    """``jarmo-bot`` running ``command`` on the same database as this run: with the same
+    ``--config`` and ``--db`` (a password in a URL shown as ``<password>``), ready to copy."""
+    words = ["jarmo-bot"]
+    if args.config is not None:
+        words += ["--config", str(args.config)]
+    words += command
+    if args.db is not None:
+        words += ["--db", _without_password(args.db)]
+    return shlex.join(words)
+
+
+def _without_password(given: str) -> str:
+    password = urlsplit(given).password if is_postgres_url(given) else None
+    return given.replace(password, "<password>") if password else given
+
+
+def plural(count: int, thing: str, things: str | None = None) -> str:
+    """'1 rated game', '2 rated games'."""
+    return f"{count} {thing if count == 1 else things or thing + 's'}"
+
+
 def run_ratings(config: BotConfig, args: argparse.Namespace) -> int:
     """Run ``ratings --check`` or ``--rebuild``; returns the exit status."""
     target = database_of(config, args)
-    return run_on_database(target, lambda store: _run(store, args.guild, rebuild=args.rebuild))
+    rebuild = again(args, "ratings", "--rebuild", *_guild_option(args))
+    return run_on_database(
+        target, lambda store: _run(store, args.guild, rebuild=args.rebuild, advice=rebuild)
+    )
+
+
+def _guild_option(args: argparse.Namespace) -> list[str]:
+    return [] if args.guild is None else ["--guild", str(args.guild)]
 
 
 def run_on_database(target: str | Path, work: Work) -> int:
@@ -80,6 +123,13 @@ def run_on_database(target: str | Path, work: Work) -> int:
     shown = describe_safely(str(target)) if postgres else str(target)
     if not postgres and not Path(target).exists():
         print(f"jarmo-bot: no database at {shown}", file=sys.stderr)
+        return ExitStatus.CANNOT_START
+    if not postgres and _holds_no_database(Path(target)):
+        print(
+            f"jarmo-bot: {shown} holds no Jarmo database (it is empty, or an SQLite database "
+            "of something else); it was left as it was",
+            file=sys.stderr,
+        )
         return ExitStatus.CANNOT_START
     try:
         return asyncio.run(_open_and_run(target, work))
@@ -95,6 +145,16 @@ def run_on_database(target: str | Path, work: Work) -> int:
         return ExitStatus.PROBLEM
 
 
+def _holds_no_database(file: Path) -> bool:
+    """Whether ``file`` is empty or an SQLite database without a Jarmo schema: opening it
+    would create the tables, and a check must not write. A file that cannot be read, or is no
+    SQLite database at all, is left for the store's own start-up check to name."""
+    try:
+        return file.is_file() and schema_version_of(file) == 0
+    except (OSError, sqlite3.Error, DatabaseUnusable):
+        return False
+
+
 async def _open_and_run(target: str | Path, work: Work) -> int:
     async with contextlib.AsyncExitStack() as stack:
         try:
@@ -104,26 +164,82 @@ async def _open_and_run(target: str | Path, work: Work) -> int:
         return await work(store)
 
 
-async def _run(store: Store, guild_id: int | None, *, rebuild: bool) -> int:
+async def _run(store: Store, guild_id: int | None, *, rebuild: bool, advice: str) -> int:
     # Imported here: the rating library and the renderer are not needed to parse arguments.
     from bot.service.ratings import check_ratings, rebuild_ratings
 
     if rebuild:
         done = await rebuild_ratings(store.ratings, guild_id)
         print(
-            f"rebuilt {len(done.tables.ratings)} ratings from {done.games} rated games"
-            f" ({len(done.tables.history)} history rows)"
+            f"rebuilt {plural(len(done.tables.ratings), 'rating')} from "
+            f"{plural(done.games, 'rated game')} "
+            f"({plural(len(done.tables.history), 'history row')})"
         )
         return ExitStatus.OK
-    return _report(await check_ratings(store.ratings, guild_id))
+    return await _report(store, await check_ratings(store.ratings, guild_id), advice)
 
 
-def _report(check: RatingCheck) -> int:
+async def _report(store: Store, check: RatingCheck, advice: str) -> int:
+    games = plural(check.games, "rated game")
     if check.ok:
-        print(f"ok: {check.players} ratings match {check.games} rated games recomputed")
+        ratings = plural(check.players, "rating matches", "ratings match")
+        print(f"ok: {ratings} {games} recomputed")
         return ExitStatus.OK
-    print(f"DIFFERENT: the stored ratings are not what {check.games} rated games give:")
-    for line in check.differences:
-        print(f"  {line}")
-    print("run `jarmo-bot ratings --rebuild` to replace them with the recomputed ones")
+    gives = "gives" if check.games == 1 else "give"
+    print(f"DIFFERENT: the stored ratings are not what {games} {gives}:")
+    for difference in check.differences:
+        print(f"  {await _describe(store, difference)}")
+    print(f"run `{advice}` to replace them with the recomputed ones")
     return ExitStatus.PROBLEM
+
+
+async def _describe(store: Store, difference: Difference) -> str:
+    """One difference for the operator: whose rating, in which ruleset and server, stored
+    against recomputed (and the fields that differ)."""
+    either = difference.recomputed or difference.stored
+    assert either is not None  # a difference has a row on at least one side
+    who = await _player(store, either.guild_id, either.user_id)
+    where = f"{who}, {either.ruleset}, server {either.guild_id}"
+    changed = _changed_fields(difference.recomputed, difference.stored)
+    if isinstance(either, RatingHistoryRecord):
+        stored, recomputed = (_change(r) for r in (difference.stored, difference.recomputed))
+        what = f"rating change in game {either.game_id} of {where}"
+    else:
+        stored, recomputed = (_standing(r) for r in (difference.stored, difference.recomputed))
+        what = f"rating of {where}"
+    return f"{what}: stored {stored}, recomputed {recomputed} (differs in {changed})"
+
+
+async def _player(store: Store, guild_id: int, user_id: int) -> str:
+    try:
+        name = (await store.players.get(guild_id, user_id)).display_name
+    except NotFound:
+        return f"user {user_id}"
+    return f"{name} (user {user_id})"
+
+
+def _standing(record: object) -> str:
+    if not isinstance(record, RatingRecord):
+        return "none"
+    return f"{_rating(record.skill)} after {plural(record.games, 'game')}"
+
+
+def _change(record: object) -> str:
+    if not isinstance(record, RatingHistoryRecord):
+        return "none"
+    return f"{_rating(record.before)} -> {_rating(record.after)}"
+
+
+def _rating(skill: Skill) -> str:
+    return f"{skill.rating:.1f} (mu {skill.mu:.2f}, sigma {skill.sigma:.2f})"
+
+
+def _changed_fields(
+    recomputed: RatingRecord | RatingHistoryRecord | None,
+    stored: RatingRecord | RatingHistoryRecord | None,
+) -> str:
+    if recomputed is None or stored is None:
+        return "the whole row: one side has none"
+    fields = dataclasses.fields(recomputed)
+    names = [f.name for f in fields if getattr(recomputed, f.name) != getattr(stored, f.name)]
+    return ", ".join(names)

@@ -8,6 +8,8 @@ belongs to the player whose turn it is (hot-seat).
 from __future__ import annotations
 
 import asyncio
+import re
+import shlex
 import textwrap
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -39,7 +41,7 @@ from bot.service.delivery import (
     ComputerMoveNotice,
     Delivery,
 )
-from bot.service.errors import as_refusal
+from bot.service.errors import GameDamaged, as_refusal
 from bot.service.play import read_action
 from bot.service.reviews import Label
 from bot.store import StoreError
@@ -89,6 +91,9 @@ YES = ("y", "yes")
 YES_WORDS = N_("y yes")
 # Example moves from each side's point of view: a first step, and a step into the enemy camp.
 STEP_EXAMPLE = {"white": "A1-C2", "black": "A5-C4"}
+# A single word of letters only is never a move (every move names a point, such as A1 or @B1):
+# one that is not a command is a mistyped command, not a mistyped move.
+WORD = re.compile(r"[^\W\d_]+")
 INTO_CAMP_EXAMPLE = {"white": "D3-E5", "black": "D3-C1"}
 
 RULES = N_("""\
@@ -148,6 +153,11 @@ class _Terminal:
             return None
 
 
+class UnplayableGame(Exception):
+    """The console's stored game cannot be played (its record is damaged). The players have
+    been told what to do; the command should end with "found a problem"."""
+
+
 async def play_console(
     service: JarmoService,
     *,
@@ -159,6 +169,8 @@ async def play_console(
     vs_computer: str | None = None,
     temporary: bool = False,
     language: str | None = None,
+    side: str | None = None,
+    database: str | None = None,
 ) -> MatchStandings | None:
     """Play one match at the console: ask the names, start the match, then take turns until it
     is over. An unfinished game already in the store's console channel is resumed instead.
@@ -166,9 +178,12 @@ async def play_console(
     With ``vs_computer`` (a level) one player plays the computer, which answers every move.
     ``out_dir`` (a path) receives a PNG of every position. ``temporary`` says the store is
     thrown away afterwards, so ``quit`` asks before losing the game. ``language`` is the
-    players' language (English without a translation). Returns the final
-    standings, or ``None`` when the players left first (``quit``, end of input). Raises
-    ``OSError`` when the pictures cannot be written.
+    players' language (English without a translation). ``side`` (white, black or random) is
+    the human's side in the first game against the computer; without it they are asked.
+    ``database`` is the ``--db`` the players gave, repeated in advice about a damaged game.
+    Returns the final standings, or ``None`` when the players left first (``quit``, end of
+    input). Raises ``OSError`` when the pictures cannot be written, and ``UnplayableGame``
+    (after telling the players) when the stored game is damaged.
     """
     if vs_computer is not None:
         service = service.with_computer(COMPUTER)
@@ -176,9 +191,11 @@ async def play_console(
         service, _Terminal(input_fn, output_fn), BoardFolder(Path(out_dir)), language=language
     )
     session.temporary = temporary
+    session.database = database
     if vs_computer is not None:
         session.computer = ComputerOpponent(service, think_in_thread)
         session.level = vs_computer
+        session.side = side
     return await session.play(ruleset=ruleset, games=games)
 
 
@@ -211,7 +228,10 @@ class _Session:
         self.computer: ComputerOpponent | None = None
         self.level: str | None = None
         self.temporary = False  # the games vanish with the session (no --db)
+        self.database: str | None = None  # the --db given, to repeat in advice
+        self.side: str | None = None  # the human's side against the computer, when chosen
         self.pictures: Path | None = None  # the current match's pictures' folder, once shown
+        self.shown_example: set[int] = set()  # the players already shown an example move
 
     def name(self, user_id: int) -> str:
         """The display name of a player (how the console's voice shows a user)."""
@@ -242,8 +262,14 @@ class _Session:
         self.folder.create()
         try:
             started = await self._resume() or await self._start(ruleset, games)
-        except Refusal as refused:
-            self.say(refusal_text(refused, self.voice))
+        except (Refusal, StoreError) as refused:
+            known = as_refusal(refused)
+            if isinstance(known, GameDamaged):
+                self._explain_damage(known)
+                raise UnplayableGame from refused
+            if known is None:
+                raise
+            self.say(refusal_text(known, self.voice))
             return None
         while started and self.result is None and not self.leaving:
             await self._turn()
@@ -252,6 +278,17 @@ class _Session:
             if wanted:
                 await self._handle(Actor(PLAYER_IDS[0], self.name(PLAYER_IDS[0])), "review")
         return self.result
+
+    def _explain_damage(self, damaged: GameDamaged) -> None:
+        """What the doctor can do about a damaged game, with the database the players named."""
+        doctor = ["jarmo-bot", "doctor", "--db", self.database or "PATH", "--quarantine"]
+        self.say(
+            self.words.gettext(
+                "Game {number} in the database is damaged: its stored record cannot be loaded, "
+                "so it cannot be played. Set it aside (nothing counts) with:\n  {command}\n"
+                "then play again to start a new game."
+            ).format(number=damaged.game_id, command=shlex.join(doctor))
+        )
 
     # -- starting ------------------------------------------------------------------------------
 
@@ -284,7 +321,8 @@ class _Session:
     async def _start_vs_computer(self, ruleset: str | None, games: int) -> bool:
         assert self.computer is not None
         name = self._ask_name(1, taken=COMPUTER.display_name)
-        if name is None:
+        side = None if name is None else self.side or self._ask_side(ruleset)
+        if name is None or side is None:
             self.leaving = True
             return False
         human = Actor(PLAYER_IDS[0], name)
@@ -293,7 +331,7 @@ class _Session:
             opponent=COMPUTER,
             games=games,
             ruleset=ruleset,
-            side="random",
+            side=side,
             level=self.level,
         )
         await self._show_start(await self.computer.start(PLACE, human, request))
@@ -305,17 +343,47 @@ class _Session:
     def _ask_name(self, number: int, *, taken: str | None) -> str | None:
         _ = self.words.gettext
         default = _("Player {number}").format(number=number)
-        while True:
-            answer = self.term.ask(
-                _("Player {number} name [{default}]: ").format(number=number, default=default)
+        if self.computer is not None:  # one human: ask for their own name
+            question = _("Your name [{default}]: ").format(default=default)
+            clash = _("The computer is called {name}; choose another name.")
+        else:
+            question = _("Player {number} name [{default}]: ").format(
+                number=number, default=default
             )
+            clash = _("Player 1 is already called {name}; choose another name.")
+        while True:
+            answer = self.term.ask(question)
             if answer is None:
                 return None
             name = " ".join(answer.split())[:MAX_NAME_LENGTH] or default
             if taken is None or name.casefold() != taken.casefold():
                 return name
+            self.say(clash.format(name=taken))
+
+    def _ask_side(self, ruleset: str | None) -> str | None:
+        """The side the human wants against the computer: white, black or random (just Enter);
+        ``None`` at the end of input."""
+        _ = self.words.gettext
+        chosen = ruleset or self.service.kit.config.default_ruleset
+        white, black = (side_label(side, chosen, self.voice) for side in SIDES)
+        answers = {
+            **dict.fromkeys(("w", "white", white.casefold()), "white"),
+            **dict.fromkeys(("b", "black", black.casefold()), "black"),
+        }
+        question = _("Play {white} (moves first) or {black}? [w/b, Enter for either] ")
+        while True:
+            answer = self.term.ask(question.format(white=white, black=black))
+            if answer is None:
+                return None
+            if not answer:
+                return "random"
+            side = answers.get(answer.casefold())
+            if side is not None:
+                return side
             self.say(
-                _("Player 1 is already called {name}; choose another name.").format(name=taken)
+                _("Type w for {white}, b for {black}, or just Enter for either.").format(
+                    white=white, black=black
+                )
             )
 
     async def _show_start(self, view: BoardView) -> None:
@@ -330,10 +398,6 @@ class _Session:
         )
         await self._show_board(view)
         self.say(position_line(view, self.voice))
-        example = STEP_EXAMPLE[view.live.turn]
-        self.say(
-            _("Type a move such as {example}, or help for the commands.").format(example=example)
-        )
 
     # -- turns ---------------------------------------------------------------------------------
 
@@ -353,15 +417,38 @@ class _Session:
                 await self._show_report(reply)
             return
         actor = Actor(turn, self.name(turn))
+        if turn not in self.shown_example:
+            await self._show_example(actor)
         line = self.term.ask(f"{actor.display_name} ({self.side_of(turn)}) > ")
-        if line is None:
-            self._leave()
+        if line is None:  # Ctrl-D: as 'quit', which asks before losing an unsaved game
+            await self.quit(actor, "")
         elif line:
             await self._handle(actor, line)
+
+    async def _show_example(self, actor: Actor) -> None:
+        """Once for each player, before their first move: how to type one, with a move that is
+        legal for them now (a step rather than a placement where there is one)."""
+        self.shown_example.add(actor.user_id)
+        legal = await self.service.play.move_suggestions(PLACE, actor.user_id, "", limit=None)
+        steps = [move for move in legal if "-" in move] or legal
+        if not steps:
+            return
+        self.say(
+            self.words.gettext(
+                "{player}, type a move such as {example}, or help for the commands."
+            ).format(player=actor.display_name, example=steps[0])
+        )
 
     async def _handle(self, actor: Actor, line: str) -> None:
         word, _, rest = line.partition(" ")
         command = COMMANDS.get(word.lower())
+        if command is None and WORD.fullmatch(line):
+            self.say(
+                self.words.gettext("Unknown command: {word}. Type help for the list.").format(
+                    word=line
+                )
+            )
+            return
         try:
             if command is None:
                 action = read_action(line)
@@ -514,12 +601,17 @@ class _Session:
             words=words,
             sides=(side_name("white", view.ruleset), side_name("black", view.ruleset)),
         )
-        saved = await self.folder.save_picture(f"review-game{game_id}.png", graph)
+        # Beside the pictures of the game's own match, named as the text counts the moves.
+        record = await self.service.kit.store.games.get(game_id)
+        prefix = f"game{record.index + 1}-review"
+        saved = await self.folder.save_picture(record.match, f"{prefix}.png", graph)
         self.say(f"{review_title(view, self.voice)}\n{review_summary(view, self.voice)}")
         self.say(review_moves_text(view, self.voice))
         for point in view.turning_points:
+            side = view.review.moves[point.ply - 1].side
+            name = f"{prefix}-move{(point.ply + 1) // 2:02d}-{side}.png"
             board = await self.folder.save_picture(
-                f"review-game{game_id}-move{point.ply:03d}.png", await point.picture.png(words)
+                record.match, name, await point.picture.png(words)
             )
             caption = turning_point_caption(view, point.ply, self.voice)
             self.say(f"{caption} ({board.name})")

@@ -20,7 +20,6 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -210,12 +209,33 @@ async def recompute_ratings(store: RatingStore, guild_id: int | None = None) -> 
 
 
 @dataclass(frozen=True, slots=True)
+class RatingDifference:
+    """A rating row (a player in a ruleset of a server) that the recomputation gives otherwise;
+    ``None`` where one side has no such row."""
+
+    recomputed: RatingRecord | None
+    stored: RatingRecord | None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryDifference:
+    """A player's rating change in one game that the recomputation gives otherwise; ``None``
+    where one side has no such row."""
+
+    recomputed: RatingHistoryRecord | None
+    stored: RatingHistoryRecord | None
+
+
+Difference = RatingDifference | HistoryDifference
+
+
+@dataclass(frozen=True, slots=True)
 class RatingCheck:
     """How the stored ratings compare with the recomputed ones."""
 
     games: int  # rated games replayed
     players: int  # rating rows recomputed (player x ruleset x server)
-    differences: list[str] = field(default_factory=list)  # the first few, in words
+    differences: list[Difference] = field(default_factory=list)  # the first few
 
     @property
     def ok(self) -> bool:
@@ -233,31 +253,29 @@ async def check_ratings(
     return RatingCheck(fresh.games, len(fresh.tables.ratings), differences)
 
 
-def _differences(fresh: RatingTables, stored: RatingTables, show: int) -> list[str]:
-    found: list[str] = []
-    for kind, key, want, have in _pairs(fresh, stored):
+def _differences(fresh: RatingTables, stored: RatingTables, show: int) -> list[Difference]:
+    found: list[Difference] = []
+    want_ratings, have_ratings = _ratings_by_key(fresh), _ratings_by_key(stored)
+    for key in sorted(want_ratings.keys() | have_ratings.keys()):
+        want, have = want_ratings.get(key), have_ratings.get(key)
         if want != have:
-            found.append(f"{kind} {key}: recomputed {want}, stored {have}")
-            if len(found) >= show:
-                break
-    return found
+            found.append(RatingDifference(want, have))
+    want_history, have_history = _history_by_key(fresh), _history_by_key(stored)
+    for history_key in sorted(want_history.keys() | have_history.keys()):
+        change, had = want_history.get(history_key), have_history.get(history_key)
+        if change != had:
+            found.append(HistoryDifference(change, had))
+    return found[:show]
 
 
-def _pairs(fresh: RatingTables, stored: RatingTables) -> Iterable[tuple[str, object, Any, Any]]:
-    for kind, index in (("rating", _ratings_by_key), ("history", _history_by_key)):
-        want, have = index(fresh), index(stored)
-        for key in sorted(want.keys() | have.keys()):
-            yield kind, key, want.get(key), have.get(key)
-
-
-def _ratings_by_key(tables: RatingTables) -> dict[Any, RatingRecord]:
+def _ratings_by_key(tables: RatingTables) -> dict[tuple[int, str, int], RatingRecord]:
     # The display name comes from another table and is not part of the rating.
     return {
         (r.guild_id, r.ruleset, r.user_id): replace(r, display_name=None) for r in tables.ratings
     }
 
 
-def _history_by_key(tables: RatingTables) -> dict[Any, RatingHistoryRecord]:
+def _history_by_key(tables: RatingTables) -> dict[tuple[int, int], RatingHistoryRecord]:
     return {(h.game_id, h.user_id): h for h in tables.history}
 
 

@@ -2,7 +2,7 @@
 file, or a PostgreSQL database)."""
 
 from bot.store._open import open_any, open_database
-from bot.store._preflight import check_database, check_not_in_use
+from bot.store._preflight import check_database, check_not_in_use, schema_version_of
 from bot.store.clocks import GameClock, RunningClock
 from bot.store.endings import FinalMove, GameEnding, MatchOver, NextGame
 from bot.store.errors import (
@@ -195,6 +195,7 @@ __all__ = [
     "open_database",
     "open_store",
     "post_of",
+    "schema_version_of",
     "server_problem",
 ]
 __all__ += [  # tournaments

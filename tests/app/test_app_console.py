@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import ast
+import io
 import random
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import closing
 from pathlib import Path
 from typing import TypedDict, Unpack
 
 import pytest
 
+from bot.__main__ import main
 from bot.config import BotConfig
 from bot.console import PLACE, board_diagram, play_console, run_console
+from bot.exit_status import ExitStatus
 from bot.jarmo import Game
 from bot.service import JarmoService, MatchStandings, ServiceConfig
 from bot.store import SqliteStore, open_store
@@ -354,3 +359,100 @@ async def test_each_match_keeps_its_pictures_in_a_folder_of_its_own(
     assert sorted(p.name for p in first.iterdir()) == ["game1-move000.png", "game1-move001.png"]
     assert sorted(p.name for p in second.iterdir()) == ["game1-move000.png"]
     assert (out / "latest.png").read_bytes() == (second / "game1-move000.png").read_bytes()
+
+
+class EndOfInput:
+    """In a script: the player presses Ctrl-D here (``EOFError``), and may go on typing."""
+
+
+CTRL_D = EndOfInput()
+
+
+def script(*lines: str | EndOfInput) -> Callable[[str], str]:
+    """Answers prompts from ``lines``, raising ``EOFError`` for each ``CTRL_D`` and after
+    the last line."""
+    remaining = list(lines)
+
+    def answer(prompt: str) -> str:
+        line = remaining.pop(0) if remaining else CTRL_D
+        if isinstance(line, EndOfInput):
+            raise EOFError
+        return line
+
+    return answer
+
+
+async def test_ctrl_d_asks_before_losing_an_unsaved_game(tmp_path: Path) -> None:
+    console = Console(answer=script("Ann", "Bob", CTRL_D, "n", "A1-C2", CTRL_D, "y"))
+    config = BotConfig(boards_dir=tmp_path / "pictures")
+    assert await run_console(config, input_fn=console.read, output_fn=console.write) is None
+    question = "This game is not saved anywhere (no --db was given): quitting loses it. "
+    assert [p for p in console.prompts if p.startswith(question)] == [
+        f"{question}Quit anyway? [y/N] "
+    ] * 2
+    assert "Not quitting; the game goes on." in console.text
+    assert " played A1-C2." in console.text  # the game went on after the first Ctrl-D
+    assert console.shown[-1] == "Goodbye."
+
+
+async def test_ctrl_d_twice_leaves(tmp_path: Path) -> None:
+    console = Console(answer=script("Ann", "Bob", CTRL_D, CTRL_D))
+    config = BotConfig(boards_dir=tmp_path / "pictures")
+    assert await run_console(config, input_fn=console.read, output_fn=console.write) is None
+    assert "Quit anyway?" in console.prompts[-1] and console.shown[-1] == "Goodbye."
+
+
+async def test_a_word_that_is_no_command_and_no_move_is_an_unknown_command(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    console = Console(["Ann", "Bob", "hint", "UNDO", "a9", "quit"])
+    await play(service_on(store), console, tmp_path / "boards")
+    unknown = [block for block in console.shown if block.startswith("Unknown command")]
+    assert unknown == [
+        "Unknown command: hint. Type help for the list.",
+        "Unknown command: UNDO. Type help for the list.",
+    ]
+    # "a9" names a point, so it is read as a move and gets the move's own explanation.
+    (refused,) = [block for block in console.shown if "Type moves to list the legal moves" in block]
+    assert "Unknown command" not in refused
+
+
+async def test_each_player_is_shown_a_legal_move_of_their_own(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    console = Console()
+
+    def play_the_example(prompt: str) -> str:
+        if prompt.startswith("Player"):
+            return "Ann" if "1" in prompt else "Bob"
+        examples = [line for line in console.shown if "type a move such as" in line]
+        if len(console.prompts) > 6:
+            raise EOFError
+        return examples[-1].split("such as ", 1)[1].split(",", 1)[0]
+
+    console.answer = play_the_example
+    await play(service_on(store), console, tmp_path / "boards", ruleset="classic")
+    examples = [line for line in console.shown if "type a move such as" in line]
+    assert [line.split(",")[0] for line in examples] == ["Ann", "Bob"]  # once each
+    white, black = (line.split("such as ", 1)[1].split(",")[0] for line in examples)
+    assert white[1] in "12" and black[1] in "45"  # from each side's own camp
+    assert f"Ann played {white}." in console.text and f"Bob played {black}." in console.text
+
+
+def test_a_damaged_game_says_how_to_set_it_aside_and_exits_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "kept.sqlite3"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("Ann\nBob\nA1-C2\nquit\n"))
+    assert main(["play", "--db", "kept.sqlite3", "--out", "boards"]) == ExitStatus.OK
+    with closing(sqlite3.connect(db)) as connection, connection:
+        connection.execute("UPDATE games SET snapshot = '{not json' WHERE status = 'active'")
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.StringIO("A5-C4\n"))
+
+    assert main(["play", "--db", "kept.sqlite3", "--out", "boards"]) == ExitStatus.PROBLEM
+    out = capsys.readouterr().out
+    assert "Game 1 in the database is damaged" in out
+    assert "\n  jarmo-bot doctor --db kept.sqlite3 --quarantine\n" in out
+    assert "manage the channel" not in out and "Bob" not in out

@@ -283,3 +283,76 @@ def test_a_config_naming_the_old_board_starts_with_one_warning_line(
     assert len(warnings) == 1 and "published board" in warnings[0]
     [(_, config)] = fake_client.calls
     assert config.service_config().default_ruleset == "classic"
+
+
+def _read_only_folder(tmp_path: Path) -> Path:
+    if os.geteuid() == 0:
+        # Permission bits do not stop root; sysfs's top folder takes no new file from anyone.
+        if not Path("/sys/kernel").is_dir():
+            pytest.skip("running as root, and no /sys to stand in for a read-only folder")
+        return Path("/sys")
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    return folder
+
+
+@pytest.mark.parametrize("where", ["a file", "under a file", "a read-only folder"])
+def test_play_refuses_a_pictures_folder_it_cannot_write_before_asking_anything(
+    where: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / "notes.txt").write_text("notes\n")
+    out = {
+        "a file": tmp_path / "notes.txt",
+        "under a file": tmp_path / "notes.txt" / "boards",
+        "a read-only folder": _read_only_folder(tmp_path),
+    }[where]
+    names = io.StringIO("Ann\nBob\n")
+    monkeypatch.setattr("sys.stdin", names)
+    assert main(["play", "--out", str(out)]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and names.tell() == 0  # nothing was asked
+    (line,) = said.err.splitlines()
+    assert line.startswith(f"jarmo-bot: cannot write the board pictures to {out}: ")
+    assert "Errno" not in line
+    assert (tmp_path / "notes.txt").read_text() == "notes\n"
+
+
+def test_play_makes_a_missing_pictures_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("Ann\nBob\nquit\ny\n"))
+    out = tmp_path / "new" / "boards"
+    assert main(["play", "--out", str(out)]) == 0
+    assert (out / "latest.png").is_file()
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []  # no probe left
+
+
+def test_side_is_only_for_a_game_against_the_computer(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("Ann\n"))
+    assert main(["play", "--side", "black"]) == 2
+    assert "--vs-computer" in capsys.readouterr().err
+
+
+def test_play_logs_only_warnings_unless_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("Ann\nBob\nquit\ny\n"))
+    assert main(["play", "--out", str(tmp_path / "a")]) == 0
+    assert "creating the store's schema" not in caplog.text
+    assert logging.getLogger().level == logging.WARNING
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("Ann\nBob\nquit\ny\n"))
+    assert main(["--log-level", "info", "play", "--out", str(tmp_path / "b")]) == 0
+    assert "creating the store's schema" in caplog.text
+
+
+def test_run_keeps_the_configured_log_level(fake_client: FakeClient, tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text("[logging]\nlevel = 'DEBUG'\n")
+    assert main(["run"]) == 0
+    assert logging.getLogger().level == logging.DEBUG

@@ -11,7 +11,13 @@ import pytest
 
 from bot.__main__ import main
 from bot.service import Actor, JarmoService, Place
-from bot.service.ratings import check_ratings, rebuild_ratings, recompute_ratings
+from bot.service.ratings import (
+    HistoryDifference,
+    RatingDifference,
+    check_ratings,
+    rebuild_ratings,
+    recompute_ratings,
+)
 from bot.store import RatingRecord, SqliteStore, open_store
 from tests.fakes import FakeClock
 from tests.ratings.ratings_helpers import (
@@ -83,8 +89,8 @@ async def test_a_tampered_rating_is_found_and_a_rebuild_restores_it(
         db.execute("DELETE FROM rating_history WHERE id = 1")
     check = await check_ratings(store.ratings)
     assert not check.ok
-    assert any(line.startswith("rating ") for line in check.differences)
-    assert any(line.startswith("history ") for line in check.differences)
+    assert any(isinstance(d, RatingDifference) for d in check.differences)
+    assert any(isinstance(d, HistoryDifference) for d in check.differences)
     await rebuild_ratings(store.ratings)
     assert (await check_ratings(store.ratings)).ok
 
