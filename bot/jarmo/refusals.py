@@ -21,7 +21,6 @@ def explain_refusal(game: Game, action: Action, text: str) -> None:
     """Raise ``IllegalMove`` saying why ``action`` (typed as ``text``) is not legal here."""
     if game.over:
         raise IllegalMove(
-            IllegalMove.GAME_OVER,
             "The game is over; no more moves can be played.",
             text,
             Problem.GAME_OVER,
@@ -34,7 +33,6 @@ def explain_refusal(game: Game, action: Action, text: str) -> None:
         if action.place is not None:
             _check_immediate_place(game, action.origin, action.target, action.place, text)
     raise IllegalMove(
-        IllegalMove.NOT_ALLOWED,
         "That action is not allowed in this position.",
         text,
         Problem.NOT_ALLOWED,
@@ -47,7 +45,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
     side = game.turn_index
     if piece is None:
         raise IllegalMove(
-            IllegalMove.NO_PIECE,
             f"There is no piece on {name_p}.",
             text,
             Problem.NO_PIECE,
@@ -55,7 +52,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
         )
     if piece.side != game.turn:
         raise IllegalMove(
-            IllegalMove.NOT_YOUR_PIECE,
             f"The piece on {name_p} is {side_name(piece.side, game.ruleset)}'s, not yours.",
             text,
             Problem.NOT_YOUR_PIECE,
@@ -65,7 +61,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
         )
     if IN_ENEMY_CAMP[side][p]:
         raise IllegalMove(
-            IllegalMove.IN_ENEMY_CAMP,
             f"Your piece on {name_p} stands in the enemy camp and can never move again.",
             text,
             Problem.IN_ENEMY_CAMP,
@@ -74,7 +69,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
     if q not in game.layout.neighbours[p]:
         options = _options_from(game, p)
         raise IllegalMove(
-            IllegalMove.NO_LINE,
             f"No line joins {name_p} and {name_q} on the {game.layout.name} board. "
             f"{_options_text(name_p, options)}",
             text,
@@ -86,7 +80,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
         )
     if q not in game.targets(side)[p]:
         raise IllegalMove(
-            IllegalMove.BACKWARDS,
             f"In {game.ruleset}, pieces only move towards the enemy camp; "
             f"{name_p}-{name_q} goes backwards or sideways.",
             text,
@@ -98,7 +91,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
     target = game.piece_at(name_q)
     if target is not None and target.side == game.turn:
         raise IllegalMove(
-            IllegalMove.OWN_PIECE_THERE,
             f"Your own piece is already on {name_q}.",
             text,
             Problem.OWN_PIECE_THERE,
@@ -106,7 +98,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
         )
     if game.would_shuffle(p, q):
         raise IllegalMove(
-            IllegalMove.SHUFFLING,
             f"No shuffling: you have played {name_p}-{name_q} and back twice in a row; "
             "make a different move first.",
             text,
@@ -131,7 +122,6 @@ def _options_text(name: str, options: list[str]) -> str:
 def _check_immediate_place(game: Game, p: Point, q: Point, place: Point, text: str) -> None:
     if not game.rules.guards:
         raise IllegalMove(
-            IllegalMove.BAD_PLACE,
             f"Only ludos lets you place a piece together with a step; play "
             f"{POINT_NAMES[p]}-{POINT_NAMES[q]} alone.",
             text,
@@ -143,7 +133,6 @@ def _check_immediate_place(game: Game, p: Point, q: Point, place: Point, text: s
     recovers = game.kinds[p] == GUARD and IN_ENEMY_CAMP[side][q] and game.captured(game.turn) > 0
     if not recovers:
         raise IllegalMove(
-            IllegalMove.BAD_PLACE,
             "That step recovers no piece (only a guard entering the enemy camp while "
             "you have a captured piece does), so there is nothing to place.",
             text,
@@ -156,7 +145,6 @@ def _check_place_point(game: Game, r: Point, text: str) -> None:
     camp_row = CAMP_ROW[game.turn_index]
     if row_of(r) != camp_row:
         raise IllegalMove(
-            IllegalMove.BAD_PLACE,
             f"{POINT_NAMES[r]} is not in your camp; pieces come back on row {camp_row + 1}.",
             text,
             Problem.NOT_IN_CAMP,
@@ -165,7 +153,6 @@ def _check_place_point(game: Game, r: Point, text: str) -> None:
         )
     if game.piece_at(POINT_NAMES[r]) is not None:
         raise IllegalMove(
-            IllegalMove.BAD_PLACE,
             f"{POINT_NAMES[r]} is not empty; choose an empty point of your camp.",
             text,
             Problem.POINT_TAKEN,
@@ -177,7 +164,6 @@ def _check_place(game: Game, r: Point, text: str) -> None:
     if game.rules.guards:
         if not game.reserve(game.turn):
             raise IllegalMove(
-                IllegalMove.NO_REDEPLOY,
                 "You have no piece in reserve to place (a guard that reaches the "
                 "enemy camp recovers one of your captured pieces).",
                 text,
@@ -191,14 +177,12 @@ def _check_place(game: Game, r: Point, text: str) -> None:
 def _check_redeploy(game: Game, text: str) -> None:
     if not game.captured(game.turn):
         raise IllegalMove(
-            IllegalMove.NO_REDEPLOY,
             "You have no captured piece to redeploy.",
             text,
             Problem.NO_CAPTURED,
         )
     if not game.can_redeploy():
         raise IllegalMove(
-            IllegalMove.NO_REDEPLOY,
             "To redeploy you need a marked piece (one that has captured) standing "
             "in the enemy camp.",
             text,
@@ -206,7 +190,6 @@ def _check_redeploy(game: Game, text: str) -> None:
         )
     if not game.free_camp_points():
         raise IllegalMove(
-            IllegalMove.NO_REDEPLOY,
             "Your camp has no empty point, so you cannot redeploy this turn.",
             text,
             Problem.CAMP_FULL,
