@@ -25,10 +25,12 @@ from bot.cogs.items import JarmoItem
 from bot.cogs.move_offer import MOVE_BUTTON_PREFIX
 from bot.cogs.replies import actor_of, only_pinging, place_of, report_message
 from bot.cogs.threads import ARCHIVE_AFTER_MINUTES, thread_name
+from bot.cogs.transformers import OneOf
 from bot.cogs.words import discord_voice, discord_words, mention, reader_language
 from bot.i18n import N_
 from bot.render import render_standings_table
 from bot.service import Report
+from bot.service.game_options import TOURNAMENT_RULES
 from bot.service.tournaments.views import (
     ForcedRound,
     MatchWelcome,
@@ -56,6 +58,7 @@ log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's text
 BOARDS_CLOSED = 10  # of a match's latest messages, those whose Move button a forced end removes
 _BUTTONS = {"join": (N_("Join"), discord.ButtonStyle.success), "leave": (N_("Leave"), None)}
+TournamentLength = app_commands.Transform[int, OneOf(TOURNAMENT_RULES.lengths)]
 
 
 def can_run_tournaments(interaction: discord.Interaction[JarmoBot]) -> bool:
@@ -107,7 +110,7 @@ class TournamentCommands(commands.Cog):
         name: app_commands.Range[str, 1, 60],
         format: Literal["round-robin", "swiss"],
         rounds: app_commands.Range[int, 1, 30] | None = None,
-        games: Literal[2, 4, 6] = 2,
+        games: TournamentLength = 2,
         ruleset: Ruleset | None = None,
         time_per_move: app_commands.Range[str, 1, 12] | None = None,
     ) -> None:
