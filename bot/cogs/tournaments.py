@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -21,7 +20,7 @@ from discord.ext import commands
 from bot.cogs.audience import channel_language, server_language
 from bot.cogs.challenges import Ruleset
 from bot.cogs.clock import time_per_move_choices
-from bot.cogs.items import JarmoItem
+from bot.cogs.items import CustomIdSpec, JarmoItem
 from bot.cogs.move_offer import MOVE_BUTTON_PREFIX
 from bot.cogs.replies import actor_of, only_pinging, place_of, report_message
 from bot.cogs.threads import ARCHIVE_AFTER_MINUTES, thread_name
@@ -274,7 +273,7 @@ def _channel_mention(channel_id: int) -> str:
 class SignupButton(
     JarmoItem,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"jarmo:tournament:(?P<id>[0-9]+):(?P<answer>join|leave)",
+    custom_id=CustomIdSpec("tournament", id=int, answer="|".join(_BUTTONS)),
 ):
     """Join / Leave under a tournament's sign-up message (refused once it has started)."""
 
@@ -284,22 +283,12 @@ class SignupButton(
             discord.ui.Button(
                 label=discord_words(language).gettext(label),
                 style=style or discord.ButtonStyle.secondary,
-                custom_id=f"jarmo:tournament:{tournament_id}:{answer}",
+                custom_id=self.custom_id_spec.format(tournament_id, answer),
             )
         )
         self.tournament_id = tournament_id
         self.answer = answer
         self.what = f"tournament {answer}"
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> SignupButton:
-        return cls(int(match["id"]), match["answer"])
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         cases, actor = interaction.client.service.tournaments, actor_of(interaction)
