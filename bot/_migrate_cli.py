@@ -31,9 +31,9 @@ from bot.store.postgres import connect, migrate_database, open_postgres
 
 # Parents before children (foreign keys); the schema-version table is each backend's own.
 TABLES = (
-    "guild_settings", "players", "bot_state", "challenges", "matches", "games", "actions",
-    "ratings", "rating_history", "tournaments", "tournament_entries", "tournament_pairings",
-    "outbox", "quarantined_games", "game_reviews",
+    "players", "bot_state", "challenges", "matches", "games", "actions", "ratings",
+    "rating_history", "tournaments", "tournament_entries", "tournament_pairings", "outbox",
+    "quarantined_games", "game_reviews",
 )  # fmt: skip
 
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -11,7 +10,7 @@ from discord.ext import commands
 
 from bot.cogs.audience import channel_language
 from bot.cogs.clock import time_per_move_choices
-from bot.cogs.items import JarmoItem
+from bot.cogs.items import CustomIdSpec, JarmoItem
 from bot.cogs.replies import (
     actor_of,
     computer_answers,
@@ -134,7 +133,7 @@ async def post_challenge(interaction: discord.Interaction[JarmoBot], view: Chall
 class ChallengeButton(
     JarmoItem,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"jarmo:challenge:(?P<id>[0-9]+):(?P<answer>accept|decline|cancel)",
+    custom_id=CustomIdSpec("challenge", id=int, answer="|".join(_ANSWERS)),
 ):
     """Accept / Decline (the challenged player) and Withdraw (the challenger)."""
 
@@ -144,22 +143,12 @@ class ChallengeButton(
             discord.ui.Button(
                 label=discord_words(language).gettext(label),
                 style=style,
-                custom_id=f"jarmo:challenge:{challenge_id}:{answer}",
+                custom_id=self.custom_id_spec.format(challenge_id, answer),
             )
         )
         self.challenge_id = challenge_id
         self.answer = answer
         self.what = f"challenge {answer}"
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ChallengeButton:
-        return cls(int(match["id"]), match["answer"])
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         service, actor = interaction.client.service, actor_of(interaction)

@@ -4,7 +4,6 @@ for the deadline scheduler's reminders and timeouts."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -12,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
-from bot.cogs.items import JarmoItem, offer_button, offer_from, offer_template, single
+from bot.cogs.items import JarmoItem, OfferIds, offer_button, single
 from bot.cogs.replies import (
     actor_of,
     board_embed,
@@ -72,7 +71,7 @@ class ClockCommands(commands.Cog):
 class PauseButton(
     JarmoItem,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=offer_template("pause"),
+    custom_id=OfferIds("pause"),
 ):
     """The opponent's answer to an offer to pause the clock."""
 
@@ -80,18 +79,8 @@ class PauseButton(
 
     def __init__(self, offer: PauseOffer, language: str | None = None) -> None:
         label = discord_words(language).gettext("Agree to pause")
-        super().__init__(offer_button("pause", label, offer))
+        super().__init__(offer_button(self.custom_id_spec, label, offer))
         self.offer = offer
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> PauseButton:
-        return cls(offer_from(match))
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         view = await interaction.client.service.clocks.accept_pause(

@@ -9,7 +9,6 @@ working after a restart; a click on a grid the game has moved past opens a fresh
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,8 +16,8 @@ import discord
 
 from bot.cogs.audience import channel_language
 from bot.cogs.grid_plan import BACK, LATER, Cell, GridPlan, OffGrid, Picked, Stage, click, plan
-from bot.cogs.items import JarmoItem
-from bot.cogs.move_offer import MOVE_TEMPLATE, move_button
+from bot.cogs.items import CustomIdSpec, JarmoItem
+from bot.cogs.move_offer import MOVE_ID, move_button
 from bot.cogs.replies import (
     EMBED_COLOUR,
     actor_of,
@@ -58,7 +57,7 @@ DEFAULT_MARKS: dict[Side, str] = {"white": "⚪", "black": "⚫"}
 class MoveButton(
     JarmoItem,
     discord.ui.DynamicItem[GridButton],
-    template=MOVE_TEMPLATE,
+    custom_id=MOVE_ID,
 ):
     """The **Move** button under a public board: opens the grid for the player to move."""
 
@@ -67,16 +66,6 @@ class MoveButton(
     def __init__(self, game_id: int, language: str | None = None) -> None:
         super().__init__(move_button(game_id, language))
         self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> MoveButton:
-        return cls(int(match["game"]))
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         board = await movers_board(interaction)
@@ -91,9 +80,8 @@ class MoveButton(
 class GridCell(
     JarmoItem,
     discord.ui.DynamicItem[GridButton],
-    template=(
-        r"jarmo:cell:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<picked>[A-E1-5-]{0,5}):"
-        r"(?P<clicked>[A-E][1-5]|" + BACK + "|" + LATER + ")"
+    custom_id=CustomIdSpec(
+        "cell", game=int, version=int, picked="[A-E1-5-]{0,5}", clicked=f"[A-E][1-5]|{BACK}|{LATER}"
     ),
 ):
     """One button of a grid: a point of the board, or Back / Place later."""
@@ -109,21 +97,10 @@ class GridCell(
         *,
         button: GridButton | None = None,
     ) -> None:
-        custom_id = f"jarmo:cell:{game_id}:{version}:{picked}:{clicked}"
         look = button or discord.ui.Button(label=clicked)
-        look.custom_id = custom_id
+        look.custom_id = self.custom_id_spec.format(game_id, version, picked, clicked)
         super().__init__(look)
         self.game_id, self.version, self.picked, self.clicked = game_id, version, picked, clicked
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> GridCell:
-        return cls(int(match["game"]), int(match["version"]), match["picked"], match["clicked"])
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         board = await movers_board(interaction)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 
@@ -16,12 +16,52 @@ if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 
+class CustomIdSpec:
+    """The custom id of one kind of persistent component, ``jarmo:<kind>:<value>:…``, declared
+    once as its fields in order: ``int`` for a whole number, else the pattern its text matches.
+    It gives the ``DynamicItem``'s template, writes the ids and reads a click's values back."""
+
+    def __init__(self, kind: str, **fields: type[int] | str) -> None:
+        self.prefix = f"jarmo:{kind}:"
+        self._fields = fields
+        groups = (f"(?P<{name}>{'[0-9]+' if of is int else of})" for name, of in fields.items())
+        self.template = self.prefix + ":".join(groups)
+
+    def format(self, *values: object) -> str:
+        """The id that holds ``values``, one for each field, in order."""
+        return self.prefix + ":".join(map(str, values))
+
+    def values(self, match: re.Match[str]) -> tuple[Any, ...]:
+        """The values a match of the template holds, in order (whole numbers as ``int``)."""
+        fields = self._fields.items()
+        return tuple(int(match[name]) if of is int else match[name] for name, of in fields)
+
+
 class JarmoItem:
-    """Put first in the bases of every ``discord.ui.DynamicItem`` of the bot. It admits only
-    interactions from servers the bot is in (the command tree's check does not cover
-    components), and hands any failure of ``handle`` to the command tree's ``on_error``."""
+    """Put first in the bases of every ``discord.ui.DynamicItem`` of the bot, with its
+    ``custom_id=`` spec in place of a ``template=``. It admits only interactions from servers
+    the bot is in (the command tree's check does not cover components), hands any failure of
+    ``handle`` to the command tree's ``on_error``, and rebuilds the item from a clicked id by
+    passing the spec's values to the constructor, in order."""
 
     what: str = "component"  # names the component in the log
+    custom_id_spec: ClassVar[CustomIdSpec]
+
+    def __init_subclass__(cls, *, custom_id: CustomIdSpec, **kwargs: Any) -> None:
+        cls.custom_id_spec = custom_id
+        kwargs["template"] = custom_id.template  # for DynamicItem, next in the bases
+        super().__init_subclass__(**kwargs)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """The item a click on an id of this kind is for (discord.py calls it)."""
+        return cls(*cls.custom_id_spec.values(match))
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Only interactions from a server the bot is in run the callback."""
@@ -47,17 +87,18 @@ def single(item: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def offer_template(kind: str) -> str:
-    """The custom-id pattern of the button that accepts an ``Offer`` of this kind."""
-    return rf"jarmo:{kind}:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<by>[0-9]+):(?P<to>[0-9]+)"
+class OfferIds(CustomIdSpec):
+    """The custom id of the button that accepts an ``Offer`` of one kind; its one value is the
+    offer."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind, game=int, version=int, by=int, to=int)
+
+    def values(self, match: re.Match[str]) -> tuple[Any, ...]:
+        return (Offer(*super().values(match)),)
 
 
-def offer_button(kind: str, label: str, offer: Offer) -> discord.ui.Button[discord.ui.View]:
+def offer_button(ids: CustomIdSpec, label: str, offer: Offer) -> discord.ui.Button[discord.ui.View]:
     """The button that accepts ``offer``; everything needed to check it is in its custom id."""
-    custom_id = f"jarmo:{kind}:{offer.game_id}:{offer.version}:{offer.offered_by}:{offer.answer_by}"
+    custom_id = ids.format(offer.game_id, offer.version, offer.offered_by, offer.answer_by)
     return discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=custom_id)
-
-
-def offer_from(match: re.Match[str]) -> Offer:
-    """The ``Offer`` an offer button's custom id carries."""
-    return Offer(int(match["game"]), int(match["version"]), int(match["by"]), int(match["to"]))

@@ -7,11 +7,12 @@ from typing import Any
 
 import discord
 
+from bot.cogs.items import CustomIdSpec
 from bot.cogs.words import discord_words
 from bot.i18n import N_
 
-MOVE_BUTTON_PREFIX = "jarmo:grid:"  # the Move button's custom id, before the game's id
-MOVE_TEMPLATE = r"jarmo:grid:(?P<game>[0-9]+)"
+MOVE_ID = CustomIdSpec("grid", game=int)
+MOVE_BUTTON_PREFIX = MOVE_ID.prefix  # the Move button's custom id, before the game's id
 MOVE_LABEL = N_("Move")
 
 
@@ -22,7 +23,7 @@ def move_button(game_id: int, language: str | None = None) -> discord.ui.Button[
         label=discord_words(language).gettext(MOVE_LABEL),
         emoji="🎯",
         style=discord.ButtonStyle.primary,
-        custom_id=f"{MOVE_BUTTON_PREFIX}{game_id}",
+        custom_id=MOVE_ID.format(game_id),
     )
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
-from bot.cogs.items import JarmoItem, offer_button, offer_from, offer_template, single
+from bot.cogs.items import CustomIdSpec, JarmoItem, OfferIds, offer_button, single
 from bot.cogs.move_offer import move_view
 from bot.cogs.replies import (
     EMBED_COLOUR,
@@ -204,7 +203,7 @@ class PlayCommands(commands.Cog):
 class ResignButton(
     JarmoItem,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"jarmo:resign:(?P<game>[0-9]+):(?P<user>[0-9]+)",
+    custom_id=CustomIdSpec("resign", game=int, user=int),
 ):
     """The confirmation under a (private) resign prompt."""
 
@@ -215,21 +214,11 @@ class ResignButton(
             discord.ui.Button(
                 label=discord_words(language).gettext("Yes, resign the match"),
                 style=discord.ButtonStyle.danger,
-                custom_id=f"jarmo:resign:{game_id}:{user_id}",
+                custom_id=self.custom_id_spec.format(game_id, user_id),
             )
         )
         self.game_id = game_id
         self.user_id = user_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ResignButton:
-        return cls(int(match["game"]), int(match["user"]))
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         if interaction.user.id != self.user_id:
@@ -247,7 +236,7 @@ class ResignButton(
 class StopButton(
     JarmoItem,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=offer_template("stop"),
+    custom_id=OfferIds("stop"),
 ):
     """The opponent's answer to an offer to end the game as it stands."""
 
@@ -255,18 +244,8 @@ class StopButton(
 
     def __init__(self, offer: Offer, language: str | None = None) -> None:
         label = discord_words(language).gettext("Agree to stop here")
-        super().__init__(offer_button("stop", label, offer))
+        super().__init__(offer_button(self.custom_id_spec, label, offer))
         self.offer = offer
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> StopButton:
-        return cls(offer_from(match))
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         report = await interaction.client.service.play.accept_stop(

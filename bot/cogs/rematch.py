@@ -3,15 +3,14 @@ opponent answers as any challenge; against the computer the rematch starts at on
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.cogs.audience import channel_language
 from bot.cogs.challenges import post_challenge
 from bot.cogs.items import JarmoItem
-from bot.cogs.rematch_offer import REMATCH_TEMPLATE, rematch_button
+from bot.cogs.rematch_offer import REMATCH_ID, rematch_button
 from bot.cogs.replies import actor_of, computer_answers, report_message
 from bot.service import Actor, Report
 from bot.service.rematches import MemberLookup, RematchStarted
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
 class RematchButton(
     JarmoItem,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=REMATCH_TEMPLATE,
+    custom_id=REMATCH_ID,
 ):
     """Rematch, under the message that ends a match (either player may click it)."""
 
@@ -31,16 +30,6 @@ class RematchButton(
         super().__init__(rematch_button(match_id))
         self.match_id = match_id
         self.what = "rematch"
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> RematchButton:
-        return cls(int(match["match"]))
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         service = interaction.client.service

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import discord
 
+from bot.cogs.items import CustomIdSpec
 from bot.cogs.words import discord_words
 from bot.i18n import N_
 
-REMATCH_TEMPLATE = r"jarmo:rematch:(?P<match>[0-9]+)"
+REMATCH_ID = CustomIdSpec("rematch", match=int)
 REMATCH_LABEL = N_("Rematch")
 
 
@@ -19,7 +20,7 @@ def rematch_button(
     return discord.ui.Button(
         label=discord_words(language).gettext(REMATCH_LABEL),
         style=discord.ButtonStyle.primary,
-        custom_id=f"jarmo:rematch:{match_id}",
+        custom_id=REMATCH_ID.format(match_id),
     )
 
 

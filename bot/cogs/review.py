@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import re
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +20,7 @@ from discord.ext import commands
 from bot.cogs.audience import channel_language
 from bot.cogs.items import JarmoItem
 from bot.cogs.replies import EMBED_COLOUR, only_pinging, place_of
-from bot.cogs.review_offer import REVIEW_TEMPLATE, review_button
+from bot.cogs.review_offer import REVIEW_ID, review_button
 from bot.cogs.words import discord_voice, picture_words, reader_language
 from bot.jarmo import side_name
 from bot.render import render_review_graph
@@ -155,7 +154,7 @@ class _ProgressEdits:
 class ReviewButton(
     JarmoItem,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=REVIEW_TEMPLATE,
+    custom_id=REVIEW_ID,
 ):
     """Review, under the message that ends a game (anyone in the channel may click it)."""
 
@@ -164,16 +163,6 @@ class ReviewButton(
     def __init__(self, game_id: int) -> None:
         super().__init__(review_button(game_id))
         self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ReviewButton:
-        return cls(int(match["game"]))
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         await send_review(interaction, self.game_id, private=False)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import discord
 
+from bot.cogs.items import CustomIdSpec
 from bot.cogs.words import discord_words
 from bot.i18n import N_
 
-REVIEW_TEMPLATE = r"jarmo:review:(?P<game>[0-9]+)"
+REVIEW_ID = CustomIdSpec("review", game=int)
 REVIEW_LABEL = N_("Review")
 
 
@@ -17,5 +18,5 @@ def review_button(game_id: int, language: str | None = None) -> discord.ui.Butto
     return discord.ui.Button(
         label=discord_words(language).gettext(REVIEW_LABEL),
         style=discord.ButtonStyle.secondary,
-        custom_id=f"jarmo:review:{game_id}",
+        custom_id=REVIEW_ID.format(game_id),
     )

@@ -8,14 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.words import discord_words, reader_language
+from bot.cogs.words import SERVER_LANGUAGES, discord_words, reader_language
 from bot.service.servers import ServerSettings
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
-
-# Each language by its own name, as its speakers look for it.
-_LANGUAGE_NAMES = {"en": "English", "pl": "polski", "de": "Deutsch", "eo": "Esperanto"}
 
 
 class ServerCommands(commands.Cog):
@@ -38,7 +35,7 @@ class ServerCommands(commands.Cog):
     @server.command(name="language")
     @app_commands.describe(language="The language of the bot's posts everyone reads here")
     @app_commands.choices(
-        language=[app_commands.Choice(name=n, value=v) for v, n in _LANGUAGE_NAMES.items()]
+        language=[app_commands.Choice(name=n, value=v) for v, n in SERVER_LANGUAGES.items()]
     )
     async def language(self, interaction: discord.Interaction[JarmoBot], language: str) -> None:
         """The language of the bot's public posts on this server."""
@@ -56,7 +53,7 @@ async def _confirm(interaction: discord.Interaction[JarmoBot], settings: ServerS
     """Privately, the server's settings as they now are."""
     _ = discord_words(reader_language(interaction)).gettext
     threads = settings.threads_or(interaction.client.config.threads)
-    language = _LANGUAGE_NAMES.get(settings.language or "en", settings.language or "en")
+    language = SERVER_LANGUAGES.get(settings.language or "en", settings.language or "en")
     lines = [
         _("Saved. This server's Jarmo settings:"),
         _("Threads: each match in its own thread.") if threads else _("Threads: off."),

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.cogs.audience import channel_language
 from bot.cogs.challenges import Ruleset
-from bot.cogs.items import JarmoItem, single
+from bot.cogs.items import CustomIdSpec, JarmoItem, single
 from bot.cogs.replies import EMBED_COLOUR, only_pinging
 from bot.cogs.review import send_review
 from bot.cogs.tournaments import table_messages
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 class LeaderboardButton(
     JarmoItem,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"jarmo:lb:(?P<guild>[0-9]+):(?P<ruleset>[a-z]+):(?P<page>[0-9]+):(?P<viewer>[0-9]+)",
+    custom_id=CustomIdSpec("lb", guild=int, ruleset="[a-z]+", page=int, viewer=int),
 ):
     """Previous / next page. The page shown is in the id; the person who asked for the board
     turns its pages in place, anyone else gets their own private copy (with their own row)."""
@@ -67,20 +67,10 @@ class LeaderboardButton(
                 label=label,
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
-                custom_id=f"jarmo:lb:{guild_id}:{ruleset}:{page}:{viewer_id}",
+                custom_id=self.custom_id_spec.format(guild_id, ruleset, page, viewer_id),
             )
         )
         self.guild_id, self.ruleset, self.page, self.viewer_id = guild_id, ruleset, page, viewer_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> LeaderboardButton:
-        return cls(int(match["guild"]), match["ruleset"], int(match["page"]), int(match["viewer"]))
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         if interaction.guild_id != self.guild_id:
@@ -142,7 +132,7 @@ MAX_OPTIONS = 25  # Discord's limit for a select menu
 class HistoryPicker(
     JarmoItem,
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=r"jarmo:hist:(?P<guild>[0-9]+):(?P<user>[0-9]+):(?P<opponent>[0-9]+)",
+    custom_id=CustomIdSpec("hist", guild=int, user=int, opponent=int),
 ):
     """The picker under a history: the chosen game's move list and replay, or its review, or
     the chosen tournament's final table (image and text), privately."""
@@ -182,7 +172,7 @@ class HistoryPicker(
         )
         super().__init__(
             discord.ui.Select(
-                custom_id=f"jarmo:hist:{guild_id}:{user_id}:{opponent_id or 0}",
+                custom_id=self.custom_id_spec.format(guild_id, user_id, opponent_id or 0),
                 placeholder=placeholder,
                 options=options or [discord.SelectOption(label="-", value="0")],
             )
@@ -197,9 +187,8 @@ class HistoryPicker(
         match: re.Match[str],
         /,
     ) -> HistoryPicker:
-        opponent = int(match["opponent"]) or None
-        return cls(None, guild_id=int(match["guild"]), user_id=int(match["user"]),
-                   opponent_id=opponent)  # fmt: skip
+        guild, user, opponent = cls.custom_id_spec.values(match)
+        return cls(None, guild_id=guild, user_id=user, opponent_id=opponent or None)
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         if interaction.guild_id != self.guild_id:

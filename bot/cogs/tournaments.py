@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -21,14 +20,16 @@ from discord.ext import commands
 from bot.cogs.audience import channel_language, server_language
 from bot.cogs.challenges import Ruleset
 from bot.cogs.clock import time_per_move_choices
-from bot.cogs.items import JarmoItem
+from bot.cogs.items import CustomIdSpec, JarmoItem
 from bot.cogs.move_offer import MOVE_BUTTON_PREFIX
 from bot.cogs.replies import actor_of, only_pinging, place_of, report_message
 from bot.cogs.threads import ARCHIVE_AFTER_MINUTES, thread_name
+from bot.cogs.transformers import OneOf
 from bot.cogs.words import discord_voice, discord_words, mention, reader_language
 from bot.i18n import N_
 from bot.render import render_standings_table
 from bot.service import Report
+from bot.service.game_options import TOURNAMENT_RULES
 from bot.service.tournaments.views import (
     ForcedRound,
     MatchWelcome,
@@ -56,6 +57,7 @@ log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's text
 BOARDS_CLOSED = 10  # of a match's latest messages, those whose Move button a forced end removes
 _BUTTONS = {"join": (N_("Join"), discord.ButtonStyle.success), "leave": (N_("Leave"), None)}
+TournamentLength = app_commands.Transform[int, OneOf(TOURNAMENT_RULES.lengths)]
 
 
 def can_run_tournaments(interaction: discord.Interaction[JarmoBot]) -> bool:
@@ -107,7 +109,7 @@ class TournamentCommands(commands.Cog):
         name: app_commands.Range[str, 1, 60],
         format: Literal["round-robin", "swiss"],
         rounds: app_commands.Range[int, 1, 30] | None = None,
-        games: Literal[2, 4, 6] = 2,
+        games: TournamentLength = 2,
         ruleset: Ruleset | None = None,
         time_per_move: app_commands.Range[str, 1, 12] | None = None,
     ) -> None:
@@ -271,7 +273,7 @@ def _channel_mention(channel_id: int) -> str:
 class SignupButton(
     JarmoItem,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"jarmo:tournament:(?P<id>[0-9]+):(?P<answer>join|leave)",
+    custom_id=CustomIdSpec("tournament", id=int, answer="|".join(_BUTTONS)),
 ):
     """Join / Leave under a tournament's sign-up message (refused once it has started)."""
 
@@ -281,22 +283,12 @@ class SignupButton(
             discord.ui.Button(
                 label=discord_words(language).gettext(label),
                 style=style or discord.ButtonStyle.secondary,
-                custom_id=f"jarmo:tournament:{tournament_id}:{answer}",
+                custom_id=self.custom_id_spec.format(tournament_id, answer),
             )
         )
         self.tournament_id = tournament_id
         self.answer = answer
         self.what = f"tournament {answer}"
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> SignupButton:
-        return cls(int(match["id"]), match["answer"])
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         cases, actor = interaction.client.service.tournaments, actor_of(interaction)

@@ -17,9 +17,10 @@ from bot.words import Voice, image_words, shared_catalogue
 LOCALE = Path(__file__).resolve().parent / "locale"
 DOMAIN = "discord"
 
-# The languages a server can choose for its public posts, each named in itself. Esperanto has
-# no Discord locale, so a server setting is the only way to it.
-SERVER_LANGUAGES = {"en": "English", "de": "Deutsch", "eo": "Esperanto", "pl": "polski"}
+# The languages a server can choose for its public posts, each by its own name, as its speakers
+# look for it (in the order the command offers them). Esperanto has no Discord locale, so a
+# server setting is the only way to it.
+SERVER_LANGUAGES = {"en": "English", "pl": "polski", "de": "Deutsch", "eo": "Esperanto"}
 
 
 def mention(user_id: int) -> str:

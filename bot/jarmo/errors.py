@@ -8,11 +8,10 @@ engine's plain-English account, for logs and for programs that use the engine di
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Final
 
 
 class Problem(StrEnum):
-    """Exactly what is wrong with an action (finer than :attr:`IllegalMove.reason`)."""
+    """Exactly what is wrong with an action."""
 
     # the text
     UNREADABLE = "unreadable"  # details: wanted ("action" or "point")
@@ -61,25 +60,9 @@ class NotationError(JarmoError):
 class IllegalMove(JarmoError):
     """A well-formed action that the rules do not allow in this position.
 
-    ``reason`` is a short machine-readable code (see the constants below); ``problem`` and
-    ``details`` say exactly what; the message is a sentence that says why.
+    ``problem`` and ``details`` say exactly what; the message is a sentence that says why.
     """
 
-    GAME_OVER: Final = "game_over"
-    NO_PIECE: Final = "no_piece"
-    NOT_YOUR_PIECE: Final = "not_your_piece"
-    NO_LINE: Final = "no_line"
-    OWN_PIECE_THERE: Final = "own_piece_there"
-    IN_ENEMY_CAMP: Final = "in_enemy_camp"
-    BACKWARDS: Final = "backwards"
-    SHUFFLING: Final = "shuffling"
-    NO_REDEPLOY: Final = "no_redeploy"
-    BAD_PLACE: Final = "bad_place"
-    NOT_ALLOWED: Final = "not_allowed"  # a refusal no specific check explains (should not happen)
-
-    def __init__(
-        self, reason: str, message: str, move: str | None, problem: Problem, **details: str
-    ) -> None:
-        self.reason = reason
+    def __init__(self, message: str, move: str | None, problem: Problem, **details: str) -> None:
         self.move = move
         super().__init__(message, problem, details)

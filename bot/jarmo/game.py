@@ -53,7 +53,6 @@ from .steps import (
     LOW_MASK,
     STEP_BITS,
     Slot,
-    points_of,
     side_steps,
 )
 
@@ -329,10 +328,6 @@ class Game:
         meaningless on an empty point)."""
         return self._kind
 
-    def piece_points(self, side: int) -> Sequence[Point]:
-        """The points of side ``side``'s pieces, in order."""
-        return points_of(self._occupied[side])
-
     def occupied(self, side: int) -> int:
         """The points of side ``side``'s pieces as a bit mask (bit ``p`` for point ``p``)."""
         return self._occupied[side]
@@ -492,8 +487,8 @@ class Game:
         """Play an action, given in any accepted notation or as an ``Action``, and return its
         canonical text.
 
-        Raises ``NotationError`` for unreadable text and ``IllegalMove`` (with the reason) for an
-        action the rules forbid here; either way the game is left untouched.
+        Raises ``NotationError`` for unreadable text and ``IllegalMove`` (with its ``Problem``)
+        for an action the rules forbid here; either way the game is left untouched.
         """
         if isinstance(action, str):
             code = CODE_OF_TEXT.get(action)  # canonical text, as from legal_moves()

@@ -9,6 +9,8 @@ from typing import Any, Final
 from .position import Side
 
 MATCH_LENGTHS: Final = (1, 2, 4, 6)
+# The lengths in which each player has White as often as the other.
+EVEN_MATCH_LENGTHS: Final = tuple(games for games in MATCH_LENGTHS if games % 2 == 0)
 
 
 @dataclass(frozen=True, slots=True)

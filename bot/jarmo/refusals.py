@@ -22,7 +22,6 @@ def explain_refusal(game: Game, action: Action, text: str) -> None:
     """Raise ``IllegalMove`` saying why ``action`` (typed as ``text``) is not legal here."""
     if game.over:
         raise IllegalMove(
-            IllegalMove.GAME_OVER,
             "The game is over; no more moves can be played.",
             text,
             Problem.GAME_OVER,
@@ -35,7 +34,6 @@ def explain_refusal(game: Game, action: Action, text: str) -> None:
         if action.place is not None:
             _check_immediate_place(game, action.origin, action.target, action.place, text)
     raise IllegalMove(
-        IllegalMove.NOT_ALLOWED,
         "That action is not allowed in this position.",
         text,
         Problem.NOT_ALLOWED,
@@ -48,7 +46,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
     side = game.turn_index
     if piece is None:
         raise IllegalMove(
-            IllegalMove.NO_PIECE,
             f"There is no piece on {name_p}.",
             text,
             Problem.NO_PIECE,
@@ -56,7 +53,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
         )
     if piece.side != game.turn:
         raise IllegalMove(
-            IllegalMove.NOT_YOUR_PIECE,
             f"The piece on {name_p} is {side_name(piece.side, game.ruleset)}'s, not yours.",
             text,
             Problem.NOT_YOUR_PIECE,
@@ -66,7 +62,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
         )
     if IN_ENEMY_CAMP[side][p]:
         raise IllegalMove(
-            IllegalMove.IN_ENEMY_CAMP,
             f"Your piece on {name_p} stands in the enemy camp and can never move again.",
             text,
             Problem.IN_ENEMY_CAMP,
@@ -77,7 +72,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
         layout = game.layout.name
         board = "published board" if layout == DEFAULT_LAYOUT else f"{layout} board"
         raise IllegalMove(
-            IllegalMove.NO_LINE,
             f"No line joins {name_p} and {name_q} on the {board}. "
             f"{_options_text(name_p, options)}",
             text,
@@ -89,7 +83,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
         )
     if q not in game.targets(side)[p]:
         raise IllegalMove(
-            IllegalMove.BACKWARDS,
             f"In {game.ruleset}, pieces only move towards the enemy camp; "
             f"{name_p}-{name_q} goes backwards or sideways.",
             text,
@@ -101,7 +94,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
     target = game.piece_at(name_q)
     if target is not None and target.side == game.turn:
         raise IllegalMove(
-            IllegalMove.OWN_PIECE_THERE,
             f"Your own piece is already on {name_q}.",
             text,
             Problem.OWN_PIECE_THERE,
@@ -109,7 +101,6 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
         )
     if game.would_shuffle(p, q):
         raise IllegalMove(
-            IllegalMove.SHUFFLING,
             f"No shuffling: you have played {name_p}-{name_q} and back twice in a row; "
             "make a different move first.",
             text,
@@ -134,7 +125,6 @@ def _options_text(name: str, options: list[str]) -> str:
 def _check_immediate_place(game: Game, p: Point, q: Point, place: Point, text: str) -> None:
     if not game.rules.guards:
         raise IllegalMove(
-            IllegalMove.BAD_PLACE,
             f"Only ludos lets you place a piece together with a step; play "
             f"{POINT_NAMES[p]}-{POINT_NAMES[q]} alone.",
             text,
@@ -146,7 +136,6 @@ def _check_immediate_place(game: Game, p: Point, q: Point, place: Point, text: s
     recovers = game.kinds[p] == GUARD and IN_ENEMY_CAMP[side][q] and game.captured(game.turn) > 0
     if not recovers:
         raise IllegalMove(
-            IllegalMove.BAD_PLACE,
             "That step recovers no piece (only a guard entering the enemy camp while "
             "you have a captured piece does), so there is nothing to place.",
             text,
@@ -159,7 +148,6 @@ def _check_place_point(game: Game, r: Point, text: str) -> None:
     camp_row = CAMP_ROW[game.turn_index]
     if row_of(r) != camp_row:
         raise IllegalMove(
-            IllegalMove.BAD_PLACE,
             f"{POINT_NAMES[r]} is not in your camp; pieces come back on row {camp_row + 1}.",
             text,
             Problem.NOT_IN_CAMP,
@@ -168,7 +156,6 @@ def _check_place_point(game: Game, r: Point, text: str) -> None:
         )
     if game.piece_at(POINT_NAMES[r]) is not None:
         raise IllegalMove(
-            IllegalMove.BAD_PLACE,
             f"{POINT_NAMES[r]} is not empty; choose an empty point of your camp.",
             text,
             Problem.POINT_TAKEN,
@@ -180,7 +167,6 @@ def _check_place(game: Game, r: Point, text: str) -> None:
     if game.rules.guards:
         if not game.reserve(game.turn):
             raise IllegalMove(
-                IllegalMove.NO_REDEPLOY,
                 "You have no piece in reserve to place (a guard that reaches the "
                 "enemy camp recovers one of your captured pieces).",
                 text,
@@ -194,14 +180,12 @@ def _check_place(game: Game, r: Point, text: str) -> None:
 def _check_redeploy(game: Game, text: str) -> None:
     if not game.captured(game.turn):
         raise IllegalMove(
-            IllegalMove.NO_REDEPLOY,
             "You have no captured piece to redeploy.",
             text,
             Problem.NO_CAPTURED,
         )
     if not game.can_redeploy():
         raise IllegalMove(
-            IllegalMove.NO_REDEPLOY,
             "To redeploy you need a marked piece (one that has captured) standing "
             "in the enemy camp.",
             text,
@@ -209,7 +193,6 @@ def _check_redeploy(game: Game, text: str) -> None:
         )
     if not game.free_camp_points():
         raise IllegalMove(
-            IllegalMove.NO_REDEPLOY,
             "Your camp has no empty point, so you cannot redeploy this turn.",
             text,
             Problem.CAMP_FULL,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot import store as st
 from bot.jarmo import DEFAULT_LAYOUT, RULESETS
-from bot.jarmo.match import MATCH_LENGTHS
+from bot.jarmo.match import EVEN_MATCH_LENGTHS, MATCH_LENGTHS
 from bot.service.errors import ChallengeUnavailable, Code, Refusal, TournamentRefused
 from bot.service.models import ServiceConfig
 from bot.service.timecontrol import TimeControlError, parse_time_per_move
@@ -24,7 +24,7 @@ class OptionRules:
 
 CHALLENGE_RULES = OptionRules(MATCH_LENGTHS, Code.BAD_GAME_COUNT, ChallengeUnavailable)
 # Even lengths only, so that both players of a tournament match start as often.
-TOURNAMENT_RULES = OptionRules((2, 4, 6), Code.BAD_TOURNAMENT_GAMES, TournamentRefused)
+TOURNAMENT_RULES = OptionRules(EVEN_MATCH_LENGTHS, Code.BAD_TOURNAMENT_GAMES, TournamentRefused)
 
 
 @dataclass(frozen=True, slots=True)

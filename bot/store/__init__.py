@@ -74,7 +74,6 @@ from bot.store.rating_records import (
     Tally,
 )
 from bot.store.records import (
-    MATCH_LENGTHS,
     ActionRecord,
     ChallengeOptions,
     ChallengeRecord,
@@ -109,7 +108,6 @@ from bot.store.tournament_records import (
 )
 
 __all__ = [
-    "MATCH_LENGTHS",
     "WRITER_LEASE",
     "ActionRecord",
     "Announcement",

@@ -8,6 +8,7 @@ from datetime import datetime
 from sqlalchemy import bindparam, insert, literal, select, union_all, update
 
 from bot.jarmo import Game
+from bot.jarmo.match import MATCH_LENGTHS
 from bot.store import _rows
 from bot.store._game_sql import insert_game
 from bot.store._games import GameLoader, dump
@@ -15,7 +16,6 @@ from bot.store._rows import CHALLENGE_COLUMNS, MATCH_COLUMNS, only_row, to_text
 from bot.store._sql import UNIQUE_VIOLATIONS, Hot, Reader, Sql, Transactions, inline
 from bot.store.errors import ChallengeClosed, ChannelTaken, NotFound
 from bot.store.records import (
-    MATCH_LENGTHS,
     ChallengeRecord,
     ClosedChallengeStatus,
     GameRecord,

@@ -20,7 +20,6 @@ EndedMatchState = Literal["finished", "forfeited", "aborted"]
 GameStatus = Literal["active", "finished", "resigned", "timeout", "stopped", "aborted"]
 EndedGameStatus = Literal["finished", "resigned", "timeout", "stopped", "aborted"]
 
-MATCH_LENGTHS: tuple[int, ...] = (1, 2, 4, 6)
 DEFAULT_RULESET = "classic"
 DEFAULT_LAYOUT = "traditional"
 DEFAULT_MAX_PLIES = 200
@@ -30,7 +29,7 @@ DEFAULT_MAX_PLIES = 200
 class ChallengeOptions:
     """What the challenger asked for; copied onto the match when the challenge is accepted."""
 
-    game_count: int = 1  # one of MATCH_LENGTHS
+    game_count: int = 1  # one of the engine's MATCH_LENGTHS
     ruleset: str = DEFAULT_RULESET
     layout: str = DEFAULT_LAYOUT
     side: SidePreference = "random"  # the challenger's side in game 1

@@ -1,6 +1,6 @@
 """The store's schema as code: one ``MetaData`` that both dialects compile.
 
-It is the schema that migrations 0001-0010 leave behind on each backend, table by table: the
+It is the schema that migrations 0001-0011 leave behind on each backend, table by table: the
 migrations' headers say why each part exists. Where the two backends' stored schemas differ,
 the types say so with a variant, so that what SQLAlchemy creates from this module is what the
 migrations made:
@@ -18,6 +18,8 @@ Times are ISO 8601 UTC text with microseconds, so they compare correctly as text
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from sqlalchemy import (
     BigInteger,
@@ -37,6 +39,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.sqlite import REAL
 from sqlalchemy.types import TypeEngine
+
+from bot.jarmo.match import EVEN_MATCH_LENGTHS, MATCH_LENGTHS
 
 metadata = MetaData()
 
@@ -61,16 +65,11 @@ def _checks(table: str, **conditions: str) -> list[CheckConstraint]:
     return named
 
 
-guild_settings = Table(
-    "guild_settings",
-    metadata,
-    Column("guild_id", Id, nullable=False, autoincrement=False),
-    Column("default_ruleset", Text, nullable=False),
-    Column("default_layout", Text, nullable=False),
-    Column("challenge_expiry_seconds", Integer, nullable=False),
-    PrimaryKeyConstraint("guild_id", name="guild_settings_pkey"),
-    *_checks("guild_settings", challenge_expiry_seconds="challenge_expiry_seconds > 0"),
-)
+def _one_of(column: str, values: Iterable[int | str]) -> str:
+    """The condition ``column IN (...)`` for numbers or plain words, written as the migrations
+    wrote it, so that a check derived from a constant is the stored one, to the character."""
+    return f"{column} IN ({', '.join(map(repr, values))})"
+
 
 players = Table(
     "players",
@@ -105,7 +104,7 @@ challenges = Table(
     PrimaryKeyConstraint("id", name="challenges_pkey"),
     *_checks(
         "challenges",
-        game_count="game_count IN (1, 2, 4, 6)",
+        game_count=_one_of("game_count", MATCH_LENGTHS),
         side="side IN ('white', 'black', 'random')",
         max_plies="max_plies > 0",
         status="status IN ('pending', 'accepted', 'declined', 'cancelled', 'expired')",
@@ -150,7 +149,7 @@ matches = Table(
     ForeignKeyConstraint(["challenge_id"], ["challenges.id"], name="matches_challenge_id_fkey"),
     *_checks(
         "matches",
-        game_count="game_count IN (1, 2, 4, 6)",
+        game_count=_one_of("game_count", MATCH_LENGTHS),
         max_plies="max_plies > 0",
         state="state IN ('running', 'finished', 'forfeited', 'aborted')",
         check="winner_id IN (first_white_id, first_black_id)",
@@ -341,7 +340,7 @@ outbox = Table(
     ForeignKeyConstraint(["game_id"], ["games.id"], name="outbox_game_id_fkey"),
     *_checks(
         "outbox",
-        kind=f"kind IN ({', '.join(repr(kind) for kind in OUTBOX_KINDS)})",
+        kind=_one_of("kind", OUTBOX_KINDS),
         status="status IN ('pending', 'sent', 'dropped')",
         attempts="attempts >= 0",
     ),
@@ -400,7 +399,7 @@ tournaments = Table(
         "tournaments",
         format="format IN ('round-robin', 'swiss')",
         rounds="rounds >= 0",
-        game_count="game_count IN (2, 4, 6)",
+        game_count=_one_of("game_count", EVEN_MATCH_LENGTHS),
         max_plies="max_plies > 0",
         time_per_move_seconds="time_per_move_seconds > 0",
         status="status IN ('signup', 'running', 'finished')",

@@ -3,6 +3,7 @@
 import pytest
 
 from bot.jarmo import Game, IllegalMove, LastAction, Outcome, Piece, Termination
+from bot.jarmo.errors import Problem
 
 
 def refused(game: Game, move: str) -> IllegalMove:
@@ -104,7 +105,7 @@ def test_a_game_on_the_old_bow_board_keeps_its_lines() -> None:
 
 def test_a_step_along_an_old_line_is_refused_with_the_reachable_points() -> None:
     err = refused(Game.new(), "B1-C3")
-    assert err.reason == IllegalMove.NO_LINE
+    assert err.problem is Problem.NO_LINE
     assert "B1" in str(err) and "A3, D2" in str(err)
 
 
@@ -123,19 +124,21 @@ def test_turns_alternate_and_a_step_moves_the_piece() -> None:
 
 
 @pytest.mark.parametrize(
-    ("setup", "move", "reason"),
+    ("setup", "move", "problem"),
     [
-        ("A1:w C2:w E5:b", "B1-C3", IllegalMove.NO_PIECE),
-        ("A1:w E5:b", "E5-D3", IllegalMove.NOT_YOUR_PIECE),
-        ("A1:w E5:b", "A1-A2", IllegalMove.NO_LINE),
-        ("A1:w C2:w E5:b", "A1-C2", IllegalMove.OWN_PIECE_THERE),
-        ("B5:w A1:w E5:b", "B5-C3", IllegalMove.IN_ENEMY_CAMP),
-        ("A1:w E5:b", "@A2", IllegalMove.NO_REDEPLOY),
+        ("A1:w C2:w E5:b", "B1-C3", Problem.NO_PIECE),
+        ("A1:w E5:b", "E5-D3", Problem.NOT_YOUR_PIECE),
+        ("A1:w E5:b", "A1-A2", Problem.NO_LINE),
+        ("A1:w C2:w E5:b", "A1-C2", Problem.OWN_PIECE_THERE),
+        ("B5:w A1:w E5:b", "B5-C3", Problem.IN_ENEMY_CAMP),
+        ("A1:w E5:b", "@A2", Problem.NO_MARKED_PIECE),
     ],
 )
-def test_refusals_give_the_reason_and_change_nothing(setup: str, move: str, reason: str) -> None:
+def test_refusals_give_the_reason_and_change_nothing(
+    setup: str, move: str, problem: Problem
+) -> None:
     game = Game.setup(setup)
-    assert refused(game, move).reason == reason
+    assert refused(game, move).problem is problem
 
 
 def test_no_line_message_lists_where_the_piece_can_go() -> None:
@@ -181,7 +184,7 @@ def test_classic_capture_marks_the_piece_and_marking_stays() -> None:
 def test_redeploy_needs_a_captured_piece() -> None:
     game = Game.setup("A5:wm B1:w C1:w D1:w E1:w E4:b")  # white has all five: nothing captured
     err = refused(game, "@A1")
-    assert err.reason == IllegalMove.NO_REDEPLOY and "no captured piece" in str(err)
+    assert err.problem is Problem.NO_CAPTURED and "no captured piece" in str(err)
 
 
 def test_redeploy_needs_a_marked_piece_in_the_enemy_camp() -> None:
@@ -218,7 +221,7 @@ def test_no_redeploy_with_a_full_camp() -> None:
 
 def test_redeploy_onto_an_occupied_or_foreign_point_is_refused() -> None:
     game = Game.setup("B5:wm A1:w E4:b")
-    assert refused(game, "@A1").reason == IllegalMove.BAD_PLACE
+    assert refused(game, "@A1").problem is Problem.POINT_TAKEN
     assert "not in your camp" in str(refused(game, "@A2"))
 
 
@@ -228,7 +231,7 @@ def test_no_shuffling_forbids_the_fifth_repetition_only() -> None:
         game.play(move)
     assert "A1-C2" not in game.legal_moves()
     err = refused(game, "A1-C2")
-    assert err.reason == IllegalMove.SHUFFLING and "different move" in str(err)
+    assert err.problem is Problem.SHUFFLING and "different move" in str(err)
     assert "A1-B3" in game.legal_moves()
     game.play("A1-B3")  # another action resets it
     assert "E5-D3" not in game.legal_moves()  # black's own shuffling still counts
@@ -260,14 +263,14 @@ def test_jasir_never_steps_back() -> None:
     # C3 is joined to A2 and D1 (behind), B3 (beside) and A4 and E4 (ahead)
     assert [m for m in game.legal_moves() if m.startswith("C3")] == ["C3-A4", "C3-B3", "C3-E4"]
     err = refused(game, "C3-D1")
-    assert err.reason == IllegalMove.BACKWARDS
+    assert err.problem is Problem.BACKWARDS
 
 
 def test_jasir_allows_sideways_steps() -> None:
     game = Game.setup("C2:w A1:w E5:b", ruleset="jasir")
     # C2 is joined to A1 and E1 (behind), B2 and D2 (beside) and E3 (ahead)
     assert [m for m in game.legal_moves() if m.startswith("C2")] == ["C2-B2", "C2-D2", "C2-E3"]
-    assert refused(game, "C2-E1").reason == IllegalMove.BACKWARDS
+    assert refused(game, "C2-E1").problem is Problem.BACKWARDS
     game.play("C2-D2")
     assert occupant(game, "D2").side == "white"
 
@@ -351,7 +354,7 @@ def test_game_ends_when_all_remaining_pieces_reach_the_enemy_camp() -> None:
     assert outcome is not None
     assert game.over and outcome.termination is Termination.CAMP
     assert outcome.points == {"white": 4, "black": 3} and game.winner() == "white"  # E1 counts 2
-    assert refused(game, "E1-D3").reason == IllegalMove.GAME_OVER
+    assert refused(game, "E1-D3").problem is Problem.GAME_OVER
 
 
 def test_game_ends_when_a_side_has_no_piece_left() -> None:

@@ -9,18 +9,30 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+import asyncpg
 import pytest
 import sqlalchemy
 from sqlalchemy import Connection
 
-from bot.store import NotFound, PlayerRecord, SchemaTooNew, SqliteStore, _migrations, open_store
+from bot.store import (
+    NotFound,
+    PlayerRecord,
+    SchemaTooNew,
+    SqliteStore,
+    _migrations,
+    open_any,
+    open_store,
+)
 from bot.store._migrations import (
     MIGRATIONS,
     latest_version,
     revision,
     upgrade_sqlite,
 )
+from bot.store.postgres import migrate_database
+from tests.postgres import PostgresServer
 from tests.store.store_helpers import CHANNEL, T0, StartMatch, only_sqlite
+from tests.store.test_store_before_alembic import Rows, postgres_rows, sqlite_rows
 
 # Rows written at each schema version, in that version's shape: a database migrated from an
 # older version must keep them readable. Add an entry with every new migration.
@@ -64,9 +76,7 @@ async def test_an_empty_file_gets_the_latest_schema(db_path: Path) -> None:
     async with open_store(db_path):
         pass
     assert user_version(db_path) == latest_version() >= 1
-    assert {"guild_settings", "players", "challenges", "matches", "games", "actions"} <= set(
-        schema(db_path)
-    )
+    assert {"players", "challenges", "matches", "games", "actions"} <= set(schema(db_path))
     with sqlite3.connect(db_path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
@@ -101,16 +111,52 @@ async def test_every_earlier_version_migrates_to_the_latest(
     async with open_store(old) as store:
         if start >= 1:
             assert await store.players.get(7, 5) == PlayerRecord(7, 5, "Ann")  # totals dropped
-    if start >= 1:  # the settings table has no API (nothing reads it) but keeps its rows
-        db = sqlite3.connect(old)
-        try:
-            rows = db.execute("SELECT default_ruleset FROM guild_settings WHERE guild_id = 7")
-            assert rows.fetchall() == [("ludos",)]
-        finally:
-            db.close()
     assert user_version(old) == latest_version()
     assert alembic_revision(old) == revision(latest_version())
     assert schema(old) == schema(fresh)
+
+
+async def rows_but_versions(target: Path | str) -> Rows:
+    """Every row of every table of either backend's database, but its version records and
+    SQLite's statistics (``sqlite_stat1``, made when the store opens)."""
+    found = await postgres_rows(target) if isinstance(target, str) else sqlite_rows(target)
+    ours = (name for name in found if not name.startswith("sqlite_"))
+    return {name: found[name] for name in ours if name != "jarmo_schema_version"}
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_the_unused_guild_settings_table_goes_and_every_other_row_stays(
+    request: pytest.FixtureRequest, db_path: Path, backend: str
+) -> None:
+    rows_at_10 = (
+        "INSERT INTO guild_settings VALUES (7, 'ludos', 'bow', 900)",
+        "INSERT INTO players VALUES (7, 5, 'Ann')",
+        "INSERT INTO bot_state VALUES ('server:7:threads', 'on')",
+    )
+    target: Path | str
+    if backend == "sqlite":
+        target = db_path
+        upgrade_sqlite(db_path, target=10)
+        with closing(sqlite3.connect(db_path, isolation_level=None)) as db:
+            for statement in rows_at_10:
+                db.execute(statement)
+    else:
+        server: PostgresServer = request.getfixturevalue("postgres")
+        target = server.fresh_database(migrated=False)
+        await migrate_database(target, target=10)
+        connection = await asyncpg.connect(target)
+        try:
+            for statement in rows_at_10:
+                await connection.execute(statement)
+        finally:
+            await connection.close()
+    before = await rows_but_versions(target)
+    async with open_any(target) as store:
+        assert await store.players.get(7, 5) == PlayerRecord(7, 5, "Ann")
+    after = await rows_but_versions(target)
+    assert before.pop("guild_settings") == [(7, "ludos", "bow", 900)]
+    assert "guild_settings" not in after
+    assert after == before
 
 
 async def test_dropping_the_player_totals_keeps_every_name(db_path: Path) -> None:

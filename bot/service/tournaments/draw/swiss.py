@@ -77,11 +77,6 @@ def _bye_candidates(
     yield from (p for p in reversed(ranked) if records[p].byes == fewest)
 
 
-def _clash(a: Record, b: Record) -> bool:
-    """Both are due the same colour, so one would end two away from even."""
-    return a.colour_balance * b.colour_balance > 0
-
-
 class _Search:
     """A depth-first search for a perfect pairing of ``field`` under ``rules``."""
 
