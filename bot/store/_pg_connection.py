@@ -24,7 +24,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.store._sql import finish_even_if_cancelled
-from bot.store.errors import StoreUnavailable
+from bot.store.errors import StoreFull, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -135,12 +135,17 @@ class PgWriter:
 
 def translated(exc: Exception) -> BaseException:
     """``StoreUnavailable`` for a driver error that means the server is not there right now
-    (SQLAlchemy's wrapper, or its asyncpg adapter's error from a ``Hot`` statement); otherwise
-    ``exc`` itself (a constraint, a bug)."""
+    (SQLAlchemy's wrapper, or its asyncpg adapter's error from a ``Hot`` statement),
+    ``StoreFull`` for a server out of disk space; otherwise ``exc`` itself (a constraint, a
+    bug)."""
     if isinstance(exc, UNAVAILABLE):
         return unavailable(exc)
     error = exc.orig if isinstance(exc, DBAPIError) else exc
     cause = error.__cause__ if error is not None else None
+    if isinstance(exc, asyncpg.exceptions.DiskFullError) or isinstance(
+        cause, asyncpg.exceptions.DiskFullError
+    ):
+        return StoreFull(str(cause if isinstance(cause, BaseException) else exc))
     invalidated = isinstance(exc, DBAPIError) and exc.connection_invalidated
     if invalidated or isinstance(cause, UNAVAILABLE):
         return unavailable(cause if isinstance(cause, BaseException) else exc)
