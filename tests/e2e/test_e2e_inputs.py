@@ -5,6 +5,7 @@ and a move typed in full-width characters."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -51,11 +52,11 @@ def test_challenging_someone_who_left_the_server_says_so_privately(
     ids=["time_per_move", "ruleset", "leaderboard"],
 )
 def test_a_refusal_repeats_only_the_start_of_a_huge_text(
-    fake: FakeDiscord, bot: BotProcess, command: str, options: dict[str, str], said: str
+    fake: FakeDiscord, bot: BotProcess, command: str, options: dict[str, Any], said: str
 ) -> None:
     world = fake.world
     if command == "jarmo challenge":
-        options = {"opponent": world.bob, **options}  # type: ignore[dict-item]  # a fake User
+        options = {"opponent": world.bob, **options}
     asked = fake.slash(world.ann, world.channel("arena-2"), command, unchecked=True, **options)
     answer = asked.wait_answer()
     check_private(answer, said, "9" * 40 + "…")

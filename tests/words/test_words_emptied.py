@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from bot.jarmo import Game, Termination
+from bot.jarmo import Game, Side, Termination
 from bot.render import ResultBanner
 from bot.render._result import reason_text
 from bot.words import ending_line, ending_reason, image_words, shared_catalogue
 from bot.words.voice import Voice
 from tests.words.test_words_results import NAMES, _summary
 
-THEME_NAMES = {"white": "White", "black": "Black"}
+THEME_NAMES: dict[Side, str] = {"white": "White", "black": "Black"}
 
 
 def test_the_last_piece_captured_ends_the_game_with_that_side_emptied() -> None:
