@@ -242,9 +242,10 @@ _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u22
 
 
 def plain_move_text(text: str) -> str:
-    """``text`` with the letters and digits of other scripts' widths in their ASCII form (NFKC:
-    ``Ａ１－Ｃ２`` is ``A1-C2``), other decimal digits (``٣``) as ASCII digits, and dashes as
-    ``-``; text longer than a move is left as it is, to be refused as too long."""
+    """``text`` with full-width and other compatibility forms of letters and digits in their
+    ASCII form (NFKC: ``Ａ１－Ｃ２`` is ``A1-C2``), other scripts' decimal digits (``٣``) as
+    ASCII digits, and dashes as ``-``; text longer than a move is left as it is, to be refused
+    as too long."""
     if len(text) > MAX_INPUT_LENGTH:
         return text
     plain = unicodedata.normalize("NFKC", text).translate(_DASHES)

@@ -167,8 +167,9 @@ _MESSAGES: dict[Code, str] = {
 
 _COMMANDS = ("abort", "board", "challenge", "history", "pause", "resign", "resume", "stop")
 
-# The fields that may hold what a player typed (a time per move, a ruleset's or a language's
-# name): a message repeats at most this much of it, so that no answer outgrows a message.
+# The fields that may hold what a player typed or chose (a time per move, a ruleset's or a
+# language's name, a display name): a message repeats at most the start of it, so that no
+# answer outgrows a Discord message.
 _ECHOED = frozenset({"text", "name", "opponent", "ruleset", "level", "side"})
 
 
