@@ -11,8 +11,8 @@ import discord
 from discord import app_commands
 
 from bot.cogs.replies import place_of
-from bot.jarmo import Action, NotationError, parse_point
-from bot.service import BadMove, Code, read_action
+from bot.jarmo import Action
+from bot.service import read_action, read_point
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
@@ -58,10 +58,7 @@ class PointTransformer(app_commands.Transformer["JarmoBot"]):
 
     async def transform(self, interaction: discord.Interaction[JarmoBot], value: str, /) -> str:
         """The point's canonical name; ``BadMove`` saying what was expected if it is none."""
-        try:
-            return parse_point(value)
-        except NotationError as exc:
-            raise BadMove(Code.UNREADABLE_MOVE, cause=exc) from None
+        return read_point(value)
 
     async def autocomplete(
         self, interaction: discord.Interaction[JarmoBot], value: int | float | str, /

@@ -11,7 +11,7 @@ from discord import app_commands
 from bot.cogs.guards import admit
 from bot.cogs.words import discord_voice, discord_words, reader_language
 from bot.i18n import N_
-from bot.service.errors import as_refusal
+from bot.service.errors import Full, as_refusal
 from bot.words import refusal_text
 
 if TYPE_CHECKING:
@@ -22,6 +22,10 @@ log = logging.getLogger(__name__)
 SORRY = N_(
     "Sorry, something went wrong on our side. Your game is safe and nothing was changed; "
     "please try again in a moment."
+)
+NOT_A_MEMBER = N_(
+    "{name} is not a member of this server, so they can't be picked here. Pick a member of this "
+    "server."
 )
 
 
@@ -65,7 +69,10 @@ class JarmoTree(app_commands.CommandTree["JarmoBot"]):
             log.debug("refused %s for user %s: %s", what, interaction.user.id, cause.message)
             text = discord_words(language).gettext(cause.message).format(**cause.fields)
         elif known is not None:
-            log.debug("refused %s for user %s: %s", what, interaction.user.id, known.code.value)
+            if isinstance(known, Full):  # the operator has to act: the one entry with the cause
+                log.warning("%s could not be saved: %s", what, known.reason)
+            else:
+                log.debug("refused %s for user %s: %s", what, interaction.user.id, known.code.value)
             text = refusal_text(known, discord_voice(language))
         else:
             log.error(
@@ -92,9 +99,18 @@ def _unwrap(
     what = f"/{interaction.command.qualified_name}" if interaction.command else "command"
     if isinstance(error, app_commands.CommandInvokeError):
         return error.original, what
-    if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
-        return error.__cause__, what  # an option's text refused by its transformer
+    if isinstance(error, app_commands.TransformerError):
+        if error.__cause__ is not None:
+            return error.__cause__, what  # an option's text refused by its transformer
+        if _not_a_member(error):
+            return Unwelcome(NOT_A_MEMBER, name=error.value.mention), what
     return error, what
+
+
+def _not_a_member(error: app_commands.TransformerError) -> bool:
+    """Whether a member option was given a user who is not in the server (who just left, say):
+    Discord then resolves them as a user only."""
+    return error.type is discord.AppCommandOptionType.user and isinstance(error.value, discord.User)
 
 
 async def reply_privately(interaction: discord.Interaction[JarmoBot], text: str) -> None:

@@ -83,8 +83,8 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
         )
     if q not in game.targets(side)[p]:
         raise IllegalMove(
-            f"In {game.ruleset}, pieces only move towards the enemy camp; "
-            f"{name_p}-{name_q} goes backwards or sideways.",
+            f"In {game.ruleset}, pieces never step back, away from the enemy camp; "
+            f"{name_p}-{name_q} goes backwards.",
             text,
             Problem.BACKWARDS,
             origin=name_p,

@@ -69,6 +69,12 @@ def reason_text(
     result: ResultBanner, side_names: dict[Side, str], words: ImageWords = ENGLISH
 ) -> str:
     """Why the game ended, e.g. ``"Black resigned"`` or ``"aborted, nothing counts"``."""
+    if result.reason is Termination.CAMP:
+        # The camp ending also comes when one side has nothing left on the board; every piece
+        # on the board scores, so that side is the one without a point.
+        emptied = next((side for side in SIDES if result.points[side] == 0), None)
+        if emptied is not None:
+            return words.no_pieces_left.format(side=words.colour(side_names[emptied]))
     if isinstance(result.reason, Termination):
         return words.board_ends[result.reason]
     loser = words.colour(side_names[other_side(result.winner)]) if result.winner else ""

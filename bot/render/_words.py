@@ -27,6 +27,7 @@ class ImageWords:
     draw: str  # {white} {black}
     aborted: str
     board_ends: Mapping[Termination, str]
+    no_pieces_left: str  # {side}: a camp ending that left this side no piece on the board
     resigned: str  # {side}: the side that lost
     lost_on_time: str  # {side}
     stopped: str
@@ -72,6 +73,7 @@ ENGLISH = ImageWords(
         Termination.PLY_LIMIT: "move limit reached",
         Termination.NO_MOVES: "no legal move left",
     },
+    no_pieces_left="{side} has no pieces left",
     resigned="{side} resigned",
     lost_on_time="{side} lost on time",
     stopped="stopped by agreement, scored as it stood",

@@ -29,7 +29,7 @@ from bot.service.models import (
     ServiceConfig,
 )
 from bot.service.offers import Offer, PauseOffer, StopOffer
-from bot.service.play import read_action
+from bot.service.play import read_action, read_point
 from bot.service.service import JarmoService
 from bot.service.timecontrol import ClockView
 
@@ -64,5 +64,6 @@ __all__ = [
     "StopOffer",
     "TimeUp",
     "read_action",
+    "read_point",
     "utc_now",
 ]

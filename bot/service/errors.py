@@ -94,6 +94,7 @@ class Code(StrEnum):
     # faults that are nobody's doing
     GAME_DAMAGED = "game-damaged"
     DATABASE_BUSY = "database-busy"
+    DATABASE_FULL = "database-full"
 
 
 Field = str | int
@@ -191,13 +192,24 @@ class Busy(Refusal):
         super().__init__(Code.DATABASE_BUSY)
 
 
+class Full(Refusal):
+    """The database could not grow (its disk is full); nothing was changed. ``reason`` is the
+    database's own message, for the operator's log."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(Code.DATABASE_FULL)
+        self.reason = reason
+
+
 def as_refusal(error: BaseException) -> Refusal | None:
     """The refusal a player sees for an error they meet through no fault of theirs (a damaged
-    game, a busy database), or ``None`` for a fault to log and apologise for."""
+    game, a busy or full database), or ``None`` for a fault to log and apologise for."""
     if isinstance(error, Refusal):
         return error
     if isinstance(error, st.CorruptGame):
         return GameDamaged(error.game_id, error.reason)
     if isinstance(error, st.StoreBusy):
         return Busy()
+    if isinstance(error, st.StoreFull):
+        return Full(error.reason)
     return None

@@ -8,9 +8,11 @@ two interactions can never both apply.
 from __future__ import annotations
 
 import logging
+import unicodedata
 
 from bot import store as st
 from bot.jarmo import Action, Game, IllegalMove, NotationError, parse_point
+from bot.jarmo.notation import MAX_INPUT_LENGTH
 from bot.jarmo.position import Side
 from bot.service import errors
 from bot.service._ending import GameEnder, Result
@@ -34,6 +36,9 @@ class PlayCases:
         self._kit = kit
         self._reports = reports
         self._ender = ender
+        # Whether the last suggestions could not read the store: an outage is logged when it
+        # begins and when it ends, not at every keystroke.
+        self._suggestions_failing = False
 
     async def move(self, place: Place, actor: Actor, action: Action) -> Report:
         """Play ``action`` for the actor in the channel's game."""
@@ -69,11 +74,7 @@ class PlayCases:
 
     async def redeploy(self, place: Place, actor: Actor, point: str) -> Report:
         """Redeploy (classic/jasir) or place from the reserve (ludos) on a camp point."""
-        try:
-            name = parse_point(point)
-        except NotationError as exc:
-            raise errors.BadMove(errors.Code.UNREADABLE_MOVE, cause=exc) from None
-        return await self.move(place, actor, read_action("@" + name))
+        return await self.move(place, actor, read_action("@" + read_point(point)))
 
     async def _after_action(
         self, place: Place, actor: Actor, record: st.GameRecord, game: Game, played: str
@@ -190,11 +191,20 @@ class PlayCases:
         self, place: Place, user_id: int, typed: str, *, limit: int | None = SUGGESTION_LIMIT
     ) -> list[str]:
         """Autocomplete: the user's legal moves matching what they typed (none when it is not
-        their turn or they do not play here, or the game is damaged)."""
+        their turn or they do not play here, or the game is damaged, or the database cannot be
+        read right now)."""
         try:
             record = await self._kit.store.games.active(place.channel_id)
         except st.CorruptGame:
             return []
+        except st.StoreBusy as exc:  # a locked database, or a server that is not there
+            if not self._suggestions_failing:
+                log.warning("move suggestions are off: the database cannot be read (%s)", exc)
+            self._suggestions_failing = True
+            return []
+        if self._suggestions_failing:
+            log.info("move suggestions are back: the database can be read again")
+            self._suggestions_failing = False
         if record is None or record.side_of(user_id) != record.game.turn:
             return []
         wanted = _squash(typed)
@@ -209,13 +219,44 @@ class PlayCases:
 
 def read_action(text: str) -> Action:
     """The action ``text`` writes in any accepted notation (``A1-C2``, ``a1 c2``, ``@B1``,
-    ``D3-E5@B1``); ``BadMove(UNREADABLE_MOVE)`` saying what was expected if it writes none."""
+    ``D3-E5@B1``), also in full-width or other Unicode forms of its letters, digits and dashes
+    (see :func:`plain_move_text`); ``BadMove(UNREADABLE_MOVE)`` saying what was expected if it
+    writes none."""
     try:
-        return Action.parse(text)
+        return Action.parse(plain_move_text(text))
     except NotationError as exc:
         raise errors.BadMove(errors.Code.UNREADABLE_MOVE, cause=exc) from None
 
 
+def read_point(text: str) -> str:
+    """The canonical name of the point ``text`` writes (``B1``, ``b1``, ``@B1``, ``Ｂ１``);
+    ``BadMove(UNREADABLE_MOVE)`` saying what was expected if it writes none."""
+    try:
+        return parse_point(plain_move_text(text))
+    except NotationError as exc:
+        raise errors.BadMove(errors.Code.UNREADABLE_MOVE, cause=exc) from None
+
+
+# Dashes a keyboard or a phone may put where the notation has a hyphen.
+_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212"), "-")
+
+
+def plain_move_text(text: str) -> str:
+    """``text`` with full-width and other compatibility forms of letters and digits in their
+    ASCII form (NFKC: ``Ａ１－Ｃ２`` is ``A1-C2``), other scripts' decimal digits (``٣``) as
+    ASCII digits, and dashes as ``-``; text longer than a move is left as it is, to be refused
+    as too long."""
+    if len(text) > MAX_INPUT_LENGTH:
+        return text
+    plain = unicodedata.normalize("NFKC", text).translate(_DASHES)
+    return "".join(_ascii_digit(ch) for ch in plain)
+
+
+def _ascii_digit(ch: str) -> str:
+    digit = unicodedata.decimal(ch, None)
+    return ch if digit is None else str(digit)
+
+
 def _squash(text: str) -> str:
     """Move text without case or separators, so 'a1 c' matches 'A1-C2' and 'A1xC2'."""
-    return "".join(ch for ch in text.upper() if ch not in " -–—:X@")
+    return "".join(ch for ch in plain_move_text(text).upper() if ch not in " -:X@")

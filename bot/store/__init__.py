@@ -19,6 +19,7 @@ from bot.store.errors import (
     StaleRatings,
     StoreBusy,
     StoreError,
+    StoreFull,
     StoreUnavailable,
 )
 from bot.store.interface import (
@@ -178,6 +179,7 @@ __all__ = [
     "Store",
     "StoreBusy",
     "StoreError",
+    "StoreFull",
     "StoreUnavailable",
     "Streak",
     "Tally",

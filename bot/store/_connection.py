@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool, StaticPool
 
 from bot.store._sql import EngineReader
-from bot.store.errors import StoreError
+from bot.store.errors import StoreError, StoreFull
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +155,16 @@ def connect_reader(path: str | PathLike[str]) -> EngineReader:
 
 def driver_error(exc: BaseException) -> BaseException:
     """The ``sqlite3`` error SQLAlchemy wrapped, so that callers of the store see SQLite's own
-    errors (``sqlite3.Error``), as they always did; any other exception as it is."""
-    if isinstance(exc, DBAPIError) and isinstance(exc.orig, sqlite3.Error):
-        return exc.orig
-    return exc
+    errors (``sqlite3.Error``), as they always did; ``StoreFull`` for a database that could not
+    grow; any other exception as it is."""
+    error = exc.orig if isinstance(exc, DBAPIError) and isinstance(exc.orig, sqlite3.Error) else exc
+    if isinstance(error, sqlite3.Error) and _code(error) == sqlite3.SQLITE_FULL:
+        full = StoreFull(str(error))
+        full.__cause__ = error
+        return full
+    return error
+
+
+def _code(error: sqlite3.Error) -> int:
+    """SQLite's primary result code of ``error`` (0 when the driver gave none)."""
+    return getattr(error, "sqlite_errorcode", 0) & 0xFF

@@ -24,7 +24,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.store._sql import finish_even_if_cancelled
-from bot.store.errors import StoreUnavailable
+from bot.store.errors import StoreFull, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +99,29 @@ def _refuse_closed(dbapi_connection: Any, record: Any, proxy: Any) -> None:
         raise DisconnectionError("the server closed the connection")
 
 
+class ServerWatch:
+    """Whether the server answered the store's last call: a warning when it stops answering
+    and an info line when it answers again, rather than a line for every call of an outage
+    (each keystroke of an autocomplete is one). One per store, so one per process."""
+
+    def __init__(self) -> None:
+        self._failing = False
+
+    def failed(self, exc: Exception) -> BaseException:
+        """What the store raises for the driver's ``exc`` (see :func:`translated`)."""
+        error = translated(exc)
+        if isinstance(error, StoreUnavailable) and not self._failing:
+            self._failing = True
+            log.warning("PostgreSQL unavailable: %s", error.reason)
+        return error
+
+    def answered(self) -> None:
+        """A call went through."""
+        if self._failing:
+            self._failing = False
+            log.info("PostgreSQL answers again")
+
+
 class PgWriter:
     """Write transactions: ``await run(work)`` runs ``work(connection)`` inside one transaction
     and commits, or rolls back and raises what ``work`` raised.
@@ -107,8 +130,9 @@ class PgWriter:
     before the ``CancelledError`` is raised (the ``interface`` convention).
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, watch: ServerWatch | None = None) -> None:
         self._engine = engine
+        self._watch = watch or ServerWatch()
         self._running: set[asyncio.Future[Any]] = set()
 
     async def run(self, work: Callable[[Connection], T]) -> T:
@@ -126,21 +150,26 @@ class PgWriter:
     async def _transaction(self, work: Callable[[Connection], T]) -> T:
         try:
             async with self._engine.begin() as connection:
-                return await connection.run_sync(work)
-        except UNAVAILABLE as exc:
-            raise unavailable(exc) from exc
+                result = await connection.run_sync(work)
         except Exception as exc:
-            raise translated(exc) from exc
+            raise self._watch.failed(exc) from exc
+        self._watch.answered()
+        return result
 
 
 def translated(exc: Exception) -> BaseException:
     """``StoreUnavailable`` for a driver error that means the server is not there right now
-    (SQLAlchemy's wrapper, or its asyncpg adapter's error from a ``Hot`` statement); otherwise
-    ``exc`` itself (a constraint, a bug)."""
+    (SQLAlchemy's wrapper, or its asyncpg adapter's error from a ``Hot`` statement),
+    ``StoreFull`` for a server out of disk space; otherwise ``exc`` itself (a constraint, a
+    bug)."""
     if isinstance(exc, UNAVAILABLE):
         return unavailable(exc)
     error = exc.orig if isinstance(exc, DBAPIError) else exc
     cause = error.__cause__ if error is not None else None
+    if isinstance(exc, asyncpg.exceptions.DiskFullError) or isinstance(
+        cause, asyncpg.exceptions.DiskFullError
+    ):
+        return StoreFull(str(cause if isinstance(cause, BaseException) else exc))
     invalidated = isinstance(exc, DBAPIError) and exc.connection_invalidated
     if invalidated or isinstance(cause, UNAVAILABLE):
         return unavailable(cause if isinstance(cause, BaseException) else exc)
@@ -148,6 +177,6 @@ def translated(exc: Exception) -> BaseException:
 
 
 def unavailable(exc: BaseException) -> StoreUnavailable:
-    """The store's error for a server that cannot be used right now."""
-    log.warning("PostgreSQL unavailable: %s: %s", type(exc).__name__, exc)
+    """The store's error for a server that cannot be used right now (logged by the
+    :class:`ServerWatch` that sees it, once an outage)."""
     return StoreUnavailable(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)

@@ -50,7 +50,8 @@ class EngineReader:
     read itself (``bench/store.py``: a trusted ``active_game`` 1 ms against main's 0.2 ms), so
     up to ``connections`` stay checked out, each used by one read at a time. One the server
     dropped is replaced before anything is sent on it. A driver's error is handed to
-    ``translate`` and what it returns raised.
+    ``translate`` and what it returns raised; ``answered`` is told of each read that went
+    through (so that an outage's end can be logged).
     """
 
     def __init__(
@@ -58,9 +59,11 @@ class EngineReader:
         engine: AsyncEngine,
         translate: Callable[[Exception], BaseException],
         connections: int = 1,
+        answered: Callable[[], None] | None = None,
     ) -> None:
         self._engine = engine
         self._translate = translate
+        self._answered = answered
         self._connections = connections
         self._idle: asyncio.Queue[_Held | None] = asyncio.Queue()
         for _ in range(connections):
@@ -77,8 +80,9 @@ class EngineReader:
                 held = None
                 held = await _check_out(self._engine)
             if isinstance(statement, Hot):
-                return await statement.fetch(held.driver, self._engine.dialect, parameters or {})
-            return (await held.connection.execute(statement, parameters)).mappings().all()
+                found = await statement.fetch(held.driver, self._engine.dialect, parameters or {})
+            else:
+                found = (await held.connection.execute(statement, parameters)).mappings().all()
         except asyncio.CancelledError:
             if held is not None:
                 held.cut()
@@ -91,6 +95,9 @@ class EngineReader:
             raise error from exc
         finally:
             self._idle.put_nowait(held)
+        if self._answered is not None:
+            self._answered()
+        return found
 
     async def first(self, statement: Hot, parameters: Mapping[str, Any]) -> Any:
         """The first row of ``statement``, or None: for a write that is one statement on its

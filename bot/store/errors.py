@@ -126,6 +126,15 @@ class StoreUnavailable(StoreBusy):
         self.reason = reason
 
 
+class StoreFull(StoreError):
+    """The database could not grow (its disk, or its quota, is full); nothing was written.
+    ``reason`` is the database's own message, for the operator's log."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"the database is full ({reason}); nothing written")
+
+
 class StaleRatings(StoreError):
     """A rating changed meanwhile: it is not the one the update was computed from.
 

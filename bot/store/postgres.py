@@ -28,7 +28,7 @@ from bot.store._clocks_sql import SqlClocks
 from bot.store._games import GameLoader
 from bot.store._migrations import found_version, upgrade
 from bot.store._outbox_sql import SqlOutbox
-from bot.store._pg_connection import CONNECT_TIMEOUT_S, HELD, PgWriter, create_engine, translated
+from bot.store._pg_connection import CONNECT_TIMEOUT_S, HELD, PgWriter, ServerWatch, create_engine
 from bot.store._pg_games import PgGames
 from bot.store._players import SqlBotState, SqlPlayers
 from bot.store._quarantine_sql import SqlQuarantine
@@ -68,9 +68,10 @@ class PostgresStore:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
-        self._writer = PgWriter(engine)
+        watch = ServerWatch()
+        self._writer = PgWriter(engine, watch)
         autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
-        self._read = reader = EngineReader(autocommit, translated, HELD)
+        self._read = reader = EngineReader(autocommit, watch.failed, HELD, watch.answered)
         loader = GameLoader(reader)
         self.players = SqlPlayers(self._writer, reader)
         self.state = SqlBotState(self._writer, reader)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from bot.i18n import N_, N_plural
-from bot.jarmo import DEFAULT_LAYOUT, Side, Termination, side_name
+from bot.jarmo import DEFAULT_LAYOUT, DEFAULT_RULESET, SIDES, Side, Termination, side_name
 from bot.service.models import (
     BoardView,
     ChallengeView,
@@ -53,10 +54,31 @@ def board_name(layout: str, voice: Voice) -> str:
     return voice.gettext("{layout} board").format(layout=layout)
 
 
-def ending_reason(termination: str | None, voice: Voice) -> str:
-    """Why a game ended, in words ('resignation', 'the move limit was reached', ...)."""
+def ending_reason(
+    termination: str | None,
+    voice: Voice,
+    *,
+    points: Mapping[Side, int] | None = None,
+    ruleset: str = DEFAULT_RULESET,
+) -> str:
+    """Why a game ended, in words ('resignation', 'the move limit was reached', ...). With the
+    final ``points``, a camp ending that left one side without a piece on the board says so."""
+    emptied = _emptied_side(termination, points)
+    if emptied is not None:
+        return voice.gettext("{side} has no pieces left on the board").format(
+            side=side_label(emptied, ruleset, voice)
+        )
     known = _ENDINGS.get(termination or "")
     return voice.gettext(known) if known else termination or ""
+
+
+def _emptied_side(termination: str | None, points: Mapping[Side, int] | None) -> Side | None:
+    """The side left with no piece on the board by a camp ending. The engine ends the game
+    there too (nothing left means nothing outside the enemy camp), and every piece on the board
+    scores, so that side is the one with no points."""
+    if termination != Termination.CAMP.value or not points:
+        return None
+    return next((side for side in SIDES if points.get(side) == 0), None)
 
 
 def duration_text(delta: timedelta | float, voice: Voice) -> str:
@@ -153,7 +175,9 @@ def ending_line(summary: GameSummary, voice: Voice) -> str:
             number=number
         )
     pts = summary.points_by_player
-    why = ending_reason(record.termination, voice)
+    why = ending_reason(
+        record.termination, voice, points=record.points, ruleset=record.match.ruleset
+    )
     winner = summary.winner_id
     if winner is None:
         score = f"{pts[record.white_id]}–{pts[record.black_id]}"

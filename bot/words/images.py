@@ -48,6 +48,9 @@ def _build(catalogue: Catalogue) -> ImageWords:
         draw=text(N_("Draw {white}–{black}")),
         aborted=text(N_("Aborted")),
         board_ends={reason: text(message) for reason, message in _BOARD_ENDS.items()},
+        # TRANSLATORS: a game that ended because one side has no piece left on the board (all
+        # captured); {side} is a colour, e.g. "Black has no pieces left · Classic · move 35".
+        no_pieces_left=text(N_("{side} has no pieces left")),
         resigned=text(N_("{side} resigned")),
         lost_on_time=text(N_("{side} lost on time")),
         stopped=text(N_("stopped by agreement, scored as it stood")),

@@ -5,7 +5,8 @@ from __future__ import annotations
 from bot.i18n import N_
 from bot.jarmo import DEFAULT_LAYOUT, IllegalMove, JarmoError, NotationError, Side, side_name
 from bot.jarmo.errors import Problem
-from bot.service.errors import Code, Refusal
+from bot.jarmo.notation import MAX_INPUT_LENGTH
+from bot.service.errors import Code, Field, Refusal
 from bot.words.tournaments import is_tournament_refusal, tournament_refusal_text
 from bot.words.voice import Voice
 
@@ -126,6 +127,10 @@ _MESSAGES: dict[Code, str] = {
         "The bot's database is busy right now, so nothing was changed. Please try again in a "
         "moment."
     ),
+    Code.DATABASE_FULL: N_(
+        "The bot cannot save anything right now (its storage is full), so nothing was changed. "
+        "Please try again later; the people who run the bot have been told."
+    ),
     # reviews
     Code.NO_GAME_TO_REVIEW: N_(
         "There is no finished game here to review. Pick one of your games from {history}, or "
@@ -162,10 +167,27 @@ _MESSAGES: dict[Code, str] = {
 
 _COMMANDS = ("abort", "board", "challenge", "history", "pause", "resign", "resume", "stop")
 
+# The fields that may hold what a player typed or chose (a time per move, a ruleset's or a
+# language's name, a display name): a message repeats at most the start of it, so that no
+# answer outgrows a Discord message.
+_ECHOED = frozenset({"text", "name", "opponent", "ruleset", "level", "side"})
+
+
+def echo(text: str) -> str:
+    """What a player typed, cut to the length of the longest move the bot reads."""
+    if len(text) <= MAX_INPUT_LENGTH:
+        return text
+    return text[:MAX_INPUT_LENGTH] + "…"
+
 
 def refusal_text(refusal: Refusal, voice: Voice) -> str:
     """The message for ``refusal`` in the reader's language, naming commands as they type them."""
     _ = voice.gettext
+    echoed = {
+        name: echo(value) if name in _ECHOED and isinstance(value, str) else value
+        for name, value in refusal.fields.items()
+    }
+    refusal = _with_fields(refusal, echoed)
     if is_tournament_refusal(refusal):
         return tournament_refusal_text(refusal, voice)
     fields = {name: voice.command(name) for name in _COMMANDS} | dict(refusal.fields)
@@ -193,6 +215,13 @@ def refusal_text(refusal: Refusal, voice: Voice) -> str:
                 "{challenge}."
             ).format(**fields)
     return _(_MESSAGES[refusal.code]).format(**fields)
+
+
+def _with_fields(refusal: Refusal, fields: dict[str, Field]) -> Refusal:
+    """``refusal`` as it is, or a copy of it with these fields."""
+    if fields == refusal.fields:
+        return refusal
+    return Refusal(refusal.code, cause=refusal.cause, **fields)
 
 
 _STATUSES = {
@@ -246,9 +275,10 @@ _PROBLEMS: dict[Problem, str] = {
         "To redeploy you need a marked piece (one that has captured) standing in the enemy camp."
     ),
     Problem.CAMP_FULL: N_("Your camp has no empty point, so you cannot redeploy this turn."),
+    # Only jasir forbids a step, and only one away from the enemy camp: sideways is allowed.
     Problem.BACKWARDS: N_(
-        "In {ruleset}, pieces only move towards the enemy camp; {origin}-{target} goes backwards "
-        "or sideways."
+        "In {ruleset}, pieces never step back, away from the enemy camp; {origin}-{target} goes "
+        "backwards."
     ),
 }
 
@@ -284,7 +314,7 @@ def _notation_text(error: NotationError, voice: Voice) -> str:
         )
     else:
         why = expected
-    shown = error.text.strip()
+    shown = echo(error.text.strip())
     if not shown:
         return _("I can't read an empty move: {why}").format(why=why)
     return _("I can't read {text!r}: {why}").format(text=shown, why=why)

@@ -268,7 +268,7 @@ def move_list_text(
 
 def _result_sentence(game: GameResultRecord, white_name: str, black_name: str, voice: Voice) -> str:
     score = f"{game.points['white']}–{game.points['black']}"
-    why = ending_reason(game.termination, voice)
+    why = ending_reason(game.termination, voice, points=game.points, ruleset=game.ruleset)
     if game.winner is None:
         return voice.gettext("draw, {score} ({why})").format(score=score, why=why)
     winner = white_name if game.winner == "white" else black_name

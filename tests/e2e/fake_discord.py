@@ -549,12 +549,15 @@ class FakeDiscord:
         path: str,
         *,
         send: bool = True,
+        unchecked: bool = False,
         **options: Any,
     ) -> Interaction:
         """``user`` runs the slash command ``path`` (e.g. ``"jarmo move"``) in ``channel`` with
         these options, as the Discord client would send it: only registered commands, option
-        types from the registration, choices and required options enforced."""
-        data, label = self._command_data(path, options, focused=None)
+        types from the registration, choices and required options enforced. ``unchecked``
+        sends text options as a modified client can: any text, of any length, whatever the
+        choices and length limits say (the bot must not rely on the client's checks)."""
+        data, label = self._command_data(path, options, focused=None, unchecked=unchecked)
         interaction = self._new_interaction(APPLICATION_COMMAND, user, channel, data, label)
         return self.send(interaction) if send else interaction
 
@@ -668,7 +671,7 @@ class FakeDiscord:
         raise AssertionError(f"/{name} is not registered, so no user could run it")
 
     def _command_data(
-        self, path: str, options: dict[str, Any], *, focused: str | None
+        self, path: str, options: dict[str, Any], *, focused: str | None, unchecked: bool = False
     ) -> tuple[dict[str, Any], str]:
         names = path.split()
         command, scope = self._find_command(names[0])
@@ -684,7 +687,9 @@ class FakeDiscord:
             raise AssertionError(f"/{path} needs a subcommand")
         resolved: dict[str, dict[str, Any]] = {}
         values = [
-            self._option_value(path, spec, name, value, resolved, focused=name == focused)
+            self._option_value(
+                path, spec, name, value, resolved, focused=name == focused, unchecked=unchecked
+            )
             for name, value in options.items()
         ]
         missing = [
@@ -721,6 +726,7 @@ class FakeDiscord:
         resolved: dict[str, dict[str, Any]],
         *,
         focused: bool,
+        unchecked: bool = False,
     ) -> dict[str, Any]:
         option = next((o for o in spec.get("options", []) if o["name"] == name), None)
         if option is None:
@@ -737,6 +743,8 @@ class FakeDiscord:
                 raise AssertionError(f"/{path} {name}: pass a fake User")
             entry["value"] = str(value.id)
             resolved.setdefault("users", {})[str(value.id)] = value.payload()
+            if value.id in self.world.departed:
+                return entry  # not a member: Discord resolves a user only
             member = self.world.member(value, with_user=False)
             member["permissions"] = str(self.world.permissions(value))
             resolved.setdefault("members", {})[str(value.id)] = member
@@ -745,6 +753,8 @@ class FakeDiscord:
         if converted is None:
             raise AssertionError(f"/{path} {name}: option type {kind} is not supported here")
         entry["value"] = converted(value)
+        if unchecked and kind == 3:
+            return entry
         choices = option.get("choices")
         if choices and entry["value"] not in [c["value"] for c in choices]:
             raise AssertionError(f"/{path} {name}: {value!r} is not one of the offered choices")
