@@ -156,9 +156,14 @@ def test_a_reminder_is_posted_once_halfway_to_the_deadline(
     ann, bob = world.ann, world.bob
     here, elsewhere = world.channel("arena-5"), world.channel("arena-6")
     accept(fake, challenge(fake, here, ann, bob, side="white", time_per_move="1h"), bob)
-    accept(fake, challenge(fake, elsewhere, world.cat, world.eve, side="white"), world.eve)
+    accept(
+        fake,
+        challenge(fake, elsewhere, world.cat, world.eve, side="white", time_per_move="1h"),
+        world.eve,
+    )
     # Twenty minutes left of an hour: the half-time reminder is due, the late one (at a tenth)
-    # is not. A move anywhere wakes the scheduler, which then reads the new deadline.
+    # is not. A move in another timed game wakes the scheduler, which then reads the new
+    # deadline (a move in an untimed game wakes nothing, so the scheduler could sleep on).
     bring_deadline_forward(bot.database, here.id, timedelta(minutes=20))
     fake.slash(world.cat, elsewhere, "jarmo move", move=Game.new().legal_moves()[0]).wait_answer()
     fake.wait_until(lambda: reminders_in(fake, here), 20, "a reminder in the channel")
