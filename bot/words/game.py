@@ -36,7 +36,6 @@ _ENDINGS = {
 _STATUS_NOTES = {
     "resigned": N_("resigned"),
     "stopped": N_("stopped by agreement"),
-    "aborted": N_("aborted"),
     "timeout": N_("lost on time"),
 }
 
@@ -212,6 +211,13 @@ def standings_text(standings: MatchStandings, voice: Voice) -> str:
         if line.points_by_player is None:
             lines.append(
                 _("Game {number}: {white} v {black} — in play").format(
+                    number=line.index + 1, white=white, black=black
+                )
+            )
+            continue
+        if line.status == "aborted":  # its points as it stood are no score: they count nothing
+            lines.append(
+                _("Game {number}: {white} v {black} — aborted, counts for nothing").format(
                     number=line.index + 1, white=white, black=black
                 )
             )

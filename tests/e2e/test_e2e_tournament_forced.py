@@ -2,7 +2,9 @@
 its thread at once (not a sweep later), and a Swiss of five (a bye every round) has a round
 forced by a moderator: each thread is told who ended it and how it counts, its board loses its
 Move button, its name and standings give the table's result, and the table's heading counts
-only the rounds played to the end, read after every round.
+only the rounds played to the end, read after every round. A Swiss forced in its last round,
+with a game finished and one in play, gives one result in the thread, its standings (the
+aborted game without a score), the final table and the players' histories.
 
 The module's bot ends a game after ``SHORT_GAME`` moves, so that a game is quickly over; every
 move is on a line that all of the engine's boards share."""
@@ -10,6 +12,7 @@ move is on a line that all of the engine's boards share."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -236,3 +239,110 @@ def test_a_swiss_of_five_with_a_forced_round_read_after_every_round(
     table = table_after(fake, world.bob, here)
     assert "Club cup · Swiss · final table" in table
     assert sum(table.count(f"Round {n}: bye.") for n in (1, 2, 3)) == 3
+
+
+def history_of(fake: FakeDiscord, user: User, channel: Channel) -> str:
+    """``/jarmo history``: the list of the player's games and tournaments."""
+    answer = fake.slash(user, channel, "jarmo history").wait_answer()
+    assert answer.message is not None and answer.message.embeds, answer
+    description: str = answer.message.embeds[0]["description"]
+    return description
+
+
+def table_row(table: str, player: int) -> str:
+    """The text table's line of ``player``."""
+    [row] = [line for line in table.split("\n") if f". <@{player}>: " in line]
+    return row
+
+
+def test_a_swiss_forced_in_its_last_round_tells_one_result_everywhere(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    # The last round's match has a finished game and one in play when it is forced: its
+    # thread, its standings, the final table and the players' histories give the same result.
+    world = fake.world
+    here = world.channel("arena-3")
+    players = [world.ann, world.bob, world.cat, world.eve]
+    with manager(fake, world.ann):
+        created = fake.slash(
+            world.ann, here, "jarmo tournament create", name="Club cup", format="swiss", rounds=2
+        ).wait_answer()
+    assert created.message is not None
+    for player in players:
+        assert fake.press(player, created.message, "Join").wait_answer().type == 7
+    with manager(fake, world.ann):
+        started = fake.slash(world.ann, here, "jarmo tournament start")
+        started.wait_answer()
+        started.wait_followups(1)
+    play_round(fake, wait_round(fake, here, 1))
+
+    (first, second, played_id), (idle_first, idle_second, idle_id) = round_matches(
+        fake, wait_round(fake, here, 2)
+    )
+    played, idle = world.threads[played_id], world.threads[idle_id]
+    by_id = {p.id: p for p in players}
+    game, rng = Game.new(max_plies=SHORT_GAME), random.Random(3)
+    white, black = by_id[first], by_id[second]
+    while not game.over:
+        move = shared_move(game, rng)
+        move_in(fake, played, white if game.turn == "white" else black, move)
+        game.play(move)
+    points = game.points()
+    counted = {first: points["white"], second: points["black"]}
+    move_in(fake, played, black, shared_move(Game.new(max_plies=SHORT_GAME), rng))
+    with manager(fake, world.bob):  # another moderator than the organiser
+        forced = fake.slash(world.bob, here, "jarmo tournament force")
+        forced.wait_answer()
+        forced.wait_followups(1)
+    fake.wait_until(lambda: posts_containing(fake, here, "Club cup is over"), 20, "the final table")
+
+    winner = None if counted[first] == counted[second] else max(counted, key=counted.__getitem__)
+    score = f"<@{first}> {counted[first]} – {counted[second]} <@{second}>"
+    counts = (
+        f"counts it as drawn, {score}."
+        if winner is None
+        else f"counts it as won by <@{winner}>, {score}."
+    )
+    # The thread: who forced it, and the result.
+    [told] = posts_containing(fake, played, "ended round 2 of Club cup")
+    assert told.content.startswith(world.bob.mention) and counts in told.content
+    # Its standings: the finished game, the aborted one without a score, the same totals.
+    standings = fake.slash(world.cat, played, "jarmo standings").wait_answer()
+    lines = standings.embeds[0]["description"].split("\n")
+    assert lines[1].endswith(f"{counted[first]} – {counted[second]} <@{second}> (Black)")
+    assert lines[2] == (
+        f"Game 2: <@{second}> (White) v <@{first}> (Black) — aborted, counts for nothing"
+    )
+    assert lines[3] == f"Total: {score}"
+    assert lines[4] == f"The match was stopped; the tournament {counts}"
+    # The idle match: its aborted first game counts nothing, and it is drawn 0-0.
+    idle_lines = fake.slash(world.cat, idle, "jarmo standings").wait_answer()
+    assert idle_lines.embeds[0]["description"].split("\n")[1:4] == [
+        f"Game 1: <@{idle_first}> (White) v <@{idle_second}> (Black) — aborted, counts for nothing",
+        f"Total: <@{idle_first}> 0 – 0 <@{idle_second}>",
+        f"The match was stopped; the tournament counts it as drawn, <@{idle_first}> 0 – 0"
+        f" <@{idle_second}>.",
+    ]
+
+    # The table: the same score, and game points that are round 1's plus the match's totals.
+    table = table_after(fake, world.cat, here)
+    assert "Club cup · Swiss · final table" in table
+    for me, them in ((first, second), (second, first)):
+        row = table_row(table, me)
+        outcome = "drew with" if winner is None else ("won against" if winner == me else "lost to")
+        assert f"Round 2: {outcome} <@{them}>, {counted[me]}–{counted[them]}" in row, row
+        round_one = re.search(r"Round 1: [a-z ]+ <@\d+>, (\d+)–\d+", row)
+        assert round_one is not None, row
+        game_points = int(round_one[1]) + counted[me]
+        assert f" match points, {game_points} game points," in row, row
+
+    # The histories: the newest game against the opponent is the finished one, with the
+    # table's score (the aborted game is no result), and the player's place in the table.
+    for me, them in ((first, second), (second, first)):
+        history = history_of(fake, by_id[me], here)
+        latest = next(line for line in history.split("\n") if f" v <@{them}> " in line)
+        result = "Drew" if winner is None else ("Won" if winner == me else "Lost")
+        assert latest.endswith(f"**{result}** {counted[me]}–{counted[them]}"), history
+        rank = int(table_row(table, me).split(".")[0])
+        place = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}[rank]
+        assert f"Club cup — {place} of 4" in history, history

@@ -92,3 +92,43 @@ async def test_a_withdrawal_shows_in_the_thread_as_the_forfeit_the_table_counts(
         "forfeit." in standings_text(standings, VOICE).split("\n")
     )
     assert finished_name(standings).endswith(f"P{pairing.second_id} won")
+
+
+async def test_a_last_round_forced_mid_game_gives_one_result_in_standings_table_and_history(
+    service: JarmoService, store: SqliteStore
+) -> None:
+    # A one-round Swiss: its only round is the last. Game 1 is stopped at 4-5 and game 2 is
+    # under way with its pieces all on the board (5-5) when a moderator forces the round.
+    tournament_id = await sign_up(service, 4, format="swiss", rounds=1)
+    await service.tournaments.start(LOBBY, MODERATOR, moderator=True, is_member=always)
+    board = next(p for p in await store.tournaments.pairings(tournament_id) if p.round == 1)
+    a, b = board.first_id, board.second_id
+    assert b is not None and board.match_id is not None
+    here = Place(GUILD, (await store.games.match(board.match_id)).channel_id)
+    await service.play.move(here, player(a), read_action("A1-B3"))
+    await service.play.move(here, player(b), read_action("A5xB3"))
+    offer = await service.play.offer_stop(here, player(a))
+    await service.play.accept_stop(here, player(b), offer)
+    await service.play.move(here, player(b), read_action("A1-B3"))
+
+    await service.tournaments.force(LOBBY, MODERATOR, moderator=True)
+    await service.tournaments.rounds.advance(tournament_id)
+
+    assert (await store.tournaments.get(tournament_id)).status == "finished"
+    standings = await service.standings.current(here)
+    assert standings_text(standings, VOICE).split("\n")[1:5] == [
+        f"Game 1: <@{a}> (White) 4 – 5 <@{b}> (Black) · stopped by agreement",
+        f"Game 2: <@{b}> (White) v <@{a}> (Black) — aborted, counts for nothing",
+        f"Total: <@{a}> 4 – 5 <@{b}>",
+        f"The match was stopped; the tournament counts it as won by <@{b}>, <@{a}> 4 – 5 <@{b}>.",
+    ]
+    table = await service.tournaments.standings(LOBBY)
+    assert table.final
+    rows = {row.player: row for row in table.standings.rows}
+    assert (rows[a].game_points, rows[b].game_points) == (4, 5)  # game 2's 5-5 counts nothing
+    [cell] = rows[b].rounds
+    assert cell is not None and cell.points == (5, 4)
+    history = await service.stats.history(GUILD, b)
+    assert [(line.result, line.points) for line in history.lines] == [("win", (5, 4))]
+    [placing] = await service.tournaments.history.placings(GUILD, b)
+    assert placing.rank == 1
