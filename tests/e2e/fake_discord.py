@@ -424,12 +424,10 @@ class FakeDiscord:
 
     async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
         session = next((s for s in self.sessions.values() if s.id == data.get("session_id")), None)
-        if (
-            session is None
-            or data.get("session_id") != session.id
-            or data.get("token") != self.token
-            or not isinstance(data.get("seq"), int)
-        ):
+        if data.get("token") != self.token:
+            await connection.ws.close(code=4004, message=b"Authentication failed")
+            return
+        if session is None or not isinstance(data.get("seq"), int):
             await connection.send({"op": INVALID_SESSION, "d": False})
             return
         async with session.lock:
@@ -459,6 +457,21 @@ class FakeDiscord:
             await connection.ws.close(code=code, message=b"dropped by the test")
 
         self._run(drop())
+
+    def reset_token(self) -> None:
+        """The owner resets the bot's token in the developer portal: the old one no longer
+        opens REST calls or sessions, and Discord closes the bot's live sockets with 4004
+        (Authentication failed), which no RESUME can recover from."""
+
+        async def reset() -> None:
+            self.token = f"fake.{secrets.token_urlsafe(24)}"
+            for session in self.sessions.values():
+                async with session.lock:
+                    connection, session.connection = session.connection, None
+                if connection is not None and not connection.ws.closed:
+                    await connection.ws.close(code=4004, message=b"Authentication failed")
+
+        self._run(reset())
 
     # -- shards and guilds ------------------------------------------------------
 
