@@ -21,6 +21,7 @@ from bot.cogs.words import (
     reader_language,
 )
 from bot.service import Actor, BoardView, Place, Report
+from bot.service.delivery import idempotency_token
 from bot.words import game_title, position_line, report_text
 from bot.words.descriptions import board_description
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EMBED_COLOUR = discord.Colour(0x8B5A2B)  # the brown of a wooden board
+BOARD_FILE = "board.png"
 
 
 async def computer_answers(interaction: discord.Interaction[JarmoBot], report: Report) -> None:
@@ -77,8 +79,9 @@ async def post_announced(
 ) -> None:
     """Post a report the store also keeps in its outbox (the computer's move), and settle it
     there: sent, or left for the delivery loop if posting failed."""
+    filename = BOARD_FILE if report.announcement is None else announced_file(report.announcement)
     try:
-        await send(**await report_message(report, language))
+        await send(**await report_message(report, language, filename=filename))
     except Exception as exc:
         if report.announcement is not None:
             await service.announcements.post_later(report.announcement, repr(exc))
@@ -99,7 +102,7 @@ def place_of(interaction: discord.Interaction[JarmoBot]) -> Place:
 
 
 async def board_embed(
-    board: BoardView, text: str, language: str | None = None, *, filename: str = "board.png"
+    board: BoardView, text: str, language: str | None = None, *, filename: str = BOARD_FILE
 ) -> tuple[discord.Embed, discord.File]:
     """An embed showing the board image (its words in ``language``) as an attachment, with
     ``text`` under the title."""
@@ -126,10 +129,21 @@ def your_move(user_id: int | None, language: str | None = None) -> str | None:
     return discord_words(language).gettext("{player}, your move.").format(player=mention(user_id))
 
 
-async def report_message(report: Report, language: str | None = None) -> dict[str, Any]:
-    """Keyword arguments for a message that shows ``report`` (one or two boards)."""
+def announced_file(key: str) -> str:
+    """The board's file name in the message of the announcement ``key``. It carries the
+    announcement's idempotency token, which Discord keeps with the message whichever way it was
+    posted (a follow-up takes no nonce), so the channel's history shows whether it is there."""
+    return f"board-{idempotency_token(key)}.png"
+
+
+async def report_message(
+    report: Report, language: str | None = None, *, filename: str = BOARD_FILE
+) -> dict[str, Any]:
+    """Keyword arguments for a message that shows ``report`` (one or two boards; the first
+    attached as ``filename``)."""
     voice = discord_voice(language)
-    embed, file = await board_embed(report.board, report_text(report, voice), language)
+    text = report_text(report, voice)
+    embed, file = await board_embed(report.board, text, language, filename=filename)
     embeds, files = [embed], [file]
     turn = report.board.human_to_move  # never "your move" to the computer
     if report.next_board is not None:

@@ -198,6 +198,12 @@ class FakeDiscord:
         # and the call is recorded in ``refused``.
         self.refuse: Callable[[str, str], DiscordError | None] | None = None
         self.refused: list[str] = []
+        # A slow way back: a call this matches (method, path) is carried out as usual, but its
+        # answer waits until ``release_held`` (the bot may die meanwhile, as after a crash
+        # between Discord's doing something and the bot's hearing of it); recorded in ``held``.
+        self.hold_answers: Callable[[str, str], bool] | None = None
+        self.held: list[str] = []
+        self._release: asyncio.Event | None = None
         self.interactions: dict[int, Interaction] = {}
         self.messages: dict[int, Message] = {}
         self.repeated_nonces: list[str] = []  # posts Discord answered with an earlier message
@@ -786,13 +792,38 @@ class FakeDiscord:
             self.in_flight += 1
         try:
             response = await self._route(request)
-            await response.prepare(request)
-            await response.write_eof()
+            held = self.hold_answers
+            if held is not None and held(request.method, request.path.removeprefix(API_PREFIX)):
+                await self._hold(f"{request.method} {request.path}")
+            try:
+                await response.prepare(request)
+                await response.write_eof()
+            except ConnectionError:  # the bot is gone (killed while its answer was held)
+                pass
             return response
         finally:
             with self._changed:
                 self.in_flight -= 1
                 self._changed.notify_all()
+
+    async def _hold(self, what: str) -> None:
+        if self._release is None:
+            self._release = asyncio.Event()
+        with self._changed:
+            self.held.append(what)
+            self._changed.notify_all()
+        await self._release.wait()
+
+    def release_held(self) -> None:
+        """Send the answers held back so far (see ``hold_answers``); later ones are not held."""
+
+        async def release() -> None:
+            self.hold_answers = None
+            if self._release is not None:
+                self._release.set()
+                self._release = None
+
+        self._run(release())
 
     def wait_idle(self, timeout: float = 20.0) -> None:
         """Until no REST call of the bot is waiting for its answer."""

@@ -14,7 +14,6 @@ def test_a_token_reset_while_running_stops_the_bot_with_a_clear_line(
     fake: FakeDiscord, bot: BotProcess
 ) -> None:
     assert bot.process is not None
-    fake.slash(fake.world.ann, fake.world.channel("general"), "jarmo rules").wait_answer()
     fake.reset_token()  # Discord closes the session with 4004 (Authentication failed)
     status = bot.process.wait(EXIT_SECONDS)
     said = bot.log_text().split("---- start 1 ----", 1)[1]
