@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -31,8 +34,43 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 EMBED_COLOUR = discord.Colour(0x8B5A2B)  # the brown of a wooden board
+# Discord drops an interaction not acknowledged within 3 s of its creation, and each 429 on
+# the acknowledgement makes it wait before trying again: an answer not ready to go by this
+# time defers first, which leaves the rest of the 3 s to the deferral and its retries.
+ACKNOWLEDGE_BY_SECONDS = 1.0
 BOARD_FILE = "board.png"
+
+
+async def answer_in_time(
+    interaction: discord.Interaction[JarmoBot], work: Awaitable[tuple[T, dict[str, Any]]]
+) -> T:
+    """Answer ``interaction`` publicly with the message ``work`` builds (after what it does,
+    whose result is returned). If the message is not ready ``ACKNOWLEDGE_BY_SECONDS`` after
+    the interaction was created (a write waiting for a lock, a slow drawing), the interaction
+    is deferred then and the message replaces the "thinking" one when it is ready. A refusal
+    raised after the deferral goes to the tree as usual, once the public "thinking" message is
+    deleted, so that the refusal stays private."""
+    task: asyncio.Future[tuple[T, dict[str, Any]]] = asyncio.ensure_future(work)
+    age = (datetime.now(UTC) - interaction.created_at).total_seconds()
+    await asyncio.wait({task}, timeout=max(ACKNOWLEDGE_BY_SECONDS - age, 0.0))
+    if task.done():
+        result, message = task.result()
+        await interaction.response.send_message(**message)
+        return result
+    deferral = asyncio.ensure_future(interaction.response.defer(thinking=True))
+    try:
+        result, message = await task
+    except Exception:
+        with contextlib.suppress(discord.HTTPException):
+            await deferral
+            await interaction.delete_original_response()
+        raise
+    await deferral
+    await interaction.followup.send(**message)  # it takes the place of "thinking"
+    return result
 
 
 async def computer_answers(interaction: discord.Interaction[JarmoBot], report: Report) -> None:

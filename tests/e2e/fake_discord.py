@@ -15,6 +15,7 @@ import asyncio
 import copy
 import itertools
 import json
+import math
 import mimetypes
 import re
 import secrets
@@ -204,6 +205,10 @@ class FakeDiscord:
         self.hold_answers: Callable[[str, str], bool] | None = None
         self.held: list[str] = []
         self._release: asyncio.Event | None = None
+        # Rate limits on interaction callbacks (see ``rate_limit_callbacks``): the retry_after
+        # of each 429 still to give, and the callbacks answered with one.
+        self.callback_limits: list[float] = []
+        self.rate_limited: list[str] = []
         self.interactions: dict[int, Interaction] = {}
         self.messages: dict[int, Message] = {}
         self.repeated_nonces: list[str] = []  # posts Discord answered with an earlier message
@@ -825,6 +830,30 @@ class FakeDiscord:
 
         self._run(release())
 
+    def rate_limit_callbacks(self, count: int, retry_after: float) -> None:
+        """Answer the next ``count`` interaction callbacks with 429 Too Many Requests, each
+        asking the bot to wait ``retry_after`` seconds; the attempts are recorded in
+        ``rate_limited``. Discord's 3 s run on meanwhile."""
+        with self._changed:
+            self.callback_limits = [retry_after] * count
+
+    def _callback_limit(self, method: str, path: str) -> web.Response | None:
+        """A 429 as Discord sends it (through its proxy: discord.py takes a 429 without
+        ``Via`` for a Cloudflare ban), if a callback is to get one."""
+        with self._changed:
+            callback = path.startswith("/interactions/") and path.endswith("/callback")
+            if not self.callback_limits or method != "POST" or not callback:
+                return None
+            retry_after = self.callback_limits.pop(0)
+            self.rate_limited.append(path)
+        body = {"message": "You are being rate limited.", "retry_after": retry_after}
+        headers = {
+            "Retry-After": str(math.ceil(retry_after)),
+            "X-RateLimit-Scope": "user",
+            "Via": "1.1 google",
+        }
+        return _json_response(body | {"global": False}, status=429, headers=headers)
+
     def wait_idle(self, timeout: float = 20.0) -> None:
         """Until no REST call of the bot is waiting for its answer."""
         self.wait_until(lambda: self.in_flight == 0, timeout, "the bot's REST calls to finish")
@@ -840,6 +869,9 @@ class FakeDiscord:
             self.requests.append(
                 Request(request.method, path, dict(request.query), payload, uploads, time.time())
             )
+        limited = self._callback_limit(request.method, path)
+        if limited is not None:
+            return limited
         known = False
         for method, pattern, handler, auth in self._table:
             match = pattern.fullmatch(path)
@@ -1108,7 +1140,8 @@ class FakeDiscord:
     ) -> dict[str, Any] | None:
         interaction = self._webhook_interaction(app, token)
         original = interaction.original
-        if original is not None and original.flags & LOADING and not original.payloads:
+        loading = original is not None and original.flags & LOADING and not original.deleted
+        if original is not None and loading and not original.payloads:
             # The first follow-up after a deferred answer replaces the "thinking" message.
             self._refuse_deferred_v2(payload, f"{interaction} first follow-up")
             self._edit(original, payload, uploads, what=f"{interaction} follow-up")
