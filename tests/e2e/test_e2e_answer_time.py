@@ -81,3 +81,21 @@ def test_a_slow_move_is_acknowledged_in_time_despite_429s(
     assert not board.ephemeral and "played **A1-C2**" in board.embeds[0]["description"]
     check_board_embed(board)
     assert board.content == f"{world.bob.mention}, your move."
+
+
+def test_a_refusal_after_the_deferral_stays_private(fake: FakeDiscord, bot: BotProcess) -> None:
+    world = fake.world
+    here = world.channel("arena-8")
+    accept(fake, challenge(fake, here, world.cat, world.eve, side="white"), world.eve)
+    with write_lock(bot, here):  # past the 2 s the bot waits for it: the move is refused
+        played = fake.slash(world.cat, here, "jarmo move", move="A1-C2")
+        [refusal] = played.wait_followups(1)
+    answer = played.wait_answer()
+    assert answer.type == DEFERRED and answer.elapsed < ANSWER_DEADLINE
+    assert answer.message is not None
+    assert fake.message(answer.message.id).deleted  # the public "thinking" is gone
+    assert refusal.ephemeral and refusal.id != answer.message.id
+    assert refusal.content.startswith("The bot's database is busy right now")
+    assert not any(m.interaction is played for m in fake.channel_messages(here))
+    board = fake.slash(world.cat, here, "jarmo board").wait_answer()
+    assert "Turn 1:" in board.embeds[0]["description"]  # nothing was played
