@@ -50,9 +50,9 @@ async def answer_in_time(
     """Answer ``interaction`` publicly with the message ``work`` builds (after what it does,
     whose result is returned). If the message is not ready ``ACKNOWLEDGE_BY_SECONDS`` after
     the interaction was created (a write waiting for a lock, a slow drawing), the interaction
-    is deferred then and the message replaces the "thinking" one when it is ready. A refusal
-    raised after the deferral goes to the tree as usual, once the public "thinking" message is
-    deleted, so that the refusal stays private."""
+    is deferred then, and the message follows when it is ready. A refusal raised after the
+    deferral goes to the tree as usual, once the public "thinking" message is deleted, so that
+    the refusal stays private."""
     task: asyncio.Future[tuple[T, dict[str, Any]]] = asyncio.ensure_future(work)
     age = (datetime.now(UTC) - interaction.created_at).total_seconds()
     await asyncio.wait({task}, timeout=max(ACKNOWLEDGE_BY_SECONDS - age, 0.0))
@@ -69,7 +69,11 @@ async def answer_in_time(
             await interaction.delete_original_response()
         raise
     await deferral
-    await interaction.followup.send(**message)  # it takes the place of "thinking"
+    # A message of its own rather than "thinking" filled in: that one was created at the
+    # deferral and notifies nobody, and the player to move must be told.
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.delete_original_response()
+    await interaction.followup.send(**message)
     return result
 
 

@@ -92,6 +92,7 @@ DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE_STATE, RESUME, RECONNECT = 0, 1, 
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
 
+RECORDED = "fake-discord-request"  # where a call's ``Request`` is kept on aiohttp's request
 #: Every answered interaction of the test session: (what, seconds from dispatch to answer).
 TIMINGS: list[tuple[str, float]] = []
 
@@ -199,10 +200,11 @@ class FakeDiscord:
         # and the call is recorded in ``refused``.
         self.refuse: Callable[[str, str], DiscordError | None] | None = None
         self.refused: list[str] = []
-        # A slow way back: a call this matches (method, path) is carried out as usual, but its
-        # answer waits until ``release_held`` (the bot may die meanwhile, as after a crash
-        # between Discord's doing something and the bot's hearing of it); recorded in ``held``.
-        self.hold_answers: Callable[[str, str], bool] | None = None
+        # A slow way back: a call this matches (the recorded request) is carried out as usual,
+        # but its answer waits until ``release_held`` (the bot may die meanwhile, as after a
+        # crash between Discord's doing something and the bot's hearing of it); recorded in
+        # ``held``.
+        self.hold_answers: Callable[[Request], bool] | None = None
         self.held: list[str] = []
         self._release: asyncio.Event | None = None
         # Rate limits on interaction callbacks (see ``rate_limit_callbacks``): the retry_after
@@ -797,9 +799,9 @@ class FakeDiscord:
             self.in_flight += 1
         try:
             response = await self._route(request)
-            held = self.hold_answers
-            if held is not None and held(request.method, request.path.removeprefix(API_PREFIX)):
-                await self._hold(f"{request.method} {request.path}")
+            held, made = self.hold_answers, request.get(RECORDED)
+            if held is not None and made is not None and held(made):
+                await self._hold(f"{made.method} {made.path}")
             try:
                 await response.prepare(request)
                 await response.write_eof()
@@ -865,10 +867,10 @@ class FakeDiscord:
         except ValueError as exc:
             self.problem(f"{request.method} {path}: unreadable body ({exc})")
             return _json_response({"message": "400: Bad Request", "code": 0}, status=400)
+        made = Request(request.method, path, dict(request.query), payload, uploads, time.time())
         with self._changed:
-            self.requests.append(
-                Request(request.method, path, dict(request.query), payload, uploads, time.time())
-            )
+            self.requests.append(made)
+        request[RECORDED] = made
         limited = self._callback_limit(request.method, path)
         if limited is not None:
             return limited

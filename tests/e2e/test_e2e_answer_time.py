@@ -1,6 +1,6 @@
 """End to end: a move is acknowledged within Discord's 3 s even when its write waits for a
 lock and Discord answers the acknowledgement with 429s: the bot defers while the time is
-still enough for the retries, and the board replaces the "thinking" message once it is ready."""
+still enough for the retries, and the board follows once it is ready."""
 
 from __future__ import annotations
 
@@ -65,6 +65,7 @@ def test_a_slow_move_is_acknowledged_in_time_despite_429s(
 ) -> None:
     world = fake.world
     here = world.channel("arena-7")
+    bot.wait_ready()
     accept(fake, challenge(fake, here, world.ann, world.bob, side="white"), world.bob)
     fake.rate_limit_callbacks(RATE_LIMITS, RETRY_AFTER)
     with write_lock(bot, here):
@@ -77,10 +78,10 @@ def test_a_slow_move_is_acknowledged_in_time_despite_429s(
     assert answer.elapsed < ANSWER_DEADLINE
     assert answer.type == DEFERRED and not answer.ephemeral
     [board] = played.wait_followups(1)
-    assert answer.message is not None and board.id == answer.message.id  # "thinking" replaced
+    assert answer.message is not None and fake.message(answer.message.id).deleted
     assert not board.ephemeral and "played **A1-C2**" in board.embeds[0]["description"]
     check_board_embed(board)
-    assert board.content == f"{world.bob.mention}, your move."
+    assert board.pinged == {world.bob.id}  # a new message: Bob is told it is his move
 
 
 def test_a_refusal_after_the_deferral_stays_private(fake: FakeDiscord, bot: BotProcess) -> None:

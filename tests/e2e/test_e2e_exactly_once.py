@@ -8,13 +8,14 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from contextlib import closing
+from typing import Any
 
 import asyncpg
 
 from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import check_board_embed
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.fake_models import Channel, Message, Thread
+from tests.e2e.fake_models import Channel, Message, Thread, User
 
 PENDING_MOVES = "SELECT count(*) FROM outbox WHERE kind = 'computer_move' AND status = 'pending'"
 ENDED_LEASES = (
@@ -46,12 +47,16 @@ def on_database(bot: BotProcess, statement: str) -> int:
 
 
 def computer_moves(fake: FakeDiscord, channel: Channel | Thread) -> list[Message]:
-    bot = fake.world.bot
-    return [
-        m
-        for m in fake.channel_messages(channel)
-        if m.embeds and m.embeds[0].get("description", "").startswith(f"{bot.mention} played")
-    ]
+    found = fake.channel_messages(channel)
+    return [m for m in found if by_the_computer({"embeds": m.embeds}, fake.world.bot)]
+
+
+def by_the_computer(payload: Any, bot: User) -> bool:
+    """Whether a message (its JSON as sent) shows a move of the computer's."""
+    if not isinstance(payload, dict) or not payload.get("embeds"):
+        return False
+    description: str = payload["embeds"][0].get("description", "")
+    return description.startswith(f"{bot.mention} played")
 
 
 def test_the_computers_move_shows_once_after_a_crash_before_it_was_settled(
@@ -59,20 +64,23 @@ def test_the_computers_move_shows_once_after_a_crash_before_it_was_settled(
 ) -> None:
     world = fake.world
     here = world.channel("arena-5")
+    bot.wait_ready()
     fake.slash(
         world.ann, here, "jarmo challenge", opponent=world.bot, side="white", level="easy"
     ).wait_answer()
     # Discord creates the computer's follow-up, but its answer never reaches the bot: the bot
     # dies first, with the move stored and its announcement not settled.
-    fake.hold_answers = lambda method, path: method == "POST" and path.startswith("/webhooks/")
+    fake.hold_answers = lambda made: (
+        made.path.startswith("/webhooks/") and by_the_computer(made.json, world.bot)
+    )
     try:
-        played = fake.slash(world.ann, here, "jarmo move", move="A1-C2")
-        played.wait_answer()
-        [reply] = played.wait_followups(1)
-        fake.wait_until(lambda: fake.held, 20, "the follow-up's answer to be held")
+        fake.slash(world.ann, here, "jarmo move", move="A1-C2").wait_answer()
+        fake.wait_until(lambda: fake.held, 20, "the computer's follow-up to be held")
         bot.kill()
     finally:
         fake.release_held()
+    [reply] = computer_moves(fake, here)
+    assert reply.interaction is not None  # the follow-up
     check_board_embed(reply)
     assert on_database(bot, PENDING_MOVES) == 1
     # A dead process's hold ends at once on SQLite (one process per file releases it when it
