@@ -92,7 +92,8 @@ DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE_STATE, RESUME, RECONNECT = 0, 1, 
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
 
-RECORDED = "fake-discord-request"  # where a call's ``Request`` is kept on aiohttp's request
+# Where a call's recorded ``Request`` is kept on aiohttp's request.
+RECORDED = web.RequestKey("fake-discord-request", Request)
 #: Every answered interaction of the test session: (what, seconds from dispatch to answer).
 TIMINGS: list[tuple[str, float]] = []
 
