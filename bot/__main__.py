@@ -41,6 +41,7 @@ from bot.store import (
 )
 
 PROG = "jarmo-bot"
+GATEWAY_TOKEN_REJECTED = 4004  # the gateway's close code for a token it does not accept
 LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 PERMISSIONS = 2048 + 16384 + 32768 + 65536  # Send Messages, Embed Links, Attach Files, History
 PERMISSIONS += (1 << 35) + (1 << 38)  # Create Public Threads, Send Messages in Threads
@@ -248,10 +249,18 @@ def _startup_failure(exc: Exception, config: BotConfig) -> int:
 def _startup_status(exc: Exception) -> ExitStatus:
     """A problem only the operator can fix (the database, a rejected token) is "cannot start";
     one that may pass (Discord out of reach) is a failure."""
+    unusable = isinstance(exc, DatabaseUnusable | SchemaTooNew) or _token_rejected(exc)
+    return ExitStatus.CANNOT_START if unusable else ExitStatus.PROBLEM
+
+
+def _token_rejected(exc: BaseException) -> bool:
+    """Whether Discord refused the token: at login (``LoginFailure``), or by closing the
+    gateway with 4004 (Authentication failed), as it does to a running bot whose token was
+    reset in the Developer Portal."""
     import discord
 
-    unusable = isinstance(exc, DatabaseUnusable | SchemaTooNew | discord.LoginFailure)
-    return ExitStatus.CANNOT_START if unusable else ExitStatus.PROBLEM
+    closed = isinstance(exc, discord.ConnectionClosed) and exc.code == GATEWAY_TOKEN_REJECTED
+    return closed or isinstance(exc, discord.LoginFailure)
 
 
 def _discord_problem(exc: BaseException, token_source: str) -> str | None:
@@ -270,7 +279,7 @@ def _known_discord_problem(exc: BaseException, token_source: str) -> str | None:
     import aiohttp
     import discord
 
-    if isinstance(exc, discord.LoginFailure):
+    if _token_rejected(exc):
         return (
             f"Discord rejected the token from {token_source}. Reset it (Developer Portal -> "
             f"Bot -> Reset Token) and put the new one in {token_source}."

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,7 +18,7 @@ from discord.ext import commands
 from bot.cogs.audience import server_language
 from bot.cogs.challenges import answered
 from bot.cogs.clock import deadline_message
-from bot.cogs.replies import only_pinging, post_announced, report_message
+from bot.cogs.replies import announced_file, only_pinging, post_announced, report_message
 from bot.cogs.tournaments import round_messages, table_messages, welcome_message
 from bot.cogs.words import discord_words
 from bot.service import ChallengeView
@@ -39,6 +40,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 EXPIRY_SWEEP_SECONDS = 30
+# How far back a computer's move is looked for before it is posted again: the messages of a
+# channel since its move was stored, at most this many of the latest.
+HISTORY_LOOKBACK = 50
+CLOCK_SKEW = timedelta(minutes=1)  # between the bot's clock and Discord's
 
 
 class Announcer(commands.Cog):
@@ -69,6 +74,9 @@ class Announcer(commands.Cog):
         channel_id, messages = await announcement_messages(self.bot, delivery)
         channel = self.bot.get_partial_messageable(channel_id)
         key = delivery.entry.key
+        if isinstance(delivery, ComputerMoveNotice) and await self.already_shown(delivery):
+            log.info("announcement %s is already in channel %s; not posted again", key, channel_id)
+            return
         try:
             for index, message in enumerate(messages):
                 # The nonce makes Discord keep one message if this announcement is posted twice
@@ -77,6 +85,26 @@ class Announcer(commands.Cog):
                 await channel.send(**message, nonce=nonce)
         except (discord.Forbidden, discord.NotFound) as exc:
             raise Undeliverable(f"channel {channel_id}: {exc}") from exc
+
+    async def already_shown(self, delivery: ComputerMoveNotice) -> bool:
+        """Whether the computer's move is in its channel already: posted as the player's
+        follow-up (which Discord takes without a nonce) by a process that died before it could
+        settle the announcement. Its board's file name says so."""
+        entry = delivery.entry
+        channel = self.bot.get_partial_messageable(entry.channel_id)
+        filename, me = announced_file(entry.key), self.bot.user
+        if me is None:  # not logged in: nothing of ours can be read
+            return False
+        try:
+            async for message in channel.history(limit=HISTORY_LOOKBACK):
+                if message.created_at < entry.created_at - CLOCK_SKEW:
+                    return False  # older than the move itself
+                names = {attachment.filename for attachment in message.attachments}
+                if message.author.id == me.id and filename in names:
+                    return True
+        except discord.HTTPException as exc:  # posted then; a recent repeat has its nonce still
+            log.warning("could not read channel %s's messages: %s", entry.channel_id, exc)
+        return False
 
     async def expire_challenges_once(self) -> list[ChallengeView]:
         """Mark overdue challenges expired and say so on their messages."""
@@ -131,7 +159,8 @@ async def announcement_messages(
         case ClockNotice(event=event):
             return channel_id, [await deadline_message(event, language)]
         case ComputerMoveNotice(report=report):
-            return channel_id, [await report_message(report, language)]
+            filename = announced_file(delivery.entry.key)
+            return channel_id, [await report_message(report, language, filename=filename)]
         case RoundNotice(round=view):
             return channel_id, round_messages(view, language)
         case WelcomeNotice(welcome=welcome):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,6 +18,7 @@ from bot.cogs.move_offer import move_view
 from bot.cogs.replies import (
     EMBED_COLOUR,
     actor_of,
+    answer_in_time,
     board_embed,
     computer_answers,
     only_pinging,
@@ -35,7 +37,7 @@ from bot.cogs.words import (
 )
 from bot.i18n import N_
 from bot.jarmo import Action
-from bot.service import Offer
+from bot.service import Offer, Report
 from bot.service.models import DamagedGameAborted
 from bot.words import position_line, standings_text
 from bot.words.descriptions import start_description
@@ -56,12 +58,10 @@ class PlayCommands(commands.Cog):
         move: app_commands.Transform[Action, MoveTransformer],
     ) -> None:
         """Make a move in this channel's game."""
-        report = await interaction.client.service.play.move(
+        played = interaction.client.service.play.move(
             place_of(interaction), actor_of(interaction), move
         )
-        await interaction.response.send_message(
-            **await report_message(report, await channel_language(interaction))
-        )
+        report = await answer_in_time(interaction, _with_message(interaction, played))
         await computer_answers(interaction, report)
 
     @app_commands.command()
@@ -74,12 +74,10 @@ class PlayCommands(commands.Cog):
         point: app_commands.Transform[str, PointTransformer],
     ) -> None:
         """Bring a lost piece back to your camp (classic/jasir) or place a reserve piece (ludos)."""
-        report = await interaction.client.service.play.redeploy(
+        played = interaction.client.service.play.redeploy(
             place_of(interaction), actor_of(interaction), point
         )
-        await interaction.response.send_message(
-            **await report_message(report, await channel_language(interaction))
-        )
+        report = await answer_in_time(interaction, _with_message(interaction, played))
         await computer_answers(interaction, report)
 
     @app_commands.command()
@@ -198,6 +196,14 @@ class PlayCommands(commands.Cog):
         message["content"] = _("Game aborted by {moderator}.").format(moderator=moderator)
         message["allowed_mentions"] = only_pinging()
         await interaction.response.send_message(**message)
+
+
+async def _with_message(
+    interaction: discord.Interaction[JarmoBot], played: Awaitable[Report]
+) -> tuple[Report, dict[str, Any]]:
+    """The report of a move and the public message that shows it."""
+    report = await played
+    return report, await report_message(report, await channel_language(interaction))
 
 
 class ResignButton(

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -21,6 +24,7 @@ from bot.cogs.words import (
     reader_language,
 )
 from bot.service import Actor, BoardView, Place, Report
+from bot.service.delivery import idempotency_token
 from bot.words import game_title, position_line, report_text
 from bot.words.descriptions import board_description
 
@@ -30,7 +34,47 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 EMBED_COLOUR = discord.Colour(0x8B5A2B)  # the brown of a wooden board
+# Discord drops an interaction not acknowledged within 3 s of its creation, and each 429 on
+# the acknowledgement makes it wait before trying again: an answer not ready to go by this
+# time defers first, which leaves the rest of the 3 s to the deferral and its retries.
+ACKNOWLEDGE_BY_SECONDS = 1.0
+BOARD_FILE = "board.png"
+
+
+async def answer_in_time(
+    interaction: discord.Interaction[JarmoBot], work: Awaitable[tuple[T, dict[str, Any]]]
+) -> T:
+    """Answer ``interaction`` publicly with the message ``work`` builds (after what it does,
+    whose result is returned). If the message is not ready ``ACKNOWLEDGE_BY_SECONDS`` after
+    the interaction was created (a write waiting for a lock, a slow drawing), the interaction
+    is deferred then, and the message follows when it is ready. A refusal raised after the
+    deferral goes to the tree as usual, once the public "thinking" message is deleted, so that
+    the refusal stays private."""
+    task: asyncio.Future[tuple[T, dict[str, Any]]] = asyncio.ensure_future(work)
+    age = (datetime.now(UTC) - interaction.created_at).total_seconds()
+    await asyncio.wait({task}, timeout=max(ACKNOWLEDGE_BY_SECONDS - age, 0.0))
+    if task.done():
+        result, message = task.result()
+        await interaction.response.send_message(**message)
+        return result
+    deferral = asyncio.ensure_future(interaction.response.defer(thinking=True))
+    try:
+        result, message = await task
+    except Exception:
+        with contextlib.suppress(discord.HTTPException):
+            await deferral
+            await interaction.delete_original_response()
+        raise
+    await deferral
+    # A message of its own rather than "thinking" filled in: that one was created at the
+    # deferral and notifies nobody, and the player to move must be told.
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.delete_original_response()
+    await interaction.followup.send(**message)
+    return result
 
 
 async def computer_answers(interaction: discord.Interaction[JarmoBot], report: Report) -> None:
@@ -77,8 +121,9 @@ async def post_announced(
 ) -> None:
     """Post a report the store also keeps in its outbox (the computer's move), and settle it
     there: sent, or left for the delivery loop if posting failed."""
+    filename = BOARD_FILE if report.announcement is None else announced_file(report.announcement)
     try:
-        await send(**await report_message(report, language))
+        await send(**await report_message(report, language, filename=filename))
     except Exception as exc:
         if report.announcement is not None:
             await service.announcements.post_later(report.announcement, repr(exc))
@@ -99,7 +144,7 @@ def place_of(interaction: discord.Interaction[JarmoBot]) -> Place:
 
 
 async def board_embed(
-    board: BoardView, text: str, language: str | None = None, *, filename: str = "board.png"
+    board: BoardView, text: str, language: str | None = None, *, filename: str = BOARD_FILE
 ) -> tuple[discord.Embed, discord.File]:
     """An embed showing the board image (its words in ``language``) as an attachment, with
     ``text`` under the title."""
@@ -126,10 +171,21 @@ def your_move(user_id: int | None, language: str | None = None) -> str | None:
     return discord_words(language).gettext("{player}, your move.").format(player=mention(user_id))
 
 
-async def report_message(report: Report, language: str | None = None) -> dict[str, Any]:
-    """Keyword arguments for a message that shows ``report`` (one or two boards)."""
+def announced_file(key: str) -> str:
+    """The board's file name in the message of the announcement ``key``. It carries the
+    announcement's idempotency token, which Discord keeps with the message whichever way it was
+    posted (a follow-up takes no nonce), so the channel's history shows whether it is there."""
+    return f"board-{idempotency_token(key)}.png"
+
+
+async def report_message(
+    report: Report, language: str | None = None, *, filename: str = BOARD_FILE
+) -> dict[str, Any]:
+    """Keyword arguments for a message that shows ``report`` (one or two boards; the first
+    attached as ``filename``)."""
     voice = discord_voice(language)
-    embed, file = await board_embed(report.board, report_text(report, voice), language)
+    text = report_text(report, voice)
+    embed, file = await board_embed(report.board, text, language, filename=filename)
     embeds, files = [embed], [file]
     turn = report.board.human_to_move  # never "your move" to the computer
     if report.next_board is not None:

@@ -11,10 +11,16 @@ longer each time, and given up after ``MAX_ATTEMPTS``.
 Several processes may deliver from one database: a claim leases each announcement to one of
 them, and a post that outlasts half the lease is abandoned (and retried), so the lease never
 runs out while its holder is still posting. Should it run out all the same (a process frozen
-past it), the store refuses the late holder's settling: the new claim settles it. A post that
-reached Discord before its holder died unsettled is posted again with the same
-:func:`idempotency_token`, which the front end hands to Discord (a message nonce) so that the
-second post is recognised and not shown twice.
+past it), the store refuses the late holder's settling: the new claim settles it.
+
+A post that reached Discord before its holder died unsettled is delivered again, and must not
+show twice. Every path that posts an announcement marks it with the same
+:func:`idempotency_token`: the front end hands it to Discord as the message's nonce, which
+makes Discord answer a repeat within a few minutes with the first message. The computer's move
+is the one announcement also posted another way, as a follow-up to the player's move, which
+Discord takes without a nonce; so its message carries the token where Discord keeps it (the
+board's file name), and before posting a computer's move again the front end looks for it
+among the channel's latest messages.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -65,6 +66,7 @@ def interaction_of(service: JarmoService, actor: Actor) -> Any:
     interaction.user = mock.Mock(id=actor.user_id, display_name=actor.display_name, bot=False)
     interaction.guild_id, interaction.channel_id = HERE.guild_id, HERE.channel_id
     interaction.locale = interaction.guild_locale = discord.Locale.british_english
+    interaction.created_at = datetime.now(UTC)
     interaction.response = mock.create_autospec(discord.InteractionResponse, instance=True)
     interaction.followup = mock.create_autospec(discord.Webhook, instance=True)
     return interaction

@@ -139,6 +139,16 @@ class BotProcess:
                 f"the bot exited with status {process.returncode}:\n{self.log_tail()}"
             )
 
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        """Until the bot of the latest start has handled READY (it logs that it is connected),
+        its start-up work out of the way of a test that times its first answers."""
+        marker = f"---- start {self.starts} ----"
+        self.fake.wait_until(
+            lambda: "connected as" in self.log_text().rpartition(marker)[2],
+            timeout,
+            "the bot to be ready",
+        )
+
     def stop(self, timeout: float = CLEAN_EXIT_SECONDS) -> tuple[int, float]:
         """SIGTERM; returns (exit status, seconds it took). Kills it if it hangs."""
         process = self.process

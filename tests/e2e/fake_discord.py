@@ -15,6 +15,7 @@ import asyncio
 import copy
 import itertools
 import json
+import math
 import mimetypes
 import re
 import secrets
@@ -91,6 +92,8 @@ DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE_STATE, RESUME, RECONNECT = 0, 1, 
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
 
+# Where a call's recorded ``Request`` is kept on aiohttp's request.
+RECORDED = web.RequestKey("fake-discord-request", Request)
 #: Every answered interaction of the test session: (what, seconds from dispatch to answer).
 TIMINGS: list[tuple[str, float]] = []
 
@@ -198,6 +201,17 @@ class FakeDiscord:
         # and the call is recorded in ``refused``.
         self.refuse: Callable[[str, str], DiscordError | None] | None = None
         self.refused: list[str] = []
+        # A slow way back: a call this matches (the recorded request) is carried out as usual,
+        # but its answer waits until ``release_held`` (the bot may die meanwhile, as after a
+        # crash between Discord's doing something and the bot's hearing of it); recorded in
+        # ``held``.
+        self.hold_answers: Callable[[Request], bool] | None = None
+        self.held: list[str] = []
+        self._release: asyncio.Event | None = None
+        # Rate limits on interaction callbacks (see ``rate_limit_callbacks``): the retry_after
+        # of each 429 still to give, and the callbacks answered with one.
+        self.callback_limits: list[float] = []
+        self.rate_limited: list[str] = []
         self.interactions: dict[int, Interaction] = {}
         self.messages: dict[int, Message] = {}
         self.repeated_nonces: list[str] = []  # posts Discord answered with an earlier message
@@ -424,12 +438,10 @@ class FakeDiscord:
 
     async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
         session = next((s for s in self.sessions.values() if s.id == data.get("session_id")), None)
-        if (
-            session is None
-            or data.get("session_id") != session.id
-            or data.get("token") != self.token
-            or not isinstance(data.get("seq"), int)
-        ):
+        if data.get("token") != self.token:
+            await connection.ws.close(code=4004, message=b"Authentication failed")
+            return
+        if session is None or not isinstance(data.get("seq"), int):
             await connection.send({"op": INVALID_SESSION, "d": False})
             return
         async with session.lock:
@@ -459,6 +471,21 @@ class FakeDiscord:
             await connection.ws.close(code=code, message=b"dropped by the test")
 
         self._run(drop())
+
+    def reset_token(self) -> None:
+        """The owner resets the bot's token in the developer portal: the old one no longer
+        opens REST calls or sessions, and Discord closes the bot's live sockets with 4004
+        (Authentication failed), which no RESUME can recover from."""
+
+        async def reset() -> None:
+            self.token = f"fake.{secrets.token_urlsafe(24)}"
+            for session in self.sessions.values():
+                async with session.lock:
+                    connection, session.connection = session.connection, None
+                if connection is not None and not connection.ws.closed:
+                    await connection.ws.close(code=4004, message=b"Authentication failed")
+
+        self._run(reset())
 
     # -- shards and guilds ------------------------------------------------------
 
@@ -783,13 +810,62 @@ class FakeDiscord:
             self.in_flight += 1
         try:
             response = await self._route(request)
-            await response.prepare(request)
-            await response.write_eof()
+            held, made = self.hold_answers, request.get(RECORDED)
+            if held is not None and made is not None and held(made):
+                await self._hold(f"{made.method} {made.path}")
+            try:
+                await response.prepare(request)
+                await response.write_eof()
+            except ConnectionError:  # the bot is gone (killed while its answer was held)
+                pass
             return response
         finally:
             with self._changed:
                 self.in_flight -= 1
                 self._changed.notify_all()
+
+    async def _hold(self, what: str) -> None:
+        if self._release is None:
+            self._release = asyncio.Event()
+        with self._changed:
+            self.held.append(what)
+            self._changed.notify_all()
+        await self._release.wait()
+
+    def release_held(self) -> None:
+        """Send the answers held back so far (see ``hold_answers``); later ones are not held."""
+
+        async def release() -> None:
+            self.hold_answers = None
+            if self._release is not None:
+                self._release.set()
+                self._release = None
+
+        self._run(release())
+
+    def rate_limit_callbacks(self, count: int, retry_after: float) -> None:
+        """Answer the next ``count`` interaction callbacks with 429 Too Many Requests, each
+        asking the bot to wait ``retry_after`` seconds; the attempts are recorded in
+        ``rate_limited``. Discord's 3 s run on meanwhile."""
+        with self._changed:
+            self.callback_limits = [retry_after] * count
+
+    def _callback_limit(self, method: str, path: str) -> web.Response | None:
+        """A 429 as Discord sends it (through its proxy: discord.py takes a 429 without
+        ``Via`` for a Cloudflare ban), if a callback is to get one."""
+        with self._changed:
+            callback = path.startswith("/interactions/") and path.endswith("/callback")
+            if not self.callback_limits or method != "POST" or not callback:
+                return None
+            retry_after = self.callback_limits.pop(0)
+            self.rate_limited.append(path)
+        body = {"message": "You are being rate limited.", "retry_after": retry_after}
+        headers = {
+            "Retry-After": str(math.ceil(retry_after)),
+            "X-RateLimit-Scope": "user",
+            "Via": "1.1 google",
+        }
+        return _json_response(body | {"global": False}, status=429, headers=headers)
 
     def wait_idle(self, timeout: float = 20.0) -> None:
         """Until no REST call of the bot is waiting for its answer."""
@@ -802,10 +878,13 @@ class FakeDiscord:
         except ValueError as exc:
             self.problem(f"{request.method} {path}: unreadable body ({exc})")
             return _json_response({"message": "400: Bad Request", "code": 0}, status=400)
+        made = Request(request.method, path, dict(request.query), payload, uploads, time.time())
         with self._changed:
-            self.requests.append(
-                Request(request.method, path, dict(request.query), payload, uploads, time.time())
-            )
+            self.requests.append(made)
+        request[RECORDED] = made
+        limited = self._callback_limit(request.method, path)
+        if limited is not None:
+            return limited
         known = False
         for method, pattern, handler, auth in self._table:
             match = pattern.fullmatch(path)
@@ -1074,7 +1153,8 @@ class FakeDiscord:
     ) -> dict[str, Any] | None:
         interaction = self._webhook_interaction(app, token)
         original = interaction.original
-        if original is not None and original.flags & LOADING and not original.payloads:
+        loading = original is not None and original.flags & LOADING and not original.deleted
+        if original is not None and loading and not original.payloads:
             # The first follow-up after a deferred answer replaces the "thinking" message.
             self._refuse_deferred_v2(payload, f"{interaction} first follow-up")
             self._edit(original, payload, uploads, what=f"{interaction} follow-up")
