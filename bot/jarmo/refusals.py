@@ -72,8 +72,7 @@ def _check_step(game: Game, p: Point, q: Point, text: str) -> None:
         layout = game.layout.name
         board = "published board" if layout == DEFAULT_LAYOUT else f"{layout} board"
         raise IllegalMove(
-            f"No line joins {name_p} and {name_q} on the {board}. "
-            f"{_options_text(name_p, options)}",
+            f"No line joins {name_p} and {name_q} on the {board}. {_options_text(name_p, options)}",
             text,
             Problem.NO_LINE,
             origin=name_p,
