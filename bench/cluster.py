@@ -97,8 +97,8 @@ class Table:
         if record is None:  # the match ended with the last move
             await self.start_match()
             return
-        mover = self.players[record.player_id(record.game.turn) or 0]
-        move = self.rng.choice(record.game.legal_moves())
+        mover = self.players[record.player_id(record.engine.turn) or 0]
+        move = self.rng.choice(record.engine.legal_moves())
         report = await self.service.play.move(self.place, mover, read_action(move))
         if self.render:
             await report.board.image.png()

@@ -46,9 +46,9 @@ async def start_games(service: JarmoService, first: int, count: int) -> None:
         white, black = Actor(2 * number + 1, f"White {number}"), Actor(2 * number + 2, f"B{number}")
         view = await service.challenges.post(place, white, ChallengeRequest(black, side="white"))
         await service.challenges.accept(black, view.challenge.id)
-        game = (await service.play.board(place)).game.game
+        game = (await service.play.board(place)).game.engine
         await service.play.move(place, white, read_action(game.legal_moves()[0]))
-        game = (await service.play.board(place)).game.game
+        game = (await service.play.board(place)).game.engine
         await service.play.move(place, black, read_action(game.legal_moves()[0]))
 
 

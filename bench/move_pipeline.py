@@ -39,8 +39,8 @@ async def one_run(channels: int, moves: int, in_flight: int, seed: int) -> list[
 
             async def play(place: Place) -> None:
                 record = await store.games.active(place.channel_id)
-                mover = players[place][record.player_id(record.game.turn)]
-                move = rng.choice(record.game.legal_moves())
+                mover = players[place][record.player_id(record.engine.turn)]
+                move = rng.choice(record.engine.legal_moves())
                 start = time.perf_counter()
                 report = await service.play.move(place, mover, read_action(move))
                 await report_message(report)

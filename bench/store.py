@@ -178,7 +178,7 @@ async def writer(
     now = T0
     for _ in range(moves):
         now += timedelta(seconds=rng.uniform(2, 60))
-        game = record.game.copy()
+        game = record.engine.copy()
         mover = record.player_id(game.turn)
         move = game.play(rng.choice(game.legal_moves()))
         began = time.perf_counter()

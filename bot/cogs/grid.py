@@ -109,7 +109,7 @@ class GridCell(
             await show(interaction, board, Picked(), OUT_OF_DATE)
             return
         try:
-            step = click(stored.game, Picked.parse(self.picked), self.clicked)
+            step = click(stored.engine, Picked.parse(self.picked), self.clicked)
         except OffGrid:
             await show(interaction, board, Picked(), OUT_OF_DATE)
             return
@@ -176,7 +176,7 @@ async def grid_message(
     """The private grid for the clicking player (the player to move) after ``picked``, with
     the board's image drawn if ``image``."""
     language = reader_language(interaction)
-    stored, position = board.game, board.game.game
+    stored, position = board.game, board.game.engine
     side = stored.side_of(interaction.user.id)
     assert side is not None  # movers_board checked it
     try:

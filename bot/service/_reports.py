@@ -32,7 +32,7 @@ class Reports:
         white = await kit.names(record.guild_id, record.white_id)
         black = await kit.names(record.guild_id, record.black_id)
         image = board_picture(
-            record.game,
+            record.engine,
             perspective=perspective,
             players=(white, black),
             result=result_banner(record),
@@ -63,7 +63,7 @@ class Reports:
             totals=board.totals(),
             leader_id=board.leader(),
             games_left=0 if over else board.games_left,
-            turn_user_id=running.player_id(running.game.turn) if running else None,
+            turn_user_id=running.player_id(running.engine.turn) if running else None,
             over=over,
             winner_id=match.winner_id,
             rating_changes=await match_shifts(store.ratings, match) if over else (),
@@ -94,7 +94,7 @@ class Reports:
         summary = GameSummary(
             game=ended,
             status=status,
-            outcome=ended.game.outcome() if status == "finished" else None,
+            outcome=ended.engine.outcome() if status == "finished" else None,
             winner_id=ended.player_id(ended.winner)
             if ended.winner and status != "aborted"
             else None,

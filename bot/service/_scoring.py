@@ -68,5 +68,5 @@ def _maybe_player(who: Hashable | None) -> int | None:
 
 def points_by_player(record: GameRecord) -> dict[int, int]:
     """A game's points keyed by player id rather than side."""
-    points = record.points or record.game.points()
+    points = record.points or record.engine.points()
     return {record.white_id: points["white"], record.black_id: points["black"]}

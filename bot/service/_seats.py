@@ -30,14 +30,14 @@ async def players_game(
     side = record.side_of(actor.user_id)
     if side is None:
         raise errors.NotAPlayer(errors.Code.NOT_A_PLAYER)
-    if needs_turn and record.game.turn != side:
-        opponent = record.player_id(record.game.turn)
+    if needs_turn and record.engine.turn != side:
+        opponent = record.player_id(record.engine.turn)
         raise errors.NotYourTurn(
             errors.Code.NOT_YOUR_TURN,
             player=opponent,
             name=await kit.names(place.guild_id, opponent),
-            side=record.game.turn,
-            ruleset=record.game.ruleset,
+            side=record.engine.turn,
+            ruleset=record.engine.ruleset,
         )
     return record
 

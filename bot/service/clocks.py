@@ -128,13 +128,15 @@ class ClockCases:
             record = await self._current(clock)
             if record is None:
                 return None
-            loser = record.game.turn
+            loser = record.engine.turn
             event = _event("timeout", clock.deadline_at, clock, record)
             announce = st.announcement(f"timeout:{clock.game_id}", event_post(event))
             winner: Side = "black" if loser == "white" else "white"
             result = Result("timeout", winner, "timeout", record.player_id(loser))
             try:
-                report = await self._ender.end(record, result, game=record.game, announce=announce)
+                report = await self._ender.end(
+                    record, result, game=record.engine, announce=announce
+                )
             except errors.GameChanged:  # the version check refused it: something came first
                 return None
         kit.signals.announcements_changed.set()
@@ -163,7 +165,7 @@ def _event(
         game_id=clock.game_id,
         guild_id=clock.guild_id,
         channel_id=clock.channel_id,
-        user_id=record.player_id(record.game.turn),
+        user_id=record.player_id(record.engine.turn),
         deadline_at=clock.deadline_at,
         report=report,
     )

@@ -105,7 +105,7 @@ class ComputerOpponent:
     async def hint(self, place: Place, human: Actor) -> str:
         """A suggested move for a human playing the computer, on their turn."""
         record = await self.check_hint(place, human)
-        game = record.game
+        game = record.engine
         return await self._think(game.to_dict(), HINT_LEVEL, search_seed(record.id, game.ply))
 
     async def check_hint(self, place: Place, human: Actor) -> GameRecord:
@@ -115,6 +115,6 @@ class ComputerOpponent:
             record.black_id if record.white_id == human.user_id else record.white_id
         ):
             raise errors.NotAllowed(errors.Code.HINT_NEEDS_COMPUTER)
-        if record.player_id(record.game.turn) != human.user_id:
+        if record.player_id(record.engine.turn) != human.user_id:
             raise errors.NotYourTurn(errors.Code.COMPUTER_THINKING)
         return record

@@ -32,7 +32,7 @@ class ComputerTurns:
         return [
             Place(g.guild_id, g.channel_id)
             for g in games
-            if owns(g.guild_id) and kit.is_computer(g.player_id(g.game.turn))
+            if owns(g.guild_id) and kit.is_computer(g.player_id(g.engine.turn))
         ]
 
     async def to_move(self, place: Place) -> tuple[Game, str, int] | None:
@@ -43,10 +43,10 @@ class ComputerTurns:
             record = await store.games.active(place.channel_id)
         except CorruptGame:
             return None
-        if record is None or not self._kit.is_computer(record.player_id(record.game.turn)):
+        if record is None or not self._kit.is_computer(record.player_id(record.engine.turn)):
             return None
         match = record.match
         level = None
         if match.challenge_id is not None:
             level = (await store.challenges.get(match.challenge_id)).options.vs_computer_level
-        return record.game, level or DEFAULT_COMPUTER_LEVEL, record.id
+        return record.engine, level or DEFAULT_COMPUTER_LEVEL, record.id

@@ -55,7 +55,7 @@ class BoardView:
     @property
     def live(self) -> Game:
         """The rules engine's game: the position shown, its history and legal moves."""
-        return self.game.game
+        return self.game.engine
 
     @property
     def turn_user_id(self) -> int | None:

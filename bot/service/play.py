@@ -51,7 +51,7 @@ class PlayCases:
         (``NotAPlayer``, ``NotYourTurn``): what the click grid shows, and plays on with
         :meth:`move_on`."""
         record = await players_game(self._kit, place, actor, needs_turn=True)
-        return await self._reports.view(record, perspective=record.game.turn)
+        return await self._reports.view(record, perspective=record.engine.turn)
 
     async def move_on(self, place: Place, actor: Actor, board: BoardView, action: Action) -> Report:
         """Play ``action`` on the game as ``board`` (from :meth:`movers_board`, in the same
@@ -65,7 +65,7 @@ class PlayCases:
         self, place: Place, actor: Actor, record: st.GameRecord, action: Action
     ) -> Report:
         check_clock(self._kit, record)  # paused, or out of time: no move
-        game = record.game
+        game = record.engine
         try:
             played = game.play(action)
         except IllegalMove as exc:
@@ -136,7 +136,7 @@ class PlayCases:
                 raise errors.GameChanged(errors.Code.GAME_ALREADY_ENDED)
             winner: Side = "black" if record.side_of(actor.user_id) == "white" else "white"
             result = Result("resigned", winner, "resigned", actor.user_id)
-            return await self._ender.end(record, result, game=record.game)
+            return await self._ender.end(record, result, game=record.engine)
 
     async def offer_stop(self, place: Place, actor: Actor) -> StopOffer:
         """Propose to end the current game now, scored as it stands."""
@@ -154,8 +154,8 @@ class PlayCases:
             record = await players_game(self._kit, place, actor)
             if not offer.still_stands(record):
                 raise errors.GameChanged(errors.Code.STOP_OFFER_OUTDATED)
-            result = Result("stopped", record.game.leader(), "stopped", actor.user_id)
-            return await self._ender.end(record, result, game=record.game)
+            result = Result("stopped", record.engine.leader(), "stopped", actor.user_id)
+            return await self._ender.end(record, result, game=record.engine)
 
     async def abort(
         self, place: Place, actor: Actor, *, can_manage: bool
@@ -179,7 +179,7 @@ class PlayCases:
                 )
                 return DamagedGameAborted(damaged.game_id, actor.user_id)
             result = Result("aborted", None, "aborted", actor.user_id)
-            return await self._ender.end(record, result, game=record.game)
+            return await self._ender.end(record, result, game=record.engine)
 
     async def board(self, place: Place, *, viewer_id: int | None = None) -> BoardView:
         """The channel's current game, seen from the viewer's side if they play in it."""
@@ -205,10 +205,10 @@ class PlayCases:
         if self._suggestions_failing:
             log.info("move suggestions are back: the database can be read again")
             self._suggestions_failing = False
-        if record is None or record.side_of(user_id) != record.game.turn:
+        if record is None or record.side_of(user_id) != record.engine.turn:
             return []
         wanted = _squash(typed)
-        moves = [m for m in record.game.legal_moves() if _squash(m).startswith(wanted)]
+        moves = [m for m in record.engine.legal_moves() if _squash(m).startswith(wanted)]
         return moves[:limit]
 
     async def redeploy_suggestions(self, place: Place, user_id: int, typed: str) -> list[str]:

@@ -172,7 +172,7 @@ class ReviewCases:
     async def _computed(self, record: GameRecord, progress: Progress | None) -> GameReview:
         running = self._running.get(record.id)
         if running is None:
-            running = _Computation(record.game, self._analyser, self._keeper(record.id))
+            running = _Computation(record.engine, self._analyser, self._keeper(record.id))
             self._running[record.id] = running
             running.task.add_done_callback(lambda _: self._forget(record.id, running))
         if progress is not None:
@@ -202,7 +202,7 @@ class ReviewCases:
             await names(record.guild_id, record.white_id),
             await names(record.guild_id, record.black_id),
         )
-        frames = positions(record.game)
+        frames = positions(record.engine)
         last = len(frames) - 1
         turning = tuple(
             TurningPoint(
@@ -220,7 +220,7 @@ class ReviewCases:
         return ReviewView(
             record.id,
             record.guild_id,
-            record.game.ruleset,
+            record.engine.ruleset,
             record.white_id,
             record.black_id,
             players,

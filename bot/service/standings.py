@@ -58,4 +58,4 @@ class StandingsCases:
         game = Game.new(match.ruleset, match.layout, match.max_plies)
         for action in (await self._kit.store.games.actions(record.id))[:version]:
             game.play(action.move)
-        return dataclasses.replace(record, game=game, version=version, status="active")
+        return dataclasses.replace(record, engine=game, version=version, status="active")

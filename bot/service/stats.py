@@ -155,7 +155,7 @@ class PlayerStats:
         black = await self._names(guild_id, result.black_id)
         gif = await asyncio.to_thread(
             render_replay,
-            record.game,
+            record.engine,
             players=(white, black),
             result=result_banner(result),
             words=words,

@@ -70,7 +70,7 @@ class VenueCases:
                     return None
                 try:
                     result = Result("aborted", None, "aborted", actor_id)
-                    return await self._ender.end(record, result, game=record.game)
+                    return await self._ender.end(record, result, game=record.engine)
                 except errors.GameChanged:
                     continue
         raise errors.GameChanged(errors.Code.CHANGED_MEANWHILE)

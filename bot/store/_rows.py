@@ -128,7 +128,7 @@ def game(row: Mapping[Any, Any], live: Game, of_match: MatchRecord) -> GameRecor
         black_id=row["black_id"],
         status=row["status"],
         version=row["version"],
-        game=live,
+        engine=live,
         winner=row["winner"],
         points=points,
         termination=row["termination"],

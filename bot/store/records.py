@@ -117,8 +117,9 @@ class MatchRecord:
 class GameRecord:
     """A stored game with its live engine object and its match, read with it.
 
-    ``game`` has been checked against the stored action list (see ``GameStore.get``). It is a
-    fresh object for each load, so the caller may play on it and hand it back to the store.
+    ``engine`` (the rules engine's game) has been checked against the stored action list (see
+    ``GameStore.get``). It is a fresh object for each load, so the caller may play on it and
+    hand it back to the store.
     ``match`` is the match row as it stood when the game was read (or written).
     """
 
@@ -131,7 +132,7 @@ class GameRecord:
     black_id: int
     status: GameStatus
     version: int  # the number of actions stored
-    game: Game
+    engine: Game
     winner: Side | None  # None while active and for a draw
     points: dict[Side, int] | None  # None while active
     termination: str | None  # a Termination value, or "resigned", "timeout", ...

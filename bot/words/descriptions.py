@@ -20,7 +20,7 @@ def board_description(view: BoardView, voice: Voice) -> str:
     move (Black).' — or, once the game is over, who won it."""
     _ = voice.gettext
     record, match = view.game, view.match
-    game = record.game
+    game = record.engine
     names: dict[Side, str] = {"white": view.white_name, "black": view.black_name}
     points = game.points()
     parts = [
@@ -51,7 +51,7 @@ def _ending_or_turn(view: BoardView, names: dict[Side, str], voice: Voice) -> st
     _ = voice.gettext
     record, ruleset = view.game, view.match.ruleset
     if view.turn_user_id is not None:
-        turn = record.game.turn
+        turn = record.engine.turn
         return _("{player} to move ({side}).").format(
             player=names[turn], side=side_label(turn, ruleset, voice)
         )

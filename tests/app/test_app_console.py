@@ -214,7 +214,7 @@ async def test_an_unfinished_game_is_resumed(tmp_path: Path) -> None:
         assert match is not None
         (game,) = await store.games.match_games(match.id)
     assert "Resuming the unfinished game" in console.text
-    assert result is not None and game.game.ply == 2
+    assert result is not None and game.engine.ply == 2
 
 
 async def test_run_console_leaves_no_database_behind(

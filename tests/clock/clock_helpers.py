@@ -67,8 +67,8 @@ async def play_one(service: JarmoService, place: Place = HERE) -> Report:
     """The player to move plays their first legal move (one that does not end the game)."""
     view = await service.play.board(place)
     mover = PLAYERS[view.turn_user_id or 0]
-    for move in view.game.game.legal_moves():
-        trial = Game.from_dict(view.game.game.to_dict())
+    for move in view.game.engine.legal_moves():
+        trial = Game.from_dict(view.game.engine.to_dict())
         trial.play(move)
         if not trial.over:
             return await service.play.move(place, mover, read_action(move))

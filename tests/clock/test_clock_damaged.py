@@ -132,7 +132,7 @@ async def test_the_computer_catches_up_in_every_healthy_game(bot: Bot, db_path: 
         await bot.service.play.move(
             place,
             ANN,
-            read_action((await bot.service.play.board(place)).game.game.legal_moves()[0]),
+            read_action((await bot.service.play.board(place)).game.engine.legal_moves()[0]),
         )
     damage(db_path, ELSEWHERE.channel_id)
     waiting = await bot.service.computer_turns.awaiting()

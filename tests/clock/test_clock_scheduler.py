@@ -227,7 +227,7 @@ async def test_a_move_racing_the_deadline_exactly_one_applies(
             await start_match(bot.service, "5m")
             (running,) = await bot.service.clocks.running()
             clock.set(running.deadline_at - timedelta(milliseconds=1))
-            move = read_action((await bot.service.play.board(HERE)).game.game.legal_moves()[0])
+            move = read_action((await bot.service.play.board(HERE)).game.engine.legal_moves()[0])
             jobs: dict[str, Callable[[], Awaitable[object]]] = {
                 "move": functools.partial(bot.service.play.move, HERE, ANN, move),
                 "timeout": functools.partial(bot.scheduler.run_due, running.deadline_at),

@@ -50,7 +50,7 @@ async def test_the_limit_goes_from_challenge_to_match_to_game(tmp_path: Path) ->
             game.id, 0, 600,
         )  # fmt: skip
 
-        played = Game.from_dict(game.game.to_dict())
+        played = Game.from_dict(game.engine.to_dict())
         move = played.play(played.legal_moves()[0])
         later = T0 + timedelta(minutes=3)
         moved = await store.games.record_move(
@@ -115,7 +115,7 @@ async def test_an_ended_game_refuses_clock_writes(tmp_path: Path) -> None:
                 winner="black",
                 points={"white": 5, "black": 5},
                 termination="timeout",
-                game=game.game,
+                game=game.engine,
                 then=MatchOver("forfeited", BOB),
             ),
             expected_version=0,

@@ -70,5 +70,5 @@ async def start_timed_match(service: JarmoService, place: Place, time_per_move: 
 async def start_computer_game(node: Node, place: Place) -> None:
     """Ann plays the computer in ``place`` and has made her first move: the computer's turn."""
     await node.computer.start(place, ANN, ChallengeRequest(COMPUTER, side="white"))
-    game = (await node.service.play.board(place)).game.game
+    game = (await node.service.play.board(place)).game.engine
     await node.service.play.move(place, ANN, read_action(game.legal_moves()[0]))

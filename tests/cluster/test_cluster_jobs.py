@@ -122,7 +122,7 @@ async def test_the_computer_answers_each_pending_game_once(
     assert sum(reply is not None for reply in replies) == len(games)
     for place in games:
         view = await one.service.play.board(place)
-        assert view.game.game.ply == 2  # Ann's move and exactly one reply
+        assert view.game.engine.ply == 2  # Ann's move and exactly one reply
         assert view.turn_user_id == ANN.user_id
     assert await two.service.computer_turns.awaiting() == []
 

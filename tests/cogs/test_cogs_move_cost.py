@@ -110,7 +110,7 @@ async def test_a_move_on_the_grid_stays_within_its_budget(
     async with traced(store) as statements:
         last = await grid_move(service, BOB, (record.id, record.version), "B5", "A3")
     record = await service.play.player_game(HERE, BOB)
-    assert record.game.history[-1] == "B5-A3"  # the move was played, and posted
+    assert record.engine.history[-1] == "B5-A3"  # the move was played, and posted
     last.followup.send.assert_awaited_once()
     assert len(statements) <= GRID_MOVE_STATEMENTS, str(statements)
     # The grid's board from Bob's side once, and the public board after the move.
@@ -125,5 +125,5 @@ async def test_jarmo_move_stays_within_its_budget(
         interaction = await command_move(service, BOB, "B5-A3")
     interaction.response.send_message.assert_awaited_once()
     record = await service.play.player_game(HERE, BOB)
-    assert record.game.history[-1] == "B5-A3"
+    assert record.engine.history[-1] == "B5-A3"
     assert len(statements) <= COMMAND_MOVE_STATEMENTS, str(statements)

@@ -30,6 +30,6 @@ async def test_the_replay_speaks_the_readers_language(
     [game] = await store.results.recent_games(GUILD, ANN.user_id, limit=1)
     export = await service.stats.export_game(GUILD, game.id, words=GERMAN)
     record = await store.games.get(game.id)
-    banner = ResultBanner("resigned", "black", record.game.points())
-    expected = render_replay(record.game, players=("Bob", "Ann"), result=banner, words=GERMAN)
+    banner = ResultBanner("resigned", "black", record.engine.points())
+    expected = render_replay(record.engine, players=("Bob", "Ann"), result=banner, words=GERMAN)
     assert export.gif == expected

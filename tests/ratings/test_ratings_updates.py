@@ -174,9 +174,9 @@ async def test_the_store_refuses_ratings_for_an_aborted_game(
             GameEnding(
                 status=status,
                 winner=None,
-                points=record.game.points(),
+                points=record.engine.points(),
                 termination="aborted",
-                game=record.game,
+                game=record.engine,
                 then=MatchOver("aborted"),
                 ratings=update,
             ),

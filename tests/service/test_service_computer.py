@@ -47,7 +47,7 @@ async def test_computer_accepts_at_once_and_answers_each_move(
     assert reply is not None and reply.actor_id == ROBOT.user_id
     record = await store.games.active(HERE.channel_id)
     assert record is not None
-    assert record.version == 2 and record.game.turn == "white"
+    assert record.version == 2 and record.engine.turn == "white"
     assert await computer.reply(HERE) is None  # not its turn
 
 
@@ -183,7 +183,7 @@ async def test_six_games_against_the_computer_at_once_are_all_answered(
     for place in places:
         record = await store.games.active(place.channel_id)
         assert record is not None
-        assert record.version == 2 and record.game.turn == "white"
+        assert record.version == 2 and record.engine.turn == "white"
 
 
 async def test_each_game_seeds_the_computer_differently(service: JarmoService) -> None:

@@ -40,7 +40,7 @@ async def service(tmp_path: Path, clock: FakeClock) -> AsyncIterator[JarmoServic
 async def test_a_stored_bow_game_goes_on_and_ends_on_its_own_board(service: JarmoService) -> None:
     place = Place(GUILD, PLAYING)
     view = await service.play.board(place)
-    game = view.game.game
+    game = view.game.engine
     assert game.layout.name == "bow" and game.ply == 8
     assert "B1-C3" in game.history  # a line the published board does not have
     assert view.image.position.layout == "bow"  # its picture draws its own lines
@@ -49,14 +49,14 @@ async def test_a_stored_bow_game_goes_on_and_ends_on_its_own_board(service: Jarm
     report = None
     while True:
         view = await service.play.board(place)
-        game = view.game.game
+        game = view.game.engine
         mover = ANN if view.turn_user_id == ANN.user_id else BOB
         report = await service.play.move(place, mover, read_action(rng.choice(game.legal_moves())))
         if report.ended is not None:
             break
-    assert report.board.game.game.layout.name == "bow"
+    assert report.board.game.engine.layout.name == "bow"
     assert report.next_board is not None  # game 2 of the match: the match keeps its board
-    assert report.next_board.game.game.layout.name == "bow"
+    assert report.next_board.game.engine.layout.name == "bow"
     png = await report.board.image.png()
     assert png.startswith(b"\x89PNG")
 
@@ -107,8 +107,8 @@ async def test_new_games_beside_old_ones_are_on_the_published_board(
     offer = await service.challenges.post(place, BOB, ChallengeRequest(CAT))
     assert offer.challenge.options.layout == "traditional"
     board = await service.challenges.accept(CAT, offer.challenge.id)
-    assert board.game.game.layout.name == "traditional"
-    assert board.game.game.legal_moves() == Game.new().legal_moves()
+    assert board.game.engine.layout.name == "traditional"
+    assert board.game.engine.legal_moves() == Game.new().legal_moves()
     request = TournamentRequest("Spring Cup", "swiss")
     lobby = Place(GUILD, GUILD + 9)
     created = await service.tournaments.create(lobby, ANN, request, moderator=True)

@@ -17,7 +17,7 @@ POLISH = image_words(shared_catalogue("pl"))
 
 def drawn(view: BoardView, words: ImageWords = ENGLISH_WORDS) -> bytes:
     players = (view.white_name, view.black_name)
-    return render_position(view.game.game.position(), players=players, words=words)
+    return render_position(view.game.engine.position(), players=players, words=words)
 
 
 async def test_a_public_post_draws_the_board_in_its_language(service: JarmoService) -> None:

@@ -36,7 +36,7 @@ async def stored_state(
     store: SqliteStore, place: Place = HERE
 ) -> tuple[int, dict[str, Any]] | None:
     record = await store.games.active(place.channel_id)
-    return None if record is None else (record.version, record.game.to_dict())
+    return None if record is None else (record.version, record.engine.to_dict())
 
 
 async def test_challenge_accept_starts_game_with_requested_sides(service: JarmoService) -> None:
@@ -106,7 +106,7 @@ async def test_move_reports_and_persists(service: JarmoService, store: SqliteSto
     assert report.action == "A1-C2" and report.ended is None
     assert report.board.turn_user_id == BOB.user_id
     active = await store.games.active(HERE.channel_id)
-    assert active is not None and active.game.history == ["A1-C2"]
+    assert active is not None and active.engine.history == ["A1-C2"]
     text = report_text(report, voice({101: "@Ann", 202: "@Bob"}.get))
     assert "@Ann played **A1-C2**" in text and "@Bob to move" in text
 

@@ -29,4 +29,4 @@ async def test_a_move_on_a_board_the_game_has_moved_past_changes_nothing(
         await service.play.move_on(HERE, ANN, seen, read_action("C1-E2"))
     assert refused.value.code is Code.CHANGED_MEANWHILE
     stored = await store.games.active(HERE.channel_id)
-    assert stored is not None and stored.game.history == ["B1-D2", "D5-E3"]
+    assert stored is not None and stored.engine.history == ["B1-D2", "D5-E3"]

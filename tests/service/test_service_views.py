@@ -19,14 +19,14 @@ from tests.service.service_helpers import ANN, BOB, CAT, HERE, start_match
 def drawn(view: BoardView, result: ResultBanner | None = None) -> bytes:
     """What the renderer makes of ``view``'s position with ``result`` (white's perspective)."""
     players = (view.white_name, view.black_name)
-    return render_position(view.game.game.position(), players=players, result=result)
+    return render_position(view.game.engine.position(), players=players, result=result)
 
 
 async def test_a_resigned_game_shows_who_resigned(service: JarmoService) -> None:
     await start_match(service)
     await service.play.move(HERE, ANN, read_action("A1-C2"))
     report = await service.play.resign(HERE, BOB)
-    points = report.board.game.game.points()
+    points = report.board.game.engine.points()
     image = await report.board.image.png()
     assert image == drawn(report.board, ResultBanner("resigned", "white", points))
     assert image != drawn(report.board)  # not "Black to move"
@@ -64,7 +64,7 @@ async def test_a_game_lost_on_time_shows_it(service: JarmoService, clock: FakeCl
     assert event.report is not None
     assert event is not None
     board = event.report.board
-    points = board.game.game.points()
+    points = board.game.engine.points()
     assert await board.image.png() == drawn(board, ResultBanner("timeout", "black", points))
 
 
@@ -76,8 +76,8 @@ async def test_an_exported_replay_ends_on_the_result(
     report = await service.play.resign(HERE, BOB)
     record = await store.games.get(report.board.game.id)
     export = await service.stats.export_game(HERE.guild_id, record.id)
-    banner = ResultBanner("resigned", "white", record.game.points())
-    assert export.gif == render_replay(record.game, players=("Ann", "Bob"), result=banner)
+    banner = ResultBanner("resigned", "white", record.engine.points())
+    assert export.gif == render_replay(record.engine, players=("Ann", "Bob"), result=banner)
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,7 @@ async def play_quiet(
 ) -> GameRecord:
     """Record ``count`` random moves that do not end the game; return the latest record."""
     for _ in range(count):
-        game = fork(record.game)
+        game = fork(record.engine)
         mover = record.player_id(game.turn)
         move = quiet_move(game, rng)
         record = await store.games.record_move(
@@ -107,7 +107,7 @@ class FinalMove:
 async def play_to_end(store: Store, record: GameRecord, rng: random.Random) -> FinalMove:
     """Record random moves until the next one ends the game; play that one but do not store it."""
     while True:
-        game = fork(record.game)
+        game = fork(record.engine)
         mover = record.player_id(game.turn)
         move = random_move(game, rng)
         if game.over:

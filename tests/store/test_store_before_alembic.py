@@ -283,6 +283,6 @@ async def continue_the_running_game(store: Any) -> None:
     mover = view.turn_user_id
     assert mover is not None
     await service.play.move(
-        place, Actor(mover, "Ann"), read_action(view.game.game.legal_moves()[0])
+        place, Actor(mover, "Ann"), read_action(view.game.engine.legal_moves()[0])
     )
     assert (await service.play.board(place)).game.version == 5

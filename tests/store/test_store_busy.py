@@ -18,11 +18,11 @@ from tests.wording import english
 
 
 def move_of(record: GameRecord, seed: int) -> dict[str, object]:
-    game = fork(record.game)
+    game = fork(record.engine)
     move = quiet_move(game, random.Random(seed))
     return {
         "expected_version": record.version,
-        "player_id": record.player_id(record.game.turn),
+        "player_id": record.player_id(record.engine.turn),
         "move": move,
         "game": game,
         "now": T0,

@@ -193,7 +193,7 @@ async def test_accepting_creates_the_match_and_its_first_game(store: SqliteStore
         CHANNEL,
         GUILD,
     )
-    assert game.game is first and game.points is None and game.winner is None
+    assert game.engine is first and game.points is None and game.winner is None
     assert game.started_at == game.last_activity == at
     assert await store.games.match(match.id) == match
     assert await store.games.active(CHANNEL) == game

@@ -30,12 +30,12 @@ async def race(stores: Sequence[Store], base: GameRecord, rng: random.Random) ->
     """Fire RACERS different moves, all validated against ``base``, at the same time."""
 
     async def attempt(i: int) -> GameRecord:
-        game = fork(base.game)
+        game = fork(base.engine)
         move = quiet_move(game, rng)
         return await stores[i % len(stores)].games.record_move(
             base.id,
             expected_version=base.version,
-            player_id=base.player_id(base.game.turn),
+            player_id=base.player_id(base.engine.turn),
             move=move,
             game=game,
             now=T0,
@@ -63,9 +63,9 @@ async def test_exactly_one_move_wins_per_version(
         winner = one_winner(await race([store], base, rng))
         stored = await store.games.get(record.id)
         assert stored.version == version + 1
-        assert stored.game == winner.game
+        assert stored.engine == winner.engine
         actions = await store.games.actions(record.id)
-        assert [a.move for a in actions] == winner.game.history
+        assert [a.move for a in actions] == winner.engine.history
 
 
 @only_sqlite
@@ -98,7 +98,7 @@ async def test_writers_to_different_games_all_succeed(
     async def play(record: GameRecord, seed: int) -> GameRecord:
         rng = random.Random(seed)
         for _ in range(10):
-            game = fork(record.game)
+            game = fork(record.engine)
             mover = record.player_id(game.turn)
             move = quiet_move(game, rng)
             record = await store.games.record_move(
@@ -124,13 +124,13 @@ async def test_cancelled_writers_leave_a_consistent_store(
     rng = random.Random(23)
     for _ in range(20):
         base = await store.games.get(record.id)
-        game = fork(base.game)
+        game = fork(base.engine)
         move = quiet_move(game, rng)
         write = asyncio.create_task(
             store.games.record_move(
                 base.id,
                 expected_version=base.version,
-                player_id=base.player_id(base.game.turn),
+                player_id=base.player_id(base.engine.turn),
                 move=move,
                 game=game,
                 now=T0,

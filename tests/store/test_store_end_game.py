@@ -105,7 +105,7 @@ async def test_a_final_move_finishes_game_and_match(
 async def test_resigning_forfeits_the_match(store: SqliteStore, start_match: StartMatch) -> None:
     match, start = await start_match(game_count=4)
     record = await play_quiet(store, start, 6, random.Random(12))
-    points = record.game.points()
+    points = record.engine.points()
     # BOB (Black in game 0) resigns: White wins the game, and ALICE the match.
     end = await store.games.end(
         record.id,
@@ -114,7 +114,7 @@ async def test_resigning_forfeits_the_match(store: SqliteStore, start_match: Sta
             winner="white",
             points=points,
             termination="resigned",
-            game=record.game,
+            game=record.engine,
             then=MatchOver("forfeited", ALICE),
         ),
         expected_version=record.version,
@@ -132,7 +132,7 @@ async def test_a_timeout_is_counted_like_a_resignation(
     store: SqliteStore, start_match: StartMatch
 ) -> None:
     _, start = await start_match()
-    points = start.game.points()
+    points = start.engine.points()
     end = await store.games.end(
         start.id,
         GameEnding(
@@ -140,7 +140,7 @@ async def test_a_timeout_is_counted_like_a_resignation(
             winner="black",
             points=points,
             termination="timeout",
-            game=start.game,
+            game=start.engine,
             then=MatchOver("forfeited", BOB),
         ),
         expected_version=0,
@@ -171,7 +171,7 @@ async def test_the_next_game_swaps_sides(store: SqliteStore, start_match: StartM
         now=LATER,
     )
     following = end.next_game
-    assert following is not None and following.game is second
+    assert following is not None and following.engine is second
     assert (following.index, following.white_id, following.black_id) == (1, BOB, ALICE)
     assert (following.status, following.version, following.started_at) == ("active", 0, LATER)
     assert (end.match.state, end.match.winner_id) == ("running", None)
@@ -183,7 +183,7 @@ async def test_the_next_game_swaps_sides(store: SqliteStore, start_match: StartM
     # Game 1 is BOB's to open; end it by agreement as a draw, which finishes the match.
     record = await play_quiet(store, following, 2, random.Random(14))
     assert [a.player_id for a in await store.games.actions(following.id)] == [BOB, ALICE]
-    points = record.game.points()
+    points = record.engine.points()
     end = await store.games.end(
         following.id,
         GameEnding(
@@ -191,7 +191,7 @@ async def test_the_next_game_swaps_sides(store: SqliteStore, start_match: StartM
             winner=None,
             points=points,
             termination="agreed",
-            game=record.game,
+            game=record.engine,
             then=MatchOver("finished", None),
         ),
         expected_version=2,
@@ -214,9 +214,9 @@ async def test_aborting_changes_no_stats(store: SqliteStore, start_match: StartM
         GameEnding(
             status="aborted",
             winner=None,
-            points=record.game.points(),
+            points=record.engine.points(),
             termination="aborted",
-            game=record.game,
+            game=record.engine,
             then=MatchOver("aborted"),
         ),
         expected_version=3,
@@ -240,8 +240,8 @@ async def test_only_accepted_ratings_mark_the_game_rated(
 ) -> None:
     match, start = await start_match()
     ending = GameEnding(
-        status="resigned", winner="white", points=start.game.points(), termination="resigned",
-        game=start.game, then=MatchOver("forfeited", ALICE),
+        status="resigned", winner="white", points=start.engine.points(), termination="resigned",
+        game=start.engine, then=MatchOver("forfeited", ALICE),
     )  # fmt: skip
     stale = RatingUpdate("classic", (first_rating(ALICE, games_before=1), first_rating(BOB)))
     with pytest.raises(StaleRatings):
@@ -272,9 +272,9 @@ async def test_a_stale_end_writes_nothing(store: SqliteStore, start_match: Start
             GameEnding(
                 status="resigned",
                 winner="white",
-                points=seen.game.points(),
+                points=seen.engine.points(),
                 termination="resigned",
-                game=seen.game,
+                game=seen.engine,
                 then=MatchOver("forfeited", ALICE),
             ),
             expected_version=1,
@@ -287,8 +287,8 @@ async def test_a_stale_end_writes_nothing(store: SqliteStore, start_match: Start
 async def test_a_game_ends_only_once(store: SqliteStore, start_match: StartMatch) -> None:
     _, start = await start_match()
     ending = GameEnding(
-        status="resigned", winner="white", points=start.game.points(), termination="resigned",
-        game=start.game, then=MatchOver("forfeited", ALICE),
+        status="resigned", winner="white", points=start.engine.points(), termination="resigned",
+        game=start.engine, then=MatchOver("forfeited", ALICE),
     )  # fmt: skip
     await store.games.end(start.id, ending, expected_version=0, now=LATER)
     with pytest.raises(GameNotActive):
@@ -316,8 +316,8 @@ async def test_contradictory_arguments_are_refused_and_roll_back(
     match, start = await start_match()
     record = await play_quiet(store, start, 2, random.Random(17))
     fields: dict[str, Any] = dict(
-        status="finished", winner=None, points=record.game.points(), termination="agreed",
-        game=record.game, then=("finished", None),
+        status="finished", winner=None, points=record.engine.points(), termination="agreed",
+        game=record.engine, then=("finished", None),
     )  # fmt: skip
     fields.update(bad)
     then = fields.pop("then")

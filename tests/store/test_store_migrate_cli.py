@@ -61,8 +61,8 @@ async def fill(path: Path) -> None:
         await store.games.end(
             first.id,
             GameEnding(
-                status="resigned", winner="white", points=first.game.points(),
-                termination="resigned", game=first.game, then=MatchOver("forfeited", ALICE),
+                status="resigned", winner="white", points=first.engine.points(),
+                termination="resigned", game=first.engine, then=MatchOver("forfeited", ALICE),
                 ratings=RatingUpdate("classic", (change[0], change[1])),
             ),
             expected_version=0,

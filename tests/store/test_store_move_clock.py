@@ -22,7 +22,7 @@ async def timed_game(store: Store, seconds: int | None) -> GameRecord:
 
 
 async def move(store: Store, record: GameRecord, player: int, seconds: float) -> GameRecord:
-    game = fork(record.game)
+    game = fork(record.engine)
     played = quiet_move(game, random.Random(record.version))
     return await store.games.record_move(
         record.id, expected_version=record.version, player_id=player, move=played, game=game,

@@ -25,17 +25,17 @@ async def test_a_move_is_appended_and_versioned(
     store: SqliteStore, start_match: StartMatch
 ) -> None:
     _, start = await start_match()
-    game = fork(start.game)
+    game = fork(start.engine)
     move = quiet_move(game, random.Random(1))
     at = T0 + timedelta(seconds=7)
     record = await store.games.record_move(
         start.id, expected_version=0, player_id=ALICE, move=move, game=game, now=at
     )
-    assert record.version == 1 and record.game is game
+    assert record.version == 1 and record.engine is game
     assert record.last_activity == at and record.started_at == T0
     assert record.status == "active"
     stored = await store.games.get(start.id)
-    assert stored == record and stored.game is not game  # a fresh object every load
+    assert stored == record and stored.engine is not game  # a fresh object every load
     [action] = await store.games.actions(start.id)
     assert (action.game_id, action.ply, action.player_id, action.move) == (start.id, 1, ALICE, move)
     assert action.played_at == at
@@ -49,7 +49,7 @@ async def test_players_alternate_and_the_history_is_kept(
     actions = await store.games.actions(start.id)
     assert [a.ply for a in actions] == list(range(1, 10))
     assert [a.player_id for a in actions] == [ALICE, BOB] * 4 + [ALICE]
-    assert [a.move for a in actions] == record.game.history
+    assert [a.move for a in actions] == record.engine.history
     assert (await store.games.active(CHANNEL)) == record
 
 
@@ -60,7 +60,7 @@ async def test_a_stale_version_is_refused_and_nothing_written(
     _, start = await start_match()
     loaded = await play_quiet(store, start, seen, random.Random(3))  # what the slow writer saw
     record = await play_quiet(store, loaded, meanwhile, random.Random(4))  # what happened since
-    game = fork(loaded.game)
+    game = fork(loaded.engine)
     mover = loaded.player_id(game.turn)
     move = quiet_move(game, random.Random(5))
     with pytest.raises(StaleGame) as caught:
@@ -78,7 +78,7 @@ async def test_moves_on_an_ended_game_are_refused(
     store: SqliteStore, start_match: StartMatch
 ) -> None:
     _, start = await start_match()
-    points = start.game.points()
+    points = start.engine.points()
     await store.games.end(
         start.id,
         GameEnding(
@@ -86,13 +86,13 @@ async def test_moves_on_an_ended_game_are_refused(
             winner=None,
             points=points,
             termination="aborted",
-            game=start.game,
+            game=start.engine,
             then=MatchOver("aborted"),
         ),
         expected_version=0,
         now=T0,
     )
-    game = fork(start.game)
+    game = fork(start.engine)
     move = quiet_move(game, random.Random(5))
     with pytest.raises(GameNotActive) as caught:
         await store.games.record_move(
@@ -117,7 +117,7 @@ async def test_unknown_game_on_write_is_not_found(
     store: SqliteStore, start_match: StartMatch
 ) -> None:
     _, start = await start_match()
-    game = fork(start.game)
+    game = fork(start.engine)
     move = quiet_move(game, random.Random(6))
     with pytest.raises(NotFound):
         await store.games.record_move(
@@ -129,7 +129,7 @@ async def test_a_move_by_the_wrong_player_is_refused(
     store: SqliteStore, start_match: StartMatch
 ) -> None:
     _, start = await start_match()
-    game = fork(start.game)
+    game = fork(start.engine)
     move = quiet_move(game, random.Random(7))
     with pytest.raises(ValueError, match="played by"):
         await store.games.record_move(
@@ -143,7 +143,7 @@ async def test_a_game_that_does_not_match_the_move_is_refused(
     store: SqliteStore, start_match: StartMatch
 ) -> None:
     _, start = await start_match()
-    game = fork(start.game)
+    game = fork(start.engine)
     move = quiet_move(game, random.Random(8))
     with pytest.raises(ValueError, match="last action"):
         await store.games.record_move(
@@ -151,7 +151,7 @@ async def test_a_game_that_does_not_match_the_move_is_refused(
         )
     with pytest.raises(ValueError, match="actions, expected"):
         await store.games.record_move(
-            start.id, expected_version=0, player_id=ALICE, move=move, game=start.game, now=T0
+            start.id, expected_version=0, player_id=ALICE, move=move, game=start.engine, now=T0
         )
     assert (await store.games.get(start.id)).version == 0
 
@@ -195,9 +195,9 @@ async def test_idle_games_finds_games_without_recent_activity(
         GameEnding(
             status="aborted",
             winner=None,
-            points=ended.game.points(),
+            points=ended.engine.points(),
             termination="aborted",
-            game=ended.game,
+            game=ended.engine,
             then=MatchOver("aborted"),
         ),
         expected_version=0,

@@ -38,7 +38,7 @@ def a_game_with_one_move(url: str) -> int:
             _, record = await store.challenges.accept(
                 posted.id, first_white_id=ALICE, first_game=new_game(), now=T0
             )
-            game = fork(record.game)
+            game = fork(record.engine)
             move = quiet_move(game, random.Random(1))
             await store.games.record_move(
                 record.id, expected_version=0, player_id=ALICE, move=move, game=game, now=T0

@@ -121,7 +121,7 @@ async def main(path, seed):
                 posted.id, first_white_id=101, first_game=fresh, now=now)
             print("game", record.id, 0, flush=True)
             while True:
-                game = Game.from_dict(record.game.to_dict())
+                game = Game.from_dict(record.engine.to_dict())
                 mover = record.player_id(game.turn)
                 move = game.play(rng.choice(game.legal_moves()))
                 if game.over:

@@ -37,7 +37,7 @@ async def play_interleaved(store: Store) -> int:
     for _ in range(MOVES_PER_GAME):
         for n, record in enumerate(records):
             now += timedelta(seconds=7)
-            game = fork(record.game)
+            game = fork(record.engine)
             mover = record.player_id(game.turn)
             move = quiet_move(game, rng)
             records[n] = await store.games.record_move(

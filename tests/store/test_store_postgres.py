@@ -50,7 +50,7 @@ async def test_two_bots_racing_for_one_version_apply_exactly_one_move(
         base = await second_bot.games.get(record.id)
         assert base.version == version
         winner = one_winner(await race([store, second_bot], base, rng))
-        assert (await store.games.get(record.id)).game == winner.game
+        assert (await store.games.get(record.id)).engine == winner.engine
     actions = await second_bot.games.actions(record.id)
     assert [a.ply for a in actions] == list(range(1, 9))
 
@@ -61,7 +61,7 @@ async def test_two_bots_never_claim_the_same_announcement(
 ) -> None:
     records = [(await start_match(channel=CHANNEL + c))[1] for c in range(12)]
     for record in records:
-        game = fork(record.game)
+        game = fork(record.engine)
         move = quiet_move(game, random.Random(record.id))
         await store.games.record_move(
             record.id,
@@ -185,12 +185,12 @@ async def test_migrating_twice_at_once_migrates_once(postgres: PostgresServer) -
 
 
 async def one_move(store: PostgresStore, record: GameRecord) -> GameRecord:
-    game = fork(record.game)
+    game = fork(record.engine)
     move = quiet_move(game, random.Random(5))
     return await store.games.record_move(
         record.id,
         expected_version=record.version,
-        player_id=record.player_id(record.game.turn),
+        player_id=record.player_id(record.engine.turn),
         move=move,
         game=game,
         now=T0 + timedelta(seconds=1),

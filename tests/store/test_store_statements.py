@@ -59,7 +59,7 @@ async def test_moves_and_loads_agree(store: Store, start_match: StartMatch) -> N
     assert loaded == record
     actions = await store.games.actions(record.id)
     assert [a.ply for a in actions] == list(range(1, record.version + 1))
-    assert [a.move for a in actions] == list(record.game.history)
+    assert [a.move for a in actions] == list(record.engine.history)
 
 
 async def sleeping_on_the_server(url: str) -> None:

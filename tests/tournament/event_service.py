@@ -117,7 +117,7 @@ async def play_match(
         game = await service.kit.store.games.active(channel_id)
         if game is None:
             return
-        mover = game.player_id(game.game.turn)
+        mover = game.player_id(game.engine.turn)
         other = second if mover == first else first
         offer = await service.play.offer_stop(here, player(mover))
         await service.play.accept_stop(here, player(other), offer)

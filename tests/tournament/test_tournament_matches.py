@@ -60,7 +60,10 @@ async def test_each_pairing_starts_its_match_and_first_game_in_the_place_opened_
         (game,) = await store.games.match_games(match.id)
         assert (game.index, game.channel_id, game.status, game.version) == (0, place, "active", 0)
         assert (game.white_id, game.black_id) == (pairing.first_id, pairing.second_id)
-        assert (game.game.ruleset, game.game.layout.name) == (tournament.ruleset, DEFAULT_LAYOUT)
+        assert (game.engine.ruleset, game.engine.layout.name) == (
+            tournament.ruleset,
+            DEFAULT_LAYOUT,
+        )
         assert game.started_at == now
         assert await store.games.active(place) == game
     # As for an accepted challenge, the deadline job hears of the new games if they are timed.

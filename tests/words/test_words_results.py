@@ -26,7 +26,7 @@ def _summary(winner: Side | None, white_points: int, black_points: int) -> GameS
     )  # fmt: skip
     record = GameRecord(
         id=1, match=match, index=0, guild_id=1, channel_id=1, white_id=WHITE_ID,
-        black_id=BLACK_ID, status="finished", version=0, game=Game.new(), winner=winner,
+        black_id=BLACK_ID, status="finished", version=0, engine=Game.new(), winner=winner,
         points={"white": white_points, "black": black_points}, termination="camp",
         started_at=now, last_activity=now, finished_at=now,
     )  # fmt: skip

@@ -276,7 +276,7 @@ class TournamentCases:
             abort = Result("aborted", None, "aborted", actor.user_id)
             # A move that got in first leaves the game on; the round goes on regardless.
             with contextlib.suppress(errors.GameChanged):
-                await self._ender.end(game, abort, game=game.game)
+                await self._ender.end(game, abort, game=game.engine)
         return True
 
     async def _running(self, place: Place) -> st.TournamentRecord:
