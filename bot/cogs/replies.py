@@ -54,8 +54,11 @@ async def answer_in_time(
     deferral goes to the tree as usual, once the public "thinking" message is deleted, so that
     the refusal stays private."""
     task: asyncio.Future[tuple[T, dict[str, Any]]] = asyncio.ensure_future(work)
+    # Timed from the interaction's creation, but never longer than the budget from now, in
+    # case this machine's clock runs behind Discord's.
     age = (datetime.now(UTC) - interaction.created_at).total_seconds()
-    await asyncio.wait({task}, timeout=max(ACKNOWLEDGE_BY_SECONDS - age, 0.0))
+    wait = min(max(ACKNOWLEDGE_BY_SECONDS - age, 0.0), ACKNOWLEDGE_BY_SECONDS)
+    await asyncio.wait({task}, timeout=wait)
     if task.done():
         result, message = task.result()
         await interaction.response.send_message(**message)
