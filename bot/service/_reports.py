@@ -76,7 +76,7 @@ class Reports:
         if pairing is None or not pairing.decided or pairing.second_id is None:
             return None
         points = {pairing.first_id: pairing.first_points, pairing.second_id: pairing.second_points}
-        return CountedResult(pairing.winner_id, points, pairing.forfeit)
+        return CountedResult(pairing.winner_id, points, pairing.forfeit, pairing.forced_by)
 
     async def ended(
         self,

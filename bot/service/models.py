@@ -98,11 +98,13 @@ class GameLine:
 class CountedResult:
     """How a tournament counts a match that was stopped before its end (a moderator forced
     the round, or a player withdrew): the winner (``None``: drawn), each player's game points
-    by id, and whether it was won by forfeit."""
+    by id, whether it was won by forfeit, and the moderator who forced it (``None``: none
+    did)."""
 
     winner_id: int | None
     points: dict[int, int]
     forfeit: bool = False
+    forced_by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

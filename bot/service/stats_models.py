@@ -112,12 +112,14 @@ class HistoryLine:
 
 @dataclass(frozen=True, slots=True)
 class TournamentPlacing:
-    """A finished tournament a player was entered in, and where they finished in its final
-    table (players level share a rank)."""
+    """A finished tournament a player was entered in, where they finished in its final table
+    (players level share a rank), and which of their matches a moderator forced: (round,
+    moderator id) each."""
 
     tournament: TournamentRecord
     rank: int
     players: int
+    forced: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,6 +85,7 @@ def pairing_row(row: Any) -> PairingRecord:
         first_points=row["first_points"],
         second_points=row["second_points"],
         forfeit=bool(row["forfeit"]),
+        forced_by=row["forced_by"],
     )
 
 
@@ -317,6 +318,7 @@ def decide(
         .values(
             decided=1, winner_id=result.winner_id, first_points=result.first_points,
             second_points=result.second_points, forfeit=int(result.forfeit),
+            forced_by=result.forced_by,
         )
     )  # fmt: skip
     if db.execute(decided).rowcount:

@@ -442,6 +442,7 @@ tournament_pairings = Table(
     Column("first_points", Integer, nullable=False, server_default=text("0")),
     Column("second_points", Integer, nullable=False, server_default=text("0")),
     Column("forfeit", Integer, nullable=False, server_default=text("0")),
+    Column("forced_by", BigInteger),  # the moderator who forced the result; NULL: not forced
     PrimaryKeyConstraint("tournament_id", "round_number", "board", name="tournament_pairings_pkey"),
     ForeignKeyConstraint(
         ["tournament_id"], ["tournaments.id"], name="tournament_pairings_tournament_id_fkey"

@@ -78,7 +78,9 @@ class NewPairing:
 
 @dataclass(frozen=True, slots=True)
 class PairingRecord:
-    """A stored pairing and, once ``decided``, its result (``winner_id`` ``None``: drawn)."""
+    """A stored pairing and, once ``decided``, its result (``winner_id`` ``None``: drawn);
+    ``forced_by``: the moderator who decided it before its match was over (``None``: not
+    forced)."""
 
     tournament_id: int
     round: int
@@ -91,6 +93,7 @@ class PairingRecord:
     first_points: int
     second_points: int
     forfeit: bool
+    forced_by: int | None = None
 
     @property
     def is_bye(self) -> bool:
@@ -105,12 +108,14 @@ class PairingRecord:
 
 @dataclass(frozen=True, slots=True)
 class PairingResult:
-    """How a pairing ended: the winner (``None``: drawn) and each side's game points."""
+    """How a pairing ended: the winner (``None``: drawn), each side's game points, and the
+    moderator who forced it (``None``: not forced)."""
 
     winner_id: int | None
     first_points: int = 0
     second_points: int = 0
     forfeit: bool = False
+    forced_by: int | None = None
 
 
 class TournamentClosed(StoreError):

@@ -276,7 +276,8 @@ def match_state(standings: MatchStandings, voice: Voice) -> str:
 
 def counted_line(players: tuple[int, int], counted: CountedResult, voice: Voice) -> str:
     """How the tournament counts a match stopped before its end, as its table does: 'The
-    match was stopped; the tournament counts it as drawn, Ann 0 – 0 Bob.'"""
+    match was stopped; the tournament counts it as drawn, Ann 0 – 0 Bob.', or 'Mod stopped
+    the match; ...' when a moderator forced it."""
     _ = voice.gettext
     if counted.forfeit and counted.winner_id is not None:
         return _(
@@ -289,6 +290,15 @@ def counted_line(players: tuple[int, int], counted: CountedResult, voice: Voice)
         second_points=counted.points.get(second, 0),
         second=voice.name(second),
     )
+    if counted.forced_by is not None:
+        moderator = voice.name(counted.forced_by)
+        if counted.winner_id is None:
+            return _(
+                "{moderator} stopped the match; the tournament counts it as drawn, {score}."
+            ).format(moderator=moderator, score=score)
+        return _(
+            "{moderator} stopped the match; the tournament counts it as won by {player}, {score}."
+        ).format(moderator=moderator, player=voice.name(counted.winner_id), score=score)
     if counted.winner_id is None:
         return _("The match was stopped; the tournament counts it as drawn, {score}.").format(
             score=score

@@ -37,14 +37,25 @@ def placing_text(placing: TournamentPlacing, voice: Voice) -> str:
 
 def placing_lines(placings: tuple[TournamentPlacing, ...], voice: Voice) -> list[str]:
     """A heading and one line per tournament: the letter the picker shows, the day it ended,
-    its name and the player's place."""
+    its name, the player's place, and their matches a moderator forced."""
     if not placings:
         return []
     lines = [voice.strong(voice.gettext("Tournaments"))]
     for number, placing in enumerate(placings, 1):
         ended = placing.tournament.finished_at or placing.tournament.created_at
-        lines.append(f"`T{number}` {voice.date(ended)} · {placing_text(placing, voice)}")
+        line = f"`T{number}` {voice.date(ended)} · {placing_text(placing, voice)}"
+        lines.append(" · ".join([line, *_forced_phrases(placing, voice)]))
     return lines
+
+
+def _forced_phrases(placing: TournamentPlacing, voice: Voice) -> list[str]:
+    """'round 2 forced by @Mod' for each of the player's matches a moderator forced."""
+    return [
+        voice.gettext("round {number} forced by {moderator}").format(
+            number=number, moderator=voice.name(moderator)
+        )
+        for number, moderator in placing.forced
+    ]
 
 
 def placing_option(number: int, placing: TournamentPlacing, voice: Voice) -> tuple[str, str]:

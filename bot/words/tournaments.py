@@ -318,7 +318,8 @@ def _player_line(row: draw.Standing, voice: Voice) -> str:
 
 
 def _round_phrase(cell: draw.RoundCell, voice: Voice) -> str:
-    """'Round 2: won against @Bob, 8–4, started.'"""
+    """'Round 2: won against @Bob, 8–4, started.', or 'Round 2: won against @Bob, 8–4
+    (forced by @Mod), started.'"""
     _ = voice.gettext
     if cell.opponent is None:
         return _("Round {number}: bye.").format(number=cell.round)
@@ -334,4 +335,8 @@ def _round_phrase(cell: draw.RoundCell, voice: Voice) -> str:
     phrase = phrases[cell.outcome].format(
         number=cell.round, opponent=opponent, mine=mine, theirs=theirs
     )
+    if cell.forced_by is not None:
+        phrase = _("{phrase} (forced by {moderator})").format(
+            phrase=phrase, moderator=voice.name(cell.forced_by)
+        )
     return _("{phrase}, started.").format(phrase=phrase) if cell.started else f"{phrase}."

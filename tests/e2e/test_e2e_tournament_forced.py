@@ -225,14 +225,17 @@ def test_a_swiss_of_five_with_a_forced_round_read_after_every_round(
     fake.wait_until(lambda: played.name.endswith(f"— {result}"), RENAMED_WITHIN, "renamed")
     fake.wait_until(lambda: idle.name.endswith("— drawn"), RENAMED_WITHIN, "renamed")
     standings = fake.slash(world.bob, played, "jarmo standings").wait_answer()
-    assert f"The match was stopped; the tournament {counts}" in standings.embeds[0]["description"]
+    stopped = f"{world.ann.mention} stopped the match; the tournament {counts}"
+    assert stopped in standings.embeds[0]["description"]
 
     round_three = wait_round(fake, here, 3)
     table = table_after(fake, world.bob, here)
     assert "Club cup · Swiss · after round 2 of 3 · round 3 in progress" in table
     mine, theirs = counted[first], counted[second]
     outcome = "drew with" if winner is None else ("won against" if winner == first else "lost to")
-    assert f"Round 2: {outcome} <@{second}>, {mine}–{theirs}" in table
+    assert (
+        f"Round 2: {outcome} <@{second}>, {mine}–{theirs} (forced by {world.ann.mention})" in table
+    )
     play_round(fake, round_three)
 
     fake.wait_until(lambda: posts_containing(fake, here, "Club cup is over"), 20, "the final table")
@@ -306,7 +309,8 @@ def test_a_swiss_forced_in_its_last_round_tells_one_result_everywhere(
     # The thread: who forced it, and the result.
     [told] = posts_containing(fake, played, "ended round 2 of Club cup")
     assert told.content.startswith(world.bob.mention) and counts in told.content
-    # Its standings: the finished game, the aborted one without a score, the same totals.
+    # Its standings: the finished game, the aborted one without a score, the same totals, and
+    # who stopped the match.
     standings = fake.slash(world.cat, played, "jarmo standings").wait_answer()
     lines = standings.embeds[0]["description"].split("\n")
     assert lines[1].endswith(f"{counted[first]} – {counted[second]} <@{second}> (Black)")
@@ -314,30 +318,34 @@ def test_a_swiss_forced_in_its_last_round_tells_one_result_everywhere(
         f"Game 2: <@{second}> (White) v <@{first}> (Black) — aborted, counts for nothing"
     )
     assert lines[3] == f"Total: {score}"
-    assert lines[4] == f"The match was stopped; the tournament {counts}"
+    assert lines[4] == f"{world.bob.mention} stopped the match; the tournament {counts}"
     # The idle match: its aborted first game counts nothing, and it is drawn 0-0.
     idle_lines = fake.slash(world.cat, idle, "jarmo standings").wait_answer()
     assert idle_lines.embeds[0]["description"].split("\n")[1:4] == [
         f"Game 1: <@{idle_first}> (White) v <@{idle_second}> (Black) — aborted, counts for nothing",
         f"Total: <@{idle_first}> 0 – 0 <@{idle_second}>",
-        f"The match was stopped; the tournament counts it as drawn, <@{idle_first}> 0 – 0"
-        f" <@{idle_second}>.",
+        f"{world.bob.mention} stopped the match; the tournament counts it as drawn,"
+        f" <@{idle_first}> 0 – 0 <@{idle_second}>.",
     ]
 
-    # The table: the same score, and game points that are round 1's plus the match's totals.
+    # The table: the same score, who forced it, and game points that are round 1's plus the
+    # match's totals.
     table = table_after(fake, world.cat, here)
     assert "Club cup · Swiss · final table" in table
+    forced_by = f"(forced by {world.bob.mention})"
     for me, them in ((first, second), (second, first)):
         row = table_row(table, me)
         outcome = "drew with" if winner is None else ("won against" if winner == me else "lost to")
-        assert f"Round 2: {outcome} <@{them}>, {counted[me]}–{counted[them]}" in row, row
+        assert f"Round 2: {outcome} <@{them}>, {counted[me]}–{counted[them]} {forced_by}" in row
+        assert row.count("forced by") == 1, row  # round 1 was played out
         round_one = re.search(r"Round 1: [a-z ]+ <@\d+>, (\d+)–\d+", row)
         assert round_one is not None, row
         game_points = int(round_one[1]) + counted[me]
         assert f" match points, {game_points} game points," in row, row
 
     # The histories: the newest game against the opponent is the finished one, with the
-    # table's score (the aborted game is no result), and the player's place in the table.
+    # table's score (the aborted game is no result), and the player's place in the table,
+    # with the round the moderator forced.
     for me, them in ((first, second), (second, first)):
         history = history_of(fake, by_id[me], here)
         latest = next(line for line in history.split("\n") if f" v <@{them}> " in line)
@@ -345,4 +353,7 @@ def test_a_swiss_forced_in_its_last_round_tells_one_result_everywhere(
         assert latest.endswith(f"**{result}** {counted[me]}–{counted[them]}"), history
         rank = int(table_row(table, me).split(".")[0])
         place = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}[rank]
-        assert f"Club cup — {place} of 4" in history, history
+        placing = next(line for line in history.split("\n") if "Club cup — " in line)
+        assert placing.endswith(
+            f"Club cup — {place} of 4 · round 2 forced by {world.bob.mention}"
+        ), history

@@ -36,6 +36,8 @@ HEAD = revision(latest_version())
 UNKNOWN = revision(latest_version() + 1)
 # Tables that the schema has dropped since (0011): an upgrade takes them, with their rows.
 DROPPED = ("guild_settings",)
+# Columns that the schema has added since at the end of a table (0012), NULL in older rows.
+ADDED = {"tournament_pairings": 1}
 
 Rows = dict[str, list[tuple[Any, ...]]]
 
@@ -112,7 +114,7 @@ async def test_a_sqlite_file_from_before_alembic_upgrades_in_place(tmp_path: Pat
     assert sqlite_versions(path) == (10, [])
     async with open_store(path):
         pass
-    assert sqlite_rows(path) == without_dropped(before)
+    assert sqlite_rows(path) == as_upgraded(before)
     assert sqlite_versions(path) == (latest_version(), [(HEAD,)])
     async with open_store(path) as store:
         await continue_the_running_game(store)
@@ -230,7 +232,7 @@ async def test_a_postgresql_dump_from_before_alembic_upgrades_in_place(
     assert await postgres_versions(url) == (10, [])
     assert await migrate_database(url) == latest_version()
     recorded = {"jarmo_schema_version": [(latest_version(),)]}  # the version, for old bots
-    assert await postgres_rows(url) == {**without_dropped(before), **recorded}
+    assert await postgres_rows(url) == {**as_upgraded(before), **recorded}
     assert await postgres_versions(url) == (latest_version(), [HEAD])
     async with open_any(url) as store:
         await continue_the_running_game(store)
@@ -264,9 +266,14 @@ async def test_a_postgresql_database_at_an_unknown_revision_is_refused_untouched
 # -- both -------------------------------------------------------------------------------------
 
 
-def without_dropped(rows: Rows) -> Rows:
-    """``rows`` without the tables that the schema has dropped since."""
-    return {table: found for table, found in rows.items() if table not in DROPPED}
+def as_upgraded(rows: Rows) -> Rows:
+    """``rows`` as an upgrade leaves them: without the tables that the schema has dropped
+    since, and with NULL in the columns it has added."""
+    return {
+        table: [(*row, *[None] * ADDED.get(table, 0)) for row in found]
+        for table, found in rows.items()
+        if table not in DROPPED
+    }
 
 
 async def continue_the_running_game(store: Any) -> None:

@@ -20,6 +20,7 @@ from bot.store import (
     MatchOver,
     NewPairing,
     NewTournament,
+    PairingResult,
     RatingChange,
     RatingUpdate,
     Skill,
@@ -45,7 +46,8 @@ CUP = NewTournament(
 
 async def fill(path: Path) -> None:
     """A small but complete SQLite database: names, state, challenges, a rated match that ended,
-    a running game with moves and a pending announcement, a quarantined game."""
+    a running game with moves and a pending announcement, a quarantined game, a tournament
+    with a withdrawal, a bye and a forced result."""
     async with open_store(path) as store:
         await store.players.upsert(GUILD, ALICE, "Alice")
         await store.state.set("commands", "abc")
@@ -83,6 +85,8 @@ async def fill(path: Path) -> None:
         pairings = [NewPairing(ALICE, BOB), NewPairing(3, None, decided=True, winner_id=3)]
         await store.tournaments.start_round(cup.id, expected_round=0, pairings=pairings)
         assert await store.tournaments.attach_match(cup.id, 1, 1, first.match_id)
+        forced = PairingResult(BOB, 4, 5, forced_by=ALICE)  # a moderator's forced result
+        assert await store.tournaments.decide(cup.id, 1, 1, forced)
 
 
 def migrate(source: Path, target: str) -> int:
@@ -113,6 +117,7 @@ async def test_everything_is_copied_and_checked(
         assert await after.tournaments.entries(cup.id) == await before.tournaments.entries(cup.id)
         copied = await after.tournaments.pairings(cup.id)
         assert copied == await before.tournaments.pairings(cup.id) and copied[0].match_id
+        assert copied[0].forced_by == ALICE
         # New rows get new ids after the copied ones.
         fresh = await after.challenges.create(challenge(channel=9), now=T0)
         assert fresh.id == 4

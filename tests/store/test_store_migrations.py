@@ -159,6 +159,50 @@ async def test_the_unused_guild_settings_table_goes_and_every_other_row_stays(
     assert after == before
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_pairings_stored_before_who_forced_them_was_kept_read_as_not_forced(
+    request: pytest.FixtureRequest, db_path: Path, backend: str
+) -> None:
+    rows_at_11 = (
+        "INSERT INTO tournaments (id, guild_id, channel_id, organiser_id, name, format, rounds,"
+        " game_count, ruleset, layout, max_plies, status, current_round, created_at)"
+        " VALUES (1, 7, 70, 9, 'Cup', 'swiss', 2, 2, 'classic', 'classic', 80, 'running', 1,"
+        " '2026-01-01T00:00:00+00:00')",
+        "INSERT INTO tournament_entries VALUES (1, 5, 1, 0), (1, 6, 2, 0), (1, 8, 3, 0)",
+        "INSERT INTO tournament_pairings VALUES (1, 1, 1, 5, 6, NULL, 1, 6, 4, 5, 0),"
+        " (1, 1, 2, 8, NULL, NULL, 1, 8, 0, 0, 0)",
+    )
+    target: Path | str
+    if backend == "sqlite":
+        target = db_path
+        upgrade_sqlite(db_path, target=11)
+        with closing(sqlite3.connect(db_path, isolation_level=None)) as db:
+            for statement in rows_at_11:
+                db.execute(statement)
+    else:
+        server: PostgresServer = request.getfixturevalue("postgres")
+        target = server.fresh_database(migrated=False)
+        await migrate_database(target, target=11)
+        connection = await asyncpg.connect(target)
+        try:
+            for statement in rows_at_11:
+                await connection.execute(statement)
+        finally:
+            await connection.close()
+    before = await rows_but_versions(target)
+    async with open_any(target) as store:
+        pairings = await store.tournaments.pairings(1)
+    after = await rows_but_versions(target)
+    assert [(p.winner_id, p.first_points, p.second_points, p.forced_by) for p in pairings] == [
+        (6, 4, 5, None),
+        (8, 0, 0, None),
+    ]
+    assert after.pop("tournament_pairings") == [
+        (*row, None) for row in before.pop("tournament_pairings")
+    ]
+    assert after == before
+
+
 async def test_dropping_the_player_totals_keeps_every_name(db_path: Path) -> None:
     upgrade_sqlite(db_path, target=3)
     db = sqlite3.connect(db_path, isolation_level=None)

@@ -10,6 +10,7 @@ configured role).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Awaitable, Callable
 
 from bot import store as st
@@ -215,10 +216,12 @@ class TournamentCases:
             if pairing.round != record.current_round or pairing.decided:
                 continue
             if pairing.match_id is None or pairing.second_id is None:  # never started
-                await self._decide_and_stop(pairing, st.PairingResult(None), actor)
+                drawn = st.PairingResult(None, forced_by=actor.user_id)
+                await self._decide_and_stop(pairing, drawn, actor)
                 continue
             match = await self._kit.store.games.match(pairing.match_id)
-            result = await self.rounds.result_of(match)
+            played = await self.rounds.result_of(match)
+            result = dataclasses.replace(played, forced_by=actor.user_id)
             if await self._decide_and_stop(pairing, result, actor):
                 forced.append(
                     ForcedMatch(match.channel_id, pairing.first_id, pairing.second_id, result)

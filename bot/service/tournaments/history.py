@@ -26,12 +26,19 @@ class TournamentHistory:
         self, guild_id: int, user_id: int, *, limit: int = HISTORY_TOURNAMENTS
     ) -> tuple[TournamentPlacing, ...]:
         """The finished tournaments of the server that the player was entered in (withdrawn
-        too), newest first, at most ``limit``, each with the player's final rank."""
+        too), newest first, at most ``limit``, each with the player's final rank and their
+        matches a moderator forced."""
         store = self._kit.store.tournaments
         placings = []
         for record in await store.finished_with(guild_id, user_id, limit=limit):
             table = await self._standings(record)
-            placings.append(TournamentPlacing(record, table.rank_of(user_id), len(table.rows)))
+            row = next(row for row in table.rows if row.player == user_id)
+            forced = tuple(
+                (cell.round, cell.forced_by)
+                for cell in row.rounds
+                if cell is not None and cell.forced_by is not None
+            )
+            placings.append(TournamentPlacing(record, row.rank, len(table.rows), forced))
         return tuple(placings)
 
     async def final_table(self, guild_id: int, tournament_id: int) -> TableView:

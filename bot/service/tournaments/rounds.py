@@ -77,6 +77,7 @@ def event_of(entries: list[st.EntryRecord], pairings: list[st.PairingRecord]) ->
                     pairing.winner_id,
                     (pairing.first_points, pairing.second_points),
                     forfeit=pairing.forfeit,
+                    forced_by=pairing.forced_by,
                 )
             )
     return draw.Event(

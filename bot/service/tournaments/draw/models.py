@@ -44,7 +44,8 @@ class Pairing:
 class MatchResult:
     """How one pairing ended: the winner (``None`` for a drawn match) and each player's game
     points. A ``forfeit`` was decided without play (a withdrawal): it scores like a match but
-    counts as no game played and no colour had."""
+    counts as no game played and no colour had. ``forced_by``: the moderator who decided it
+    before it was over (it scores as its games had gone)."""
 
     round: int
     first: PlayerId
@@ -52,6 +53,7 @@ class MatchResult:
     winner: PlayerId | None
     points: tuple[int, int] = (0, 0)  # game points of first, second
     forfeit: bool = False
+    forced_by: PlayerId | None = None
 
     def __post_init__(self) -> None:
         if self.first == self.second:
@@ -172,13 +174,15 @@ def forfeit(round_number: int, pairing: Pairing, *, absent: PlayerId) -> MatchRe
 @dataclass(frozen=True, slots=True)
 class RoundCell:
     """One player's round in the table: whom they met, how it went, who started, the points
-    (theirs, the opponent's). A bye has no opponent."""
+    (theirs, the opponent's), and the moderator who forced the result, if one did. A bye has
+    no opponent."""
 
     round: int
     outcome: Outcome
     opponent: PlayerId | None = None
     started: bool = False
     points: tuple[int, int] = (0, 0)
+    forced_by: PlayerId | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,6 +78,7 @@ def _cells(event: Event, rounds: int) -> dict[PlayerId, tuple[RoundCell | None, 
                 opponent=opponent,
                 started=mine == 0 and not result.forfeit,
                 points=(result.points[mine], result.points[1 - mine]),
+                forced_by=result.forced_by,
             )
     return {player: tuple(cells) for player, cells in table.items()}
 
