@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 import sqlite3
+from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
 
@@ -124,6 +125,32 @@ async def rows_but_versions(target: Path | str) -> Rows:
     return {name: found[name] for name in ours if name != "jarmo_schema_version"}
 
 
+async def database_at(
+    request: pytest.FixtureRequest,
+    db_path: Path,
+    backend: str,
+    revision: int,
+    rows: Sequence[str],
+) -> Path | str:
+    """A database of ``backend`` migrated to ``revision`` only, holding ``rows`` (INSERTs)."""
+    if backend == "sqlite":
+        upgrade_sqlite(db_path, target=revision)
+        with closing(sqlite3.connect(db_path, isolation_level=None)) as db:
+            for statement in rows:
+                db.execute(statement)
+        return db_path
+    server: PostgresServer = request.getfixturevalue("postgres")
+    target = server.fresh_database(migrated=False)
+    await migrate_database(target, target=revision)
+    connection = await asyncpg.connect(target)
+    try:
+        for statement in rows:
+            await connection.execute(statement)
+    finally:
+        await connection.close()
+    return target
+
+
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_the_unused_guild_settings_table_goes_and_every_other_row_stays(
     request: pytest.FixtureRequest, db_path: Path, backend: str
@@ -133,23 +160,7 @@ async def test_the_unused_guild_settings_table_goes_and_every_other_row_stays(
         "INSERT INTO players VALUES (7, 5, 'Ann')",
         "INSERT INTO bot_state VALUES ('server:7:threads', 'on')",
     )
-    target: Path | str
-    if backend == "sqlite":
-        target = db_path
-        upgrade_sqlite(db_path, target=10)
-        with closing(sqlite3.connect(db_path, isolation_level=None)) as db:
-            for statement in rows_at_10:
-                db.execute(statement)
-    else:
-        server: PostgresServer = request.getfixturevalue("postgres")
-        target = server.fresh_database(migrated=False)
-        await migrate_database(target, target=10)
-        connection = await asyncpg.connect(target)
-        try:
-            for statement in rows_at_10:
-                await connection.execute(statement)
-        finally:
-            await connection.close()
+    target = await database_at(request, db_path, backend, 10, rows_at_10)
     before = await rows_but_versions(target)
     async with open_any(target) as store:
         assert await store.players.get(7, 5) == PlayerRecord(7, 5, "Ann")
@@ -172,23 +183,7 @@ async def test_pairings_stored_before_who_forced_them_was_kept_read_as_not_force
         "INSERT INTO tournament_pairings VALUES (1, 1, 1, 5, 6, NULL, 1, 6, 4, 5, 0),"
         " (1, 1, 2, 8, NULL, NULL, 1, 8, 0, 0, 0)",
     )
-    target: Path | str
-    if backend == "sqlite":
-        target = db_path
-        upgrade_sqlite(db_path, target=11)
-        with closing(sqlite3.connect(db_path, isolation_level=None)) as db:
-            for statement in rows_at_11:
-                db.execute(statement)
-    else:
-        server: PostgresServer = request.getfixturevalue("postgres")
-        target = server.fresh_database(migrated=False)
-        await migrate_database(target, target=11)
-        connection = await asyncpg.connect(target)
-        try:
-            for statement in rows_at_11:
-                await connection.execute(statement)
-        finally:
-            await connection.close()
+    target = await database_at(request, db_path, backend, 11, rows_at_11)
     before = await rows_but_versions(target)
     async with open_any(target) as store:
         pairings = await store.tournaments.pairings(1)
