@@ -219,7 +219,11 @@ class AnnouncementDelivery:
                 return ClockNotice(entry, event_from_post(entry, post, report))
             case st.ComputerMovePost():
                 report = await self._standings.report_at(
-                    entry.game_id, post.version, actor_id=post.actor_id, move=post.move
+                    entry.game_id,
+                    post.version,
+                    post.plies_after,
+                    actor_id=post.actor_id,
+                    move=post.move,
                 )
                 return ComputerMoveNotice(entry, dataclasses.replace(report, announcement=None))
 

@@ -81,7 +81,7 @@ class PlayCases:
     ) -> Report:
         kit = self._kit
         await kit.names.remember(place, actor)
-        announce = self._computer_move_announcement(record, actor, played)
+        announce = self._computer_move_announcement(record, actor, game)
         if game.over:
             outcome = game.outcome()
             assert outcome is not None  # the game is over
@@ -108,16 +108,16 @@ class PlayCases:
         return Report(actor.user_id, played, board, announcement=key)
 
     def _computer_move_announcement(
-        self, record: st.GameRecord, actor: Actor, played: str
+        self, record: st.GameRecord, actor: Actor, game: Game
     ) -> st.Announcement | None:
         """Nobody's interaction waits for the computer's move, so it is written to the outbox
         with the move: held for the caller to post, and delivered later if the bot dies first."""
         if not self._kit.is_computer(actor.user_id):
             return None
-        version = record.version + 1
+        version, played = record.version + 1, game.history[-1]
         return st.announcement(
             f"computer_move:{record.id}:{version}",
-            st.ComputerMovePost(version, played, actor.user_id),
+            st.ComputerMovePost(version, played, actor.user_id, plies=len(game.history)),
             held_seconds=ANNOUNCEMENT_HOLD_SECONDS,
         )
 

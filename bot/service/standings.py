@@ -35,27 +35,28 @@ class StandingsCases:
         games = await self._kit.store.games.match_games(record.match_id)
         following = next((g for g in games if g.index == record.index + 1), None)
         if following is not None:
-            following = await self._at_version(following, 0)
+            following = await self._as_it_stood(following, 0, 0)
         return await self._reports.ended(record, following, actor_id=actor_id, move=move)
 
     async def report_at(
-        self, game_id: int, version: int, *, actor_id: int, move: str | None
+        self, game_id: int, version: int, plies: int, *, actor_id: int, move: str | None
     ) -> Report:
-        """The report of the action that took game ``game_id`` to ``version``, rebuilt from
-        the store. Raises ``NotFound`` or ``CorruptGame``."""
+        """The report of the action that took game ``game_id`` to ``version``, its ``plies``-th,
+        rebuilt from the store. Raises ``NotFound`` or ``CorruptGame``."""
         games = self._kit.store.games
         record = await games.get(game_id)
         if not record.is_active and record.version == version:  # that action ended the game
             return await self.ended_report(record, actor_id=actor_id, move=move)
-        record = await self._at_version(record, version)
+        record = await self._as_it_stood(record, version, plies)
         return Report(actor_id, move, await self._reports.view(record))
 
-    async def _at_version(self, record: st.GameRecord, version: int) -> st.GameRecord:
-        """``record`` as it stood after ``version`` actions (replayed if it has moved on)."""
+    async def _as_it_stood(self, record: st.GameRecord, version: int, plies: int) -> st.GameRecord:
+        """``record`` as it stood at ``version``, after its first ``plies`` actions (replayed if
+        it has changed since)."""
         if record.version == version:
             return record
         match = record.match
         game = Game.new(match.ruleset, match.layout, match.max_plies)
-        for action in (await self._kit.store.games.actions(record.id))[:version]:
+        for action in (await self._kit.store.games.actions(record.id))[:plies]:
             game.play(action.move)
         return dataclasses.replace(record, engine=game, version=version, status="active")

@@ -27,15 +27,15 @@ _HOLDER = Hot(
 )
 # Run by SQLAlchemy, which hands a unique index's refusal on as IntegrityError on both backends.
 _NEW_GAME = insert(games).returning(*GAME_COLUMNS)
-# A move's action, beside its game's ``game_id`` and ``ply``.
+# A move's action, beside its game's ``game_id``. Its ``ply`` is its place in the game's history,
+# which is not the game's version: the version counts every change of the game.
 ACTION_PARAMETERS = {
+    "ply": bindparam("ply", type_=actions.c.ply.type),
     "player_id": bindparam("player_id", type_=actions.c.player_id.type),
     "move": bindparam("move", type_=actions.c.move.type),
     "played_at": bindparam("played_at", type_=actions.c.played_at.type),
 }
-_APPEND_ACTION = Hot(
-    insert(actions).values(game_id=bindparam("game_id"), ply=bindparam("ply"), **ACTION_PARAMETERS)
-)
+_APPEND_ACTION = Hot(insert(actions).values(game_id=bindparam("game_id"), **ACTION_PARAMETERS))
 _MATCH = Hot(select(*MATCH_COLUMNS).where(matches.c.id == bindparam("match_id")))
 _MATCH_OF_GAME = Hot(
     select(*MATCH_COLUMNS)

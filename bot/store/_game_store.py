@@ -110,7 +110,7 @@ class SqlGames:
         announce: Announcement | None = None,
     ) -> GameRecord:
         """Append a move that does not end the game; see ``GameStore.record_move``."""
-        check_played(game, expected_version + 1, move)
+        ply = check_played(game, move)
         if game.over:
             raise ValueError(f"{move} ends the game: record it with end")
         snapshot, at = dump(game), to_text(now)
@@ -127,7 +127,7 @@ class SqlGames:
             mover = record.black_id if game.turn == "white" else record.white_id
             if player_id != mover:
                 raise ValueError(f"{move} was played by {mover}, not by {player_id}")
-            append_action(db, game_id, record.version, player_id, move, at)
+            append_action(db, game_id, ply, player_id, move, at)
             if announce is not None:
                 add_announcement(db, game_id, announce, now)
             return record
@@ -140,9 +140,9 @@ class SqlGames:
         self, game_id: int, ending: GameEnding, *, expected_version: int, now: datetime
     ) -> GameEnd:
         """Record ``ending`` in one transaction; see ``GameStore.end``."""
-        version = expected_version + ending.plies_added
+        version = expected_version + 1  # an ending changes the game even without a move
         final = ending.final_move
-        check_played(ending.game, version, final.move if final else None)
+        ply = check_played(ending.game, final.move) if final is not None else 0
         snapshot, at = dump(ending.game), to_text(now)
         then = ending.then
         next_snapshot = dump(then.game) if isinstance(then, NextGame) else ""
@@ -162,7 +162,7 @@ class SqlGames:
             if final is not None:
                 if final.player_id not in (ended.white_id, ended.black_id):
                     raise ValueError(f"user {final.player_id} does not play in game {game_id}")
-                append_action(db, game_id, version, final.player_id, final.move, at)
+                append_action(db, game_id, ply, final.player_id, final.move, at)
             if ending.announce is not None:
                 add_announcement(db, game_id, ending.announce, now)
             if ending.ratings is not None:  # rejects an aborted game
@@ -196,10 +196,10 @@ def restarted_clock(now: datetime, time_per_move_seconds: int | None) -> dict[st
     }
 
 
-def check_played(game: Game, plies: int, move: str | None) -> None:
-    """Raise ``ValueError`` unless ``game`` has ``plies`` actions, the last one ``move``."""
+def check_played(game: Game, move: str) -> int:
+    """The ply of ``move``, the last action of ``game``; raises ``ValueError`` if it is not."""
     history = game.history
-    if len(history) != plies:
-        raise ValueError(f"the game has {len(history)} actions, expected {plies}")
-    if move is not None and history[-1] != move:
-        raise ValueError(f"the game's last action is {history[-1]!r}, not {move!r}")
+    if not history or history[-1] != move:
+        last = history[-1] if history else None
+        raise ValueError(f"the game's last action is {last!r}, not {move!r}")
+    return len(history)

@@ -37,10 +37,11 @@ _ACTIVE_GAME = Hot(
         games.c.channel_id == bindparam("channel_id"), games.c.status == inline("active")
     )
 )
-# `ply <= version`: a move committed after the game's row was read must not count against it.
+# Up to the snapshot's ply count: a move committed after the game's row was read must not count
+# against it.
 _PLAYED = Hot(
     select(actions.c.ply, actions.c.player_id, actions.c.move)
-    .where(actions.c.game_id == bindparam("game_id"), actions.c.ply <= bindparam("version"))
+    .where(actions.c.game_id == bindparam("game_id"), actions.c.ply <= bindparam("plies"))
     .order_by(actions.c.ply)
 )
 
@@ -147,7 +148,9 @@ class GameLoader:
         return record
 
     async def _stored(self, row: Any) -> StoredGame:
-        played = await self._db.rows(_PLAYED, {"game_id": row["id"], "version": row["version"]})
+        # Read once more by ``verify``: only a game not trusted yet is replayed.
+        plies = len(read_snapshot(row["snapshot"]).history)
+        played = await self._db.rows(_PLAYED, {"game_id": row["id"], "plies": plies})
         return StoredGame(
             ruleset=row[MATCH_PREFIX + "ruleset"],
             layout=row[MATCH_PREFIX + "layout"],

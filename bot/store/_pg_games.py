@@ -47,8 +47,8 @@ def _record_move(columns: frozenset[str], mover: str) -> Hot:
     guard = games.c[mover] == ACTION_PARAMETERS["player_id"]
     moved = guarded_update(columns).where(guard).cte("moved")
     played = insert(actions).from_select(
-        ["game_id", "ply", *ACTION_PARAMETERS],
-        select(moved.c.id, moved.c.version, *ACTION_PARAMETERS.values()),
+        ["game_id", *ACTION_PARAMETERS],
+        select(moved.c.id, *ACTION_PARAMETERS.values()),
     )
     return Hot(
         select(moved, *PREFIXED_MATCH_COLUMNS)
@@ -79,7 +79,7 @@ class PgGames(SqlGames):
         """Append a move that does not end the game; see ``GameStore.record_move``."""
         if announce is None and game_id in self._periods:  # else the shared transaction
             period = self._periods[game_id]
-            check_played(game, expected_version + 1, move)
+            ply = check_played(game, move)
             if game.over:
                 raise ValueError(f"{move} ends the game: record it with end")
             snapshot, at = dump(game), to_text(now)
@@ -89,7 +89,7 @@ class PgGames(SqlGames):
             mover = "black_id" if game.turn == "white" else "white_id"
             statement = _record_move(frozenset(sets), mover)
             parameters = update_parameters(game_id, expected_version, sets)
-            parameters |= {"player_id": player_id, "move": move, "played_at": at}
+            parameters |= {"ply": ply, "player_id": player_id, "move": move, "played_at": at}
             row = await finish_even_if_cancelled(self._one_statement.first(statement, parameters))
             if row is not None:
                 self._loader.trust(game_id, expected_version + 1, snapshot)

@@ -57,7 +57,8 @@ def quarantine(db: Sql, game_id: int, reason: str, now: datetime) -> str:
     )  # fmt: skip
     db.execute(kept.on_conflict_do_nothing(index_elements=[quarantined_games.c.game_id]))
     fresh = _fresh_game(db, row["match_id"])
-    sets: dict[str, object] = {"version": 0, "snapshot": dump(fresh)}
+    # The version goes on, never back: a view of the game from before is stale.
+    sets: dict[str, object] = {"version": games.c.version + 1, "snapshot": dump(fresh)}
     sets |= {column: at for column in _REQUIRED_TIMES if not _is_time(row[column])}
     sets |= {
         column: None

@@ -38,15 +38,20 @@ def read_snapshot(snapshot: str) -> Game:
 def verify(stored: StoredGame) -> Game:
     """Replay ``stored.actions`` and return the game if it equals the snapshot.
 
-    Raises ``Mismatch`` if the plies are not 1..version, an action was played out of turn or is
-    not canonical, the engine rejects one, or the result differs from the snapshot.
+    Raises ``Mismatch`` if the plies are not 1..the snapshot's ply count, the version is below
+    that count (every action raised it), an action was played out of turn or is not
+    canonical, the engine rejects one, or the result differs from the snapshot.
     """
+    snapshot = read_snapshot(stored.snapshot)
+    count = len(snapshot.history)
+    if stored.version < count:
+        raise Mismatch(f"version {stored.version} is below the snapshot's {count} plies")
     plies = [ply for ply, _, _ in stored.actions]
-    if plies != list(range(1, stored.version + 1)):
-        raise Mismatch(f"version {stored.version} but stored plies {_summary(plies)}")
+    if plies != list(range(1, count + 1)):
+        raise Mismatch(f"the snapshot has {count} plies but stored plies {_summary(plies)}")
     replayed = _replay(stored)
-    if replayed != read_snapshot(stored.snapshot):
-        raise Mismatch(f"snapshot differs from the {stored.version} replayed actions")
+    if replayed != snapshot:
+        raise Mismatch(f"snapshot differs from the {count} replayed actions")
     return replayed
 
 

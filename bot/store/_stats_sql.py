@@ -20,13 +20,21 @@ from bot.store.rating_records import (
     Streak,
     Tally,
 )
-from bot.store.schema import games, matches, players
+from bot.store.schema import actions, games, matches, players
 
+# A game's ply count: its last action's, one step down the actions' primary key (the game's
+# version counts every change, not its actions).
+_PLIES = (
+    select(func.coalesce(func.max(actions.c.ply), 0))
+    .where(actions.c.game_id == games.c.id)
+    .scalar_subquery()
+    .label("plies")
+)
 _RESULTS = select(
     games.c.id, games.c.match_id, games.c.game_index, games.c.guild_id, games.c.channel_id,
     matches.c.ruleset, matches.c.layout, games.c.white_id, games.c.black_id, games.c.status,
     games.c.winner, games.c.points_white, games.c.points_black, games.c.termination,
-    games.c.version, games.c.rated, games.c.finished_at,
+    _PLIES, games.c.rated, games.c.finished_at,
 ).join(matches, matches.c.id == games.c.match_id)  # fmt: skip
 _COUNTED = games.c.status.in_(sorted(COUNTED_STATUSES))
 _STREAK_BATCH = 32
@@ -176,7 +184,7 @@ def _result(row: RowMapping) -> GameResultRecord:
         winner=row["winner"],
         points={"white": row["points_white"], "black": row["points_black"]},
         termination=row["termination"],
-        plies=row["version"],
+        plies=row["plies"],
         rated=bool(row["rated"]),
         finished_at=datetime.fromisoformat(row["finished_at"]),
     )

@@ -88,8 +88,3 @@ class GameEnding:
             raise ValueError(f"points need a white and a black entry, got {self.points!r}")
         if not isinstance(self.then, NextGame | MatchOver):
             raise ValueError(f"then is a NextGame or a MatchOver, not {self.then!r}")
-
-    @property
-    def plies_added(self) -> int:
-        """How many actions the ending appends (the final move, if any)."""
-        return 0 if self.final_move is None else 1

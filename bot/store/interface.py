@@ -194,8 +194,9 @@ class GameStore(Protocol):
         announce: Announcement | None = None,
     ) -> GameRecord:
         """Append ``move`` (canonical, already played on ``game``) and store ``game`` as the new
-        snapshot; the version becomes ``expected_version + 1``. In a match with a time limit the
-        player to move gets a full period from ``now`` (and no reminders sent yet).
+        snapshot, as action number ``len(game.history)``; the version becomes
+        ``expected_version + 1``. In a match with a time limit the player to move gets a full
+        period from ``now`` (and no reminders sent yet).
 
         Use this for moves that do not end the game; a final move goes through :meth:`end`.
         Raises ``NotFound``; ``StaleGame`` if the stored version is not ``expected_version``;
@@ -207,7 +208,8 @@ class GameStore(Protocol):
     async def end(
         self, game_id: int, ending: GameEnding, *, expected_version: int, now: datetime
     ) -> GameEnd:
-        """Record ``ending`` in one transaction (see :class:`~bot.store.endings.GameEnding`).
+        """Record ``ending`` in one transaction (see :class:`~bot.store.endings.GameEnding`);
+        the version becomes ``expected_version + 1``, with or without a final move.
 
         Players are not touched: results are read from the stored games. Raises ``NotFound``,
         ``StaleGame`` / ``GameNotActive`` as :meth:`record_move` does; ``StaleRatings`` if a

@@ -5,7 +5,7 @@ round, a match's welcome in its thread, a tournament's final table)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from datetime import datetime
 from typing import Any, Literal, get_type_hints
 
@@ -41,11 +41,19 @@ class TimeoutPost:
 
 @dataclass(frozen=True, slots=True)
 class ComputerMovePost:
-    """The computer (``actor_id``) played ``move``, which took its game to ``version``."""
+    """The computer (``actor_id``) played ``move``, which took its game to ``version`` and
+    ``plies`` actions."""
 
     version: int
     move: str
     actor_id: int
+    # 0 in a post stored before it had plies, when a game's version was its ply count.
+    plies: int = 0
+
+    @property
+    def plies_after(self) -> int:
+        """How many actions the game had after the move."""
+        return self.plies or self.version
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +111,10 @@ def post_of(kind: str, payload: Mapping[str, Any]) -> Post:
     if cls is None:
         raise ValueError(f"no announcement is of kind {kind!r}")
     values: dict[str, Any] = {}
+    later = {f.name for f in fields(cls) if f.default is not MISSING}  # older payloads lack them
     for name, kind_of_value in get_type_hints(cls).items():
+        if name in later and name not in payload:
+            continue
         try:
             value = payload[name]
             values[name] = (

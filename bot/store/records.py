@@ -131,7 +131,11 @@ class GameRecord:
     white_id: int
     black_id: int
     status: GameStatus
-    version: int  # the number of actions stored
+    # Counts the changes of the game's position and status (each move, the ending), from 0, and
+    # never goes back: a view older than the last change is stale, even one with as many
+    # actions. The clock's own writes leave it (they are guarded by its columns as well). The
+    # ply count is ``len(engine.history)``.
+    version: int
     engine: Game
     winner: Side | None  # None while active and for a draw
     points: dict[Side, int] | None  # None while active

@@ -237,7 +237,7 @@ actions = Table(
     "actions",
     metadata,
     Column("game_id", Id, nullable=False),
-    Column("ply", Integer, nullable=False),  # 1 for the first action; games.version = last
+    Column("ply", Integer, nullable=False),  # 1 for the first action
     Column("player_id", Id, nullable=False),
     Column("move", Text, nullable=False),  # canonical notation
     Column("played_at", Text, nullable=False),

@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from sqlalchemy import update
+
 from bot.jarmo import Game
 from bot.service.computer import ComputerOpponent
 from bot.service.delivery import (
@@ -18,7 +20,8 @@ from bot.service.delivery import (
 )
 from bot.service.models import ChallengeRequest
 from bot.store import OutboxEntry
-from tests.clock.clock_helpers import ANN, COMPUTER, ELSEWHERE, HERE, Bot, start_match
+from bot.store.schema import games
+from tests.clock.clock_helpers import ANN, COMPUTER, ELSEWHERE, HERE, Bot, play_one, start_match
 from tests.fakes import FakeClock
 
 
@@ -105,6 +108,49 @@ async def test_the_computers_move_is_held_for_its_caller_and_delivered_if_it_nev
         assert len(posts.posted) == 1
     finally:
         await bot.close()
+
+
+async def never_posted_computer_move(bot: Bot, clock: FakeClock) -> ComputerMoveNotice:
+    """Deliver the computer's move that its caller never posted."""
+    clock.advance(3_600)  # long past the hold
+    posts = Posts()
+    await AnnouncementDelivery(bot.service, posts).deliver_due()
+    (posted,) = posts.posted
+    assert isinstance(posted, ComputerMoveNotice)
+    return posted
+
+
+async def test_a_computer_move_delivered_after_a_resignation_shows_the_move_not_the_end(
+    bot: Bot, clock: FakeClock
+) -> None:
+    computer = ComputerOpponent(bot.service, think=first_legal_move)
+    await computer.start(HERE, ANN, ChallengeRequest(COMPUTER, side="black"))
+    reply = await computer.reply(HERE)
+    assert reply is not None
+    await bot.service.play.resign(HERE, ANN)  # an ending: a change that adds no action
+    posted = await never_posted_computer_move(bot, clock)
+    assert posted.report.ended is None  # the resignation is announced by itself
+    assert posted.report.board.game.engine.history == [reply.action]
+
+
+async def test_a_computer_move_delivered_late_shows_its_own_ply_whatever_the_version(
+    bot: Bot, clock: FakeClock
+) -> None:
+    computer = ComputerOpponent(bot.service, think=first_legal_move)
+    await computer.start(HERE, ANN, ChallengeRequest(COMPUTER, side="black"))
+    started = await bot.service.play.board(HERE)
+    # Its version ahead of its plies, as a move taken back leaves a game.
+    await bot.store._writer.run(
+        lambda db: db.execute(
+            update(games).where(games.c.id == started.game.id).values(version=games.c.version + 4)
+        )
+    )
+    reply = await computer.reply(HERE)
+    assert reply is not None
+    await play_one(bot.service)  # Ann answers before the computer's move is posted
+    posted = await never_posted_computer_move(bot, clock)
+    board = posted.report.board.game
+    assert (board.version, board.engine.history) == (5, [reply.action])
 
 
 async def test_a_posted_computer_move_is_not_delivered_again(bot: Bot, clock: FakeClock) -> None:

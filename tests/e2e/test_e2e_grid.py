@@ -4,6 +4,10 @@ button under every board opens for the player to move."""
 from __future__ import annotations
 
 import random
+import sqlite3
+from contextlib import closing
+
+import pytest
 
 from bot.jarmo import Game
 from tests.e2e.bot_process import BotProcess
@@ -121,6 +125,43 @@ def test_a_stale_grid_after_a_restart_answers_out_of_date_and_opens_a_fresh_one(
     [board] = click_move(fake, grid, world.ann, table.game, move).wait_followups(1)
     table.game.play(move)
     table.check_board(board)
+
+
+@pytest.mark.sqlite_only("it moves the stored version on in the SQLite file by hand")
+def test_a_grid_goes_by_the_version_when_it_is_ahead_of_the_plies(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    world = fake.world
+    table = Table.start(fake, world.channel("arena-8"), world.ann, world.bob)
+    grid = open_grid(fake, fake.channel_messages(table.channel)[-1], world.ann)
+    fake.wait_idle()
+    status, _ = bot.stop()
+    assert status == 0, bot.log_tail()
+    # As a move taken back leaves a game: its version ahead of its actions (none here).
+    with closing(sqlite3.connect(bot.database)) as db, db:
+        db.execute(
+            "UPDATE games SET version = version + 4 WHERE channel_id = ? AND status = 'active'",
+            (table.channel.id,),
+        )
+    bot.start()
+
+    stale = fake.message(grid.id)
+    assert fake.press(world.ann, stale, sorted(lit(stale))[0]).wait_answer().type == 7
+    fresh = fake.message(grid.id)
+    assert fresh.texts()[0].startswith("This board was out of date; here is the current one.")
+    assert {b["custom_id"].split(":")[3] for b in fresh.buttons} == {"4"}
+    move = pick_move(table.game, table.rng)
+    [board] = click_move(fake, grid, world.ann, table.game, move).wait_followups(1)
+    table.game.play(move)
+    table.check_board(board)
+    fake.wait_idle()
+    with closing(sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)) as db:
+        stored = db.execute(
+            "SELECT g.version, a.ply, a.move FROM games g JOIN actions a ON a.game_id = g.id"
+            " WHERE g.channel_id = ?",
+            (table.channel.id,),
+        ).fetchall()
+    assert stored == [(5, 1, move)]
 
 
 def test_a_click_after_the_game_ended_is_answered_privately(

@@ -74,10 +74,10 @@ TAMPERING: dict[str, tuple[str, Callable[[int], tuple[object, ...]], str]] = {
         lambda gid: (gid,),
         "stored plies",
     ),
-    "the version raised": (
-        "UPDATE games SET version = version + 1 WHERE id = ?",
+    "the version below the ply count": (
+        "UPDATE games SET version = version - 1 WHERE id = ?",
         lambda gid: (gid,),
-        "stored plies",
+        "below the snapshot's 8 plies",
     ),
     "an action by the wrong player": (
         "UPDATE actions SET player_id = ? WHERE game_id = ? AND ply = 2",

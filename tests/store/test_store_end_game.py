@@ -120,7 +120,9 @@ async def test_resigning_forfeits_the_match(store: SqliteStore, start_match: Sta
         expected_version=record.version,
         now=LATER,
     )
-    assert (end.game.status, end.game.winner, end.game.version) == ("resigned", "white", 6)
+    # An ending is a change of the game like a move, though it adds no action.
+    assert (end.game.status, end.game.winner, end.game.version) == ("resigned", "white", 7)
+    assert len(end.game.engine.history) == 6 and len(await store.games.actions(record.id)) == 6
     assert (end.match.state, end.match.winner_id) == ("forfeited", ALICE)
     assert end.next_game is None
     assert await stats(store, ALICE) == (1, 1, 0, 0, points["white"], 1)

@@ -149,7 +149,7 @@ async def test_a_game_that_does_not_match_the_move_is_refused(
         await store.games.record_move(
             start.id, expected_version=0, player_id=ALICE, move="A1-A2", game=game, now=T0
         )
-    with pytest.raises(ValueError, match="actions, expected"):
+    with pytest.raises(ValueError, match="last action is None"):
         await store.games.record_move(
             start.id, expected_version=0, player_id=ALICE, move=move, game=start.engine, now=T0
         )

@@ -27,9 +27,9 @@ STORED: list[tuple[st.Post, str, dict[str, Any]]] = [
         {"due_at": DEADLINE.isoformat(), "user_id": 202, "deadline_at": DEADLINE.isoformat()},
     ),
     (
-        st.ComputerMovePost(3, "A5-C4", 999),
+        st.ComputerMovePost(3, "A5-C4", 999, plies=2),
         "computer_move",
-        {"version": 3, "move": "A5-C4", "actor_id": 999},
+        {"version": 3, "move": "A5-C4", "actor_id": 999, "plies": 2},
     ),
     (st.RoundPost(1, 2), "round_paired", {"tournament_id": 1, "round": 2}),
     (st.WelcomePost(1, 2, 3), "match_welcome", {"tournament_id": 1, "round": 2, "board": 3}),
@@ -44,6 +44,16 @@ def test_a_post_is_stored_as_before_and_read_back_as_itself(
     written = st.announcement("key:1", post, held_seconds=5)
     assert (written.kind, dict(written.payload), written.held_seconds) == (kind, payload, 5)
     assert st.post_of(kind, payload) == post
+
+
+def test_a_computer_move_stored_before_its_plies_were_reads_its_version_as_them() -> None:
+    # Then a game's version was its number of actions.
+    post = st.post_of("computer_move", {"version": 3, "move": "A5-C4", "actor_id": 999})
+    assert isinstance(post, st.ComputerMovePost)
+    assert (post.version, post.plies_after) == (3, 3)
+    stored = st.post_of("computer_move", {"version": 5, "move": "A5-C4", "actor_id": 1, "plies": 2})
+    assert isinstance(stored, st.ComputerMovePost)
+    assert (stored.version, stored.plies_after) == (5, 2)
 
 
 @pytest.mark.parametrize(
