@@ -197,7 +197,7 @@ async def _accept(interaction: discord.Interaction[JarmoBot], challenge_id: int)
     await interaction.response.edit_message(
         content=f"{answered(view, language)}\n{note}", view=None, allowed_mentions=only_pinging()
     )
-    await post_start_in_thread(thread, view, started, language)
+    await post_start_in_thread(thread, view, actor.user_id, started, language)
 
 
 def answered(view: ChallengeView, language: str | None) -> str:

@@ -139,18 +139,22 @@ async def tell_missing_permissions(
 
 
 async def post_start_in_thread(
-    thread: discord.Thread, view: ChallengeView, message: dict[str, Any], language: str | None
+    thread: discord.Thread,
+    view: ChallengeView,
+    accepted_by: int,
+    message: dict[str, Any],
+    language: str | None,
 ) -> None:
-    """Post the first board in the match's thread, naming both players (which also adds
-    them to the thread)."""
+    """Post the first board in the match's thread, naming both players, the challenger and
+    ``accepted_by`` (which also adds them to the thread)."""
     record = view.challenge
     _ = discord_words(language).gettext
     welcome = _("{first} and {second}: your match is played in this thread.").format(
-        first=mention(record.challenger_id), second=mention(record.challenged_id)
+        first=mention(record.challenger_id), second=mention(accepted_by)
     )
     content = message.get("content")
     message["content"] = f"{welcome}\n{content}" if content else welcome
-    message["allowed_mentions"] = only_pinging(record.challenger_id, record.challenged_id)
+    message["allowed_mentions"] = only_pinging(record.challenger_id, accepted_by)
     await thread.send(**message)
 
 

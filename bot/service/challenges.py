@@ -116,11 +116,11 @@ class ChallengeCases:
             raise errors.ChallengeUnavailable(errors.Code.CHALLENGE_GONE) from None
 
     async def _named(self, record: st.ChallengeRecord) -> ChallengeView:
-        names = self._kit.names
+        names, challenged = self._kit.names, record.challenged_id
         return ChallengeView(
             record,
             await names(record.guild_id, record.challenger_id),
-            await names(record.guild_id, record.challenged_id),
+            "" if challenged is None else await names(record.guild_id, challenged),
         )
 
     async def accept(

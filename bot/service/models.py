@@ -150,7 +150,8 @@ class DamagedGameAborted:
 
 @dataclass(frozen=True, slots=True)
 class ChallengeView:
-    """A pending or answered challenge, with the names to show."""
+    """A pending or answered challenge, with the names to show (``challenged_name`` is empty
+    for an open challenge, which names nobody)."""
 
     challenge: ChallengeRecord
     challenger_name: str

@@ -143,6 +143,8 @@ def insert_match(
 ) -> MatchRecord:
     """Create the running match for an accepted challenge, in ``channel_id`` (default: the
     challenge's channel)."""
+    if challenge.challenged_id is None:
+        raise ValueError(f"challenge {challenge.id} is open: it names no opponent to play")
     players = (challenge.challenger_id, challenge.challenged_id)
     if first_white_id not in players:
         raise ValueError(f"user {first_white_id} is not in challenge {challenge.id}")

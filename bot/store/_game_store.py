@@ -88,6 +88,12 @@ class SqlGames:
             raise NotFound("game", game_id)
         return [_rows.action(row) for row in rows]
 
+    async def active_of_player(self, user_id: int) -> list[GameRecord]:
+        """The player's active games in every server, by id; damaged ones are left out (and
+        logged once)."""
+        found, _ = await self._loader.active_of_player(user_id)
+        return found
+
     async def idle(self, *, before: datetime) -> list[GameRecord]:
         """Active games last active before ``before``, oldest first; damaged ones are left
         out (and logged once)."""

@@ -5,9 +5,18 @@ from __future__ import annotations
 import json
 import logging
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Executable, UnaryExpression, bindparam, select
+from sqlalchemy import (
+    ColumnElement,
+    Executable,
+    UnaryExpression,
+    bindparam,
+    literal_column,
+    select,
+    union_all,
+)
 
 from bot.jarmo import Game
 from bot.store import _rows
@@ -36,6 +45,19 @@ _ACTIVE_GAME = Hot(
     _SELECT_GAMES.where(
         games.c.channel_id == bindparam("channel_id"), games.c.status == inline("active")
     )
+)
+# A player's active games in every server: a UNION ALL of one lookup per side in the partial
+# indexes games_active_by_white and games_active_by_black. PostgreSQL would serve
+# `white_id = ? OR black_id = ?` from both indexes too, but SQLite scans every game for it.
+_ACTIVE_OF_PLAYER = Hot(
+    union_all(
+        *(
+            _SELECT_GAMES.where(
+                games.c[f"{side}_id"] == bindparam("user_id"), games.c.status == inline("active")
+            )
+            for side in ("white", "black")
+        )
+    ).order_by(literal_column("1"))  # the game's id: SQLite orders a compound by position
 )
 # Up to the snapshot's ply count: a move committed after the game's row was read must not count
 # against it.
@@ -107,7 +129,14 @@ class GameLoader:
     ) -> tuple[list[GameRecord], list[DamagedGame]]:
         """Like :meth:`load_where`, but a damaged game is set aside instead of stopping the
         rest: the games that load, and what is wrong with the others."""
-        rows = await self._db.rows(_games_where(conditions, order_by))
+        return await self._sound(await self._db.rows(_games_where(conditions, order_by)))
+
+    async def active_of_player(self, user_id: int) -> tuple[list[GameRecord], list[DamagedGame]]:
+        """The player's active games in every server, by id, split as :meth:`load_sound`
+        splits them."""
+        return await self._sound(await self._db.rows(_ACTIVE_OF_PLAYER, {"user_id": user_id}))
+
+    async def _sound(self, rows: Sequence[Any]) -> tuple[list[GameRecord], list[DamagedGame]]:
         sound: list[GameRecord] = []
         damaged: list[DamagedGame] = []
         for row in rows:

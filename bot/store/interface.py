@@ -143,7 +143,9 @@ class ChallengeStore(Protocol):
         ``first_game`` is the fresh engine game (no moves yet). Raises ``NotFound``;
         ``ChallengeClosed`` if it is not pending, or ``ChallengeClosed("expired")`` if it is
         overdue at ``now`` (it is then stored as expired); ``ChannelTaken`` if the match's channel
-        has an active game. In a match with a time limit, game 0's clock starts at ``now``.
+        has an active game; ``ValueError`` for an open challenge (it names no opponent) or a
+        ``first_white_id`` who is not one of its players. In a match with a time limit, game
+        0's clock starts at ``now``.
         """
         ...
 
@@ -174,6 +176,11 @@ class GameStore(Protocol):
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
         """The game's actions in ply order, with who played them and when. Raises ``NotFound``."""
+        ...
+
+    async def active_of_player(self, user_id: int) -> list[GameRecord]:
+        """The player's active games in every server, by id (oldest first), in one indexed
+        read. A damaged game is left out and logged once, as :meth:`idle` does."""
         ...
 
     async def idle(self, *, before: datetime) -> list[GameRecord]:

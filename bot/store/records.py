@@ -45,7 +45,7 @@ class NewChallenge:
     guild_id: int
     channel_id: int
     challenger_id: int
-    challenged_id: int
+    challenged_id: int | None  # None: an open challenge, naming no opponent
     options: ChallengeOptions
     expires_at: datetime  # timezone-aware UTC
 
@@ -58,7 +58,7 @@ class ChallengeRecord:
     guild_id: int
     channel_id: int
     challenger_id: int
-    challenged_id: int
+    challenged_id: int | None  # None: an open challenge, naming no opponent
     options: ChallengeOptions
     status: ChallengeStatus
     created_at: datetime

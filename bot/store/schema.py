@@ -1,6 +1,6 @@
 """The store's schema as code: one ``MetaData`` that both dialects compile.
 
-It is the schema that migrations 0001-0011 leave behind on each backend, table by table: the
+It is the schema that migrations 0001-0012 leave behind on each backend, table by table: the
 migrations' headers say why each part exists. Where the two backends' stored schemas differ,
 the types say so with a variant, so that what SQLAlchemy creates from this module is what the
 migrations made:
@@ -88,7 +88,7 @@ challenges = Table(
     Column("guild_id", Id, nullable=False),
     Column("channel_id", Id, nullable=False),
     Column("challenger_id", Id, nullable=False),
-    Column("challenged_id", Id, nullable=False),
+    Column("challenged_id", Id),  # NULL: an open challenge, naming no opponent
     Column("game_count", Integer, nullable=False),
     Column("ruleset", Text, nullable=False),
     Column("layout", Text, nullable=False),
@@ -232,6 +232,13 @@ _COVERED_RESULT = ("finished_at", "status", "winner", "points_white", "points_bl
 for _side, _other in (("white", "black"), ("black", "white")):
     _columns = ("guild_id", f"{_side}_id", *_COVERED_RESULT, f"{_other}_id")
     Index(f"games_by_{_side}", *(games.c[name] for name in _columns))
+    # A player's unfinished games in every server: one short index lookup per side.
+    Index(
+        f"games_active_by_{_side}",
+        games.c[f"{_side}_id"],
+        sqlite_where=games.c.status == "active",
+        postgresql_where=games.c.status == "active",
+    )
 
 actions = Table(
     "actions",

@@ -352,6 +352,9 @@ def challenge_text(view: ChallengeView, voice: Voice, *, expires: str) -> str:
     record = view.challenge
     options = record.options
     challenger = voice.name(record.challenger_id)
+    opponent = record.challenged_id
+    # TRANSLATORS: whom an open challenge challenges: {challenged} in the announcement.
+    challenged = _("anyone") if opponent is None else voice.name(opponent)
     if options.game_count > 1:
         games = voice.ngettext(
             "a match of {count} game", "a match of {count} games", options.game_count
@@ -373,7 +376,7 @@ def challenge_text(view: ChallengeView, voice: Voice, *, expires: str) -> str:
         "{board}; {sides}). The challenge expires {expires}."
     ).format(
         challenger=challenger,
-        challenged=voice.name(record.challenged_id),
+        challenged=challenged,
         games=games,
         ruleset=options.ruleset,
         board=board_name(options.layout, voice),

@@ -5,6 +5,7 @@ and no "your move" to the computer."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 
@@ -19,11 +20,13 @@ from bot.service import (
     BadMove,
     ChallengeRequest,
     JarmoService,
+    NotAllowed,
     NotYourTurn,
     Report,
     read_action,
 )
 from bot.service.computer import ComputerOpponent, think_in_thread
+from bot.store import ChallengeOptions, NewChallenge, SqliteStore
 from bot.words import (
     Voice,
     challenge_text,
@@ -36,6 +39,7 @@ from bot.words import (
     shared_catalogue,
     standings_text,
 )
+from tests.fakes import FakeClock
 from tests.service.service_helpers import ANN, BOB, HERE, start_match
 from tests.wording import refused, voice
 
@@ -73,6 +77,27 @@ async def test_ludos_texts_say_green_and_blue(service: JarmoService) -> None:
     assert "Ann (Green) v Bob (Blue) — in play" in standings
     for text in (line, standings):
         assert "White" not in text and "Black" not in text
+
+
+async def test_an_open_challenge_names_nobody_and_nobody_can_answer_it_yet(
+    service: JarmoService, store: SqliteStore, clock: FakeClock
+) -> None:
+    new = NewChallenge(
+        guild_id=HERE.guild_id,
+        channel_id=HERE.channel_id,
+        challenger_id=ANN.user_id,
+        challenged_id=None,
+        options=ChallengeOptions(),
+        expires_at=clock() + timedelta(minutes=10),
+    )
+    posted = await store.challenges.create(new, now=clock())
+    view = await service.challenges.view(posted.id)
+    assert view.challenged_name == ""
+    assert challenge_text(view, WORDS, expires="soon").startswith("Ann challenges anyone to")
+    for answer in (service.challenges.accept, service.challenges.decline):
+        with pytest.raises(NotAllowed):
+            await answer(BOB, posted.id)
+    assert (await store.challenges.get(posted.id)).status == "pending"
 
 
 async def test_the_next_ludos_game_names_green(service: JarmoService) -> None:

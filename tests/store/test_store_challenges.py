@@ -41,6 +41,25 @@ async def test_a_new_challenge_is_pending_and_can_be_read_back(store: SqliteStor
     assert await store.challenges.get(posted.id) == posted
 
 
+async def test_an_open_challenge_names_no_opponent(store: SqliteStore) -> None:
+    posted = await store.challenges.create(replace(challenge(), challenged_id=None), now=T0)
+    assert (posted.challenger_id, posted.challenged_id, posted.status) == (ALICE, None, "pending")
+    assert await store.challenges.get(posted.id) == posted
+    assert await store.challenges.pending(CHANNEL, now=T0) == posted
+
+
+async def test_an_open_challenge_cannot_start_a_match_without_an_opponent(
+    store: SqliteStore,
+) -> None:
+    posted = await store.challenges.create(replace(challenge(), challenged_id=None), now=T0)
+    with pytest.raises(ValueError, match="open"):
+        await store.challenges.accept(
+            posted.id, first_white_id=ALICE, first_game=new_game(), now=T0
+        )
+    assert (await store.challenges.get(posted.id)).status == "pending"
+    assert await store.games.latest_match(CHANNEL) is None
+
+
 async def test_times_are_stored_as_utc(store: SqliteStore) -> None:
     plus_two = timezone(timedelta(hours=2))
     posted = await store.challenges.create(challenge(), now=T0.astimezone(plus_two))

@@ -24,6 +24,7 @@ from bot.store import (
     open_any,
     open_store,
 )
+from bot.store._games import dump
 from bot.store._migrations import (
     MIGRATIONS,
     latest_version,
@@ -32,7 +33,7 @@ from bot.store._migrations import (
 )
 from bot.store.postgres import migrate_database
 from tests.postgres import PostgresServer
-from tests.store.store_helpers import CHANNEL, T0, StartMatch, only_sqlite
+from tests.store.store_helpers import CHANNEL, T0, StartMatch, new_game, only_sqlite
 from tests.store.test_store_before_alembic import Rows, postgres_rows, sqlite_rows
 
 # Rows written at each schema version, in that version's shape: a database migrated from an
@@ -196,6 +197,57 @@ async def test_pairings_stored_before_who_forced_them_was_kept_read_as_not_force
         (*row, None) for row in before.pop("tournament_pairings")
     ]
     assert after == before
+
+
+AT = T0.isoformat()
+FRESH = dump(new_game())  # a game before its first move, as the store writes it
+CHALLENGES_AND_GAMES_AT_12 = [
+    "INSERT INTO challenges (id, guild_id, channel_id, challenger_id, challenged_id,"
+    " game_count, ruleset, layout, side, max_plies, vs_computer_level, status, created_at,"
+    " expires_at, closed_at, message_id, time_per_move_seconds) VALUES"
+    f" (1, 7, 70, 5, 6, 2, 'classic', 'bow', 'white', 200, NULL, 'accepted', '{AT}', '{AT}',"
+    f" '{AT}', 900, 3600),"
+    f" (2, 7, 71, 6, 5, 1, 'ludos', 'bow', 'random', 150, 'easy', 'pending', '{AT}', '{AT}',"
+    " NULL, NULL, NULL)",
+    "INSERT INTO matches (id, guild_id, channel_id, challenge_id, first_white_id,"
+    " first_black_id, ruleset, layout, game_count, max_plies, created_at) VALUES"
+    f" (3, 7, 70, 1, 5, 6, 'classic', 'traditional', 2, 200, '{AT}')",
+    "INSERT INTO games (id, match_id, game_index, guild_id, channel_id, white_id, black_id,"
+    " status, version, snapshot, started_at, last_activity) VALUES"
+    f" (4, 3, 0, 7, 70, 5, 6, 'resigned', 1, '{FRESH}', '{AT}', '{AT}'),"
+    f" (5, 3, 1, 7, 70, 6, 5, 'active', 0, '{FRESH}', '{AT}', '{AT}')",
+    f"INSERT INTO actions VALUES (4, 1, 5, 'A1-C2', '{AT}')",
+]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_challenges_and_games_keep_every_row_as_the_challenged_player_becomes_optional(
+    request: pytest.FixtureRequest, db_path: Path, backend: str
+) -> None:
+    target = await database_at(request, db_path, backend, 12, CHALLENGES_AND_GAMES_AT_12)
+    before = await rows_but_versions(target)
+    async with open_any(target) as store:
+        assert [game.id for game in await store.games.active_of_player(5)] == [5]
+        challenge = await store.challenges.get(1)
+        assert (challenge.challenger_id, challenge.challenged_id) == (5, 6)
+    after = await rows_but_versions(target)
+    assert after == before
+    assert len(after["challenges"]) == 2 and len(after["games"]) == 2
+
+    open_challenge = (
+        "INSERT INTO challenges (id, guild_id, channel_id, challenger_id, challenged_id,"
+        " game_count, ruleset, layout, side, max_plies, created_at, expires_at)"
+        f" VALUES (3, 7, 72, 5, NULL, 1, 'classic', 'bow', 'random', 200, '{AT}', '{AT}')"
+    )
+    if isinstance(target, Path):
+        with closing(sqlite3.connect(target, isolation_level=None)) as db:
+            db.execute(open_challenge)
+    else:
+        connection = await asyncpg.connect(target)
+        try:
+            await connection.execute(open_challenge)
+        finally:
+            await connection.close()
 
 
 async def test_dropping_the_player_totals_keeps_every_name(db_path: Path) -> None:

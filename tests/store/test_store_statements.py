@@ -15,7 +15,7 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.store import PostgresStore, Store, open_any
-from bot.store._games import _ACTIVE_GAME
+from bot.store._games import _ACTIVE_GAME, _ACTIVE_OF_PLAYER
 from bot.store._sql import inline
 from tests.store.store_helpers import CHANNEL, StartMatch, play_quiet
 
@@ -47,6 +47,20 @@ async def test_a_channels_active_game_is_found_through_its_partial_index(db_path
     details = " ".join(str(row[-1]) for row in plan)
     assert "games_one_active_per_channel" in details, details
     assert "SCAN games" not in details, details
+
+
+async def test_a_players_active_games_are_found_through_the_partial_player_indexes(
+    db_path: Path,
+) -> None:
+    async with open_any(db_path):
+        pass  # creates the schema
+    sql, arguments = _ACTIVE_OF_PLAYER.prepared(sqlite.dialect(), {"user_id": 7})
+    with sqlite3.connect(db_path) as db:
+        plan = db.execute(f"EXPLAIN QUERY PLAN {sql}", arguments).fetchall()
+    details = " ".join(str(row[-1]) for row in plan)
+    assert "games_active_by_white (white_id=?)" in details, details
+    assert "games_active_by_black (black_id=?)" in details, details
+    assert "SCAN" not in details and "TEMP B-TREE" not in details, details
 
 
 async def test_moves_and_loads_agree(store: Store, start_match: StartMatch) -> None:
