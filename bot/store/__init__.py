@@ -38,8 +38,10 @@ from bot.store.interface import (
 )
 from bot.store.outbox import (
     WRITER_LEASE,
+    Address,
     Announcement,
     AnnouncementKind,
+    ChannelAddress,
     ComputerMovePost,
     FinalTablePost,
     OutboxEntry,
@@ -48,6 +50,7 @@ from bot.store.outbox import (
     RoundPost,
     Settlement,
     TimeoutPost,
+    UserAddress,
     WelcomePost,
     announcement,
     post_of,
@@ -111,6 +114,7 @@ from bot.store.tournament_records import (
 __all__ = [
     "WRITER_LEASE",
     "ActionRecord",
+    "Address",
     "Announcement",
     "AnnouncementKind",
     "BotStateStore",
@@ -119,6 +123,7 @@ __all__ = [
     "ChallengeRecord",
     "ChallengeStatus",
     "ChallengeStore",
+    "ChannelAddress",
     "ChannelTaken",
     "ClockStore",
     "ClosedChallengeStatus",
@@ -184,6 +189,7 @@ __all__ = [
     "Streak",
     "Tally",
     "TimeoutPost",
+    "UserAddress",
     "WelcomePost",
     "announcement",
     "check_database",
