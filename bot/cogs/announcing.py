@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.cogs.audience import server_language
 from bot.cogs.challenges import answered
 from bot.cogs.clock import deadline_message
+from bot.cogs.pinging import send_direct
 from bot.cogs.replies import announced_file, only_pinging, post_announced, report_message
 from bot.cogs.tournaments import round_messages, table_messages, welcome_message
 from bot.cogs.words import discord_words
@@ -27,10 +28,12 @@ from bot.service.delivery import (
     ClockNotice,
     ComputerMoveNotice,
     Delivery,
+    PingNotice,
     RoundNotice,
     TableNotice,
     Undeliverable,
     WelcomeNotice,
+    direct_to,
     idempotency_token,
 )
 from bot.service.jobs import Job
@@ -71,6 +74,12 @@ class Announcer(commands.Cog):
         """Post an announcement from the outbox: in its game's channel a reminder, a game lost
         on time with its final board, or the computer's move; a tournament's round or final
         table in its channel, a match's welcome in its thread."""
+        user_id = direct_to(delivery)
+        if user_id is not None:
+            if not isinstance(delivery, PingNotice | ClockNotice):
+                raise Undeliverable(f"{delivery.entry.key} cannot go to a user")
+            await send_direct(self.bot, delivery, user_id)
+            return
         channel_id, messages = await announcement_messages(self.bot, delivery)
         channel = self.bot.get_partial_messageable(channel_id)
         key = delivery.entry.key
@@ -167,6 +176,8 @@ async def announcement_messages(
             return welcome.channel_id, [await welcome_message(welcome, language)]
         case TableNotice(table=table):
             return channel_id, await table_messages(table, language)
+        case PingNotice():  # a direct message's: see ``send_direct``
+            raise Undeliverable(f"{delivery.entry.key} goes to a user, not a channel")
 
 
 async def expired_text(bot: JarmoBot, view: ChallengeView) -> str:

@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.cogs.audience import channel_language
 from bot.cogs.items import CustomIdSpec, JarmoItem, OfferIds, offer_button, single
 from bot.cogs.move_offer import move_view
+from bot.cogs.pinging import tell_if_dm_refused
 from bot.cogs.replies import (
     EMBED_COLOUR,
     actor_of,
@@ -62,6 +63,8 @@ class PlayCommands(commands.Cog):
             place_of(interaction), actor_of(interaction), move
         )
         report = await answer_in_time(interaction, _with_message(interaction, played))
+        if report.dm_refused:
+            await tell_if_dm_refused(interaction)
         await computer_answers(interaction, report)
 
     @app_commands.command()
@@ -78,6 +81,8 @@ class PlayCommands(commands.Cog):
             place_of(interaction), actor_of(interaction), point
         )
         report = await answer_in_time(interaction, _with_message(interaction, played))
+        if report.dm_refused:
+            await tell_if_dm_refused(interaction)
         await computer_answers(interaction, report)
 
     @app_commands.command()

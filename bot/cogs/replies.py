@@ -205,7 +205,8 @@ async def report_message(
     shown = report.next_board or report.board
     # Whoever just acted (accepting a challenge as White, say) is already looking at this
     # message: name them, but a notification is only for a player who is elsewhere.
-    pinged = turn if turn != report.actor_id else None
+    # Only by mention: a direct message tells a player who asked for one, or nothing does.
+    pinged = turn if turn != report.actor_id and report.turn_ping == "mention" else None
     message: dict[str, Any] = {
         "content": content,
         "embeds": embeds,

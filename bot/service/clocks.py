@@ -20,6 +20,7 @@ from bot.service.deadlines import DeadlineEvent, DeadlineKind, event_post
 from bot.service.kit import ServiceKit
 from bot.service.models import Actor, BoardView, Place, Report
 from bot.service.offers import PauseOffer
+from bot.service.pings import TurnPings
 from bot.service.shards import ShardSet
 from bot.service.timecontrol import reminder_times, reminders_due
 
@@ -102,6 +103,8 @@ class ClockCases:
                 return None
             due = reminder_times(clock.deadline_at, clock.time_per_move_seconds)[count - 1]
             event = _event("reminder", due, clock, record)
+            # A player who asked for direct messages is reminded by one.
+            dm = await TurnPings(kit).mode(event.user_id) == "dm"
             claimed = await kit.store.clocks.mark_reminders_sent(
                 clock.game_id,
                 expected_version=clock.version,
@@ -109,7 +112,9 @@ class ClockCases:
                 count=count,
                 announce=[
                     st.announcement(
-                        f"reminder:{clock.game_id}:{clock.version}:{count}", event_post(event)
+                        f"reminder:{clock.game_id}:{clock.version}:{count}",
+                        event_post(event),
+                        to_user=event.user_id if dm else None,
                     )
                 ],
                 now=now,

@@ -59,10 +59,14 @@ def event_post(event: DeadlineEvent) -> ReminderPost | TimeoutPost:
 
 
 def event_from_post(
-    entry: OutboxEntry, post: ReminderPost | TimeoutPost, report: Report | None = None
+    entry: OutboxEntry,
+    post: ReminderPost | TimeoutPost,
+    report: Report | None = None,
+    *,
+    channel_id: int | None = None,
 ) -> DeadlineEvent:
-    """The event ``post`` (``entry``'s) announces; ``ValueError`` for an entry about no
-    game."""
+    """The event ``post`` (``entry``'s) announces, in the game's ``channel_id`` (by default
+    the one the entry is posted in); ``ValueError`` for an entry about no game."""
     if entry.game_id is None:
         raise ValueError(f"announcement {entry.key} is about no game")
     return DeadlineEvent(
@@ -70,7 +74,7 @@ def event_from_post(
         due_at=post.due_at,
         game_id=entry.game_id,
         guild_id=entry.guild_id,
-        channel_id=entry.channel_id,
+        channel_id=entry.channel_id if channel_id is None else channel_id,
         user_id=post.user_id,
         deadline_at=post.deadline_at,
         report=report,

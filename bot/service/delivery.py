@@ -103,11 +103,28 @@ class TableNotice:
     table: TableView
 
 
+@dataclass(frozen=True, slots=True)
+class PingNotice:
+    """A direct message telling ``user_id`` it is their move in the game of ``report`` (the
+    board after the move), played in ``channel_id``."""
+
+    entry: st.OutboxEntry
+    report: Report
+    user_id: int
+    channel_id: int
+
+
 # An announcement to post, rebuilt from the store: one kind of notice per kind of post.
-Delivery = ClockNotice | ComputerMoveNotice | RoundNotice | WelcomeNotice | TableNotice
+Delivery = ClockNotice | ComputerMoveNotice | RoundNotice | WelcomeNotice | TableNotice | PingNotice
 
 
 Poster = Callable[[Delivery], Awaitable[None]]
+
+
+def direct_to(delivery: Delivery) -> int | None:
+    """The user ``delivery`` is a direct message to, or ``None`` for a channel's post."""
+    address = delivery.entry.address
+    return address.user_id if isinstance(address, st.UserAddress) else None
 
 
 class AnnouncementDelivery:
@@ -210,13 +227,16 @@ class AnnouncementDelivery:
             raise st.NotFound("game of announcement", entry.key)
         match post:
             case st.ReminderPost():
-                return ClockNotice(entry, event_from_post(entry, post))
+                channel_id = await self._channel_of(entry, entry.game_id)
+                return ClockNotice(entry, event_from_post(entry, post, channel_id=channel_id))
             case st.TimeoutPost():
                 record = await self._games.get(entry.game_id)
                 report = await self._standings.ended_report(
                     record, actor_id=post.user_id, move=None
                 )
-                return ClockNotice(entry, event_from_post(entry, post, report))
+                return ClockNotice(
+                    entry, event_from_post(entry, post, report, channel_id=record.channel_id)
+                )
             case st.ComputerMovePost():
                 report = await self._standings.report_at(
                     entry.game_id,
@@ -225,7 +245,25 @@ class AnnouncementDelivery:
                     actor_id=post.actor_id,
                     move=post.move,
                 )
-                return ComputerMoveNotice(entry, dataclasses.replace(report, announcement=None))
+                # The computer's answer pings nobody: its player is looking.
+                quiet = dataclasses.replace(report, announcement=None, turn_ping="off")
+                return ComputerMoveNotice(entry, quiet)
+            case st.TurnPingPost():
+                report = await self._standings.report_at(
+                    entry.game_id,
+                    post.version,
+                    post.plies,
+                    actor_id=post.actor_id,
+                    move=post.move,
+                )
+                channel_id = report.board.game.channel_id
+                return PingNotice(entry, report, post.user_id, channel_id)
+
+    async def _channel_of(self, entry: st.OutboxEntry, game_id: int) -> int:
+        """The channel of the game ``entry`` is about (read only for a direct message)."""
+        if isinstance(entry.address, st.ChannelAddress):
+            return entry.address.channel_id
+        return (await self._games.get(game_id)).channel_id
 
     async def wait(self, *, limit: float = MAX_WAIT_SECONDS) -> None:
         """Sleep until an announcement can be taken, a new one is written, or ``limit``

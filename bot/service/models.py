@@ -8,7 +8,7 @@ from bot.jarmo import Game, Outcome
 from bot.service._views import BoardPicture
 from bot.service.stats_models import RatingShift
 from bot.service.timecontrol import ClockView
-from bot.store import ChallengeRecord, GameRecord, MatchRecord
+from bot.store import ChallengeRecord, GameRecord, MatchRecord, TurnPing
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +138,11 @@ class Report:
     # The outbox key of this report when the store keeps it for delivery (the computer's
     # moves): whoever posts it settles it with ``AnnouncementCases.posted``.
     announcement: str | None = None
+    # How the player to move is told: the board mentions them (``mention``), or not (a
+    # direct message tells them, or nothing does).
+    turn_ping: TurnPing = "mention"
+    # The actor is yet to hear that a direct message to them was refused (they closed DMs).
+    dm_refused: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from bot.service._seats import active_game, check_clock, game_changed, players_g
 from bot.service.kit import ServiceKit
 from bot.service.models import Actor, BoardView, DamagedGameAborted, Place, Report
 from bot.service.offers import StopOffer
+from bot.service.pings import TurnPings
 
 log = logging.getLogger(__name__)
 SUGGESTION_LIMIT = 25  # Discord shows at most 25 autocomplete choices
@@ -36,6 +37,7 @@ class PlayCases:
         self._kit = kit
         self._reports = reports
         self._ender = ender
+        self._pings = TurnPings(kit)
         # Whether the last suggestions could not read the store: an outage is logged when it
         # begins and when it ends, not at every keystroke.
         self._suggestions_failing = False
@@ -82,7 +84,8 @@ class PlayCases:
         kit = self._kit
         await kit.names.remember(place, actor)
         computer_move = self._computer_move_announcement(record, actor, game)
-        announce = () if computer_move is None else (computer_move,)
+        ping = await self._pings.plan(record, actor.user_id, game)
+        announce = ping.announce if computer_move is None else (computer_move, *ping.announce)
         if game.over:
             outcome = game.outcome()
             assert outcome is not None  # the game is over
@@ -106,7 +109,14 @@ class PlayCases:
         kit.signals.new_deadline(updated.match)
         board = await self._reports.view(updated)
         key = computer_move.key if computer_move else None
-        return Report(actor.user_id, played, board, announcement=key)
+        return Report(
+            actor.user_id,
+            played,
+            board,
+            announcement=key,
+            turn_ping=ping.mode,
+            dm_refused=ping.dm_refused,
+        )
 
     def _computer_move_announcement(
         self, record: st.GameRecord, actor: Actor, game: Game

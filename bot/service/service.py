@@ -18,6 +18,7 @@ from bot.service.computer_turns import ComputerTurns
 from bot.service.kit import ServiceKit, utc_now
 from bot.service.match_events import MatchListeners
 from bot.service.models import Actor, ServiceConfig
+from bot.service.pings import TurnPings
 from bot.service.play import PlayCases
 from bot.service.ratings import Ratings
 from bot.service.rematches import RematchCases
@@ -76,6 +77,7 @@ class JarmoService:
         self.tournaments = TournamentCases(self.kit, ender, reports, self.challenges)
         match_listeners.add(self.tournaments.match_ended)
         self.reviews = ReviewCases(self.kit)
+        self.pings = TurnPings(self.kit)
 
     def with_computer(self, computer: Actor) -> JarmoService:
         """A service like this one (same store, settings, clock and random source) that plays

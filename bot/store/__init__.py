@@ -35,6 +35,7 @@ from bot.store.interface import (
     ReviewStore,
     Store,
     TournamentStore,
+    TurnPingStore,
 )
 from bot.store.outbox import (
     WRITER_LEASE,
@@ -50,6 +51,7 @@ from bot.store.outbox import (
     RoundPost,
     Settlement,
     TimeoutPost,
+    TurnPingPost,
     UserAddress,
     WelcomePost,
     announcement,
@@ -78,6 +80,7 @@ from bot.store.rating_records import (
     Tally,
 )
 from bot.store.records import (
+    TURN_PINGS,
     ActionRecord,
     ChallengeOptions,
     ChallengeRecord,
@@ -95,6 +98,8 @@ from bot.store.records import (
     PlayerRecord,
     Side,
     SidePreference,
+    TurnPing,
+    TurnPingSetting,
 )
 from bot.store.sqlite import SqliteStore, open_store
 from bot.store.tournament_records import (
@@ -112,6 +117,7 @@ from bot.store.tournament_records import (
 )
 
 __all__ = [
+    "TURN_PINGS",
     "WRITER_LEASE",
     "ActionRecord",
     "Address",
@@ -189,6 +195,10 @@ __all__ = [
     "Streak",
     "Tally",
     "TimeoutPost",
+    "TurnPing",
+    "TurnPingPost",
+    "TurnPingSetting",
+    "TurnPingStore",
     "UserAddress",
     "WelcomePost",
     "announcement",

@@ -48,6 +48,8 @@ from bot.store.records import (
     MatchRecord,
     NewChallenge,
     PlayerRecord,
+    TurnPing,
+    TurnPingSetting,
 )
 from bot.store.tournament_records import (
     EntryRecord,
@@ -84,6 +86,30 @@ class BotStateStore(Protocol):
 
     async def set(self, key: str, value: str) -> None:
         """Set (replace) the value under ``key``."""
+        ...
+
+
+class TurnPingStore(Protocol):
+    """How each player is told it is their move, in every server (``mention`` unless they
+    chose otherwise)."""
+
+    async def settings(self, user_ids: Collection[int]) -> dict[int, TurnPingSetting]:
+        """The setting of each of ``user_ids`` (the default for one who never chose), in one
+        read."""
+        ...
+
+    async def choose(self, user_id: int, mode: TurnPing) -> None:
+        """Make ``mode`` the player's turn pings. Raises ``ValueError`` for an unknown mode."""
+        ...
+
+    async def refuse_dm(self, user_id: int) -> None:
+        """Remember that a direct message to the player was refused (they closed DMs), until
+        :meth:`take_dm_refused` takes it."""
+        ...
+
+    async def take_dm_refused(self, user_id: int) -> bool:
+        """Whether a refused direct message was waiting to be told to the player, forgetting
+        it: true for one call only, across processes."""
         ...
 
 
@@ -565,6 +591,8 @@ class Store(Protocol):
     def tournaments(self) -> TournamentStore: ...
     @property
     def reviews(self) -> ReviewStore: ...
+    @property
+    def pings(self) -> TurnPingStore: ...
 
     async def close(self) -> None:
         """Finish pending work and release the database. Closing twice is fine."""

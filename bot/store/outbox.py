@@ -10,7 +10,13 @@ from datetime import datetime
 from typing import Any, Literal, get_type_hints
 
 AnnouncementKind = Literal[
-    "reminder", "timeout", "computer_move", "round_paired", "match_welcome", "final_table"
+    "reminder",
+    "timeout",
+    "computer_move",
+    "round_paired",
+    "match_welcome",
+    "final_table",
+    "turn_ping",
 ]
 Settlement = Literal["sent", "dropped", "retry"]
 # The lease of an announcement its writer holds (``held_seconds``) to post it itself. A claim
@@ -80,7 +86,27 @@ class FinalTablePost:
     tournament_id: int
 
 
-Post = ReminderPost | TimeoutPost | ComputerMovePost | RoundPost | WelcomePost | FinalTablePost
+@dataclass(frozen=True, slots=True)
+class TurnPingPost:
+    """``user_id`` is told, by direct message, that it is their move: ``actor_id`` played
+    ``move``, which took the game to ``version`` and ``plies`` actions."""
+
+    version: int
+    plies: int
+    move: str
+    actor_id: int
+    user_id: int
+
+
+Post = (
+    ReminderPost
+    | TimeoutPost
+    | ComputerMovePost
+    | RoundPost
+    | WelcomePost
+    | FinalTablePost
+    | TurnPingPost
+)
 # Each kind of post and the ``kind`` it is stored as: the one place a stored row's kind and
 # payload turn into a typed post, and back.
 _KIND_OF: dict[type[Post], AnnouncementKind] = {
@@ -90,6 +116,7 @@ _KIND_OF: dict[type[Post], AnnouncementKind] = {
     RoundPost: "round_paired",
     WelcomePost: "match_welcome",
     FinalTablePost: "final_table",
+    TurnPingPost: "turn_ping",
 }
 _KINDS: dict[str, type[Post]] = {kind: cls for cls, kind in _KIND_OF.items()}
 

@@ -30,6 +30,7 @@ from bot.store._migrations import found_version, upgrade
 from bot.store._outbox_sql import SqlOutbox
 from bot.store._pg_connection import CONNECT_TIMEOUT_S, HELD, PgWriter, ServerWatch, create_engine
 from bot.store._pg_games import PgGames
+from bot.store._pings_sql import SqlTurnPings
 from bot.store._players import SqlBotState, SqlPlayers
 from bot.store._quarantine_sql import SqlQuarantine
 from bot.store._rating_store import SqlRatings
@@ -84,6 +85,7 @@ class PostgresStore:
         self.quarantine = SqlQuarantine(self._writer, loader)
         self.tournaments = SqlTournaments(self._writer, reader)
         self.reviews = SqlReviews(self._writer, reader)
+        self.pings = SqlTurnPings(self._writer, reader)
         self._closed = False
 
     @classmethod

@@ -207,3 +207,18 @@ class DamagedGame:
     channel_id: int
     status: str
     reason: str
+
+
+# How a player is told it is their move: mentioned by the move's board, a direct message, or
+# not at all.
+TurnPing = Literal["mention", "dm", "off"]
+TURN_PINGS: tuple[TurnPing, ...] = ("mention", "dm", "off")
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPingSetting:
+    """A player's choice of turn pings (in every server), and whether a direct message to them
+    was refused and they are yet to be told."""
+
+    mode: TurnPing = "mention"
+    dm_refused: bool = False

@@ -1,6 +1,6 @@
 """The store's schema as code: one ``MetaData`` that both dialects compile.
 
-It is the schema that migrations 0001-0014 leave behind on each backend, table by table: the
+It is the schema that migrations 0001-0015 leave behind on each backend, table by table: the
 migrations' headers say why each part exists. Where the two backends' stored schemas differ,
 the types say so with a variant, so that what SQLAlchemy creates from this module is what the
 migrations made:
@@ -370,6 +370,23 @@ bot_state = Table(
     Column("key", Text, nullable=False),
     Column("value", Text, nullable=False),
     PrimaryKeyConstraint("key", name="bot_state_pkey"),
+    sqlite_with_rowid=False,
+)
+
+# How each player is told it is their move, in every server; no row: by mention.
+turn_pings = Table(
+    "turn_pings",
+    metadata,
+    Column("user_id", Id, nullable=False),
+    Column("mode", Text, nullable=False),
+    # 1: a direct message was refused (the player closed DMs) and they are yet to be told.
+    Column("dm_refused", Integer, nullable=False, server_default=text("0")),
+    PrimaryKeyConstraint("user_id", name="turn_pings_pkey"),
+    *_checks(
+        "turn_pings",
+        mode="mode IN ('mention', 'dm', 'off')",
+        dm_refused="dm_refused IN (0, 1)",
+    ),
     sqlite_with_rowid=False,
 )
 

@@ -22,6 +22,7 @@ from bot.store._game_store import SqlGames
 from bot.store._games import GameLoader
 from bot.store._migrations import upgrade_sqlite
 from bot.store._outbox_sql import SqlOutbox
+from bot.store._pings_sql import SqlTurnPings
 from bot.store._players import SqlBotState, SqlPlayers
 from bot.store._preflight import ProcessLock, check_database
 from bot.store._quarantine_sql import SqlQuarantine
@@ -56,6 +57,7 @@ class SqliteStore:
         self.quarantine = SqlQuarantine(writer, loader)
         self.tournaments = SqlTournaments(writer, reader)
         self.reviews = SqlReviews(writer, reader)
+        self.pings = SqlTurnPings(writer, reader)
         self._closed = False
 
     @classmethod

@@ -30,9 +30,10 @@ from tests.statements import traced
 ANN = Actor(101, "Ann")
 BOB = Actor(202, "Bob")
 HERE = Place(guild_id=1, channel_id=10)
-GRID_MOVE_STATEMENTS = 6
+# Each budget holds one statement for the ping: the read of the players' turn pings.
+GRID_MOVE_STATEMENTS = 7
 GRID_MOVE_RENDERS = 2
-COMMAND_MOVE_STATEMENTS = 5
+COMMAND_MOVE_STATEMENTS = 6
 
 
 @pytest.fixture
@@ -127,3 +128,22 @@ async def test_jarmo_move_stays_within_its_budget(
     record = await service.play.player_game(HERE, BOB)
     assert record.engine.history[-1] == "B5-A3"
     assert len(statements) <= COMMAND_MOVE_STATEMENTS, str(statements)
+
+
+async def test_a_move_that_pings_by_direct_message_writes_it_with_the_move(
+    service: JarmoService, store: SqliteStore
+) -> None:
+    await start_game(service)
+    async with traced(store) as mentioned:
+        await command_move(service, BOB, "B5-A3")
+    await service.pings.choose(BOB.user_id, "dm")
+    move = (await service.play.player_game(HERE, ANN)).engine.legal_moves()[0]
+    async with traced(store) as direct:
+        await command_move(service, ANN, move)
+    record = await service.play.player_game(HERE, BOB)
+    assert record.engine.history[-1] == move
+    assert any(s.startswith("SELECT turn_pings.") for s in mentioned.statements)
+    assert not any(s.startswith("INSERT INTO outbox") for s in mentioned.statements)
+    # The direct message is written in the move's transaction: its one statement more.
+    assert [s for s in direct.statements if s.startswith("INSERT INTO outbox")] != []
+    assert len(direct) == len(mentioned) + 1, str(direct)
