@@ -36,6 +36,8 @@ HEAD = revision(latest_version())
 UNKNOWN = revision(latest_version() + 1)
 # Tables that the schema has dropped since (0011): an upgrade takes them, with their rows.
 DROPPED = ("guild_settings",)
+# Tables that the schema has added since (0015): empty after the upgrade.
+NEW = ("turn_pings",)
 # Columns that the schema has added since at the end of a table (0012, 0014), NULL in older
 # rows.
 ADDED = {"tournament_pairings": 1, "outbox": 1}
@@ -269,12 +271,13 @@ async def test_a_postgresql_database_at_an_unknown_revision_is_refused_untouched
 
 def as_upgraded(rows: Rows) -> Rows:
     """``rows`` as an upgrade leaves them: without the tables that the schema has dropped
-    since, and with NULL in the columns it has added."""
-    return {
+    since, with NULL in the columns it has added, and its new tables empty."""
+    upgraded = {
         table: [(*row, *[None] * ADDED.get(table, 0)) for row in found]
         for table, found in rows.items()
         if table not in DROPPED
     }
+    return upgraded | {table: [] for table in NEW}
 
 
 async def continue_the_running_game(store: Any) -> None:
