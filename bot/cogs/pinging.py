@@ -105,6 +105,12 @@ async def _mention_instead(
     channel_id = (
         delivery.channel_id if isinstance(delivery, PingNotice) else delivery.event.channel_id
     )
+    guild = bot.get_guild(delivery.entry.guild_id)
+    if guild is not None:  # Discord refuses a DM to someone who left just the same
+        try:
+            await guild.fetch_member(user_id)
+        except discord.NotFound as exc:
+            raise Undeliverable(f"user {user_id} has left server {guild.id}") from exc
     log.info("user %s takes no DMs: announcement %s mentions them instead", user_id, key)
     if isinstance(delivery, PingNotice):
         message: dict[str, Any] = {

@@ -107,6 +107,8 @@ class PlayCases:
         except st.StaleGame:
             raise game_changed() from None
         kit.signals.new_deadline(updated.match)
+        if ping.announce:  # the direct message is due now
+            kit.signals.announcements_changed.set()
         board = await self._reports.view(updated)
         key = computer_move.key if computer_move else None
         return Report(

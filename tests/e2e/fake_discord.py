@@ -215,6 +215,10 @@ class FakeDiscord:
         self.interactions: dict[int, Interaction] = {}
         self.messages: dict[int, Message] = {}
         self.repeated_nonces: list[str] = []  # posts Discord answered with an earlier message
+        # Direct messages: each user's DM channel (Create DM makes it once), and the users who
+        # take none (their DMs closed: a message there is refused, 403 with code 50007).
+        self.direct_channels: dict[int, int] = {}
+        self.closed_dms: set[int] = set()
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global)
         self.command_puts: list[tuple[int | None, Any]] = []
         self.connections: list[Connection] = []
@@ -927,6 +931,7 @@ class FakeDiscord:
             ("GET", r"/gateway", self._get_gateway, False),
             ("GET", r"/gateway/bot", self._get_gateway_bot, True),
             ("GET", r"/users/@me", self._get_me, True),
+            ("POST", r"/users/@me/channels", self._create_dm, True),
             ("GET", r"/oauth2/applications/@me", self._get_application, True),
             ("GET", r"/applications/@me", self._get_application, True),
             ("GET", app + r"/commands", self._get_commands, True),
@@ -1223,9 +1228,58 @@ class FakeDiscord:
             raise DiscordError(404, "Unknown Message", 10008)
         return found
 
+    async def _create_dm(self, request: web.Request, payload: Any, *_: Any) -> dict[str, Any]:
+        """Create DM: the DM channel with ``recipient_id``, the same one every time; an unknown
+        user is refused (400, Invalid Recipient). Creating it succeeds even if the user takes
+        no DMs: only a message there is refused."""
+        recipient = payload.get("recipient_id") if isinstance(payload, dict) else None
+        if not isinstance(recipient, str | int) or not str(recipient).isdigit():
+            raise invalid_form(["recipient_id: a snowflake is required"])
+        user = self.world.user(int(recipient))
+        if user is None or user.bot:
+            raise DiscordError(400, "Invalid Recipient(s)", 50033)
+        with self._changed:
+            channel_id = self.direct_channels.setdefault(user.id, self.ids())
+        return {
+            "id": str(channel_id),
+            "type": 1,  # DM
+            "last_message_id": None,
+            "flags": 0,
+            "recipients": [user.payload()],
+        }
+
+    def close_dms(self, user: User) -> None:
+        """``user`` takes no direct messages from now on."""
+        with self._changed:
+            self.closed_dms.add(user.id)
+
+    def direct_messages(self, user: User) -> list[Message]:
+        """The bot's direct messages to ``user``, oldest first."""
+        channel_id = self.direct_channels.get(user.id)
+        with self._changed:
+            return [m for m in self.messages.values() if m.channel_id == channel_id]
+
+    async def _post_direct_message(
+        self, user_id: int, channel_id: int, payload: Any, uploads: list[Upload]
+    ) -> dict[str, Any]:
+        """A message in a DM channel: refused (403, 50007) for a user who closed their DMs or
+        shares no server with the bot any more; ``enforce_nonce`` as in any channel."""
+        if user_id in self.closed_dms or user_id in self.world.departed:
+            raise DiscordError(403, "Cannot send messages to this user", 50007)
+        repeated = self._same_nonce(channel_id, payload)
+        if repeated is not None:
+            return repeated.api(self)
+        message = self._create(channel_id, payload, uploads, None)
+        if isinstance(payload, dict) and payload.get("enforce_nonce"):
+            message.nonce = str(payload.get("nonce"))
+        return message.api(self)
+
     async def _post_channel_message(
         self, request: web.Request, payload: Any, uploads: list[Upload], channel: str
     ) -> dict[str, Any]:
+        direct = {c: u for u, c in self.direct_channels.items()}.get(int(channel))
+        if direct is not None:
+            return await self._post_direct_message(direct, int(channel), payload, uploads)
         place = self._channel(channel)
         content = payload.get("content") if isinstance(payload, dict) else None
         outage = self.unavailable_for
