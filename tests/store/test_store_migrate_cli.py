@@ -45,12 +45,14 @@ CUP = NewTournament(
 
 
 async def fill(path: Path) -> None:
-    """A small but complete SQLite database: names, state, challenges, a rated match that ended,
-    a running game with moves and a pending announcement, a quarantined game, a tournament
-    with a withdrawal, a bye and a forced result."""
+    """A small but complete SQLite database: names, state, turn pings, challenges, a rated match
+    that ended, a running game with moves and a pending announcement, a quarantined game, a
+    tournament with a withdrawal, a bye and a forced result."""
     async with open_store(path) as store:
         await store.players.upsert(GUILD, ALICE, "Alice")
         await store.state.set("commands", "abc")
+        await store.pings.choose(ALICE, "dm")
+        await store.pings.refuse_dm(ALICE)
         await store.challenges.create(challenge(channel=1), now=T0)
         ended = await store.challenges.create(challenge(channel=2), now=T0)
         _, first = await store.challenges.accept(
@@ -108,6 +110,8 @@ async def test_everything_is_copied_and_checked(
         assert await after.games.active(3) == await before.games.active(3)
         assert await after.players.get(GUILD, ALICE) == await before.players.get(GUILD, ALICE)
         assert await after.state.get("commands") == "abc"
+        assert await after.pings.settings([ALICE]) == await before.pings.settings([ALICE])
+        assert (await after.pings.settings([ALICE]))[ALICE].dm_refused
         assert await after.challenges.pending(1, now=T0) == await before.challenges.pending(
             1, now=T0
         )
