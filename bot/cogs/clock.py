@@ -115,5 +115,5 @@ async def deadline_message(event: DeadlineEvent, language: str | None = None) ->
         return await report_message(event.report, language)
     return {
         "content": reminder_text(event.user_id, event.deadline_at, discord_voice(language)),
-        "allowed_mentions": only_pinging(event.user_id),
+        "allowed_mentions": only_pinging(event.user_id if event.pinged else None),
     }

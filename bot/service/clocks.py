@@ -8,6 +8,7 @@ nothing. Once-only across processes comes from the store's guarded writes.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 
 from bot import store as st
@@ -103,8 +104,11 @@ class ClockCases:
                 return None
             due = reminder_times(clock.deadline_at, clock.time_per_move_seconds)[count - 1]
             event = _event("reminder", due, clock, record)
-            # A player who asked for direct messages is reminded by one.
-            dm = await TurnPings(kit).mode(event.user_id) == "dm"
+            # A player who asked for direct messages is reminded by one; one who turned pings
+            # off is reminded without a mention.
+            mode = await TurnPings(kit).mode(event.user_id)
+            dm = mode == "dm"
+            event = dataclasses.replace(event, pinged=mode != "off")
             claimed = await kit.store.clocks.mark_reminders_sent(
                 clock.game_id,
                 expected_version=clock.version,

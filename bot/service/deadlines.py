@@ -50,12 +50,14 @@ class DeadlineEvent:
     user_id: int
     deadline_at: datetime
     report: Report | None = None
+    pinged: bool = True  # a reminder to a player who turned pings off mentions nobody
 
 
 def event_post(event: DeadlineEvent) -> ReminderPost | TimeoutPost:
     """What the outbox keeps of ``event`` to post it later (the report is rebuilt then)."""
-    post = TimeoutPost if event.kind == "timeout" else ReminderPost
-    return post(event.due_at, event.user_id, event.deadline_at)
+    if event.kind == "timeout":
+        return TimeoutPost(event.due_at, event.user_id, event.deadline_at)
+    return ReminderPost(event.due_at, event.user_id, event.deadline_at, pinged=event.pinged)
 
 
 def event_from_post(
@@ -78,6 +80,7 @@ def event_from_post(
         user_id=post.user_id,
         deadline_at=post.deadline_at,
         report=report,
+        pinged=post.pinged if isinstance(post, ReminderPost) else True,
     )
 
 

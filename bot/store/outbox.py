@@ -33,6 +33,8 @@ class ReminderPost:
     due_at: datetime
     user_id: int
     deadline_at: datetime
+    # False: the player turned their pings off (an older post, without it, pinged).
+    pinged: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,14 @@ DEADLINE = datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
 # Each post with the kind and payload that it is stored as.
 STORED: list[tuple[st.Post, str, dict[str, Any]]] = [
     (
-        st.ReminderPost(DUE, 101, DEADLINE),
+        st.ReminderPost(DUE, 101, DEADLINE, pinged=False),
         "reminder",
-        {"due_at": DUE.isoformat(), "user_id": 101, "deadline_at": DEADLINE.isoformat()},
+        {
+            "due_at": DUE.isoformat(),
+            "user_id": 101,
+            "deadline_at": DEADLINE.isoformat(),
+            "pinged": False,
+        },
     ),
     (
         st.TimeoutPost(DEADLINE, 202, DEADLINE),
@@ -34,6 +39,11 @@ STORED: list[tuple[st.Post, str, dict[str, Any]]] = [
     (st.RoundPost(1, 2), "round_paired", {"tournament_id": 1, "round": 2}),
     (st.WelcomePost(1, 2, 3), "match_welcome", {"tournament_id": 1, "round": 2, "board": 3}),
     (st.FinalTablePost(1), "final_table", {"tournament_id": 1}),
+    (
+        st.TurnPingPost(4, 3, "B5-A3", 202, 101),
+        "turn_ping",
+        {"version": 4, "plies": 3, "move": "B5-A3", "actor_id": 202, "user_id": 101},
+    ),
 ]
 
 
@@ -44,6 +54,11 @@ def test_a_post_is_stored_as_before_and_read_back_as_itself(
     written = st.announcement("key:1", post, held_seconds=5)
     assert (written.kind, dict(written.payload), written.held_seconds) == (kind, payload, 5)
     assert st.post_of(kind, payload) == post
+
+
+def test_a_reminder_stored_before_pings_could_be_turned_off_pinged() -> None:
+    stored = {"due_at": DUE.isoformat(), "user_id": 101, "deadline_at": DEADLINE.isoformat()}
+    assert st.post_of("reminder", stored) == st.ReminderPost(DUE, 101, DEADLINE, pinged=True)
 
 
 def test_a_computer_move_stored_before_its_plies_were_reads_its_version_as_them() -> None:
