@@ -106,3 +106,36 @@ def test_closed_dms_fall_back_to_a_mention_and_the_player_is_told_once(
     assert again.followups == []  # once
     fake.closed_dms.discard(world.bob.id)
     choose(fake, world.bob, "mention")
+
+
+def test_a_dm_ping_to_a_player_who_left_is_dropped_and_never_retried(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    world = fake.world
+    choose(fake, world.eve, "dm")
+    channel = world.channel("arena-4")
+    Table.start(fake, channel, world.cat, world.eve)
+    world.departed.add(world.eve.id)
+    try:
+        move = pick_move(Game.new(), random.Random(3))
+        answer = fake.slash(world.cat, channel, "jarmo move", move=move).wait_answer()
+        assert answer.message is not None and answer.message.pinged == frozenset()
+        fake.wait_until(
+            lambda: "dropped announcement turn_ping:" in bot.log_text(),
+            DELIVERED_S,
+            "the DM ping to be dropped",
+        )
+        fake.wait_idle()
+        dm_channel = fake.direct_channels[world.eve.id]
+        tries = [
+            r
+            for r in fake.requests
+            if r.method == "POST" and r.path == f"/channels/{dm_channel}/messages"
+        ]
+        assert len(tries) == 1  # settled as undeliverable: never tried again
+        assert fake.direct_messages(world.eve) == []
+        later = [m for m in fake.channel_messages(channel) if m.id > answer.message.id]
+        assert all(world.eve.id not in m.pinged for m in later)  # nobody to mention either
+    finally:
+        world.departed.discard(world.eve.id)
+    choose(fake, world.eve, "mention")
