@@ -35,6 +35,7 @@ from bot.store.interface import (
     ReviewStore,
     Store,
     TournamentStore,
+    VacationStore,
 )
 from bot.store.outbox import (
     WRITER_LEASE,
@@ -212,3 +213,7 @@ __all__ += [  # tournaments
     "TournamentStatus",
     "TournamentStore",
 ]
+
+from bot.store.vacations import Vacation  # noqa: E402
+
+__all__ += ["Vacation", "VacationStore"]  # vacations
