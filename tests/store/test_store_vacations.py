@@ -27,6 +27,7 @@ PERIOD = 2 * DAY  # the time per move of the games here
 @pytest.fixture
 def start_timed(store: Store) -> Any:
     """``await start_timed(channel)``: a match with two days a move, ALICE White, at T0."""
+
     async def start(channel: int = CHANNEL) -> GameRecord:
         options = ChallengeOptions(time_per_move_seconds=int(PERIOD.total_seconds()))
         posted = await store.challenges.create(
@@ -116,9 +117,7 @@ async def test_the_opponents_clock_runs_and_a_move_while_away_gives_a_whole_peri
     assert back.clock.deadline_at == T0 + 4 * DAY + PERIOD
 
 
-async def test_the_end_writes_its_announcements_only_once(
-    store: Store, start_timed: Any
-) -> None:
+async def test_the_end_writes_its_announcements_only_once(store: Store, start_timed: Any) -> None:
     game = await start_timed()
     away = await store.vacations.start(ALICE, now=T0, ends_at=T0 + DAY)
     assert away is not None
