@@ -13,6 +13,7 @@ from bot.cogs.review import ReviewCommands
 from bot.cogs.servers import ServerCommands
 from bot.cogs.stats import StatsCommands
 from bot.cogs.tournaments import TournamentCommands
+from bot.cogs.vacations import VacationCommands
 
 GROUP_NAME = "jarmo"
 GROUP_DESCRIPTION = "Play Jarmo, the old Tatar battle game"
@@ -26,6 +27,7 @@ FEATURES: tuple[type, ...] = (
     ReviewCommands,
     ServerCommands,
     TournamentCommands,
+    VacationCommands,
 )
 
 
@@ -33,6 +35,7 @@ FEATURES: tuple[type, ...] = (
 class JarmoCog(
     # discord.py collects a cog's commands from its bases last to first, so the features are
     # listed here in reverse to publish them in the order of FEATURES.
+    VacationCommands,
     TournamentCommands,
     ServerCommands,
     ReviewCommands,

@@ -89,3 +89,21 @@ __all__ = [
     "unchanged",
     "unrated_note",
 ]
+
+from bot.words.vacations import (  # noqa: E402
+    away_notice,
+    back_notice,
+    vacation_ended_text,
+    vacation_left_text,
+    vacation_started_text,
+    vacation_status_text,
+)
+
+__all__ += [  # vacations
+    "away_notice",
+    "back_notice",
+    "vacation_ended_text",
+    "vacation_left_text",
+    "vacation_started_text",
+    "vacation_status_text",
+]
