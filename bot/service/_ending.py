@@ -3,6 +3,7 @@ which ratings change) and recording it in one version-checked write."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot import store as st
@@ -43,7 +44,7 @@ class GameEnder:
         *,
         game: Game,
         final_move: st.FinalMove | None = None,
-        announce: st.Announcement | None = None,
+        announce: Sequence[st.Announcement] = (),
     ) -> Report:
         """End ``record`` as ``result`` says, with ``game`` as its final position. Raises
         ``GameChanged`` if another action got there first."""
@@ -82,7 +83,7 @@ class GameEnder:
             end.next_game,
             actor_id=result.actor_id,
             move=final_move.move if final_move else None,
-            announcement=announce.key if announce and announce.held_seconds else None,
+            announcement=next((a.key for a in announce if a.held_seconds), None),
         )
 
     async def _then(

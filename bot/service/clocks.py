@@ -107,9 +107,11 @@ class ClockCases:
                 expected_version=clock.version,
                 deadline_at=clock.deadline_at,
                 count=count,
-                announce=st.announcement(
-                    f"reminder:{clock.game_id}:{clock.version}:{count}", event_post(event)
-                ),
+                announce=[
+                    st.announcement(
+                        f"reminder:{clock.game_id}:{clock.version}:{count}", event_post(event)
+                    )
+                ],
                 now=now,
             )
             if not claimed:
@@ -130,7 +132,7 @@ class ClockCases:
                 return None
             loser = record.engine.turn
             event = _event("timeout", clock.deadline_at, clock, record)
-            announce = st.announcement(f"timeout:{clock.game_id}", event_post(event))
+            announce = [st.announcement(f"timeout:{clock.game_id}", event_post(event))]
             winner: Side = "black" if loser == "white" else "white"
             result = Result("timeout", winner, "timeout", record.player_id(loser))
             try:

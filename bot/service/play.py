@@ -81,7 +81,8 @@ class PlayCases:
     ) -> Report:
         kit = self._kit
         await kit.names.remember(place, actor)
-        announce = self._computer_move_announcement(record, actor, game)
+        computer_move = self._computer_move_announcement(record, actor, game)
+        announce = () if computer_move is None else (computer_move,)
         if game.over:
             outcome = game.outcome()
             assert outcome is not None  # the game is over
@@ -104,7 +105,7 @@ class PlayCases:
             raise game_changed() from None
         kit.signals.new_deadline(updated.match)
         board = await self._reports.view(updated)
-        key = announce.key if announce else None
+        key = computer_move.key if computer_move else None
         return Report(actor.user_id, played, board, announcement=key)
 
     def _computer_move_announcement(

@@ -39,8 +39,10 @@ from bot.store.interface import (
 )
 from bot.store.outbox import (
     WRITER_LEASE,
+    Address,
     Announcement,
     AnnouncementKind,
+    ChannelAddress,
     ComputerMovePost,
     FinalTablePost,
     OutboxEntry,
@@ -49,6 +51,7 @@ from bot.store.outbox import (
     RoundPost,
     Settlement,
     TimeoutPost,
+    UserAddress,
     WelcomePost,
     announcement,
     post_of,
@@ -112,6 +115,7 @@ from bot.store.tournament_records import (
 __all__ = [
     "WRITER_LEASE",
     "ActionRecord",
+    "Address",
     "Announcement",
     "AnnouncementKind",
     "BotStateStore",
@@ -120,6 +124,7 @@ __all__ = [
     "ChallengeRecord",
     "ChallengeStatus",
     "ChallengeStore",
+    "ChannelAddress",
     "ChannelTaken",
     "ClockStore",
     "ClosedChallengeStatus",
@@ -185,6 +190,7 @@ __all__ = [
     "Streak",
     "Tally",
     "TimeoutPost",
+    "UserAddress",
     "WelcomePost",
     "announcement",
     "check_database",

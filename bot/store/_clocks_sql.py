@@ -9,14 +9,14 @@ changes nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 
 from sqlalchemy import BigInteger, RowMapping, bindparam, case, literal, or_, select, update
 
 from bot.store._game_sql import update_game
 from bot.store._games import GameLoader
-from bot.store._outbox_sql import add_announcement
+from bot.store._outbox_sql import add_announcements
 from bot.store._rows import from_text, to_text
 from bot.store._sql import Reader, Sql, Transactions, inline
 from bot.store._vacation_sql import away
@@ -69,11 +69,12 @@ def mark_reminders(
     expected_version: int,
     deadline_at: str,
     count: int,
-    announce: tuple[Announcement, datetime] | None = None,
+    announce: Sequence[Announcement] = (),
+    now: datetime | None = None,
 ) -> bool:
     """Raise the game's reminder count to ``count`` if it is lower and the game is still active
     at ``expected_version`` with ``deadline_at``; whether this call changed it. ``announce``
-    (with the time it is written at) is written only if it did."""
+    (written at ``now``) is written only if it did."""
     marked = (
         update(games)
         .where(games.c.id == game_id, games.c.status == inline("active"))
@@ -82,8 +83,8 @@ def mark_reminders(
         .values(reminders_sent=count)
     )
     claimed = db.execute(marked).rowcount == 1
-    if claimed and announce is not None:
-        add_announcement(db, game_id, *announce)
+    if claimed and announce and now is not None:
+        add_announcements(db, game_id, announce, now)
     return claimed
 
 
@@ -169,18 +170,17 @@ class SqlClocks:
         expected_version: int,
         deadline_at: datetime,
         count: int,
-        announce: Announcement | None = None,
+        announce: Sequence[Announcement] = (),
         now: datetime | None = None,
     ) -> bool:
         """See ``ClockStore.mark_reminders_sent``."""
         if count < 1:
             raise ValueError(f"count must be positive, not {count}")
-        if announce is not None and now is None:
+        if announce and now is None:
             raise ValueError("an announcement needs the time it is written at (now)")
         at = to_text(deadline_at)
-        written = (announce, now) if announce is not None and now is not None else None
         return await self._writer.run(
-            lambda db: mark_reminders(db, game_id, expected_version, at, count, written)
+            lambda db: mark_reminders(db, game_id, expected_version, at, count, announce, now)
         )
 
     async def pause(self, game_id: int, *, expected_version: int, now: datetime) -> GameRecord:

@@ -3,6 +3,7 @@ optimistic-concurrency transaction."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -19,7 +20,7 @@ from bot.store._game_sql import (
     update_game,
 )
 from bot.store._games import GameLoader, dump
-from bot.store._outbox_sql import add_announcement
+from bot.store._outbox_sql import add_announcements
 from bot.store._ratings_sql import apply_ratings, count_match_win
 from bot.store._rows import MATCH_COLUMNS, only_row, to_text
 from bot.store._sql import Reader, Sql, Transactions, inline
@@ -113,7 +114,7 @@ class SqlGames:
         move: str,
         game: Game,
         now: datetime,
-        announce: Announcement | None = None,
+        announce: Sequence[Announcement] = (),
     ) -> GameRecord:
         """Append a move that does not end the game; see ``GameStore.record_move``."""
         ply = check_played(game, move)
@@ -134,8 +135,7 @@ class SqlGames:
             if player_id != mover:
                 raise ValueError(f"{move} was played by {mover}, not by {player_id}")
             append_action(db, game_id, ply, player_id, move, at)
-            if announce is not None:
-                add_announcement(db, game_id, announce, now)
+            add_announcements(db, game_id, announce, now)
             return record
 
         record = await self._writer.run(work)
@@ -169,8 +169,7 @@ class SqlGames:
                 if final.player_id not in (ended.white_id, ended.black_id):
                     raise ValueError(f"user {final.player_id} does not play in game {game_id}")
                 append_action(db, game_id, ply, final.player_id, final.move, at)
-            if ending.announce is not None:
-                add_announcement(db, game_id, ending.announce, now)
+            add_announcements(db, game_id, ending.announce, now)
             if ending.ratings is not None:  # rejects an aborted game
                 apply_ratings(db, ended, match, ending.ratings, at)
             if isinstance(then, NextGame):

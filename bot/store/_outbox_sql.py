@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -13,53 +14,75 @@ from sqlalchemy import RowMapping, Text, func, literal, select, update
 from bot.store._rows import from_text, to_text
 from bot.store._sql import Reader, Sql, Transactions, inline, upsert
 from bot.store.errors import NotFound
-from bot.store.outbox import WRITER_LEASE, Announcement, OutboxEntry, Settlement
-from bot.store.schema import games, outbox
+from bot.store.outbox import (
+    WRITER_LEASE,
+    Address,
+    Announcement,
+    ChannelAddress,
+    OutboxEntry,
+    Settlement,
+    UserAddress,
+    checked_kind,
+)
+from bot.store.schema import Id, games, outbox
 
 DELIVERABLE_NOW = datetime.min.replace(tzinfo=UTC)
 _ENTRY_COLUMNS = tuple(
     outbox.c[name]
     for name in (
-        "id", "key", "kind", "guild_id", "channel_id", "game_id", "payload", "created_at",
-        "attempts", "lease_token",
+        "id", "key", "kind", "guild_id", "channel_id", "user_id", "game_id", "payload",
+        "created_at", "attempts", "lease_token",
     )
 )  # fmt: skip
 _NEW_ENTRY = ("key", "kind", "payload", "created_at", "lease_until", "lease_token")
 _TOKEN_BYTES = 12  # a claim's lease token: random, so no two claims anywhere share one
 
 
-def add_announcement(db: Sql, game_id: int, announcement: Announcement, now: datetime) -> None:
-    """Write ``announcement`` about ``game_id`` (in the caller's transaction). An event that
-    is already in the outbox is not written again."""
-    values = _values(announcement, now)
-    about_game = select(
-        *(literal(values[name], Text).label(name) for name in _NEW_ENTRY),
-        games.c.guild_id,
-        games.c.channel_id,
-        games.c.id,
-    ).where(games.c.id == game_id)
-    columns = [*_NEW_ENTRY, "guild_id", "channel_id", "game_id"]
-    new = upsert(db, outbox).from_select(columns, about_game)
-    db.execute(new.on_conflict_do_nothing(index_elements=[outbox.c.key]))
+def add_announcements(
+    db: Sql, game_id: int, announcements: Sequence[Announcement], now: datetime
+) -> None:
+    """Write ``announcements`` about ``game_id`` (in the caller's transaction), each to the
+    game's channel or to its user. An event that is already in the outbox is not written
+    again."""
+    for announcement in announcements:
+        values = _values(announcement, now)
+        channel = games.c.channel_id if announcement.to_user is None else literal(None, Id)
+        about_game = select(
+            *(literal(values[name], Text).label(name) for name in _NEW_ENTRY),
+            games.c.guild_id,
+            channel.label("channel_id"),
+            literal(announcement.to_user, Id).label("user_id"),
+            games.c.id,
+        ).where(games.c.id == game_id)
+        columns = [*_NEW_ENTRY, "guild_id", "channel_id", "user_id", "game_id"]
+        new = upsert(db, outbox).from_select(columns, about_game)
+        db.execute(new.on_conflict_do_nothing(index_elements=[outbox.c.key]))
 
 
-def add_announcement_in(
+def add_announcements_in(
     db: Sql,
-    announcement: Announcement,
+    announcements: Sequence[Announcement],
     *,
     guild_id: int,
     channel_id: int,
     game_id: int | None,
     now: datetime,
 ) -> None:
-    """Write ``announcement`` to be posted in ``channel_id`` (in the caller's transaction):
-    for what is not one game's (a tournament's round or table), or a game's post somewhere
-    other than its own channel. An event already in the outbox is not written again."""
-    values = _values(announcement, now)
-    new = upsert(db, outbox).values(
-        **values, guild_id=guild_id, channel_id=channel_id, game_id=game_id
-    )
-    db.execute(new.on_conflict_do_nothing(index_elements=[outbox.c.key]))
+    """Write ``announcements`` to be posted in ``channel_id`` (in the caller's transaction),
+    or sent to their user: for what is not one game's (a tournament's round or table), or a
+    game's post somewhere other than its own channel. An event already in the outbox is not
+    written again."""
+    for announcement in announcements:
+        values = _values(announcement, now)
+        to_user = announcement.to_user
+        new = upsert(db, outbox).values(
+            **values,
+            guild_id=guild_id,
+            channel_id=channel_id if to_user is None else None,
+            user_id=to_user,
+            game_id=game_id,
+        )
+        db.execute(new.on_conflict_do_nothing(index_elements=[outbox.c.key]))
 
 
 def _values(announcement: Announcement, now: datetime) -> dict[str, Any]:
@@ -68,7 +91,7 @@ def _values(announcement: Announcement, now: datetime) -> dict[str, Any]:
     held = announcement.held_seconds > 0
     return {
         "key": announcement.key,
-        "kind": announcement.kind,
+        "kind": checked_kind(announcement.kind),
         "payload": json.dumps(dict(announcement.payload), separators=(",", ":")),
         "created_at": to_text(now),
         "lease_until": (
@@ -99,13 +122,20 @@ def _claim(db: Sql, now: str, until: str, token: str, limit: int) -> list[RowMap
     return list(db.execute(claimed).mappings().all())
 
 
+def _address(row: RowMapping) -> Address:
+    # The schema holds exactly one of the two.
+    if row["user_id"] is not None:
+        return UserAddress(row["user_id"])
+    return ChannelAddress(row["channel_id"])
+
+
 def _entry(row: RowMapping) -> OutboxEntry:
     return OutboxEntry(
         id=row["id"],
         key=row["key"],
         kind=row["kind"],
         guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
+        address=_address(row),
         game_id=row["game_id"],
         payload=json.loads(row["payload"]),
         created_at=datetime.fromisoformat(row["created_at"]),

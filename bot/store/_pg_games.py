@@ -19,6 +19,7 @@ once fails again).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from functools import cache
 
@@ -74,10 +75,10 @@ class PgGames(SqlGames):
         move: str,
         game: Game,
         now: datetime,
-        announce: Announcement | None = None,
+        announce: Sequence[Announcement] = (),
     ) -> GameRecord:
         """Append a move that does not end the game; see ``GameStore.record_move``."""
-        if announce is None and game_id in self._periods:  # else the shared transaction
+        if not announce and game_id in self._periods:  # else the shared transaction
             period = self._periods[game_id]
             ply = check_played(game, move)
             if game.over:

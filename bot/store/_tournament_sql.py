@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import Table, delete, func, insert, literal, select, update
 
-from bot.store._outbox_sql import add_announcement, add_announcement_in
+from bot.store._outbox_sql import add_announcements, add_announcements_in
 from bot.store._rows import from_text, only_row, to_text
 from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Transactions, inline, one, upsert
 from bot.store.errors import NotFound
@@ -29,6 +29,8 @@ from bot.store.tournament_records import (
 )
 
 TOURNAMENT_COLUMNS = tuple(tournaments.c)
+# Announcements with the time they are written at.
+Timed = tuple[Sequence[Announcement], datetime]
 _ENTRIES = select(
     tournament_entries.c.user_id, tournament_entries.c.seed, tournament_entries.c.withdrawn
 )
@@ -185,7 +187,7 @@ def start_round(
     tournament_id: int,
     expected_round: int,
     pairings: Sequence[NewPairing],
-    announce: tuple[Announcement, datetime] | None = None,
+    announce: Timed | None = None,
 ) -> TournamentRecord:
     """Move the tournament from ``expected_round`` to the next and store that round's boards;
     ``announce`` (with its time) goes to the tournament's channel."""
@@ -216,14 +218,12 @@ def start_round(
     return record
 
 
-def _announce_in_channel(
-    db: Sql, record: TournamentRecord, announce: tuple[Announcement, datetime] | None
-) -> None:
+def _announce_in_channel(db: Sql, record: TournamentRecord, announce: Timed | None) -> None:
     if announce is not None:
-        announcement, now = announce
-        add_announcement_in(
+        announcements, now = announce
+        add_announcements_in(
             db,
-            announcement,
+            announcements,
             guild_id=record.guild_id,
             channel_id=record.channel_id,
             game_id=None,
@@ -236,7 +236,7 @@ def finish(
     tournament_id: int,
     expected_round: int,
     now: datetime,
-    announce: Announcement | None = None,
+    announce: Sequence[Announcement] = (),
 ) -> TournamentRecord:
     """Mark a running tournament at ``expected_round`` finished; ``announce`` goes to the
     tournament's channel."""
@@ -252,7 +252,7 @@ def finish(
         _status(db, tournament_id)  # NotFound for an unknown id
         raise StaleTournament(tournament_id, expected_round)
     record = tournament_row(row)
-    _announce_in_channel(db, record, None if announce is None else (announce, now))
+    _announce_in_channel(db, record, (announce, now))
     return record
 
 
@@ -262,7 +262,7 @@ def attach_match(
     round_number: int,
     board: int,
     match_id: int,
-    announce: tuple[Announcement, datetime] | None = None,
+    announce: Timed | None = None,
 ) -> bool:
     """Record the match a pairing is played as, unless it has one; whether it was recorded.
     ``announce`` (with its time) goes to the match's channel, about its first game, only with
@@ -288,19 +288,17 @@ def attach_match(
     )
     if first is None:
         raise NotFound("match", match_id)
-    announcement, now = announce
-    add_announcement(db, first["id"], announcement, now)  # in the game's (the match's) channel
+    announcements, now = announce
+    add_announcements(db, first["id"], announcements, now)  # in the game's (the match's) channel
     return True
 
 
-def _with_time(
-    announce: Announcement | None, now: datetime | None
-) -> tuple[Announcement, datetime] | None:
+def _with_time(announce: Sequence[Announcement], now: datetime | None) -> Timed | None:
     """``announce`` with the time it is written at; an announcement needs one."""
-    if announce is None:
+    if not announce:
         return None
     if now is None:
-        raise ValueError(f"announcement {announce.key} without a time")
+        raise ValueError(f"announcement {announce[0].key} without a time")
     return announce, now
 
 
@@ -439,7 +437,7 @@ class SqlTournaments:
         *,
         expected_round: int,
         pairings: Sequence[NewPairing],
-        announce: Announcement | None = None,
+        announce: Sequence[Announcement] = (),
         now: datetime | None = None,
     ) -> TournamentRecord:
         """See :meth:`TournamentStore.start_round`."""
@@ -454,7 +452,7 @@ class SqlTournaments:
         *,
         expected_round: int,
         now: datetime,
-        announce: Announcement | None = None,
+        announce: Sequence[Announcement] = (),
     ) -> TournamentRecord:
         """See :meth:`TournamentStore.finish`."""
         return await self._writer.run(
@@ -481,7 +479,7 @@ class SqlTournaments:
         board: int,
         match_id: int,
         *,
-        announce: Announcement | None = None,
+        announce: Sequence[Announcement] = (),
         now: datetime | None = None,
     ) -> bool:
         """See :meth:`TournamentStore.attach_match`."""

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import and_, exists, insert, select, update
 
-from bot.store._outbox_sql import add_announcement
+from bot.store._outbox_sql import add_announcements
 from bot.store._rows import from_text, to_text
 from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Transactions, inline
 from bot.store.outbox import Announcement
@@ -71,7 +71,7 @@ def start_vacation(
             .values(version=games.c.version + 1)
         )
     for game_id, announcement in announce:
-        add_announcement(db, game_id, announcement, now)
+        add_announcements(db, game_id, [announcement], now)
     return _vacation(row)
 
 
@@ -94,7 +94,7 @@ def end_vacation(
     for game in _timed_games_of(db, vacation.user_id):
         _move_deadline_on(db, game, vacation, at)
     for game_id, announcement in announce:
-        add_announcement(db, game_id, announcement, at)
+        add_announcements(db, game_id, [announcement], at)
     return vacation
 
 

@@ -7,6 +7,7 @@ match that both goes on and ends) cannot be built: the constructor refuses them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -77,7 +78,7 @@ class GameEnding:
     then: NextGame | MatchOver
     final_move: FinalMove | None = None
     ratings: RatingUpdate | None = None
-    announce: Announcement | None = None
+    announce: Sequence[Announcement] = ()
 
     def __post_init__(self) -> None:
         if self.status not in _ENDED_GAME:

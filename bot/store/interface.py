@@ -199,7 +199,7 @@ class GameStore(Protocol):
         move: str,
         game: Game,
         now: datetime,
-        announce: Announcement | None = None,
+        announce: Sequence[Announcement] = (),
     ) -> GameRecord:
         """Append ``move`` (canonical, already played on ``game``) and store ``game`` as the new
         snapshot, as action number ``len(game.history)``; the version becomes
@@ -209,7 +209,8 @@ class GameStore(Protocol):
         Use this for moves that do not end the game; a final move goes through :meth:`end`.
         Raises ``NotFound``; ``StaleGame`` if the stored version is not ``expected_version``;
         ``GameNotActive`` (a ``StaleGame``) if the game has ended. The returned record holds
-        ``game`` itself. ``announce`` is written to the outbox in the same transaction.
+        ``game`` itself. ``announce`` is written to the outbox in the same transaction, each
+        to the game's channel or to its user (``Announcement.to_user``).
         """
         ...
 
@@ -248,7 +249,7 @@ class ClockStore(Protocol):
         expected_version: int,
         deadline_at: datetime,
         count: int,
-        announce: Announcement | None = None,
+        announce: Sequence[Announcement] = (),
         now: datetime | None = None,
     ) -> bool:
         """Raise the game's reminder count to ``count``, only if the game is still active at
@@ -470,7 +471,7 @@ class TournamentStore(Protocol):
         *,
         expected_round: int,
         pairings: Sequence[NewPairing],
-        announce: Announcement | None = None,
+        announce: Sequence[Announcement] = (),
         now: datetime | None = None,
     ) -> TournamentRecord:
         """Store round ``expected_round + 1`` with its ``pairings`` (boards numbered from 1)
@@ -486,7 +487,7 @@ class TournamentStore(Protocol):
         *,
         expected_round: int,
         now: datetime,
-        announce: Announcement | None = None,
+        announce: Sequence[Announcement] = (),
     ) -> TournamentRecord:
         """Mark the tournament finished; ``announce`` goes to the outbox in the same
         transaction, to be posted in the tournament's channel. Raises ``StaleTournament`` if
@@ -508,7 +509,7 @@ class TournamentStore(Protocol):
         board: int,
         match_id: int,
         *,
-        announce: Announcement | None = None,
+        announce: Sequence[Announcement] = (),
         now: datetime | None = None,
     ) -> bool:
         """Record the match a pairing is played as, unless it already has one (another process

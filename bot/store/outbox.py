@@ -107,9 +107,7 @@ def stored_post(post: Post) -> tuple[AnnouncementKind, dict[str, Any]]:
 def post_of(kind: str, payload: Mapping[str, Any]) -> Post:
     """The post a stored ``kind`` and ``payload`` hold. Raises ``ValueError`` for an unknown
     kind or a payload that does not fit it."""
-    cls = _KINDS.get(kind)
-    if cls is None:
-        raise ValueError(f"no announcement is of kind {kind!r}")
+    cls = _KINDS[checked_kind(kind)]
     values: dict[str, Any] = {}
     later = {f.name for f in fields(cls) if f.default is not MISSING}  # older payloads lack them
     for name, kind_of_value in get_type_hints(cls).items():
@@ -125,11 +123,23 @@ def post_of(kind: str, payload: Mapping[str, Any]) -> Post:
     return cls(**values)
 
 
-def announcement(key: str, post: Post, *, held_seconds: float = 0.0) -> Announcement:
+def checked_kind(kind: str) -> AnnouncementKind:
+    """``kind`` if some post is stored as it; ``ValueError`` otherwise. The one check of a
+    kind before it is written (the schema leaves the column open, so a new kind needs no
+    migration)."""
+    cls = _KINDS.get(kind)
+    if cls is None:
+        raise ValueError(f"no announcement is of kind {kind!r}")
+    return _KIND_OF[cls]
+
+
+def announcement(
+    key: str, post: Post, *, held_seconds: float = 0.0, to_user: int | None = None
+) -> Announcement:
     """The announcement of ``post``, to write with the change it announces (see
-    :class:`Announcement` for ``key`` and ``held_seconds``)."""
+    :class:`Announcement` for ``key``, ``held_seconds`` and ``to_user``)."""
     kind, payload = stored_post(post)
-    return Announcement(key, kind, payload, held_seconds)
+    return Announcement(key, kind, payload, held_seconds, to_user)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,12 +150,32 @@ class Announcement:
     ``key`` names the event (``"timeout:12"``): the same event is written once, whoever tries.
     ``payload`` is JSON-able data the front end rebuilds the message from. ``held_seconds``:
     the writer's caller posts it itself and keeps it that long before the delivery loop may.
+    ``to_user``: a direct message to that user rather than a post in the channel (the game's,
+    or the one the write names).
     """
 
     key: str
     kind: AnnouncementKind
     payload: Mapping[str, Any] = field(default_factory=dict)
     held_seconds: float = 0.0
+    to_user: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelAddress:
+    """An announcement posted in a channel (or a thread)."""
+
+    channel_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class UserAddress:
+    """An announcement sent to a user as a direct message."""
+
+    user_id: int
+
+
+Address = ChannelAddress | UserAddress
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,12 +186,19 @@ class OutboxEntry:
     key: str
     kind: AnnouncementKind
     guild_id: int
-    channel_id: int
+    address: Address
     game_id: int | None  # None: about a tournament, not one game
     payload: Mapping[str, Any]
     created_at: datetime
     attempts: int  # including this one
     lease: str  # this claim's token: settling needs it (see ``OutboxStore.settle``)
+
+    @property
+    def channel_id(self) -> int:
+        """The channel it is posted in; ``ValueError`` for a direct message."""
+        if isinstance(self.address, UserAddress):
+            raise ValueError(f"announcement {self.key} goes to a user, not a channel")
+        return self.address.channel_id
 
     @property
     def post(self) -> Post:

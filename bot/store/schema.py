@@ -1,6 +1,6 @@
 """The store's schema as code: one ``MetaData`` that both dialects compile.
 
-It is the schema that migrations 0001-0012 leave behind on each backend, table by table: the
+It is the schema that migrations 0001-0014 leave behind on each backend, table by table: the
 migrations' headers say why each part exists. Where the two backends' stored schemas differ,
 the types say so with a variant, so that what SQLAlchemy creates from this module is what the
 migrations made:
@@ -13,7 +13,7 @@ migrations made:
 * PostgreSQL keeps 30 % of each games page free, so that a move's update can stay in its page.
 
 Every constraint carries the name PostgreSQL gave it when the migrations created it without
-one, so that a migration can name it (``outbox_kind_check``) on either backend.
+one, so that a migration can name it (``outbox_status_check``) on either backend.
 Times are ISO 8601 UTC text with microseconds, so they compare correctly as text.
 """
 
@@ -316,15 +316,6 @@ Index(
     rating_history.c.id,
 )
 
-OUTBOX_KINDS = (
-    "reminder",
-    "timeout",
-    "computer_move",
-    "round_paired",
-    "match_welcome",
-    "final_table",
-)
-
 outbox = Table(
     "outbox",
     metadata,
@@ -332,7 +323,7 @@ outbox = Table(
     Column("key", Text, nullable=False),  # what happened, e.g. 'timeout:12': written once
     Column("kind", Text, nullable=False),
     Column("guild_id", Id, nullable=False),
-    Column("channel_id", Id, nullable=False),
+    Column("channel_id", Id),  # NULL: sent to user_id instead
     Column("game_id", Id),  # NULL: about a tournament
     Column("payload", Text, nullable=False),  # JSON: what the front end needs to rebuild it
     Column("status", Text, nullable=False, server_default="pending"),
@@ -342,14 +333,15 @@ outbox = Table(
     Column("last_error", Text),
     Column("settled_at", Text),
     Column("lease_token", Text),  # who holds the lease: a claim's random token, or 'writer'
+    Column("user_id", Id),  # a direct message's (NULL: posted in channel_id)
     PrimaryKeyConstraint("id", name="outbox_pkey"),
     UniqueConstraint("key", name="outbox_key_key"),
     ForeignKeyConstraint(["game_id"], ["games.id"], name="outbox_game_id_fkey"),
     *_checks(
         "outbox",
-        kind=_one_of("kind", OUTBOX_KINDS),
         status="status IN ('pending', 'sent', 'dropped')",
         attempts="attempts >= 0",
+        check="(channel_id IS NULL) <> (user_id IS NULL)",
     ),
 )
 Index(

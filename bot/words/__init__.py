@@ -35,6 +35,14 @@ from bot.words.stats import (
     streak_text,
     unrated_note,
 )
+from bot.words.vacations import (
+    away_notice,
+    back_notice,
+    vacation_ended_text,
+    vacation_left_text,
+    vacation_started_text,
+    vacation_status_text,
+)
 from bot.words.voice import (
     Voice,
     iso_date,
@@ -89,15 +97,6 @@ __all__ = [
     "unchanged",
     "unrated_note",
 ]
-
-from bot.words.vacations import (  # noqa: E402
-    away_notice,
-    back_notice,
-    vacation_ended_text,
-    vacation_left_text,
-    vacation_started_text,
-    vacation_status_text,
-)
 
 __all__ += [  # vacations
     "away_notice",

@@ -22,7 +22,7 @@ from bot.service.delivery import (
     Undeliverable,
     idempotency_token,
 )
-from bot.store import OutboxEntry, ReminderPost
+from bot.store import ChannelAddress, OutboxEntry, ReminderPost
 
 DEADLINE = datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
 
@@ -43,7 +43,7 @@ def reminder(key: str) -> Delivery:
         key=key,
         kind="reminder",
         guild_id=1 << 22,
-        channel_id=10,
+        address=ChannelAddress(10),
         game_id=7,
         payload={
             "due_at": DEADLINE.replace(hour=12, minute=30).isoformat(),
@@ -93,7 +93,7 @@ def final_table(key: str) -> Delivery:
         key=key,
         kind="final_table",
         guild_id=1 << 22,
-        channel_id=10,
+        address=ChannelAddress(10),
         game_id=None,
         payload={"tournament_id": 1},
         created_at=DEADLINE,

@@ -19,7 +19,7 @@ from bot.client import JarmoBot
 from bot.config import BotConfig
 from bot.service.deadlines import event_from_post
 from bot.service.delivery import ClockNotice, Delivery, idempotency_token
-from bot.store import OutboxEntry, ReminderPost
+from bot.store import ChannelAddress, OutboxEntry, ReminderPost
 from tests.e2e.fake_discord import FakeDiscord
 
 DEADLINE = datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
@@ -44,7 +44,7 @@ def reminder(key: str, channel_id: int) -> Delivery:
         key=key,
         kind="reminder",
         guild_id=1 << 22,
-        channel_id=channel_id,
+        address=ChannelAddress(channel_id),
         game_id=7,
         payload={
             "due_at": DEADLINE.replace(hour=12, minute=30).isoformat(),

@@ -16,7 +16,7 @@ from bot.cogs.words import discord_voice
 from bot.service import ChallengeRequest, JarmoService, read_action
 from bot.service.deadlines import DeadlineEvent
 from bot.service.delivery import ClockNotice, ComputerMoveNotice, Delivery
-from bot.store import AnnouncementKind, OutboxEntry
+from bot.store import AnnouncementKind, ChannelAddress, OutboxEntry
 from bot.words import reminder_text, report_text
 from tests.service.service_helpers import ANN, BOB, HERE
 
@@ -37,7 +37,7 @@ def entry(kind: str, game_id: int = 1) -> OutboxEntry:
         f"{kind}:1",
         cast(AnnouncementKind, kind),
         HERE.guild_id,
-        HERE.channel_id,
+        ChannelAddress(HERE.channel_id),
         game_id,
         {},
         WHEN,

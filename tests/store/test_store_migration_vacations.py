@@ -21,7 +21,7 @@ from tests.store.test_store_migrations import (
 async def test_every_row_stays_and_the_ledger_starts_empty(
     request: pytest.FixtureRequest, db_path: Path, backend: str
 ) -> None:
-    target = await database_at(request, db_path, backend, 13, CHALLENGES_AND_GAMES_AT_12)
+    target = await database_at(request, db_path, backend, 14, CHALLENGES_AND_GAMES_AT_12)
     before = await rows_but_versions(target)
     async with open_any(target) as store:
         assert await store.vacations.open() == []

@@ -8,6 +8,7 @@ import shutil
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
+from datetime import timedelta
 from pathlib import Path
 
 import asyncpg
@@ -16,6 +17,7 @@ import sqlalchemy
 from sqlalchemy import Connection
 
 from bot.store import (
+    ChannelAddress,
     NotFound,
     PlayerRecord,
     SchemaTooNew,
@@ -248,6 +250,66 @@ async def test_challenges_and_games_keep_every_row_as_the_challenged_player_beco
             await connection.execute(open_challenge)
         finally:
             await connection.close()
+
+
+OUTBOX_AT_13 = [
+    *CHALLENGES_AND_GAMES_AT_12,
+    "INSERT INTO outbox (id, key, kind, guild_id, channel_id, game_id, payload, status,"
+    " created_at, lease_until, attempts, last_error, settled_at, lease_token) VALUES"
+    f" (1, 'timeout:4', 'timeout', 7, 70, 4, '{{}}', 'sent', '{AT}', NULL, 1, NULL, '{AT}',"
+    " NULL),"
+    f" (2, 'computer_move:5:1', 'computer_move', 7, 70, 5, '{{}}', 'pending', '{AT}', '{AT}',"
+    " 0, NULL, NULL, 'writer'),"
+    f" (3, 'final_table:1', 'final_table', 7, 71, NULL, '{{}}', 'dropped', '{AT}', NULL, 8,"
+    f" 'gone', '{AT}', NULL)",
+]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_the_outbox_keeps_every_entry_as_it_is_addressed_to_a_channel_or_a_user(
+    request: pytest.FixtureRequest, db_path: Path, backend: str
+) -> None:
+    target = await database_at(request, db_path, backend, 13, OUTBOX_AT_13)
+    before = await rows_but_versions(target)
+    if isinstance(target, Path):
+        upgrade_sqlite(target)
+    else:
+        await migrate_database(target)
+    after = await rows_but_versions(target)
+    assert after.pop("outbox") == [(*row, None) for row in before.pop("outbox")]  # no user
+    assert after == before
+    async with open_any(target) as store:
+        (pending,) = await store.outbox.claim(now=T0 + timedelta(hours=1), lease_seconds=60)
+    assert (pending.key, pending.address, pending.game_id) == (
+        "computer_move:5:1",
+        ChannelAddress(70),
+        5,
+    )
+
+    # An entry goes to a channel or to a user: exactly one of the two.
+    to_user = (
+        "INSERT INTO outbox (id, key, kind, guild_id, channel_id, user_id, game_id, payload,"
+        f" created_at) VALUES (4, 'ping:5:1', 'turn', 7, NULL, 6, 5, '{{}}', '{AT}')"
+    )
+    to_both = to_user.replace("4, 'ping:5:1'", "5, 'ping:5:2'").replace("NULL, 6", "70, 6")
+    to_neither = to_user.replace("4, 'ping:5:1'", "6, 'ping:5:3'").replace("NULL, 6", "NULL, NULL")
+    await execute(target, to_user)
+    for refused in (to_both, to_neither):
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.CheckViolationError)):
+            await execute(target, refused)
+
+
+async def execute(target: Path | str, statement: str) -> None:
+    """Run ``statement`` on either backend's database, outside the store."""
+    if isinstance(target, Path):
+        with closing(sqlite3.connect(target, isolation_level=None)) as db:
+            db.execute(statement)
+        return
+    connection = await asyncpg.connect(target)
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
 
 
 async def test_dropping_the_player_totals_keeps_every_name(db_path: Path) -> None:

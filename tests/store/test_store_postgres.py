@@ -70,7 +70,7 @@ async def test_two_bots_never_claim_the_same_announcement(
             move=move,
             game=game,
             now=T0,
-            announce=Announcement(key=f"computer_move:{record.id}", kind="computer_move"),
+            announce=[Announcement(key=f"computer_move:{record.id}", kind="computer_move")],
         )
     claims = await asyncio.gather(
         *(bot.outbox.claim(now=T0, lease_seconds=60, limit=3) for bot in [store, second_bot] * 4)

@@ -207,7 +207,7 @@ class Rounds:
             tournament.id,
             expected_round=tournament.current_round,
             pairings=rows,
-            announce=post,
+            announce=() if post is None else (post,),
             now=kit.now(),
         )
         try:
@@ -232,7 +232,7 @@ class Rounds:
                 tournament.id,
                 expected_round=tournament.current_round,
                 now=kit.now(),
-                announce=final_announcement(tournament.id) if self.venue is not None else None,
+                announce=[final_announcement(tournament.id)] if self.venue is not None else (),
             )
         except st.StaleTournament:
             return  # another process finished it (and its table is in the outbox)
@@ -289,7 +289,7 @@ class Rounds:
             pairing.round,
             pairing.board,
             match.id,
-            announce=welcome_announcement(pairing),
+            announce=[welcome_announcement(pairing)],
             now=kit.now(),
         )
         if not attached:

@@ -1,4 +1,4 @@
-"""0014: the vacation ledger.
+"""0015: the vacation ledger.
 
 Why: a player may go away for some days a year, during which their clocks stop in every server.
 Each vacation is a row: who, from when, when their days run out (``ends_at``, where it ends by
@@ -12,8 +12,8 @@ from alembic import op
 
 from bot.store.migrations import ID, row_id, where
 
-revision = "0014"
-down_revision = "0013"
+revision = "0015"
+down_revision = "0014"
 
 
 def upgrade() -> None:
