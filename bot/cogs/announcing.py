@@ -20,7 +20,7 @@ from bot.cogs.challenges import answered
 from bot.cogs.clock import deadline_message
 from bot.cogs.replies import announced_file, only_pinging, post_announced, report_message
 from bot.cogs.tournaments import round_messages, table_messages, welcome_message
-from bot.cogs.words import discord_words
+from bot.cogs.words import discord_voice, discord_words
 from bot.service import ChallengeView
 from bot.service.delivery import (
     AnnouncementDelivery,
@@ -30,10 +30,13 @@ from bot.service.delivery import (
     RoundNotice,
     TableNotice,
     Undeliverable,
+    VacationNotice,
     WelcomeNotice,
     idempotency_token,
 )
 from bot.service.jobs import Job
+from bot.store import VacationStartPost
+from bot.words import away_notice, back_notice
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
@@ -167,6 +170,27 @@ async def announcement_messages(
             return welcome.channel_id, [await welcome_message(welcome, language)]
         case TableNotice(table=table):
             return channel_id, await table_messages(table, language)
+        case VacationNotice():
+            return channel_id, [vacation_message(delivery, language)]
+
+
+def vacation_message(notice: VacationNotice, language: str | None) -> dict[str, Any]:
+    """A player's vacation told in a game's channel: its start and a return to the opponent,
+    an end when the days ran out to the player, as a reminder is."""
+    voice = discord_voice(language)
+    post, opponent = notice.post, notice.opponent_id
+    if isinstance(post, VacationStartPost):
+        text = away_notice(post.user_id, opponent, post.ends_at, voice)
+        return {"content": text, "allowed_mentions": only_pinging(opponent)}
+    text = back_notice(
+        post.user_id,
+        opponent,
+        automatic=post.automatic,
+        deadline=notice.deadline_at,
+        voice=voice,
+    )
+    pinged = post.user_id if post.automatic else opponent
+    return {"content": text, "allowed_mentions": only_pinging(pinged)}
 
 
 async def expired_text(bot: JarmoBot, view: ChallengeView) -> str:

@@ -45,6 +45,4 @@ class VacationCommands(commands.Cog):
         """Whether you are on vacation, and how much vacation you have left this year."""
         status = await interaction.client.service.vacations.status(interaction.user.id)
         voice = discord_voice(reader_language(interaction))
-        await interaction.response.send_message(
-            vacation_status_text(status, voice), ephemeral=True
-        )
+        await interaction.response.send_message(vacation_status_text(status, voice), ephemeral=True)

@@ -103,8 +103,21 @@ class TableNotice:
     table: TableView
 
 
+@dataclass(frozen=True, slots=True)
+class VacationNotice:
+    """A player went on vacation, or came back: ``opponent_id`` is told; ``deadline_at`` is the
+    player's own deadline when they are back and to move."""
+
+    entry: st.OutboxEntry
+    post: st.VacationStartPost | st.VacationEndPost
+    opponent_id: int
+    deadline_at: datetime | None
+
+
 # An announcement to post, rebuilt from the store: one kind of notice per kind of post.
-Delivery = ClockNotice | ComputerMoveNotice | RoundNotice | WelcomeNotice | TableNotice
+Delivery = (
+    ClockNotice | ComputerMoveNotice | RoundNotice | WelcomeNotice | TableNotice | VacationNotice
+)
 
 
 Poster = Callable[[Delivery], Awaitable[None]]
@@ -217,6 +230,12 @@ class AnnouncementDelivery:
                     record, actor_id=post.user_id, move=None
                 )
                 return ClockNotice(entry, event_from_post(entry, post, report))
+            case st.VacationStartPost() | st.VacationEndPost():
+                record = await self._games.get(entry.game_id)
+                opponent = record.black_id if record.white_id == post.user_id else record.white_id
+                to_move = record.player_id(record.engine.turn) == post.user_id
+                deadline = record.clock.deadline_at if to_move and record.is_active else None
+                return VacationNotice(entry, post, opponent, deadline)
             case st.ComputerMovePost():
                 report = await self._standings.report_at(
                     entry.game_id,

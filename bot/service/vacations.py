@@ -120,9 +120,8 @@ class VacationCases:
         now = kit.now()
         ends_at = planned_end(now, allowance.hours_left, self.hours_per_year)
         games = await self._games_with_opponents(user_id)
-        vacation = await kit.store.vacations.start(
-            user_id, now=now, ends_at=ends_at, announce=self._told(games, user_id, None)
-        )
+        told = self._told_away(games, user_id, now, ends_at)
+        vacation = await kit.store.vacations.start(user_id, now=now, ends_at=ends_at, announce=told)
         if vacation is None:  # another command of the player's came first
             raise errors.VacationRefused(errors.Code.ALREADY_ON_VACATION)
         self._wake(games)
@@ -168,7 +167,7 @@ class VacationCases:
         *,
         automatic: bool,
     ) -> st.Vacation | None:
-        told = self._told(games, vacation.user_id, (vacation, automatic))
+        told = self._told_back(games, vacation, automatic)
         ended = await self._kit.store.vacations.end(vacation.id, at=at, announce=told)
         if ended is not None:
             self._wake(games)
@@ -185,14 +184,24 @@ class VacationCases:
             )
         ]
 
-    def _told(
-        self,
-        games: list[st.GameRecord],
-        user_id: int,
-        ending: tuple[st.Vacation, bool] | None,
+    def _told_away(
+        self, games: list[st.GameRecord], user_id: int, now: datetime, ends_at: datetime
     ) -> list[tuple[int, st.Announcement]]:
-        """What each game's channel is told (written only with the change it tells of)."""
-        return []
+        """What each game's channel is told as the player goes (written with the start only).
+        The vacation's id is not known before it is written; its player and start name it as
+        well, as a player is away once at a time."""
+        post = st.VacationStartPost(user_id, ends_at)
+        key = f"vacation-start:{user_id}:{now.isoformat()}"
+        return [(game.id, st.announcement(f"{key}:{game.id}", post)) for game in games]
+
+    def _told_back(
+        self, games: list[st.GameRecord], vacation: st.Vacation, automatic: bool
+    ) -> list[tuple[int, st.Announcement]]:
+        """What each game's channel is told as the player comes back (written with the end
+        only, so once)."""
+        post = st.VacationEndPost(vacation.user_id, automatic)
+        key = f"vacation-end:{vacation.id}"
+        return [(game.id, st.announcement(f"{key}:{game.id}", post)) for game in games]
 
     def _wake(self, games: list[st.GameRecord]) -> None:
         self._kit.signals.deadlines_changed.set()

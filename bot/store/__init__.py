@@ -220,6 +220,7 @@ __all__ += [  # tournaments
     "TournamentStore",
 ]
 
+from bot.store.outbox import VacationEndPost, VacationStartPost  # noqa: E402
 from bot.store.vacations import Vacation  # noqa: E402
 
-__all__ += ["Vacation", "VacationStore"]  # vacations
+__all__ += ["Vacation", "VacationEndPost", "VacationStartPost", "VacationStore"]  # vacations

@@ -10,7 +10,14 @@ from datetime import datetime
 from typing import Any, Literal, get_type_hints
 
 AnnouncementKind = Literal[
-    "reminder", "timeout", "computer_move", "round_paired", "match_welcome", "final_table"
+    "reminder",
+    "timeout",
+    "computer_move",
+    "round_paired",
+    "match_welcome",
+    "final_table",
+    "vacation_start",
+    "vacation_end",
 ]
 Settlement = Literal["sent", "dropped", "retry"]
 # The lease of an announcement its writer holds (``held_seconds``) to post it itself. A claim
@@ -80,7 +87,34 @@ class FinalTablePost:
     tournament_id: int
 
 
-Post = ReminderPost | TimeoutPost | ComputerMovePost | RoundPost | WelcomePost | FinalTablePost
+@dataclass(frozen=True, slots=True)
+class VacationStartPost:
+    """``user_id`` went on vacation, until ``ends_at`` at the latest: their opponent in the
+    game is told."""
+
+    user_id: int
+    ends_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class VacationEndPost:
+    """``user_id`` is back from vacation; ``automatic``: because their days ran out (told like
+    a reminder, to them)."""
+
+    user_id: int
+    automatic: bool
+
+
+Post = (
+    ReminderPost
+    | TimeoutPost
+    | ComputerMovePost
+    | RoundPost
+    | WelcomePost
+    | FinalTablePost
+    | VacationStartPost
+    | VacationEndPost
+)
 # Each kind of post and the ``kind`` it is stored as: the one place a stored row's kind and
 # payload turn into a typed post, and back.
 _KIND_OF: dict[type[Post], AnnouncementKind] = {
@@ -90,6 +124,8 @@ _KIND_OF: dict[type[Post], AnnouncementKind] = {
     RoundPost: "round_paired",
     WelcomePost: "match_welcome",
     FinalTablePost: "final_table",
+    VacationStartPost: "vacation_start",
+    VacationEndPost: "vacation_end",
 }
 _KINDS: dict[str, type[Post]] = {kind: cls for cls, kind in _KIND_OF.items()}
 

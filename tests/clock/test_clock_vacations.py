@@ -8,10 +8,13 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import discord
 import pytest
 
+from bot.cogs.announcing import vacation_message
 from bot.service import JarmoService, ServiceConfig, VacationRefused
 from bot.service.deadlines import DeadlineScheduler
+from bot.service.delivery import AnnouncementDelivery, VacationNotice
 from bot.service.errors import Code
 from bot.service.vacations import VacationStatus, hours_used, planned_end
 from bot.store import Vacation
@@ -20,12 +23,14 @@ from tests.clock.clock_helpers import (
     BOB,
     COMPUTER,
     DAY,
+    ELSEWHERE,
     HERE,
     HOUR,
     Bot,
     play_one,
     start_match,
 )
+from tests.clock.test_clock_outbox import Posts
 from tests.fakes import FakeClock
 
 
@@ -183,3 +188,36 @@ async def test_two_schedulers_on_one_file_end_a_vacation_once(
         assert await scheduler.run_due(due) == [] and await other_scheduler.run_due(due) == []
     finally:
         await other.close()
+
+
+async def test_each_opponent_is_told_once_in_the_games_channel(bot: Bot, clock: FakeClock) -> None:
+    service, scheduler = with_days(bot, clock, 1)
+    await start_match(service, "1d")
+    await start_match(service, None, place=ELSEWHERE)
+    posts = Posts()
+    delivery = AnnouncementDelivery(service, posts)
+    started = await service.vacations.start(ANN.user_id)
+    assert started.games == 2
+    await delivery.deliver_due()
+    assert sorted((d.entry.kind, d.entry.channel_id) for d in posts.posted) == [
+        ("vacation_start", HERE.channel_id),
+        ("vacation_start", ELSEWHERE.channel_id),
+    ]
+    notice = posts.posted[0]
+    assert isinstance(notice, VacationNotice) and notice.opponent_id == BOB.user_id
+    assert "<@202>" in vacation_message(notice, "en")["content"]
+    clock.advance(DAY)
+    await scheduler.run_due(clock.now)  # the days ran out
+    await scheduler.run_due(clock.now)
+    await delivery.deliver_due()
+    ends = [
+        d for d in posts.posted if isinstance(d, VacationNotice) and d.entry.kind == "vacation_end"
+    ]
+    assert sorted(d.entry.channel_id for d in ends) == [HERE.channel_id, ELSEWHERE.channel_id]
+    timed = next(d for d in ends if d.entry.channel_id == HERE.channel_id)
+    assert timed.deadline_at == clock.now + timedelta(days=1)  # hers: she is to move
+    message = vacation_message(timed, "en")
+    assert message["content"].startswith("<@101>, your vacation days have run out")
+    assert message["allowed_mentions"].users == [discord.Object(ANN.user_id)]
+    await delivery.deliver_due()
+    assert len(posts.posted) == 4
