@@ -40,6 +40,7 @@ from bot.words.vacations import (
     back_notice,
     vacation_ended_text,
     vacation_left_text,
+    vacation_line,
     vacation_started_text,
     vacation_status_text,
 )
@@ -103,6 +104,7 @@ __all__ += [  # vacations
     "back_notice",
     "vacation_ended_text",
     "vacation_left_text",
+    "vacation_line",
     "vacation_started_text",
     "vacation_status_text",
 ]

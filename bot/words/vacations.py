@@ -36,6 +36,17 @@ def vacation_left_text(allowance: VacationAllowance, voice: Voice) -> str:
     )
 
 
+def vacation_line(status: VacationStatus, voice: Voice) -> str:
+    """One line for a player's profile: away or not, and the time left this year."""
+    left = vacation_left_text(status.allowance, voice)
+    if status.vacation is None:
+        return left
+    away = voice.gettext("On vacation, until {end} at the latest.").format(
+        end=_when(status.vacation.ends_at, voice)
+    )
+    return f"{away} {left}"
+
+
 def vacation_status_text(status: VacationStatus, voice: Voice) -> str:
     """Where the player stands: away or not, and the time left this year."""
     _ = voice.gettext
