@@ -35,7 +35,6 @@ from bot.service.delivery import (
     idempotency_token,
 )
 from bot.service.jobs import Job
-from bot.store import VacationStartPost
 from bot.words import away_notice, back_notice
 
 if TYPE_CHECKING:
@@ -178,19 +177,17 @@ def vacation_message(notice: VacationNotice, language: str | None) -> dict[str, 
     """A player's vacation told in a game's channel: its start and a return to the opponent,
     an end when the days ran out to the player, as a reminder is."""
     voice = discord_voice(language)
-    post, opponent = notice.post, notice.opponent_id
-    if isinstance(post, VacationStartPost):
-        text = away_notice(post.user_id, opponent, post.ends_at, voice)
+    player, opponent = notice.user_id, notice.opponent_id
+    if notice.ends_at is not None:
+        text = away_notice(player, opponent, notice.ends_at, voice)
         return {"content": text, "allowed_mentions": only_pinging(opponent)}
     text = back_notice(
-        post.user_id,
-        opponent,
-        automatic=post.automatic,
-        deadline=notice.deadline_at,
-        voice=voice,
+        player, opponent, automatic=notice.automatic, deadline=notice.deadline_at, voice=voice
     )
-    pinged = post.user_id if post.automatic else opponent
-    return {"content": text, "allowed_mentions": only_pinging(pinged)}
+    return {
+        "content": text,
+        "allowed_mentions": only_pinging(player if notice.automatic else opponent),
+    }
 
 
 async def expired_text(bot: JarmoBot, view: ChallengeView) -> str:

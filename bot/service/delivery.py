@@ -105,13 +105,17 @@ class TableNotice:
 
 @dataclass(frozen=True, slots=True)
 class VacationNotice:
-    """A player went on vacation, or came back: ``opponent_id`` is told; ``deadline_at`` is the
-    player's own deadline when they are back and to move."""
+    """A player (``user_id``) went on vacation until ``ends_at`` at the latest, or (``ends_at``
+    None) came back, by themselves or because their days ran out (``automatic``):
+    ``opponent_id`` is told; ``deadline_at`` is the player's own deadline when they are back
+    and to move."""
 
     entry: st.OutboxEntry
-    post: st.VacationStartPost | st.VacationEndPost
+    user_id: int
     opponent_id: int
-    deadline_at: datetime | None
+    ends_at: datetime | None
+    automatic: bool = False
+    deadline_at: datetime | None = None
 
 
 # An announcement to post, rebuilt from the store: one kind of notice per kind of post.
@@ -230,12 +234,16 @@ class AnnouncementDelivery:
                     record, actor_id=post.user_id, move=None
                 )
                 return ClockNotice(entry, event_from_post(entry, post, report))
-            case st.VacationStartPost() | st.VacationEndPost():
+            case st.VacationStartPost():
                 record = await self._games.get(entry.game_id)
-                opponent = record.black_id if record.white_id == post.user_id else record.white_id
+                opponent = _opponent(record, post.user_id)
+                return VacationNotice(entry, post.user_id, opponent, post.ends_at)
+            case st.VacationEndPost():
+                record = await self._games.get(entry.game_id)
                 to_move = record.player_id(record.engine.turn) == post.user_id
                 deadline = record.clock.deadline_at if to_move and record.is_active else None
-                return VacationNotice(entry, post, opponent, deadline)
+                opponent = _opponent(record, post.user_id)
+                return VacationNotice(entry, post.user_id, opponent, None, post.automatic, deadline)
             case st.ComputerMovePost():
                 report = await self._standings.report_at(
                     entry.game_id,
@@ -255,3 +263,7 @@ class AnnouncementDelivery:
             delay = min(max((upcoming - self._kit.now()).total_seconds(), 0.0), limit)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._kit.signals.announcements_changed.wait(), delay)
+
+
+def _opponent(record: st.GameRecord, user_id: int) -> int:
+    return record.black_id if record.white_id == user_id else record.white_id

@@ -47,7 +47,7 @@ async def end_when_the_days_run_out(one: Node, two: Node, clock: FakeClock) -> N
         await asyncio.gather(one.delivery.deliver_due(), two.delivery.deliver_due())
     ends = [d for node in (one, two) for d in node.posts.posted if d.entry.kind == "vacation_end"]
     assert Counter(d.entry.channel_id for d in ends) == Counter(p.channel_id for p in games)
-    assert all(isinstance(d, VacationNotice) and d.post.automatic for d in ends)
+    assert all(isinstance(d, VacationNotice) and d.automatic for d in ends)
 
 
 async def test_the_nodes_end_a_vacation_once_when_the_days_run_out(
