@@ -3,10 +3,10 @@ does to the player's games.
 
 Whoever ends a vacation (the player, or a process's scheduler when the days run out) does it
 with ``UPDATE … WHERE ended_at IS NULL``: one of them gets the row, and only that one moves the
-deadlines on and writes the announcements. A start changes the version of each of the player's
-active games, so that a reminder or timeout worked out from a clock read before it (in any
-process) fails its version check; the running clocks leave out the games whose player to move
-is away.
+deadlines on and writes the announcements. A start changes the version of each game where the
+player's clock runs, so that a reminder or timeout worked out from a clock read before it (in
+any process) fails its version check; the running clocks leave out the games whose player to
+move is away.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ def _vacation(row: Any) -> Vacation:
 def start_vacation(
     db: Sql, user_id: int, now: datetime, ends_at: datetime, announce: GameAnnouncements
 ) -> Vacation:
-    """Open a vacation for ``user_id`` and touch each of their active games' versions. Raises
-    ``_AlreadyAway`` if one is open."""
+    """Open a vacation for ``user_id`` and move on the version of each game where their clock
+    runs. Raises ``_AlreadyAway`` if one is open."""
     # Asked first, because after a failed statement PostgreSQL answers nothing more in the
     # transaction; the unique index still decides a race between two processes.
     if db.execute(select(vacations.c.id).where(vacations.c.user_id == user_id, _AWAY)).first():
@@ -64,11 +64,9 @@ def start_vacation(
         row = db.execute(insert(vacations).values(new).returning(*vacations.c)).mappings().one()
     except UNIQUE_VIOLATIONS as exc:
         raise _AlreadyAway from exc
-    for side in ("white", "black"):
+    for game in _timed_games_of(db, user_id):
         db.execute(
-            update(games)
-            .where(games.c[f"{side}_id"] == user_id, games.c.status == inline("active"))
-            .values(version=games.c.version + 1)
+            update(games).where(games.c.id == game["id"]).values(version=games.c.version + 1)
         )
     for game_id, announcement in announce:
         add_announcements(db, game_id, [announcement], now)

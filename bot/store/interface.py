@@ -566,7 +566,7 @@ class VacationStore(Protocol):
         announce: Sequence[tuple[int, Announcement]] = (),
     ) -> Vacation | None:
         """Open a vacation from ``now`` that ends by itself at ``ends_at``, changing the version
-        of each of the player's active games (a clock read before it no longer applies), and
+        of each game where the player's clock runs (a clock read before it no longer applies), and
         write ``announce`` (each about its game). ``None`` (nothing written) if the player is
         away already. Raises ``ValueError`` if ``ends_at`` is not after ``now``."""
         ...

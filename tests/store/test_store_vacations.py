@@ -106,7 +106,7 @@ async def test_the_opponents_clock_runs_and_a_move_while_away_gives_a_whole_peri
     game = await start_timed()
     away = await store.vacations.start(BOB, now=T0 + HOUR, ends_at=T0 + 10 * DAY)
     assert away is not None
-    game = await store.games.get(game.id)
+    assert (await store.games.get(game.id)).version == game.version  # ALICE's clock: untouched
     (running,) = await store.clocks.running()  # ALICE is to move: her clock runs
     assert running.game_id == game.id
     moved = await move(store, game, ALICE, T0 + DAY)  # now BOB, who is away, is to move
