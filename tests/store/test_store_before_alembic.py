@@ -39,6 +39,8 @@ DROPPED = ("guild_settings",)
 # Columns that the schema has added since at the end of a table (0012, 0014), NULL in older
 # rows.
 ADDED = {"tournament_pairings": 1, "outbox": 1}
+# Tables that the schema has created since, empty after an upgrade.
+CREATED = ("vacations",)
 
 Rows = dict[str, list[tuple[Any, ...]]]
 
@@ -269,12 +271,13 @@ async def test_a_postgresql_database_at_an_unknown_revision_is_refused_untouched
 
 def as_upgraded(rows: Rows) -> Rows:
     """``rows`` as an upgrade leaves them: without the tables that the schema has dropped
-    since, and with NULL in the columns it has added."""
-    return {
+    since, with NULL in the columns it has added, and with the tables it has created empty."""
+    kept = {
         table: [(*row, *[None] * ADDED.get(table, 0)) for row in found]
         for table, found in rows.items()
         if table not in DROPPED
     }
+    return kept | {table: [] for table in CREATED}
 
 
 async def continue_the_running_game(store: Any) -> None:
