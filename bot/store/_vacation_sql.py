@@ -164,7 +164,7 @@ class SqlVacations:
         *,
         now: datetime,
         ends_at: datetime,
-        announce: GameAnnouncements = (),
+        announce: Sequence[tuple[int, Announcement]] = (),
     ) -> Vacation | None:
         """See ``VacationStore.start``."""
         if ends_at <= now:
@@ -177,7 +177,7 @@ class SqlVacations:
             return None
 
     async def end(
-        self, vacation_id: int, *, at: datetime, announce: GameAnnouncements = ()
+        self, vacation_id: int, *, at: datetime, announce: Sequence[tuple[int, Announcement]] = ()
     ) -> Vacation | None:
         """See ``VacationStore.end``."""
         to_text(at)

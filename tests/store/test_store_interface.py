@@ -23,6 +23,7 @@ from bot.store import (
     ReviewStore,
     Store,
     TournamentStore,
+    VacationStore,
 )
 
 ROLES: dict[str, type[Any]] = {
@@ -37,6 +38,7 @@ ROLES: dict[str, type[Any]] = {
     "quarantine": QuarantineStore,
     "tournaments": TournamentStore,
     "reviews": ReviewStore,
+    "vacations": VacationStore,
 }
 
 
