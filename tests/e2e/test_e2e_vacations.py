@@ -95,6 +95,10 @@ def test_a_vacation_saves_a_timed_game_from_timing_out_and_ends(
     fake.wait_until(lambda: timed_out(fake, control), SETTLED_SECONDS, "Cat's timeout")
     fake.wait_idle()
     assert not timed_out(fake, here)
+    stats = fake.slash(ann, control, "jarmo stats", player=cat).wait_answer().message
+    assert stats is not None  # Cat has a result now, and the days of her year to show
+    assert "Vacation left in " in stats.embeds[0]["description"]
+    assert ": 14 days of 14 days." in stats.embeds[0]["description"]
 
     back = fake.slash(ann, here, "jarmo vacation end").wait_answer()
     check_private(back, "Welcome back", "13 days and 21 hours of 14 days")  # 3 started hours
