@@ -135,7 +135,9 @@ class VacationCases:
         if current is None:
             raise errors.VacationRefused(errors.Code.NOT_ON_VACATION)
         games = await self._games_with_opponents(user_id)
-        ended = await self._close(current, kit.now(), games, automatic=False)
+        # Never past the days: a scheduler running late has not ended it yet.
+        at = min(kit.now(), current.ends_at)
+        ended = await self._close(current, at, games, automatic=at == current.ends_at)
         if ended is None:  # it ended by itself meanwhile
             raise errors.VacationRefused(errors.Code.NOT_ON_VACATION)
         return VacationStatus(await self.allowance(user_id), None, len(games))

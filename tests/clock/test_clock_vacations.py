@@ -222,3 +222,16 @@ async def test_each_opponent_is_told_once_in_the_games_channel(bot: Bot, clock: 
     assert message["allowed_mentions"].users == [discord.Object(ANN.user_id)]
     await delivery.deliver_due()
     assert len(posts.posted) == 4
+
+
+async def test_coming_back_after_the_days_ran_out_counts_only_the_days(
+    bot: Bot, clock: FakeClock
+) -> None:
+    service, _ = with_days(bot, clock, 1)
+    start = clock.now
+    await service.vacations.start(ANN.user_id)
+    clock.advance(2 * DAY)  # no scheduler ran meanwhile
+    back = await service.vacations.end(ANN.user_id)
+    assert back.allowance.hours_used == 24
+    (ledger,) = await bot.store.vacations.of_player(ANN.user_id, since=start)
+    assert ledger.ended_at == start + timedelta(days=1)
