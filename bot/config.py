@@ -32,6 +32,7 @@ DEFAULT_CONFIG_FILE = "config.toml"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 EXPIRY_RANGE = (30, 86_400)
 MAX_PLIES_RANGE = (10, 1_000)
+VACATION_DAYS_RANGE = (0, 366)  # 0: no vacations
 WORKERS_ENV = "JARMO_COMPUTER_WORKERS"
 WORKERS_RANGE = (1, 64)
 SHARD_COUNT_ENV = "JARMO_SHARD_COUNT"
@@ -64,6 +65,7 @@ class BotConfig:
     default_ruleset: str = "classic"
     max_plies: int = 200
     time_per_move_seconds: int | None = None  # [game] time_per_move; None: no limit
+    vacation_days_per_year: int = 14  # [game] vacation_days_per_year
     log_level: str = "INFO"
     boards_dir: Path = Path("jarmo-boards")
     # [discord] threads: whether an accepted challenge's match moves into a thread of its own,
@@ -92,6 +94,7 @@ class BotConfig:
             default_ruleset=self.default_ruleset,
             max_plies=self.max_plies,
             time_per_move_seconds=self.time_per_move_seconds,
+            vacation_days_per_year=self.vacation_days_per_year,
         )
 
     def shards(self) -> ShardSet:
@@ -347,6 +350,7 @@ SCHEMA: dict[str, dict[str, _Key]] = {
         "max_moves": _Key("max_plies", _integer(*MAX_PLIES_RANGE)),
         "max_plies": _Key("max_plies", _integer(*MAX_PLIES_RANGE)),  # the older name
         "time_per_move": _Key("time_per_move_seconds", _time_per_move),
+        "vacation_days_per_year": _Key("vacation_days_per_year", _integer(*VACATION_DAYS_RANGE)),
     },
     "logging": {"level": _Key("log_level", _choice(LOG_LEVELS, upper=True))},
     "console": {"boards_dir": _Key("boards_dir", _path)},

@@ -21,7 +21,7 @@ from bot.cogs.clock import deadline_message
 from bot.cogs.pinging import send_direct
 from bot.cogs.replies import announced_file, only_pinging, post_announced, report_message
 from bot.cogs.tournaments import round_messages, table_messages, welcome_message
-from bot.cogs.words import discord_words
+from bot.cogs.words import discord_voice, discord_words
 from bot.service import ChallengeView
 from bot.service.delivery import (
     AnnouncementDelivery,
@@ -32,11 +32,13 @@ from bot.service.delivery import (
     RoundNotice,
     TableNotice,
     Undeliverable,
+    VacationNotice,
     WelcomeNotice,
     direct_to,
     idempotency_token,
 )
 from bot.service.jobs import Job
+from bot.words import away_notice, back_notice
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
@@ -178,6 +180,25 @@ async def announcement_messages(
             return channel_id, await table_messages(table, language)
         case PingNotice():  # a direct message's: see ``send_direct``
             raise Undeliverable(f"{delivery.entry.key} goes to a user, not a channel")
+        case VacationNotice():
+            return channel_id, [vacation_message(delivery, language)]
+
+
+def vacation_message(notice: VacationNotice, language: str | None) -> dict[str, Any]:
+    """A player's vacation told in a game's channel: its start and a return to the opponent,
+    an end when the days ran out to the player, as a reminder is."""
+    voice = discord_voice(language)
+    player, opponent = notice.user_id, notice.opponent_id
+    if notice.ends_at is not None:
+        text = away_notice(player, opponent, notice.ends_at, voice)
+        return {"content": text, "allowed_mentions": only_pinging(opponent)}
+    text = back_notice(
+        player, opponent, automatic=notice.automatic, deadline=notice.deadline_at, voice=voice
+    )
+    return {
+        "content": text,
+        "allowed_mentions": only_pinging(player if notice.automatic else opponent),
+    }
 
 
 async def expired_text(bot: JarmoBot, view: ChallengeView) -> str:

@@ -14,6 +14,7 @@ from bot.cogs.review import ReviewCommands
 from bot.cogs.servers import ServerCommands
 from bot.cogs.stats import StatsCommands
 from bot.cogs.tournaments import TournamentCommands
+from bot.cogs.vacations import VacationCommands
 
 GROUP_NAME = "jarmo"
 GROUP_DESCRIPTION = "Play Jarmo, the old Tatar battle game"
@@ -28,6 +29,7 @@ FEATURES: tuple[type, ...] = (
     ServerCommands,
     TournamentCommands,
     NotifyCommands,
+    VacationCommands,
 )
 
 
@@ -35,6 +37,7 @@ FEATURES: tuple[type, ...] = (
 class JarmoCog(
     # discord.py collects a cog's commands from its bases last to first, so the features are
     # listed here in reverse to publish them in the order of FEATURES.
+    VacationCommands,
     NotifyCommands,
     TournamentCommands,
     ServerCommands,

@@ -38,6 +38,7 @@ from bot.words import (
     placing_option,
     profile_text,
     side_label,
+    vacation_line,
 )
 from bot.words.descriptions import chart_description, replay_description
 
@@ -301,9 +302,11 @@ class StatsCommands(commands.Cog):
             words=picture_words(language),
         )
         title = discord_words(language).gettext("{player} · Jarmo stats")
+        vacation = await interaction.client.service.vacations.status(user.id)
+        voice = discord_voice(language)
         embed = discord.Embed(
             title=title.format(player=profile.name),
-            description=profile_text(profile, discord_voice(language)),
+            description=f"{profile_text(profile, voice)}\n{vacation_line(vacation, voice)}",
             colour=EMBED_COLOUR,
         )
         message: dict[str, Any] = {"embed": embed, "allowed_mentions": only_pinging()}

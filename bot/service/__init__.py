@@ -14,6 +14,7 @@ from bot.service.errors import (
     NotYourTurn,
     Refusal,
     TimeUp,
+    VacationRefused,
 )
 from bot.service.kit import ServiceKit, utc_now
 from bot.service.models import (
@@ -63,6 +64,7 @@ __all__ = [
     "ServiceKit",
     "StopOffer",
     "TimeUp",
+    "VacationRefused",
     "read_action",
     "read_point",
     "utc_now",

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 MAX_SLEEP_SECONDS = 30.0  # look again at least this often, whatever the next deadline
 DeadlineKind = Literal["reminder", "timeout"]
+_VACATIONS = "vacations"  # the backoff's key for the vacations' ends, all of them together
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +108,13 @@ class DeadlineScheduler:
 
     def __init__(self, service: JarmoService, *, shards: ShardSet | None = None) -> None:
         self._cases = service.clocks
+        self._vacations = service.vacations
         self._kit = service.kit
         self._shards = shards or ShardSet.every()
         # A damaged game waits for a moderator's abort; its clock is left alone until then.
         self._damaged: set[int] = set()
         self._failing: ItemBackoff[int] = ItemBackoff()  # game id -> retry after a failure
+        self._vacations_failing: ItemBackoff[str] = ItemBackoff()  # the vacations' ends
 
     async def run_due(self, now: datetime) -> list[DeadlineEvent]:
         """Apply every reminder and timeout due at ``now``, earliest first; return those that
@@ -121,6 +124,7 @@ class DeadlineScheduler:
         out from then on, and one that fails otherwise is tried again later, waiting longer
         after each failure."""
         self._kit.signals.deadlines_changed.clear()  # a change from here on wakes the next wait
+        await self._end_vacations(now)  # first: an ended vacation gives clocks back
         clocks = await self._clocks()
         due = sorted(
             (
@@ -137,6 +141,18 @@ class DeadlineScheduler:
             if event is not None:
                 events.append(event)
         return events
+
+    async def _end_vacations(self, now: datetime) -> None:
+        """End the vacations whose days ran out (every process tries; the store lets one)."""
+        if not self._vacations_failing.ready(_VACATIONS, now):
+            return
+        try:
+            await self._vacations.end_due(now)
+        except Exception:  # the clocks go on; a later pass tries again
+            retry = self._vacations_failing.failed(_VACATIONS, now)
+            log.exception("the vacations due could not be ended; trying again at %s", retry)
+            return
+        self._vacations_failing.succeeded(_VACATIONS)
 
     async def run_due_now(self) -> list[DeadlineEvent]:
         """:meth:`run_due` at the service's current time."""
@@ -167,8 +183,13 @@ class DeadlineScheduler:
         return event
 
     async def next_due(self) -> datetime | None:
-        """When the next reminder or timeout falls due, or ``None`` if no clock runs."""
+        """When the next reminder, timeout or vacation's end falls due, or ``None`` if no clock
+        runs and nobody is away."""
+        vacation_end = await self._vacations.next_end()
         times = []
+        if vacation_end is not None:
+            retry_ends = self._vacations_failing.not_before(_VACATIONS)
+            times.append(max(vacation_end, retry_ends) if retry_ends else vacation_end)
         for clock in await self._clocks():
             due = next_due(clock)
             retry = self._failing.not_before(clock.game_id)

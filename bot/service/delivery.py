@@ -114,8 +114,31 @@ class PingNotice:
     channel_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class VacationNotice:
+    """A player (``user_id``) went on vacation until ``ends_at`` at the latest, or (``ends_at``
+    None) came back, by themselves or because their days ran out (``automatic``):
+    ``opponent_id`` is told; ``deadline_at`` is the player's own deadline when they are back
+    and to move."""
+
+    entry: st.OutboxEntry
+    user_id: int
+    opponent_id: int
+    ends_at: datetime | None
+    automatic: bool = False
+    deadline_at: datetime | None = None
+
+
 # An announcement to post, rebuilt from the store: one kind of notice per kind of post.
-Delivery = ClockNotice | ComputerMoveNotice | RoundNotice | WelcomeNotice | TableNotice | PingNotice
+Delivery = (
+    ClockNotice
+    | ComputerMoveNotice
+    | RoundNotice
+    | WelcomeNotice
+    | TableNotice
+    | PingNotice
+    | VacationNotice
+)
 
 
 Poster = Callable[[Delivery], Awaitable[None]]
@@ -237,6 +260,16 @@ class AnnouncementDelivery:
                 return ClockNotice(
                     entry, event_from_post(entry, post, report, channel_id=record.channel_id)
                 )
+            case st.VacationStartPost():
+                record = await self._games.get(entry.game_id)
+                opponent = _opponent(record, post.user_id)
+                return VacationNotice(entry, post.user_id, opponent, post.ends_at)
+            case st.VacationEndPost():
+                record = await self._games.get(entry.game_id)
+                to_move = record.player_id(record.engine.turn) == post.user_id
+                deadline = record.clock.deadline_at if to_move and record.is_active else None
+                opponent = _opponent(record, post.user_id)
+                return VacationNotice(entry, post.user_id, opponent, None, post.automatic, deadline)
             case st.ComputerMovePost():
                 report = await self._standings.report_at(
                     entry.game_id,
@@ -274,3 +307,7 @@ class AnnouncementDelivery:
             delay = min(max((upcoming - self._kit.now()).total_seconds(), 0.0), limit)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._kit.signals.announcements_changed.wait(), delay)
+
+
+def _opponent(record: st.GameRecord, user_id: int) -> int:
+    return record.black_id if record.white_id == user_id else record.white_id

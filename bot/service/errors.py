@@ -91,6 +91,10 @@ class Code(StrEnum):
     REVIEW_GAME_RUNNING = "review-game-running"
     REVIEW_GAME_ABORTED = "review-game-aborted"
     REVIEW_OTHER_SERVER = "review-other-server"
+    # vacations
+    NO_VACATION_DAYS_LEFT = "no-vacation-days-left"
+    ALREADY_ON_VACATION = "already-on-vacation"
+    NOT_ON_VACATION = "not-on-vacation"
     # faults that are nobody's doing
     GAME_DAMAGED = "game-damaged"
     DATABASE_BUSY = "database-busy"
@@ -169,6 +173,10 @@ class TimeUp(Refusal):
 
 class ClockUnavailable(Refusal):
     """The game has no clock to pause or resume, or it is already paused (or running)."""
+
+
+class VacationRefused(Refusal):
+    """A vacation cannot start (no days left, or already away) or end (not away)."""
 
 
 class NoStats(Refusal):

@@ -171,3 +171,4 @@ class ServiceConfig:
     default_ruleset: str = "classic"
     max_plies: int = 200
     time_per_move_seconds: int | None = None  # the default time limit per move
+    vacation_days_per_year: int = 14  # each player's vacation time per calendar year

@@ -27,6 +27,7 @@ from bot.service.servers import ServerSettingsCases
 from bot.service.standings import StandingsCases
 from bot.service.stats import PlayerStats
 from bot.service.tournaments.cases import TournamentCases
+from bot.service.vacations import VacationCases
 from bot.service.venues import VenueCases
 
 
@@ -78,6 +79,7 @@ class JarmoService:
         match_listeners.add(self.tournaments.match_ended)
         self.reviews = ReviewCases(self.kit)
         self.pings = TurnPings(self.kit)
+        self.vacations = VacationCases(self.kit)
 
     def with_computer(self, computer: Actor) -> JarmoService:
         """A service like this one (same store, settings, clock and random source) that plays

@@ -36,6 +36,7 @@ from bot.store.interface import (
     Store,
     TournamentStore,
     TurnPingStore,
+    VacationStore,
 )
 from bot.store.outbox import (
     WRITER_LEASE,
@@ -228,3 +229,8 @@ __all__ += [  # tournaments
     "TournamentStatus",
     "TournamentStore",
 ]
+
+from bot.store.outbox import VacationEndPost, VacationStartPost  # noqa: E402
+from bot.store.vacations import Vacation  # noqa: E402
+
+__all__ += ["Vacation", "VacationEndPost", "VacationStartPost", "VacationStore"]  # vacations

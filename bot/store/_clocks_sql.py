@@ -8,16 +8,18 @@ changes nothing.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import BigInteger, RowMapping, bindparam, literal, select, update
+from sqlalchemy import BigInteger, RowMapping, bindparam, case, literal, or_, select, update
 
 from bot.store._game_sql import update_game
 from bot.store._games import GameLoader
 from bot.store._outbox_sql import add_announcements
 from bot.store._rows import from_text, to_text
 from bot.store._sql import Reader, Sql, Transactions, inline
+from bot.store._vacation_sql import away
 from bot.store.clocks import RunningClock
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
@@ -93,6 +95,14 @@ def _clock_row(db: Sql, game_id: int) -> RowMapping:
     return row
 
 
+def _mover_away(row: RowMapping) -> bool:
+    """Whether the player to move is away, so that their clock stands."""
+    if row["held"] is None:
+        return False
+    mover = json.loads(row["held"])["turn"]
+    return bool(row["white_away"] if mover == "white" else row["black_away"])
+
+
 def _running_clock(row: RowMapping) -> RunningClock:
     deadline = datetime.fromisoformat(row["deadline_at"])
     if deadline.utcoffset() is None:
@@ -126,6 +136,13 @@ class SqlClocks:
                 games.c.id, games.c.match_id, games.c.guild_id, games.c.channel_id,
                 games.c.version, games.c.deadline_at, games.c.reminders_sent,
                 matches.c.time_per_move_seconds,
+                # Only a game with a player away needs its turn (in the snapshot): its clock
+                # stands if that player is to move.
+                case(
+                    (or_(away(games.c.white_id), away(games.c.black_id)), games.c.snapshot)
+                ).label("held"),
+                away(games.c.white_id).label("white_away"),
+                away(games.c.black_id).label("black_away"),
             )
             .join(matches, matches.c.id == games.c.match_id)
             .where(games.c.status == inline("active"), games.c.deadline_at.is_not(None))
@@ -139,6 +156,8 @@ class SqlClocks:
         clocks = []
         for row in await self._read.rows(query):
             try:
+                if _mover_away(row):
+                    continue
                 clocks.append(_running_clock(row))
             except (TypeError, ValueError) as exc:
                 self._loader.report_damaged(row["id"], f"unreadable clock ({exc})")

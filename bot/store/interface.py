@@ -59,6 +59,7 @@ from bot.store.tournament_records import (
     PairingResult,
     TournamentRecord,
 )
+from bot.store.vacations import Vacation
 
 if TYPE_CHECKING:
     from bot.jarmo import Game
@@ -566,6 +567,50 @@ class ReviewStore(Protocol):
         ...
 
 
+class VacationStore(Protocol):
+    """The vacation ledger: each player's time away, kept as rows (the days used are worked out
+    from them)."""
+
+    async def current(self, user_id: int) -> Vacation | None:
+        """The player's open vacation, if they are away."""
+        ...
+
+    async def of_player(self, user_id: int, *, since: datetime) -> list[Vacation]:
+        """The player's vacations still open or ended after ``since``, earliest first."""
+        ...
+
+    async def open(self) -> list[Vacation]:
+        """Every open vacation, the one whose days run out first first."""
+        ...
+
+    async def start(
+        self,
+        user_id: int,
+        *,
+        now: datetime,
+        ends_at: datetime,
+        announce: Sequence[tuple[int, Announcement]] = (),
+    ) -> Vacation | None:
+        """Open a vacation from ``now`` that ends by itself at ``ends_at``, changing the version
+        of each game where the player's clock runs (a clock read before it no longer applies), and
+        write ``announce`` (each about its game). ``None`` (nothing written) if the player is
+        away already. Raises ``ValueError`` if ``ends_at`` is not after ``now``."""
+        ...
+
+    async def end(
+        self,
+        vacation_id: int,
+        *,
+        at: datetime,
+        announce: Sequence[tuple[int, Announcement]] = (),
+    ) -> Vacation | None:
+        """Close the vacation at ``at`` if it is open: each game where its player is to move
+        gets its deadline moved on by the time their clock stood (never past a whole period
+        from ``at``), and ``announce`` is written. ``None`` (nothing written) if it was closed
+        already, by whoever: so each vacation ends once."""
+        ...
+
+
 class Store(Protocol):
     """One backend: a store for each role, over one database."""
 
@@ -593,6 +638,8 @@ class Store(Protocol):
     def reviews(self) -> ReviewStore: ...
     @property
     def pings(self) -> TurnPingStore: ...
+    @property
+    def vacations(self) -> VacationStore: ...
 
     async def close(self) -> None:
         """Finish pending work and release the database. Closing twice is fine."""

@@ -17,6 +17,8 @@ AnnouncementKind = Literal[
     "match_welcome",
     "final_table",
     "turn_ping",
+    "vacation_start",
+    "vacation_end",
 ]
 Settlement = Literal["sent", "dropped", "retry"]
 # The lease of an announcement its writer holds (``held_seconds``) to post it itself. A claim
@@ -100,6 +102,24 @@ class TurnPingPost:
     user_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class VacationStartPost:
+    """``user_id`` went on vacation, until ``ends_at`` at the latest: their opponent in the
+    game is told."""
+
+    user_id: int
+    ends_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class VacationEndPost:
+    """``user_id`` is back from vacation; ``automatic``: because their days ran out (told like
+    a reminder, to them)."""
+
+    user_id: int
+    automatic: bool
+
+
 Post = (
     ReminderPost
     | TimeoutPost
@@ -108,6 +128,8 @@ Post = (
     | WelcomePost
     | FinalTablePost
     | TurnPingPost
+    | VacationStartPost
+    | VacationEndPost
 )
 # Each kind of post and the ``kind`` it is stored as: the one place a stored row's kind and
 # payload turn into a typed post, and back.
@@ -119,6 +141,8 @@ _KIND_OF: dict[type[Post], AnnouncementKind] = {
     WelcomePost: "match_welcome",
     FinalTablePost: "final_table",
     TurnPingPost: "turn_ping",
+    VacationStartPost: "vacation_start",
+    VacationEndPost: "vacation_end",
 }
 _KINDS: dict[str, type[Post]] = {kind: cls for cls, kind in _KIND_OF.items()}
 

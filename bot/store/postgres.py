@@ -38,6 +38,7 @@ from bot.store._review_sql import SqlReviews
 from bot.store._sql import EngineReader
 from bot.store._stats_sql import SqlResults
 from bot.store._tournament_sql import SqlTournaments
+from bot.store._vacation_sql import SqlVacations
 from bot.store.errors import DatabaseUnusable, SchemaTooNew
 
 URL_SCHEMES = ("postgresql", "postgres")
@@ -86,6 +87,7 @@ class PostgresStore:
         self.tournaments = SqlTournaments(self._writer, reader)
         self.reviews = SqlReviews(self._writer, reader)
         self.pings = SqlTurnPings(self._writer, reader)
+        self.vacations = SqlVacations(self._writer, reader)
         self._closed = False
 
     @classmethod

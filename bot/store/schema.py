@@ -482,3 +482,24 @@ game_reviews = Table(
     PrimaryKeyConstraint("game_id", name="game_reviews_pkey"),
     ForeignKeyConstraint(["game_id"], ["games.id"], name="game_reviews_game_id_fkey"),
 )
+
+vacations = Table(
+    "vacations",
+    metadata,
+    _row_id(),
+    Column("user_id", Id, nullable=False),
+    Column("started_at", Text, nullable=False),
+    Column("ends_at", Text, nullable=False),  # when the player's days run out
+    Column("ended_at", Text),  # NULL: the player is away
+    PrimaryKeyConstraint("id", name="vacations_pkey"),
+    *_checks("vacations", check="ends_at > started_at"),
+)
+# A player is away at most once at a time; the index also finds who is away now.
+Index(
+    "vacations_one_open_per_player",
+    vacations.c.user_id,
+    unique=True,
+    sqlite_where=vacations.c.ended_at.is_(None),
+    postgresql_where=vacations.c.ended_at.is_(None),
+)
+Index("vacations_by_player", vacations.c.user_id, vacations.c.started_at)

@@ -31,6 +31,7 @@ from bot.store._review_sql import SqlReviews
 from bot.store._sql import EngineReader
 from bot.store._stats_sql import SqlResults
 from bot.store._tournament_sql import SqlTournaments
+from bot.store._vacation_sql import SqlVacations
 from bot.store._writer import SqliteWriter
 
 
@@ -58,6 +59,7 @@ class SqliteStore:
         self.tournaments = SqlTournaments(writer, reader)
         self.reviews = SqlReviews(writer, reader)
         self.pings = SqlTurnPings(writer, reader)
+        self.vacations = SqlVacations(writer, reader)
         self._closed = False
 
     @classmethod

@@ -35,6 +35,15 @@ from bot.words.stats import (
     streak_text,
     unrated_note,
 )
+from bot.words.vacations import (
+    away_notice,
+    back_notice,
+    vacation_ended_text,
+    vacation_left_text,
+    vacation_line,
+    vacation_started_text,
+    vacation_status_text,
+)
 from bot.words.voice import (
     Voice,
     iso_date,
@@ -88,4 +97,14 @@ __all__ = [
     "streak_text",
     "unchanged",
     "unrated_note",
+]
+
+__all__ += [  # vacations
+    "away_notice",
+    "back_notice",
+    "vacation_ended_text",
+    "vacation_left_text",
+    "vacation_line",
+    "vacation_started_text",
+    "vacation_status_text",
 ]

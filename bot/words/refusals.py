@@ -163,9 +163,21 @@ _MESSAGES: dict[Code, str] = {
         "Only members who can manage this server can change its Jarmo settings."
     ),
     Code.UNKNOWN_LANGUAGE: N_("Unknown language {name!r}; choose one of {known}."),
+    Code.NO_VACATION_DAYS_LEFT: N_(
+        "You have no vacation left this year (each player has {days} days a year), so your "
+        "clocks keep running. See {vacation_status}; new days come on 1 January."
+    ),
+    Code.ALREADY_ON_VACATION: N_(
+        "You are on vacation already. Come back with {vacation_end}, or see how long it lasts "
+        "with {vacation_status}."
+    ),
+    Code.NOT_ON_VACATION: N_(
+        "You are not on vacation, so there is none to end. Go away with {vacation_start}."
+    ),
 }
 
 _COMMANDS = ("abort", "board", "challenge", "history", "pause", "resign", "resume", "stop")
+_SUBCOMMANDS = ("vacation_start", "vacation_end", "vacation_status")  # '/jarmo vacation end'
 
 # The fields that may hold what a player typed or chose (a time per move, a ruleset's or a
 # language's name, a display name): a message repeats at most the start of it, so that no
@@ -191,6 +203,7 @@ def refusal_text(refusal: Refusal, voice: Voice) -> str:
     if is_tournament_refusal(refusal):
         return tournament_refusal_text(refusal, voice)
     fields = {name: voice.command(name) for name in _COMMANDS} | dict(refusal.fields)
+    fields |= {name: voice.command(name.replace("_", " ")) for name in _SUBCOMMANDS}
     match refusal.code:
         case Code.NOT_YOUR_TURN:
             return _("It is {name}'s turn ({side}). Wait for their move.").format(

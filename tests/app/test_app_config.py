@@ -220,3 +220,13 @@ def test_the_config_is_frozen() -> None:
     config = BotConfig()
     with pytest.raises(AttributeError):
         config.max_plies = 3  # type: ignore[misc]  # the frozen config must refuse it
+
+
+def test_vacation_days_per_year_reach_the_service(tmp_path: Path) -> None:
+    assert load_config(env=NO_ENV).service_config().vacation_days_per_year == 14
+    path = write(tmp_path, "[game]\nvacation_days_per_year = 10\n")
+    assert load_config(path, env=NO_ENV).service_config().vacation_days_per_year == 10
+    for wrong in ("-1", "367", '"14"'):
+        path = write(tmp_path, f"[game]\nvacation_days_per_year = {wrong}\n")
+        with pytest.raises(ConfigError, match="integer from 0 to 366"):
+            load_config(path, env=NO_ENV)

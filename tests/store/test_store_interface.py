@@ -24,6 +24,7 @@ from bot.store import (
     Store,
     TournamentStore,
     TurnPingStore,
+    VacationStore,
 )
 
 ROLES: dict[str, type[Any]] = {
@@ -39,6 +40,7 @@ ROLES: dict[str, type[Any]] = {
     "tournaments": TournamentStore,
     "reviews": ReviewStore,
     "pings": TurnPingStore,
+    "vacations": VacationStore,
 }
 
 

@@ -9,6 +9,7 @@ import random
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,10 @@ async def fill(path: Path) -> None:
         assert await store.tournaments.attach_match(cup.id, 1, 1, first.match_id)
         forced = PairingResult(BOB, 4, 5, forced_by=ALICE)  # a moderator's forced result
         assert await store.tournaments.decide(cup.id, 1, 1, forced)
+        ended_vacation = await store.vacations.start(ALICE, now=T0, ends_at=T0 + timedelta(days=2))
+        assert ended_vacation is not None
+        await store.vacations.end(ended_vacation.id, at=T0 + timedelta(hours=5))
+        await store.vacations.start(ALICE, now=T0 + timedelta(days=1), ends_at=T0 + timedelta(3))
 
 
 def migrate(source: Path, target: str) -> int:

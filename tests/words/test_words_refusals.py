@@ -36,6 +36,8 @@ FIELDS: dict[str, Field] = {
     "rounds": 4,
     "round": 2,
     "current": 1,
+    # vacations
+    "days": 14,
 }
 
 
