@@ -23,7 +23,7 @@ WITH_CHOICES = frozenset({STRING, INTEGER, NUMBER})
 MAX_COMMANDS = {CHAT_INPUT: 100, USER_COMMAND: 15, MESSAGE_COMMAND: 15}
 MAX_NAME, MAX_DESCRIPTION, MAX_OPTIONS, MAX_CHOICES = 32, 100, 25, 25
 MAX_CHOICE_NAME, MAX_CHOICE_STRING = 100, 100
-MAX_COMMAND_CHARACTERS = 4000  # names, descriptions and choice values of one command
+MAX_COMMAND_CHARACTERS = 4000  # names, descriptions and choices of one command, longest locale
 MAX_STRING_OPTION_LENGTH = 6000
 SAFE_INTEGER = 2**53
 
@@ -102,7 +102,7 @@ def check_command(command: Mapping[str, Any]) -> list[str]:
     problems = _check_named(command, "")
     problems += _check_option_list(command.get("options") or [], ".options", depth=0)
     problems += _check_command_extras(command)
-    total = _characters(command)
+    total = command_characters(command)
     if total > MAX_COMMAND_CHARACTERS:
         problems.append(f": {total} characters in names, descriptions and choices (max 4000)")
     return problems
@@ -256,13 +256,21 @@ def check_choice_value(value: object, kind: int) -> list[str]:
     return [f"choices are not allowed for option type {kind}"]
 
 
-def _characters(command: Mapping[str, Any]) -> int:
-    total = len(str(command.get("name", ""))) + len(str(command.get("description", "")))
+def command_characters(command: Mapping[str, Any]) -> int:
+    """The size Discord holds to ``MAX_COMMAND_CHARACTERS``: names, descriptions, choice names
+    and choice values of the command and all its options, where a localized field counts as its
+    longest text, the default included."""
+    total = _longest(command, "name") + _longest(command, "description")
     for option in command.get("options") or []:
-        total += _characters(option)
+        total += command_characters(option)
         for choice in option.get("choices") or []:
-            total += len(str(choice.get("name", ""))) + len(str(choice.get("value", "")))
+            total += _longest(choice, "name") + len(str(choice.get("value", "")))
     return total
+
+
+def _longest(item: Mapping[str, Any], field: str) -> int:
+    texts = [item.get(field, ""), *(item.get(f"{field}_localizations") or {}).values()]
+    return max(len(str(text)) for text in texts)
 
 
 def check_autocomplete(data: object, option_type: int) -> list[str]:

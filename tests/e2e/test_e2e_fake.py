@@ -96,6 +96,24 @@ def test_command_limits_are_enforced(case: str) -> None:
     assert check_commands([BAD_COMMANDS[case]]), case
 
 
+def test_a_command_is_measured_by_its_longest_localization() -> None:
+    # Discord counts each name and description at its longest text, the default included: a
+    # command that fits in English can still be refused for its German or Polish.
+    options = [STRING | {"name": f"o{i}", "description": "d" * 80} for i in range(24)]
+    choices = [{"name": f"n{i}", "value": f"v{i}"} for i in range(25)]
+    english = command(options=[*options, STRING | {"name": "c", "choices": choices}])
+    assert check_commands([english]) == []
+    localized = [
+        option | {"description_localizations": {"de": "d" * 80, "pl": "p" * 100}}
+        for option in options
+    ]
+    long_choices = [choice | {"name_localizations": {"eo": "n" * 100}} for choice in choices]
+    refused = command(options=[*localized, STRING | {"name": "c", "choices": long_choices}])
+    assert check_commands([refused]) == [
+        "commands[0]: 5047 characters in names, descriptions and choices (max 4000)"
+    ]
+
+
 def test_two_commands_with_one_name_are_refused() -> None:
     assert check_commands([command(), command()])
 
