@@ -56,11 +56,11 @@ class ChallengeCommands(commands.Cog):
     @app_commands.command()
     @app_commands.describe(
         opponent="The member you want to play",
-        games="How many games in the match (players swap sides after each)",
-        ruleset="classic (default), jasir (no steps back) or ludos",
+        games="Games per match; sides swap after each",
+        ruleset="The rules (default: classic)",
         side="Your side in the first game",
-        time_per_move="Time limit per move: 5m, 1h, 1d, 3d, none… (default: the bot's setting)",
-        level="How strong the computer plays, when you challenge this bot",
+        time_per_move="Time per move, e.g. 5m, 1h, 3d or none",
+        level="The computer's strength, when you challenge this bot",
     )
     async def challenge(
         self,
@@ -72,7 +72,7 @@ class ChallengeCommands(commands.Cog):
         time_per_move: app_commands.Range[str, 1, 12] | None = None,
         level: ComputerLevel | None = None,
     ) -> None:
-        """Challenge a member (or this bot, to play the computer) to Jarmo in this channel."""
+        """Challenge a member, or this bot to play the computer"""
         request = ChallengeRequest(
             Actor(opponent.id, opponent.display_name, opponent.bot),
             games=games,

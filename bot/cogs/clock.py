@@ -37,7 +37,7 @@ class ClockCommands(commands.Cog):
 
     @app_commands.command()
     async def pause(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """Offer to stop the clock of this game; your opponent accepts with a button."""
+        """Offer to stop this game's clock"""
         offer = await interaction.client.service.clocks.offer_pause(
             place_of(interaction), actor_of(interaction)
         )
@@ -50,7 +50,7 @@ class ClockCommands(commands.Cog):
 
     @app_commands.command()
     async def resume(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """Restart the paused clock with the time that was left (either player)."""
+        """Restart the paused clock (either player)"""
         clocks = interaction.client.service.clocks
         view = await clocks.resume(place_of(interaction), actor_of(interaction))
         language = await channel_language(interaction)

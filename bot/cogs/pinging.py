@@ -45,12 +45,12 @@ class NotifyCommands(commands.Cog):
     never added on its own."""
 
     @app_commands.command()
-    @app_commands.describe(mode="mention (the default), dm (a direct message) or off")
+    @app_commands.describe(mode="How to tell you (default: a mention)")
     @app_commands.choices(
         mode=[app_commands.Choice(name=value, value=value) for value in ("mention", "dm", "off")]
     )
     async def notify(self, interaction: discord.Interaction[JarmoBot], mode: str) -> None:
-        """How you are told it is your move, in every server."""
+        """How you learn it is your move"""
         pings = interaction.client.service.pings
         chosen = await pings.choose(interaction.user.id, MODE_OF[mode])
         _ = discord_words(reader_language(interaction)).gettext

@@ -52,13 +52,13 @@ class PlayCommands(commands.Cog):
     ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     @app_commands.command()
-    @app_commands.describe(move="Your move, e.g. A1-C2 (autocomplete lists the legal ones)")
+    @app_commands.describe(move="Your move, e.g. A1-C2")
     async def move(
         self,
         interaction: discord.Interaction[JarmoBot],
         move: app_commands.Transform[Action, MoveTransformer],
     ) -> None:
-        """Make a move in this channel's game."""
+        """Make a move in this channel's game"""
         played = interaction.client.service.play.move(
             place_of(interaction), actor_of(interaction), move
         )
@@ -69,14 +69,14 @@ class PlayCommands(commands.Cog):
 
     @app_commands.command()
     @app_commands.describe(
-        point="An empty point of your camp: row 1 (White, Green) or 5 (Black, Blue)"
+        point="An empty point of your camp (row 1 or 5)"
     )
     async def redeploy(
         self,
         interaction: discord.Interaction[JarmoBot],
         point: app_commands.Transform[str, PointTransformer],
     ) -> None:
-        """Bring a lost piece back to your camp (classic/jasir) or place a reserve piece (ludos)."""
+        """Bring a lost piece back, or place a reserve piece"""
         played = interaction.client.service.play.redeploy(
             place_of(interaction), actor_of(interaction), point
         )
@@ -86,11 +86,11 @@ class PlayCommands(commands.Cog):
         await computer_answers(interaction, report)
 
     @app_commands.command()
-    @app_commands.describe(private="Only you see the answer (shown from your side if you play)")
+    @app_commands.describe(private="Only you see it (from your side if you play)")
     async def board(
         self, interaction: discord.Interaction[JarmoBot], private: bool = False
     ) -> None:
-        """Show the current position of this channel's game."""
+        """Show the position of this channel's game"""
         shown = await interaction.client.service.play.board(
             place_of(interaction), viewer_id=interaction.user.id if private else None
         )
@@ -106,7 +106,7 @@ class PlayCommands(commands.Cog):
 
     @app_commands.command()
     async def hint(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """Ask the computer for a move suggestion, in a game against it (only you see it)."""
+        """A hint from the computer, in a game against it"""
         computer = interaction.client.computer
         # Cheap checks first, so a refusal is answered directly; the search itself may wait in
         # the computer's queue for longer than Discord's 3 s, so defer before it.
@@ -120,7 +120,7 @@ class PlayCommands(commands.Cog):
 
     @app_commands.command()
     async def resign(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """Resign: you lose this game and forfeit the rest of the match."""
+        """Resign this game and the rest of the match"""
         record = await interaction.client.service.play.player_game(
             place_of(interaction), actor_of(interaction)
         )
@@ -134,7 +134,7 @@ class PlayCommands(commands.Cog):
 
     @app_commands.command()
     async def stop(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """Offer to end this game now, scored as it stands; your opponent accepts with a button."""
+        """Offer to end this game now, scored as it stands"""
         offer = await interaction.client.service.play.offer_stop(
             place_of(interaction), actor_of(interaction)
         )
@@ -152,7 +152,7 @@ class PlayCommands(commands.Cog):
 
     @app_commands.command()
     async def standings(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """Show the standing of this channel's current (or last) match."""
+        """The score of this channel's current or last match"""
         standings = await interaction.client.service.standings.current(place_of(interaction))
         language = await channel_language(interaction)
         embed = discord.Embed(
@@ -164,7 +164,7 @@ class PlayCommands(commands.Cog):
 
     @app_commands.command()
     async def rules(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """How to play Jarmo (only you see it)."""
+        """How to play Jarmo (only you see it)"""
         language = reader_language(interaction)
         image = await asyncio.to_thread(start_image, "classic", picture_words(language))
         file = discord.File(
@@ -179,7 +179,7 @@ class PlayCommands(commands.Cog):
 
     @app_commands.command()
     async def abort(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """End this channel's stuck game and match; nothing counts (Manage Channels only)."""
+        """End a stuck game and its match unscored (moderators)"""
         can_manage = bool(interaction.permissions.manage_channels)
         report = await interaction.client.service.play.abort(
             place_of(interaction), actor_of(interaction), can_manage=can_manage

@@ -174,6 +174,6 @@ class ReviewCommands(commands.Cog):
 
     @app_commands.command()
     async def review(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """Review the channel's last finished game: every move labelled, with better moves."""
+        """Review this channel's last finished game, move by move"""
         game_id = await interaction.client.service.reviews.last_game(place_of(interaction))
         await send_review(interaction, game_id, private=False)

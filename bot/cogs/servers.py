@@ -20,25 +20,25 @@ class ServerCommands(commands.Cog):
     ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     server = app_commands.Group(
-        name="server", description="This server's Jarmo settings (for members who manage it)"
+        name="server", description="This server's Jarmo settings (moderators)"
     )
 
     @server.command(name="threads")
-    @app_commands.describe(on="True: every match gets its own thread; False: play in the channel")
+    @app_commands.describe(on="True: a thread per match; False: play in the channel")
     async def threads(self, interaction: discord.Interaction[JarmoBot], on: bool) -> None:
-        """Whether accepted challenges move into a thread of their own."""
+        """Whether matches move into their own thread"""
         settings = await interaction.client.service.servers.set_threads(
             interaction.guild_id or 0, on, can_manage=_can_manage(interaction)
         )
         await _confirm(interaction, settings)
 
     @server.command(name="language")
-    @app_commands.describe(language="The language of the bot's posts everyone reads here")
+    @app_commands.describe(language="The language of posts everyone reads")
     @app_commands.choices(
         language=[app_commands.Choice(name=n, value=v) for v, n in SERVER_LANGUAGES.items()]
     )
     async def language(self, interaction: discord.Interaction[JarmoBot], language: str) -> None:
-        """The language of the bot's public posts on this server."""
+        """The language of the bot's public posts here"""
         settings = await interaction.client.service.servers.set_language(
             interaction.guild_id or 0, language, can_manage=_can_manage(interaction)
         )

@@ -265,11 +265,11 @@ class StatsCommands(commands.Cog):
     commands for it: a part of ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     @app_commands.command()
-    @app_commands.describe(ruleset="Which rules to rank by (default: the server's usual rules)")
+    @app_commands.describe(ruleset="Rules to rank by (default: the server's)")
     async def leaderboard(
         self, interaction: discord.Interaction[JarmoBot], ruleset: Ruleset | None = None
     ) -> None:
-        """This server's players ranked by rating."""
+        """This server's players ranked by rating"""
         service = interaction.client.service
         page = await service.stats.leaderboard(
             interaction.guild_id or 0,
@@ -283,7 +283,7 @@ class StatsCommands(commands.Cog):
     @app_commands.command()
     @app_commands.describe(
         player="Whose stats (default: yours)",
-        ruleset="Which rules to chart the rating of (default: their most played)",
+        ruleset="Rules to chart (default: their most played)",
     )
     async def stats(
         self,
@@ -291,7 +291,7 @@ class StatsCommands(commands.Cog):
         player: discord.Member | None = None,
         ruleset: Ruleset | None = None,
     ) -> None:
-        """A player's rating, its trend and their results on this server."""
+        """A player's rating, its trend and results here"""
         user = player or interaction.user
         language = await channel_language(interaction)
         profile = await interaction.client.service.stats.profile(
@@ -329,7 +329,7 @@ class StatsCommands(commands.Cog):
         player: discord.Member | None = None,
         opponent: discord.Member | None = None,
     ) -> None:
-        """Recent games and finished tournaments here; pick one for its replay or final table."""
+        """Recent games and tournaments, with replays and tables"""
         user = player or interaction.user
         guild_id = interaction.guild_id or 0
         opponent_id = opponent.id if opponent else None

@@ -91,17 +91,17 @@ class TournamentCommands(commands.Cog):
     commands for it: a part of ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
     tournament = app_commands.Group(
-        name="tournament", description="Round robin and Swiss tournaments in this channel"
+        name="tournament", description="Tournaments in this channel"
     )
 
     @tournament.command(name="create")
     @app_commands.describe(
-        name="The tournament's name (it titles the table)",
-        format="round-robin: everyone meets everyone; swiss: players meet others on their score",
-        rounds="How many rounds (default: a full round robin, or enough Swiss rounds)",
-        games="Games in each match (players swap sides after each)",
-        ruleset="classic (default), jasir (no steps back) or ludos",
-        time_per_move="Time limit per move: 5m, 1h, 1d, 3d, none… (default: the bot's setting)",
+        name="The tournament's name",
+        format="Everyone meets everyone, or Swiss pairing",
+        rounds="Number of rounds (default: as the format needs)",
+        games="Games per match; sides swap after each",
+        ruleset="The rules (default: classic)",
+        time_per_move="Time per move, e.g. 5m, 1h, 3d or none",
     )
     async def create(
         self,
@@ -113,7 +113,7 @@ class TournamentCommands(commands.Cog):
         ruleset: Ruleset | None = None,
         time_per_move: app_commands.Range[str, 1, 12] | None = None,
     ) -> None:
-        """Open a tournament in this channel for sign-up (for members who manage the server)."""
+        """Open a tournament here for sign-up (moderators)"""
         service = interaction.client.service
         request = TournamentRequest(name, format, rounds, games, ruleset, time_per_move)
         view = await service.tournaments.create(
@@ -139,7 +139,7 @@ class TournamentCommands(commands.Cog):
 
     @tournament.command(name="start")
     async def start(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """Close sign-up and pair round 1: each match gets its own thread."""
+        """Close sign-up and pair round 1"""
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = interaction.client.service
         guild = interaction.guild
@@ -166,7 +166,7 @@ class TournamentCommands(commands.Cog):
 
     @tournament.command(name="standings")
     async def tournament_standings(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """The table of this channel's tournament, as an image and as text."""
+        """The table of this channel's tournament"""
         table = await interaction.client.service.tournaments.standings(place_of(interaction))
         await interaction.response.defer(thinking=True)
         messages = await table_messages(table, await channel_language(interaction))
@@ -180,7 +180,7 @@ class TournamentCommands(commands.Cog):
         interaction: discord.Interaction[JarmoBot],
         round: app_commands.Range[int, 1, 30] | None = None,
     ) -> None:
-        """Who meets whom in a round, where, and the results so far."""
+        """Who meets whom in a round, and the results"""
         view = await interaction.client.service.tournaments.pairings(place_of(interaction), round)
         voice = discord_voice(await channel_language(interaction))
         first, *rest = chunks(round_lines(view, voice, _channel_mention))
@@ -189,11 +189,11 @@ class TournamentCommands(commands.Cog):
             await interaction.followup.send(text, allowed_mentions=only_pinging())
 
     @tournament.command(name="leave")
-    @app_commands.describe(player="A moderator may withdraw another player (one who left, say)")
+    @app_commands.describe(player="Moderators: withdraw another player")
     async def leave(
         self, interaction: discord.Interaction[JarmoBot], player: discord.User | None = None
     ) -> None:
-        """Leave this channel's tournament (once started, your remaining matches are forfeited)."""
+        """Leave the tournament (once started, you forfeit)"""
         await interaction.response.defer(ephemeral=True, thinking=True)
         view = await interaction.client.service.tournaments.leave(
             place_of(interaction),
@@ -211,7 +211,7 @@ class TournamentCommands(commands.Cog):
 
     @tournament.command(name="force")
     async def force(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """End the current round now: each unfinished match counts as it stands (moderators)."""
+        """End the round now, as it stands (moderators)"""
         await interaction.response.defer(ephemeral=True, thinking=True)
         forced = await interaction.client.service.tournaments.force(
             place_of(interaction),

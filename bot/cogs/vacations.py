@@ -21,12 +21,12 @@ class VacationCommands(commands.Cog):
     (``bot.cogs.group``), never added on its own."""
 
     vacation = app_commands.Group(
-        name="vacation", description="Go away for a while: your clocks stand in every server"
+        name="vacation", description="Stop all your clocks for a while"
     )
 
     @vacation.command(name="start")
     async def vacation_start(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """Go on vacation now: every clock of yours stands until you come back."""
+        """Go on vacation: your clocks stand until you return"""
         status = await interaction.client.service.vacations.start(interaction.user.id)
         voice = discord_voice(reader_language(interaction))
         await interaction.response.send_message(
@@ -35,14 +35,14 @@ class VacationCommands(commands.Cog):
 
     @vacation.command(name="end")
     async def vacation_end(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """Come back from vacation: your clocks run again, each deadline moved on."""
+        """Come back: your clocks run again, deadlines moved"""
         status = await interaction.client.service.vacations.end(interaction.user.id)
         voice = discord_voice(reader_language(interaction))
         await interaction.response.send_message(vacation_ended_text(status, voice), ephemeral=True)
 
     @vacation.command(name="status")
     async def vacation_status(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        """Whether you are on vacation, and how much vacation you have left this year."""
+        """Your vacation, and the days left this year"""
         status = await interaction.client.service.vacations.status(interaction.user.id)
         voice = discord_voice(reader_language(interaction))
         await interaction.response.send_message(vacation_status_text(status, voice), ephemeral=True)
