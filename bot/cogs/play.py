@@ -68,9 +68,7 @@ class PlayCommands(commands.Cog):
         await computer_answers(interaction, report)
 
     @app_commands.command()
-    @app_commands.describe(
-        point="An empty point of your camp (row 1 or 5)"
-    )
+    @app_commands.describe(point="An empty point of your camp (row 1 or 5)")
     async def redeploy(
         self,
         interaction: discord.Interaction[JarmoBot],

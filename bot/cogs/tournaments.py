@@ -90,9 +90,7 @@ class TournamentCommands(commands.Cog):
     """Round robin and Swiss events, each pairing a match in its own thread. ``/jarmo``'s
     commands for it: a part of ``JarmoCog`` (``bot.cogs.group``), never added on its own."""
 
-    tournament = app_commands.Group(
-        name="tournament", description="Tournaments in this channel"
-    )
+    tournament = app_commands.Group(name="tournament", description="Tournaments in this channel")
 
     @tournament.command(name="create")
     @app_commands.describe(

@@ -20,9 +20,7 @@ class VacationCommands(commands.Cog):
     """A player's vacation. ``/jarmo``'s commands for it: a part of ``JarmoCog``
     (``bot.cogs.group``), never added on its own."""
 
-    vacation = app_commands.Group(
-        name="vacation", description="Stop all your clocks for a while"
-    )
+    vacation = app_commands.Group(name="vacation", description="Stop all your clocks for a while")
 
     @vacation.command(name="start")
     async def vacation_start(self, interaction: discord.Interaction[JarmoBot]) -> None:

@@ -15,9 +15,7 @@ async def test_every_command_fits_discords_size_in_its_longest_localizations() -
     await setup(bot)
     translator = CatalogueTranslator()
     sizes = {
-        command.name: command_characters(
-            await command.get_translated_payload(bot.tree, translator)
-        )
+        command.name: command_characters(await command.get_translated_payload(bot.tree, translator))
         for command in bot.tree.get_commands()
     }
     assert sizes and all(size <= MAX_COMMAND_CHARACTERS for size in sizes.values()), sizes
