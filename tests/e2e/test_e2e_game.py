@@ -42,9 +42,9 @@ def test_commands_are_registered_to_the_dev_guild_at_start_up(
     assert jarmo.get("dm_permission") is False or jarmo.get("contexts") == [0]  # guild only
     assert {o["name"] for o in jarmo["options"]} >= SUBCOMMANDS
     options = {o["name"]: o for o in jarmo["options"]}
-    # Every sub-command is one level down, but the server settings (a group of two) and the
-    # tournaments.
-    groups = ("server", "tournament")
+    # Every sub-command is one level down, but the groups: the server settings, tournaments
+    # and vacation.
+    groups = ("server", "tournament", "vacation")
     assert all(o["type"] == SUB_COMMAND for o in jarmo["options"] if o["name"] not in groups)
     assert all(options[name]["type"] == SUB_COMMAND_GROUP for name in groups)
     opponent = options["challenge"]["options"][0]
