@@ -130,7 +130,8 @@ def test_the_computers_move_refused_as_a_follow_up_reaches_the_channel_later(
     fake.wait_until(posted_by_the_bot, 20, "the computer's move posted in the channel")
     [reply] = posted_by_the_bot()
     assert reply.embeds[0]["description"].startswith(f"{world.bot.mention} played **")
-    assert reply.content == f"{world.cat.mention}, your move." and reply.pinged == {world.cat.id}
+    # Named, but not pinged: the computer answers while its player is looking.
+    assert reply.content == f"{world.cat.mention}, your move." and reply.pinged == frozenset()
     check_board_embed(reply)
     [logged] = bot.new_errors()
     assert f"could not be posted as a follow-up in channel {here.id}" in logged
@@ -181,4 +182,4 @@ def test_a_computer_move_that_cannot_be_stored_is_explained_privately(
     fake.wait_until(posted_by_the_bot, 30, "the computer's move after the restart")
     [reply] = posted_by_the_bot()
     assert reply.embeds[0]["description"].startswith(f"{world.bot.mention} played **")
-    assert reply.pinged == {world.eve.id}
+    assert reply.pinged == frozenset()  # the computer's answer pings nobody
