@@ -132,9 +132,10 @@ class _Held(NamedTuple):
     driver: Any  # the aiosqlite or asyncpg connection under it
 
     def closed(self) -> bool:
-        """Whether the server closed it (asyncpg knows without asking)."""
+        """Whether it can serve no more: the server closed it (asyncpg knows without asking),
+        or SQLAlchemy gave it up when a statement was interrupted (a cancelled caller)."""
         is_closed = getattr(self.driver, "is_closed", None)
-        return bool(is_closed is not None and is_closed())
+        return self.connection.invalidated or bool(is_closed is not None and is_closed())
 
     def cut(self) -> None:
         """Close a server connection whose statement was interrupted (the caller was cancelled):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+import threading
 from pathlib import Path
 
 import asyncpg
@@ -14,7 +15,7 @@ from sqlalchemy import Dialect, func, select
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.store import PostgresStore, Store, open_any
+from bot.store import PostgresStore, SqliteStore, Store, open_any
 from bot.store._games import _ACTIVE_GAME, _ACTIVE_OF_PLAYER
 from bot.store._sql import inline
 from tests.store.store_helpers import CHANNEL, StartMatch, play_quiet
@@ -99,6 +100,30 @@ async def test_a_cancelled_read_leaves_the_reader_usable(store_target: str) -> N
         reading = asyncio.create_task(store._read.rows(select(func.pg_sleep(5))))
         await sleeping_on_the_server(store_target)
         reading.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await reading
+        async with asyncio.timeout(CANCEL_WAIT_S):
+            rows = await store._read.rows(select(func.count()).select_from(select(1).subquery()))
+        assert list(rows[0].values()) == [1]
+
+
+async def test_a_read_cancelled_on_sqlite_leaves_the_reader_usable(db_path: Path) -> None:
+    # Cancelled while SQLite runs its statement on aiosqlite's thread, the read leaves its
+    # connection invalidated: the next read must take a fresh one, not fail for ever.
+    started, release = threading.Event(), threading.Event()
+
+    def hold() -> int:
+        started.set()
+        release.wait(CANCEL_WAIT_S)
+        return 1
+
+    async with open_any(db_path) as store:
+        assert isinstance(store, SqliteStore)
+        await store._read.on_each_driver(lambda driver: driver.create_function("hold", 0, hold))
+        reading = asyncio.create_task(store._read.rows(select(func.hold())))
+        assert await asyncio.to_thread(started.wait, CANCEL_WAIT_S)
+        reading.cancel()
+        release.set()
         with pytest.raises(asyncio.CancelledError):
             await reading
         async with asyncio.timeout(CANCEL_WAIT_S):
