@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.cogs.challenges import ChallengeCommands
 from bot.cogs.clock import ClockCommands
+from bot.cogs.games import GamesCommands
 from bot.cogs.play import PlayCommands
 from bot.cogs.review import ReviewCommands
 from bot.cogs.servers import ServerCommands
@@ -26,6 +27,7 @@ FEATURES: tuple[type, ...] = (
     ReviewCommands,
     ServerCommands,
     TournamentCommands,
+    GamesCommands,
 )
 
 
@@ -33,6 +35,7 @@ FEATURES: tuple[type, ...] = (
 class JarmoCog(
     # discord.py collects a cog's commands from its bases last to first, so the features are
     # listed here in reverse to publish them in the order of FEATURES.
+    GamesCommands,
     TournamentCommands,
     ServerCommands,
     ReviewCommands,

@@ -19,6 +19,7 @@ from bot.service.kit import ServiceKit, utc_now
 from bot.service.match_events import MatchListeners
 from bot.service.models import Actor, ServiceConfig
 from bot.service.play import PlayCases
+from bot.service.player_games import PlayerGames
 from bot.service.ratings import Ratings
 from bot.service.rematches import RematchCases
 from bot.service.reviews import ReviewCases
@@ -76,6 +77,8 @@ class JarmoService:
         self.tournaments = TournamentCases(self.kit, ender, reports, self.challenges)
         match_listeners.add(self.tournaments.match_ended)
         self.reviews = ReviewCases(self.kit)
+        # a player's unfinished games in every server
+        self.player_games = PlayerGames(self.kit)
 
     def with_computer(self, computer: Actor) -> JarmoService:
         """A service like this one (same store, settings, clock and random source) that plays
