@@ -26,6 +26,6 @@ def test_games_lists_the_console_s_unfinished_game_and_nothing_for_another_playe
     assert main(["games", "--db", str(db), "--player", "99"]) == ExitStatus.OK
     nobody = capsys.readouterr().out
 
-    assert "Your unfinished games: 1, your move in 1" in listed
-    assert "1. Your move · console · against Dan · classic · game 1 of 1, 0–0" in listed
+    assert "Your unfinished games: 1, your move in " in listed
+    assert " · console · against Dan · classic · game 1 of 1, 0–0 · no time limit" in listed
     assert "You have no unfinished games" in nobody
