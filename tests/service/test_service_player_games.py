@@ -30,7 +30,11 @@ async def test_their_moves_first_by_soonest_deadline_across_servers(
     assert [line.guild_id for line in page.lines] == [3, 1, 4, 2]
     assert (page.total, page.waiting, page.pages) == (4, 3, 1)
     first = page.lines[0]
-    assert (first.opponent_id, first.opponent_name, first.ruleset) == (BOB.user_id, "Bob", "classic")
+    assert (first.opponent_id, first.opponent_name, first.ruleset) == (
+        BOB.user_id,
+        "Bob",
+        "classic",
+    )
     assert (first.game_number, first.game_count, first.score, first.to_move) == (1, 2, (0, 0), True)
     assert first.time_left == timedelta(hours=1)
     assert page.lines[2].time_left is None
