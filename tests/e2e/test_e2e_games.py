@@ -23,7 +23,8 @@ def fake(e2e_backend: str) -> Iterator[FakeDiscord]:
 
 
 def lines(message: Message) -> list[str]:
-    return message.embeds[0]["description"].splitlines()
+    description: str = message.embeds[0]["description"]
+    return description.splitlines()
 
 
 def test_games_across_two_servers_turn_pages_for_their_player_only(
