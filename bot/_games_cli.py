@@ -20,7 +20,7 @@ from bot.exit_status import ExitStatus
 from bot.service import JarmoService
 from bot.service.player_games import PlayerGameLine
 from bot.store import Store
-from bot.words.player_games import no_games_text, player_games_text, player_games_title
+from bot.words.player_games import player_games_text, player_games_title
 
 CONSOLE_PLAYER = 1  # the console's first player, in every console game
 
@@ -52,7 +52,8 @@ async def _run(store: Store, config: BotConfig, *, player: int) -> int:
     voice = console_voice(str, console_language(None, os.environ))
     first = await service.player_games.page(player)
     if first.empty:
-        print(no_games_text(voice))
+        # As the other operator commands do, this speaks English to the operator.
+        print(f"no unfinished games of player {player}; start one with: jarmo-bot play --db FILE")
         return ExitStatus.OK
     print(player_games_title(first, voice).split(" · ")[0])
     for number in range(first.pages):

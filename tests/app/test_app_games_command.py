@@ -28,4 +28,4 @@ def test_games_lists_the_console_s_unfinished_game_and_nothing_for_another_playe
 
     assert "Your unfinished games: 1, your move in " in listed
     assert " · console · against Dan · classic · game 1 of 1, 0–0 · no time limit" in listed
-    assert "You have no unfinished games" in nobody
+    assert "no unfinished games of player 99" in nobody
