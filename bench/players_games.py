@@ -14,7 +14,9 @@ Prints each backend's plan for the read, then:
 
 * cold: the first read in a freshly opened store, ``--cold`` times (each game's action list is
   replayed once, as after a restart);
-* warm: ``--runs`` reads in one store (each snapshot trusted): median, p99, max.
+* warm: ``--runs`` reads in one store (each snapshot trusted): median, p99, max;
+* /jarmo games: ``--runs`` calls of the whole use case (``service.player_games.page``: the
+  read, the order, the names and a page of lines, the pages in turn): median, p99, max.
 
 Target: p99 <= 300 ms on both backends.
 """
@@ -42,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # Pos
 
 from bot._migrate_cli import migrate_store
 from bot.jarmo import Game
+from bot.service import JarmoService
 from bot.store import open_any, open_store
 from bot.store._games import _ACTIVE_OF_PLAYER
 
@@ -178,6 +181,21 @@ async def timed_reads(target: Path | str, runs: int) -> tuple[float, list[float]
     return cold, warm
 
 
+async def timed_pages(target: Path | str, runs: int) -> list[float]:
+    """``runs`` calls of the whole ``/jarmo games`` use case (the read, the order, the names
+    and the first page's lines) in one store (ms)."""
+    async with open_any(target) as store:
+        service = JarmoService(store)
+        page = await service.player_games.page(PLAYER)
+        assert page.total == PLAYER_GAMES and len(page.lines) == 10, page.total
+        samples = []
+        for run in range(runs):
+            began = time.perf_counter()
+            await service.player_games.page(PLAYER, page=run % page.pages)
+            samples.append((time.perf_counter() - began) * 1000)
+    return samples
+
+
 def measure(targets: dict[str, Path | str], args: argparse.Namespace) -> None:
     for name, target in targets.items():
         print(f"\n{name}: plan")
@@ -194,15 +212,18 @@ def measure(targets: dict[str, Path | str], args: argparse.Namespace) -> None:
                 print(f"    {line}")
     colds: dict[str, list[float]] = {name: [] for name in targets}
     warms: dict[str, list[float]] = {name: [] for name in targets}
+    pages: dict[str, list[float]] = {name: [] for name in targets}
     for _ in range(args.cold):  # alternating, so both see the same machine load
         for name, target in targets.items():
             cold, warm = asyncio.run(timed_reads(target, args.runs // args.cold))
             colds[name].append(cold)
             warms[name] += warm
+            pages[name] += asyncio.run(timed_pages(target, args.runs // args.cold))
     print()
     for name in targets:
         print(f"{name:10} cold (first read, replayed): {summary(colds[name])}")
         print(f"{name:10} warm (snapshots trusted):    {summary(warms[name])}")
+        print(f"{name:10} /jarmo games (use case):     {summary(pages[name])}")
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ from typing import Any
 
 from bot import package_version
 from bot._doctor_cli import add_doctor_parser, run_doctor
+from bot._games_cli import add_games_parser, run_games
 from bot._migrate_cli import add_migrate_parser, run_migrate
 from bot._ratings_cli import add_ratings_parser, run_ratings
 from bot.config import LOG_LEVELS, BotConfig, ConfigError, load_config
@@ -100,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_doctor(config, args)
     if command == "health":
         return run_health(config, server_problem)
+    if command == "games":
+        return run_games(config, args)
     if command == "migrate-store":
         return run_migrate(args)
     if config.token is None:
@@ -159,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_doctor_parser(commands, shared)  # damaged games
     add_health_parser(commands, shared)  # Docker's HEALTHCHECK
     add_migrate_parser(commands, shared)  # SQLite -> PostgreSQL
+    add_games_parser(commands, shared)  # a player's unfinished games
     for command in commands.choices.values():
         command.epilog = EPILOG
         command.formatter_class = argparse.RawDescriptionHelpFormatter

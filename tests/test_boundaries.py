@@ -182,6 +182,8 @@ RULES: dict[str, Rule] = {
     "bot/_doctor_cli.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
     "bot/_ratings_cli.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
     "bot/_migrate_cli.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
+    # Speaks the console's way, so it may use the console's wording.
+    "bot/_games_cli.py": Rule(not_ours=frozenset({"bot.cogs", "bot.client"}), not_packages=DISCORD),
 }
 # They wire the layers together, so they may import any of them.
 COMPOSITION_ROOTS = ("bot/__init__.py", "bot/__main__.py", "bot/client.py")

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.cogs.announcing import Announcer
 from bot.cogs.challenges import ChallengeButton
 from bot.cogs.clock import PauseButton
+from bot.cogs.games import GamesPageButton
 from bot.cogs.grid import GridCell, MoveButton
 from bot.cogs.group import FEATURES, GROUP_NAME, JarmoCog
 from bot.cogs.inflight import InFlight
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 DYNAMIC_ITEMS = (
     ChallengeButton,
+    GamesPageButton,
     GridCell,
     HistoryPicker,
     LeaderboardButton,
@@ -75,6 +77,7 @@ __all__ = [
     "Announcer",
     "CatalogueTranslator",
     "ChallengeButton",
+    "GamesPageButton",
     "GridCell",
     "HistoryPicker",
     "InFlight",

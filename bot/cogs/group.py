@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.cogs.challenges import ChallengeCommands
 from bot.cogs.clock import ClockCommands
+from bot.cogs.games import GamesCommands
 from bot.cogs.pinging import NotifyCommands
 from bot.cogs.play import PlayCommands
 from bot.cogs.review import ReviewCommands
@@ -28,6 +29,7 @@ FEATURES: tuple[type, ...] = (
     ReviewCommands,
     ServerCommands,
     TournamentCommands,
+    GamesCommands,
     NotifyCommands,
     VacationCommands,
 )
@@ -39,6 +41,7 @@ class JarmoCog(
     # listed here in reverse to publish them in the order of FEATURES.
     VacationCommands,
     NotifyCommands,
+    GamesCommands,
     TournamentCommands,
     ServerCommands,
     ReviewCommands,

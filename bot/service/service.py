@@ -20,6 +20,7 @@ from bot.service.match_events import MatchListeners
 from bot.service.models import Actor, ServiceConfig
 from bot.service.pings import TurnPings
 from bot.service.play import PlayCases
+from bot.service.player_games import PlayerGames
 from bot.service.ratings import Ratings
 from bot.service.rematches import RematchCases
 from bot.service.reviews import ReviewCases
@@ -80,6 +81,8 @@ class JarmoService:
         self.reviews = ReviewCases(self.kit)
         self.pings = TurnPings(self.kit)
         self.vacations = VacationCases(self.kit)
+        # a player's unfinished games in every server
+        self.player_games = PlayerGames(self.kit)
 
     def with_computer(self, computer: Actor) -> JarmoService:
         """A service like this one (same store, settings, clock and random source) that plays

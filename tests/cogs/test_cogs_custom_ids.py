@@ -13,6 +13,7 @@ import pytest
 from bot.cogs import DYNAMIC_ITEMS
 from bot.cogs.challenges import ChallengeButton
 from bot.cogs.clock import PauseButton
+from bot.cogs.games import GamesPageButton
 from bot.cogs.grid import GridCell, MoveButton
 from bot.cogs.items import JarmoItem
 from bot.cogs.play import ResignButton, StopButton
@@ -34,6 +35,7 @@ CASES: list[tuple[Item, str]] = [
     (PauseButton(OFFER), f"jarmo:pause:{2**40}:199:{BIG}:{BIG - 1}"),
     (StopButton(OFFER), f"jarmo:stop:{2**40}:199:{BIG}:{BIG - 1}"),
     (LeaderboardButton(BIG, "ludos", 3, 5), f"jarmo:lb:{BIG}:ludos:3:5"),
+    (GamesPageButton(4, BIG), f"jarmo:games:4:{BIG}"),
     (HistoryPicker(None, guild_id=1, user_id=5, opponent_id=None), "jarmo:hist:1:5:0"),
     (HistoryPicker(None, guild_id=1, user_id=5, opponent_id=BIG), f"jarmo:hist:1:5:{BIG}"),
     (ReviewButton(77), "jarmo:review:77"),
