@@ -15,6 +15,8 @@ from bot.cogs.tree import Unwelcome
 from bot.cogs.words import discord_voice, discord_words, reader_language
 from bot.i18n import N_
 from bot.service.player_games import PlayerGameLine, PlayerGamesPage
+from bot.service.vacations import VacationStatus
+from bot.words import vacation_line
 from bot.words.player_games import no_games_text, player_games_text, player_games_title
 
 if TYPE_CHECKING:
@@ -47,27 +49,31 @@ class GamesPageButton(
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         if interaction.user.id != self.viewer_id:
             raise Unwelcome(N_("These are someone else's games: use /jarmo games to see yours."))
-        page = await games_page(interaction, self.page)
-        await interaction.response.edit_message(**games_message(interaction, page))
+        page, vacation = await games_page(interaction, self.page)
+        await interaction.response.edit_message(**games_message(interaction, page, vacation))
 
 
-async def games_page(interaction: discord.Interaction[JarmoBot], page: int) -> PlayerGamesPage:
-    """Page ``page`` of the user's unfinished games in the servers the bot shares with them."""
+async def games_page(
+    interaction: discord.Interaction[JarmoBot], page: int
+) -> tuple[PlayerGamesPage, VacationStatus]:
+    """Page ``page`` of the user's unfinished games in the servers the bot shares with them,
+    and their vacation."""
     servers = {guild.id for guild in interaction.client.guilds}
-    return await interaction.client.service.player_games.page(
-        interaction.user.id, page=page, servers=servers
-    )
+    service = interaction.client.service
+    games = await service.player_games.page(interaction.user.id, page=page, servers=servers)
+    return games, await service.vacations.status(interaction.user.id)
 
 
 def games_message(
-    interaction: discord.Interaction[JarmoBot], page: PlayerGamesPage
+    interaction: discord.Interaction[JarmoBot], page: PlayerGamesPage, vacation: VacationStatus
 ) -> dict[str, Any]:
     """Keyword arguments for the private message showing ``page``, in the reader's language,
-    with page buttons when there is more than one page."""
+    with page buttons when there is more than one page, and the vacation the player has."""
     language = reader_language(interaction)
     voice = discord_voice(language)
     if page.empty:
-        return {"content": no_games_text(voice), "embed": None, "view": None}
+        text = f"{no_games_text(voice)}\n{vacation_line(vacation, voice)}"
+        return {"content": text, "embed": None, "view": None}
     _ = discord_words(language).gettext
 
     def server_name(guild_id: int) -> str:
@@ -81,7 +87,10 @@ def games_message(
 
     embed = discord.Embed(
         title=player_games_title(page, voice),
-        description=player_games_text(page, voice, server_name=server_name, link=link),
+        description=(
+            f"{player_games_text(page, voice, server_name=server_name, link=link)}\n\n"
+            + vacation_line(vacation, voice)
+        ),
         colour=EMBED_COLOUR,
     )
     message: dict[str, Any] = {
@@ -109,8 +118,8 @@ class GamesCommands(commands.Cog):
     @app_commands.command()
     async def games(self, interaction: discord.Interaction[JarmoBot]) -> None:
         """Your unfinished games, in every server."""
-        page = await games_page(interaction, 0)
-        message = games_message(interaction, page)
+        page, vacation = await games_page(interaction, 0)
+        message = games_message(interaction, page, vacation)
         await interaction.response.send_message(
             **{key: value for key, value in message.items() if value is not None}, ephemeral=True
         )

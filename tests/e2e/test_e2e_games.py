@@ -23,8 +23,9 @@ def fake(e2e_backend: str) -> Iterator[FakeDiscord]:
 
 
 def lines(message: Message) -> list[str]:
+    """The listed games, without the vacation line below them."""
     description: str = message.embeds[0]["description"]
-    return description.splitlines()
+    return [line for line in description.splitlines() if line[:1].isdigit()]
 
 
 def test_games_across_two_servers_turn_pages_for_their_player_only(
@@ -43,6 +44,8 @@ def test_games_across_two_servers_turn_pages_for_their_player_only(
     first = asked.message
     assert first.embeds[0]["title"] == "Your unfinished games: 12, your move in 12 · page 1 of 2"
     assert len(lines(first)) == 10
+    vacation = first.embeds[0]["description"].splitlines()[-1]
+    assert vacation.startswith("Vacation left in ") and vacation.endswith(": 14 days of 14 days.")
     assert all("Your move" in line and "against Bob" in line for line in lines(first))
     links = [line.split("(")[-1].rstrip(")") for line in lines(first)]
     assert all(link.startswith("https://discord.com/channels/") for link in links)
@@ -75,4 +78,4 @@ def test_a_player_without_games_is_told_how_to_start_one(
     fake: FakeDiscord, bot: BotProcess
 ) -> None:
     answer = fake.slash(fake.world.cat, fake.world.channel("general"), "jarmo games").wait_answer()
-    check_private(answer, "You have no unfinished games", "/jarmo challenge")
+    check_private(answer, "You have no unfinished games", "/jarmo challenge", "Vacation left in")
