@@ -90,6 +90,7 @@ from bot.store.records import (
     MatchState,
     NewChallenge,
     PlayerRecord,
+    RatingRange,
     Side,
     SidePreference,
 )
@@ -159,6 +160,7 @@ __all__ = [
     "RatedGameRecord",
     "RatingChange",
     "RatingHistoryRecord",
+    "RatingRange",
     "RatingRecord",
     "RatingStore",
     "RatingTables",
