@@ -7,6 +7,8 @@ One bot process serves the module (fresh database); each test plays in its own c
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import check_private
 from tests.e2e.fake_discord import FakeDiscord
@@ -14,7 +16,7 @@ from tests.e2e.fake_models import Channel, Message, User
 
 
 def open_challenge(
-    fake: FakeDiscord, channel: Channel, challenger: User, **options: str
+    fake: FakeDiscord, channel: Channel, challenger: User, **options: Any
 ) -> Message:
     """``/jarmo challenge`` with no opponent; checks the public announcement and returns it."""
     answer = fake.slash(challenger, channel, "jarmo challenge", **options).wait_answer()
