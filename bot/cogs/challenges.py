@@ -55,33 +55,36 @@ class ChallengeCommands(commands.Cog):
 
     @app_commands.command()
     @app_commands.describe(
-        opponent="The member you want to play",
+        opponent="Who to play; leave it out to challenge anyone",
         games="Games per match; sides swap after each",
         ruleset="The rules (default: classic)",
         side="Your side in the first game",
         time_per_move="Time per move, e.g. 5m, 1h, 3d or none",
         level="The computer's strength, when you challenge this bot",
+        rating_range="Who may accept an open challenge, e.g. 1000-1300",
     )
     async def challenge(
         self,
         interaction: discord.Interaction[JarmoBot],
-        opponent: discord.Member,
+        opponent: discord.Member | None = None,
         games: MatchLength = 1,
         ruleset: Ruleset | None = None,
         side: Literal["white", "black", "random"] = "random",
         time_per_move: app_commands.Range[str, 1, 12] | None = None,
         level: ComputerLevel | None = None,
+        rating_range: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
-        """Challenge a member, or this bot to play the computer"""
+        """Challenge a member, anyone here, or this bot to play the computer"""
         request = ChallengeRequest(
-            Actor(opponent.id, opponent.display_name, opponent.bot),
+            None if opponent is None else Actor(opponent.id, opponent.display_name, opponent.bot),
             games=games,
             ruleset=ruleset,
             side=side,
             time_per_move=time_per_move,
             level=level,
+            rating_range=rating_range,
         )
-        if interaction.client.service.is_computer(opponent.id):
+        if opponent is not None and interaction.client.service.is_computer(opponent.id):
             await _play_the_computer(interaction, request)
         else:
             await _challenge_a_member(interaction, request)
@@ -117,13 +120,14 @@ async def _challenge_a_member(
 
 
 async def post_challenge(interaction: discord.Interaction[JarmoBot], view: ChallengeView) -> None:
-    """Answer ``interaction`` with the challenge and its buttons, pinging the challenged."""
+    """Answer ``interaction`` with the challenge and its buttons, pinging the challenged (an
+    open challenge pings nobody)."""
     record = view.challenge
     language = await channel_language(interaction)
     text = challenge_text(view, discord_voice(language), expires=relative_time(record.expires_at))
     sent = await interaction.response.send_message(
         text,
-        view=challenge_buttons(record.id, language),
+        view=challenge_buttons(record.id, language, is_open=record.challenged_id is None),
         allowed_mentions=only_pinging(record.challenged_id),
     )
     if sent.message_id is not None:  # Discord returns it with the callback's answer
@@ -135,7 +139,8 @@ class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     custom_id=CustomIdSpec("challenge", id=int, answer="|".join(_ANSWERS)),
 ):
-    """Accept / Decline (the challenged player) and Withdraw (the challenger)."""
+    """Accept / Decline (the challenged player, or anyone for an open challenge's Accept) and
+    Withdraw (the challenger)."""
 
     def __init__(self, challenge_id: int, answer: str, language: str | None = None) -> None:
         label, style = _ANSWERS[answer]
@@ -205,9 +210,13 @@ def answered(view: ChallengeView, language: str | None) -> str:
     return challenge_text(view, discord_voice(language), expires="—")
 
 
-def challenge_buttons(challenge_id: int, language: str | None = None) -> discord.ui.View:
-    """The three buttons under a challenge."""
+def challenge_buttons(
+    challenge_id: int, language: str | None = None, *, is_open: bool = False
+) -> discord.ui.View:
+    """The buttons under a challenge: Accept, Decline and Withdraw (an open challenge, which
+    nobody in particular was asked, has no Decline)."""
     view = discord.ui.View(timeout=None)
     for answer in _ANSWERS:
-        view.add_item(ChallengeButton(challenge_id, answer, language))
+        if not (is_open and answer == "decline"):
+            view.add_item(ChallengeButton(challenge_id, answer, language))
     return view

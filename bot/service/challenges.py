@@ -3,6 +3,7 @@ letting overdue ones expire."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 from bot import store as st
@@ -12,12 +13,26 @@ from bot.service._reports import Reports
 from bot.service.game_options import CHALLENGE_RULES, check_game_options
 from bot.service.kit import ServiceKit
 from bot.service.models import Actor, BoardView, ChallengeRequest, ChallengeView, Place
+from bot.service.ratings import new_skill
 from bot.service.timecontrol import NO_LIMIT
 from bot.service.venues import NewMatch, Venue
 
 COMPUTER_LEVELS = ("easy", "medium", "hard")
 DEFAULT_COMPUTER_LEVEL = "medium"
 _SIDES: dict[str, st.SidePreference] = {"white": "white", "black": "black", "random": "random"}
+# Two whole ratings joined by a dash ("1000-1300", or with an en dash as phones type it); at
+# most five digits each, so no text makes a huge number.
+_RATING_RANGE = re.compile(r"\s*(\d{1,5})\s*[-\u2013]\s*(\d{1,5})\s*")
+
+
+def parse_rating_range(text: str) -> st.RatingRange:
+    """The range ``text`` (``"1000-1300"``) names, both ends included. Raises
+    ``ChallengeUnavailable`` (``BAD_RATING_RANGE``) for anything else: no range, a negative
+    end, or a lowest rating above the highest."""
+    found = _RATING_RANGE.fullmatch(text)
+    if found is None or int(found[1]) > int(found[2]):
+        raise errors.ChallengeUnavailable(errors.Code.BAD_RATING_RANGE, text=text)
+    return st.RatingRange(int(found[1]), int(found[2]))
 
 
 class ChallengeCases:
@@ -34,11 +49,26 @@ class ChallengeCases:
         option and ``ChannelBusy`` when the channel already has a game or challenge."""
         kit = self._kit
         opponent = request.opponent
+        if opponent is None:
+            return await self._post_open(place, challenger, request)
+        if request.rating_range is not None:
+            raise errors.ChallengeUnavailable(errors.Code.RATING_RANGE_NEEDS_OPEN_CHALLENGE)
         if opponent.user_id == challenger.user_id:
             raise errors.ChallengeUnavailable(errors.Code.SELF_CHALLENGE)
         if opponent.is_bot and not kit.is_computer(opponent.user_id):
             raise errors.ChallengeUnavailable(errors.Code.BOT_OPPONENT, name=opponent.display_name)
         return await self.post_options(place, challenger, opponent, self._options(request))
+
+    async def _post_open(
+        self, place: Place, challenger: Actor, request: ChallengeRequest
+    ) -> ChallengeView:
+        """An open challenge: anyone in the channel (rated within its range, if it has one)
+        may accept it."""
+        limits = None if request.rating_range is None else parse_rating_range(request.rating_range)
+        options = self._options(request)
+        await self._kit.names.remember(place, challenger)
+        record = await self._create(place, challenger.user_id, None, options, limits)
+        return ChallengeView(record, challenger.display_name, "")
 
     async def post_options(
         self, place: Place, challenger: Actor, opponent: Actor, options: st.ChallengeOptions
@@ -52,7 +82,12 @@ class ChallengeCases:
         return ChallengeView(record, challenger.display_name, opponent.display_name)
 
     async def _create(
-        self, place: Place, challenger_id: int, challenged_id: int, options: st.ChallengeOptions
+        self,
+        place: Place,
+        challenger_id: int,
+        challenged_id: int | None,
+        options: st.ChallengeOptions,
+        rating_range: st.RatingRange | None = None,
     ) -> st.ChallengeRecord:
         kit = self._kit
         now = kit.now()
@@ -63,6 +98,7 @@ class ChallengeCases:
             challenged_id=challenged_id,
             options=options,
             expires_at=now + timedelta(seconds=kit.config.challenge_expiry_seconds),
+            rating_range=rating_range,
         )
         async with kit.locks(place.channel_id):
             try:
@@ -85,7 +121,7 @@ class ChallengeCases:
         return settings.challenge(side, level)
 
     def _level(self, request: ChallengeRequest) -> str | None:
-        if not self._kit.is_computer(request.opponent.user_id):
+        if not self._plays_computer(request):
             return None
         level = request.level or DEFAULT_COMPUTER_LEVEL
         if level not in COMPUTER_LEVELS:
@@ -95,11 +131,14 @@ class ChallengeCases:
     def _time_per_move(self, request: ChallengeRequest) -> str | None:
         # The computer answers at once and cannot lose on time while the bot is down, so games
         # against it run without a clock.
-        if not self._kit.is_computer(request.opponent.user_id):
+        if not self._plays_computer(request):
             return request.time_per_move
         if request.time_per_move not in (None, NO_LIMIT):
             raise errors.ChallengeUnavailable(errors.Code.COMPUTER_HAS_NO_CLOCK)
         return NO_LIMIT
+
+    def _plays_computer(self, request: ChallengeRequest) -> bool:
+        return request.opponent is not None and self._kit.is_computer(request.opponent.user_id)
 
     async def attach_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the message that shows a challenge, so it can be updated when it expires."""
@@ -130,15 +169,41 @@ class ChallengeCases:
         ``venue`` opens for it (if any) or else where the challenge was posted."""
         kit = self._kit
         record = await self._challenge(challenge_id)
-        if actor.user_id != record.challenged_id:
+        if record.challenged_id is None:
+            await self._check_may_accept_open(actor, record)
+        elif actor.user_id != record.challenged_id:
             raise errors.NotAllowed(errors.Code.ONLY_CHALLENGED_ANSWERS, answer="accept")
         await kit.names.remember(Place(record.guild_id, record.channel_id), actor)
         side = record.options.side
         if side == "random":
             side = kit.rng.choice(("white", "black"))
-        first_white = record.challenger_id if side == "white" else record.challenged_id
-        _, game_record = await self._start(record, first_white, venue)
+        first_white = record.challenger_id if side == "white" else actor.user_id
+        _, game_record = await self._start(record, first_white, venue, actor)
         return await self._reports.view(game_record)
+
+    async def _check_may_accept_open(self, actor: Actor, record: st.ChallengeRecord) -> None:
+        """Refuse the challenger's own click, and a player rated outside the range (in the
+        challenge's ruleset and server; a player with no rated game there counts as new)."""
+        if actor.user_id == record.challenger_id:
+            raise errors.NotAllowed(errors.Code.OWN_OPEN_CHALLENGE)
+        limits = record.rating_range
+        if limits is None:
+            return
+        rating = await self._rating(record.guild_id, record.options.ruleset, actor.user_id)
+        if not limits.holds(rating):
+            raise errors.NotAllowed(
+                errors.Code.OUTSIDE_RATING_RANGE,
+                rating=round(rating),
+                lowest=limits.lowest,
+                highest=limits.highest,
+                ruleset=record.options.ruleset,
+            )
+
+    async def _rating(self, guild_id: int, ruleset: str, user_id: int) -> float:
+        for rating in await self._kit.store.ratings.player_ratings(guild_id, user_id):
+            if rating.ruleset == ruleset:
+                return rating.skill.rating
+        return new_skill().rating
 
     async def start_arranged(
         self,
@@ -163,19 +228,23 @@ class ChallengeCases:
             return None
         where = Place(place.guild_id, opened)
         record = await self._create(where, first.user_id, second.user_id, options)
-        match, _ = await self._start(record, first.user_id, venue=None)
+        match, _ = await self._start(record, first.user_id, None, second)
         return match
 
     async def _start(
-        self, record: st.ChallengeRecord, first_white_id: int, venue: Venue | None
+        self,
+        record: st.ChallengeRecord,
+        first_white_id: int,
+        venue: Venue | None,
+        acceptor: Actor,
     ) -> tuple[st.MatchRecord, st.GameRecord]:
-        """Accept ``record``: its match and the match's first game start, in the place
-        ``venue`` opens (if any) or else in the challenge's channel."""
+        """``acceptor`` accepts ``record``: its match and the match's first game start, in the
+        place ``venue`` opens (if any) or else in the challenge's channel."""
         kit = self._kit
         options = record.options
         game = Game.new(options.ruleset, options.layout, options.max_plies)
         async with kit.locks(record.channel_id):
-            channel_id = await self._open_venue(record.id, venue)
+            channel_id = await self._open_venue(record.id, venue, acceptor)
             try:
                 started = await kit.store.challenges.accept(
                     record.id,
@@ -183,6 +252,7 @@ class ChallengeCases:
                     first_game=game,
                     now=kit.now(),
                     channel_id=channel_id,
+                    acceptor_id=acceptor.user_id,
                 )
             except st.ChallengeClosed as closed:
                 raise _closed(closed) from None
@@ -201,7 +271,9 @@ class ChallengeCases:
                 return errors.GameDamaged(damaged.game_id, damaged.reason)
         return _busy(busy)
 
-    async def _open_venue(self, challenge_id: int, venue: Venue | None) -> int | None:
+    async def _open_venue(
+        self, challenge_id: int, venue: Venue | None, acceptor: Actor
+    ) -> int | None:
         """The match's own channel from ``venue``, opened only for a challenge that can still be
         accepted (a second click must not open a second thread)."""
         if venue is None:
@@ -216,7 +288,7 @@ class ChallengeCases:
             NewMatch(
                 Place(record.guild_id, record.channel_id),
                 named.challenger_name,
-                named.challenged_name,
+                named.challenged_name or acceptor.display_name,
                 record.options.ruleset,
             )
         )

@@ -39,6 +39,10 @@ class Code(StrEnum):
     CHALLENGE_GONE = "challenge-gone"
     CHALLENGE_EXPIRED = "challenge-expired"
     CHALLENGE_ANSWERED = "challenge-answered"
+    BAD_RATING_RANGE = "bad-rating-range"
+    RATING_RANGE_NEEDS_OPEN_CHALLENGE = "rating-range-needs-open-challenge"
+    OUTSIDE_RATING_RANGE = "outside-rating-range"
+    OWN_OPEN_CHALLENGE = "own-open-challenge"
     # permissions
     ONLY_CHALLENGED_ANSWERS = "only-challenged-answers"
     ONLY_CHALLENGER_CANCELS = "only-challenger-cancels"

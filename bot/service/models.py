@@ -32,12 +32,13 @@ class Place:
 class ChallengeRequest:
     """What the challenger asked for; ``None`` means the configured default."""
 
-    opponent: Actor
+    opponent: Actor | None  # None: an open challenge, that anyone in the channel may accept
     games: int = 1
     ruleset: str | None = None
     side: str = "random"  # the challenger's side in game 1: white, black or random
     time_per_move: str | None = None  # "30m", "1d", "none", ...
     level: str | None = None  # the computer's strength when the opponent is the computer
+    rating_range: str | None = None  # an open challenge's "1000-1300": who may accept it
 
 
 @dataclass(frozen=True, slots=True)

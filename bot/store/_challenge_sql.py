@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import bindparam, insert, literal, select, union_all, update
+from sqlalchemy import bindparam, func, insert, literal, or_, select, union_all, update
 
 from bot.jarmo import Game
 from bot.jarmo.match import MATCH_LENGTHS
@@ -40,6 +40,11 @@ def check_new_challenge(new: NewChallenge) -> None:
         raise ValueError(f"time_per_move_seconds must be positive, not {o.time_per_move_seconds}")
     if new.challenger_id == new.challenged_id:
         raise ValueError("a player cannot challenge themselves")
+    limits = new.rating_range
+    if limits is not None and new.challenged_id is not None:
+        raise ValueError("only an open challenge has a rating range")
+    if limits is not None and not 0 <= limits.lowest <= limits.highest:
+        raise ValueError(f"not a rating range: {limits.lowest}-{limits.highest}")
 
 
 _NEW_MATCH_COLUMNS = (
@@ -76,6 +81,28 @@ _SET_STATUS = Hot(
     .values(status=bindparam("new_status"), closed_at=bindparam("now"))
     .returning(*CHALLENGE_COLUMNS)
 )
+# Accepting is one conditional update, so that of two clicks at once (in any processes) exactly
+# one finds the challenge still pending and gets the game; an open challenge takes its acceptor
+# as the challenged player in the same statement.
+_CLAIM = Hot(
+    update(challenges)
+    .where(
+        challenges.c.id == bindparam("challenge_id"),
+        challenges.c.status == inline("pending"),
+        challenges.c.expires_at > bindparam("now"),
+        challenges.c.challenger_id != bindparam("acceptor"),
+        or_(
+            challenges.c.challenged_id == bindparam("acceptor"),
+            challenges.c.challenged_id.is_(None),
+        ),
+    )
+    .values(
+        status="accepted",
+        closed_at=bindparam("now"),
+        challenged_id=func.coalesce(challenges.c.challenged_id, bindparam("acceptor")),
+    )
+    .returning(*CHALLENGE_COLUMNS)
+)
 _NEW_MATCH = Hot(
     insert(matches)
     .values({name: bindparam(name) for name in _NEW_MATCH_COLUMNS})
@@ -109,6 +136,8 @@ def insert_challenge(db: Sql, new: NewChallenge, now: str) -> ChallengeRecord:
         layout=o.layout, side=o.side, max_plies=o.max_plies,
         vs_computer_level=o.vs_computer_level, created_at=now,
         expires_at=_rows.to_text(new.expires_at), time_per_move_seconds=o.time_per_move_seconds,
+        min_rating=None if new.rating_range is None else new.rating_range.lowest,
+        max_rating=None if new.rating_range is None else new.rating_range.highest,
     )  # fmt: skip
     try:
         row = db.execute(_NEW_CHALLENGE, stored).mappings().one()
@@ -126,6 +155,22 @@ def pending_for_update(db: Sql, challenge_id: int) -> ChallengeRecord:
     if challenge.status != "pending":
         raise ChallengeClosed(challenge_id, challenge.status)
     return challenge
+
+
+def claim(db: Sql, challenge_id: int, acceptor_id: int, now: datetime) -> ChallengeRecord:
+    """Mark the pending challenge accepted by ``acceptor_id`` at ``now``, in one statement.
+    Raises ``NotFound``, ``ChallengeClosed`` if it is not pending (an overdue one is stored as
+    expired first), or ``ValueError`` if ``acceptor_id`` may not accept it."""
+    at = to_text(now)
+    found = {"challenge_id": challenge_id, "acceptor": acceptor_id, "now": at}
+    row = _CLAIM.execute(db, found).first()
+    if row is not None:
+        return _rows.challenge(row)
+    current = pending_for_update(db, challenge_id)  # raises unless it is pending
+    if current.is_overdue(now):
+        set_status(db, challenge_id, "expired", at)
+        raise ChallengeClosed(challenge_id, "expired")
+    raise ValueError(f"user {acceptor_id} may not accept challenge {challenge_id}")
 
 
 def set_status(db: Sql, challenge_id: int, status: str, now: str) -> ChallengeRecord:
@@ -241,22 +286,29 @@ class SqlChallenges:
         first_game: Game,
         now: datetime,
         channel_id: int | None = None,
+        acceptor_id: int | None = None,
     ) -> tuple[MatchRecord, GameRecord]:
         """Accept a pending challenge: mark it accepted, create its match and game 0, at once;
         see ``ChallengeStore.accept``."""
         snapshot, at = dump(first_game), to_text(now)
 
-        def work(db: Sql) -> tuple[MatchRecord, GameRecord] | None:
-            challenge = pending_for_update(db, challenge_id)
-            if challenge.is_overdue(now):
-                set_status(db, challenge_id, "expired", at)
-                return None  # committed as expired; reported below
-            set_status(db, challenge_id, "accepted", at)
+        def work(db: Sql) -> tuple[MatchRecord, GameRecord] | ChallengeClosed:
+            if acceptor_id is None:  # a named challenge, accepted by the player it names
+                named = pending_for_update(db, challenge_id).challenged_id
+                if named is None:
+                    raise ValueError(f"challenge {challenge_id} is open: say who accepts it")
+                by = named
+            else:
+                by = acceptor_id
+            try:
+                challenge = claim(db, challenge_id, by, now)
+            except ChallengeClosed as closed:
+                return closed  # an overdue one stays stored as expired; reported below
             match = insert_match(db, challenge, first_white_id, at, channel_id)
             return match, insert_game(db, match, 0, first_game, snapshot, at)
 
         accepted = await self._writer.run(work)
-        if accepted is None:
-            raise ChallengeClosed(challenge_id, "expired")
+        if isinstance(accepted, ChallengeClosed):
+            raise accepted
         self._loader.trust(accepted[1].id, 0, snapshot)
         return accepted

@@ -17,6 +17,7 @@ from bot.store.records import (
     GameRecord,
     MatchRecord,
     PlayerRecord,
+    RatingRange,
 )
 from bot.store.schema import actions, challenges, games, matches, players
 
@@ -80,7 +81,14 @@ def challenge(row: RowMapping) -> ChallengeRecord:
         expires_at=_at(row["expires_at"]),
         closed_at=from_text(row["closed_at"]),
         message_id=row["message_id"],
+        rating_range=_rating_range(row["min_rating"], row["max_rating"]),
     )
+
+
+def _rating_range(lowest: int | None, highest: int | None) -> RatingRange | None:
+    if lowest is None or highest is None:
+        return None
+    return RatingRange(lowest, highest)
 
 
 def match(row: Mapping[Any, Any], prefix: str = "") -> MatchRecord:

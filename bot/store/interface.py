@@ -160,19 +160,23 @@ class ChallengeStore(Protocol):
         first_game: Game,
         now: datetime,
         channel_id: int | None = None,
+        acceptor_id: int | None = None,
     ) -> tuple[MatchRecord, GameRecord]:
         """Accept a pending challenge: in one transaction, mark it accepted, create its match
         (running) and the match's game 0 (active, ``first_white_id`` playing White).
 
         The match is played in ``channel_id`` (a thread opened for it), or else in the
-        challenge's channel.
+        challenge's channel. ``acceptor_id`` is who accepts: any player but the challenger for
+        an open challenge (who becomes its challenged player), the named player otherwise
+        (``None`` for them). Of two accepts at once, in any processes, exactly one succeeds; the
+        other raises ``ChallengeClosed("accepted")``.
 
         ``first_game`` is the fresh engine game (no moves yet). Raises ``NotFound``;
         ``ChallengeClosed`` if it is not pending, or ``ChallengeClosed("expired")`` if it is
         overdue at ``now`` (it is then stored as expired); ``ChannelTaken`` if the match's channel
-        has an active game; ``ValueError`` for an open challenge (it names no opponent) or a
-        ``first_white_id`` who is not one of its players. In a match with a time limit, game
-        0's clock starts at ``now``.
+        has an active game; ``ValueError`` for an open challenge without ``acceptor_id``, an
+        acceptor who may not accept it, or a ``first_white_id`` who is not one of its players.
+        In a match with a time limit, game 0's clock starts at ``now``.
         """
         ...
 

@@ -39,6 +39,18 @@ class ChallengeOptions:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingRange:
+    """The ratings, both ends included, of the players who may accept an open challenge."""
+
+    lowest: int
+    highest: int
+
+    def holds(self, rating: float) -> bool:
+        """Whether a player rated ``rating`` (as shown, rounded) may accept."""
+        return self.lowest <= round(rating) <= self.highest
+
+
+@dataclass(frozen=True, slots=True)
 class NewChallenge:
     """A challenge about to be posted; the store assigns the id and ``created_at``."""
 
@@ -48,6 +60,7 @@ class NewChallenge:
     challenged_id: int | None  # None: an open challenge, naming no opponent
     options: ChallengeOptions
     expires_at: datetime  # timezone-aware UTC
+    rating_range: RatingRange | None = None  # only for an open challenge; None: anyone
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +78,7 @@ class ChallengeRecord:
     expires_at: datetime
     closed_at: datetime | None  # when it left "pending"
     message_id: int | None  # the Discord message that shows it, once posted
+    rating_range: RatingRange | None = None  # who may accept an open challenge; None: anyone
 
     def is_overdue(self, now: datetime) -> bool:
         """Whether a pending challenge has outlived its expiry time at ``now``."""

@@ -101,6 +101,9 @@ challenges = Table(
     Column("closed_at", Text),
     Column("message_id", Id),
     Column("time_per_move_seconds", Integer),
+    # Who may accept an open challenge, by rating (both ends included); NULL: anyone.
+    Column("min_rating", Integer),
+    Column("max_rating", Integer),
     PrimaryKeyConstraint("id", name="challenges_pkey"),
     *_checks(
         "challenges",

@@ -355,6 +355,12 @@ def challenge_text(view: ChallengeView, voice: Voice, *, expires: str) -> str:
     opponent = record.challenged_id
     # TRANSLATORS: whom an open challenge challenges: {challenged} in the announcement.
     challenged = _("anyone") if opponent is None else voice.name(opponent)
+    limits = record.rating_range
+    if opponent is None and limits is not None:
+        # TRANSLATORS: whom an open challenge limited by rating challenges: {challenged}.
+        challenged = _("anyone rated {lowest}-{highest}").format(
+            lowest=limits.lowest, highest=limits.highest
+        )
     if options.game_count > 1:
         games = voice.ngettext(
             "a match of {count} game", "a match of {count} games", options.game_count

@@ -45,6 +45,21 @@ _MESSAGES: dict[Code, str] = {
     ),
     Code.CHALLENGE_GONE: N_("That challenge no longer exists. Start a new one with {challenge}."),
     Code.CHALLENGE_EXPIRED: N_("This challenge has expired. Start a new one with {challenge}."),
+    Code.BAD_RATING_RANGE: N_(
+        "{text!r} is not a rating range. Give the lowest and the highest rating, lowest first, "
+        "such as 1000-1300."
+    ),
+    Code.RATING_RANGE_NEEDS_OPEN_CHALLENGE: N_(
+        "A rating range is only for a challenge to anyone. Leave out the opponent to challenge "
+        "anyone, or leave out rating_range."
+    ),
+    Code.OUTSIDE_RATING_RANGE: N_(
+        "This challenge is for players rated {lowest}-{highest} in {ruleset}; your rating here "
+        "is {rating}. Start your own with {challenge}."
+    ),
+    Code.OWN_OPEN_CHALLENGE: N_(
+        "This is your own challenge: wait for someone to accept it, or use Withdraw."
+    ),
     Code.ONLY_CHALLENGER_CANCELS: N_(
         "Only the challenger can cancel this challenge. Start your own with {challenge}."
     ),

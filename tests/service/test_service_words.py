@@ -79,7 +79,7 @@ async def test_ludos_texts_say_green_and_blue(service: JarmoService) -> None:
         assert "White" not in text and "Black" not in text
 
 
-async def test_an_open_challenge_names_nobody_and_nobody_can_answer_it_yet(
+async def test_an_open_challenge_names_nobody_and_nobody_can_decline_it(
     service: JarmoService, store: SqliteStore, clock: FakeClock
 ) -> None:
     new = NewChallenge(
@@ -94,9 +94,10 @@ async def test_an_open_challenge_names_nobody_and_nobody_can_answer_it_yet(
     view = await service.challenges.view(posted.id)
     assert view.challenged_name == ""
     assert challenge_text(view, WORDS, expires="soon").startswith("Ann challenges anyone to")
-    for answer in (service.challenges.accept, service.challenges.decline):
-        with pytest.raises(NotAllowed):
-            await answer(BOB, posted.id)
+    with pytest.raises(NotAllowed):  # nobody was asked, so nobody declines
+        await service.challenges.decline(BOB, posted.id)
+    with pytest.raises(NotAllowed):  # anyone may accept but its challenger
+        await service.challenges.accept(ANN, posted.id)
     assert (await store.challenges.get(posted.id)).status == "pending"
 
 

@@ -38,9 +38,9 @@ UNKNOWN = revision(latest_version() + 1)
 DROPPED = ("guild_settings",)
 # Tables that the schema has added since (0015, 0016): empty after the upgrade.
 NEW = ("turn_pings", "vacations")
-# Columns that the schema has added since at the end of a table (0012, 0014), NULL in older
+# Columns that the schema has added since at the end of a table (0012, 0014, 0017), NULL in older
 # rows.
-ADDED = {"tournament_pairings": 1, "outbox": 1}
+ADDED = {"tournament_pairings": 1, "outbox": 1, "challenges": 2}
 
 Rows = dict[str, list[tuple[Any, ...]]]
 

@@ -29,6 +29,10 @@ FIELDS: dict[str, Field] = {
     "games": 3,
     "level": "grandmaster",
     "game": 7,
+    # open challenges
+    "rating": 1412,
+    "lowest": 1000,
+    "highest": 1300,
     # tournaments
     "count": 2,
     "least": 3,
