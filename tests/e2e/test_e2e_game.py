@@ -48,7 +48,12 @@ def test_commands_are_registered_to_the_dev_guild_at_start_up(
     assert all(o["type"] == SUB_COMMAND for o in jarmo["options"] if o["name"] not in groups)
     assert all(options[name]["type"] == SUB_COMMAND_GROUP for name in groups)
     opponent = options["challenge"]["options"][0]
-    assert (opponent["name"], opponent["type"], opponent["required"]) == ("opponent", USER, True)
+    # No opponent: a challenge to anyone in the channel.
+    assert (opponent["name"], opponent["type"], opponent.get("required")) == (
+        "opponent",
+        USER,
+        False,
+    )
     assert options["move"]["options"][0]["autocomplete"] is True
     # Only the non-privileged guilds intent is asked for; a compressed, heartbeating gateway.
     assert fake.intents == [1]
