@@ -25,6 +25,7 @@ from bot.service.reviews import ReviewCases
 from bot.service.servers import ServerSettingsCases
 from bot.service.standings import StandingsCases
 from bot.service.stats import PlayerStats
+from bot.service.takebacks import TakebackCases
 from bot.service.tournaments.cases import TournamentCases
 from bot.service.venues import VenueCases
 
@@ -76,6 +77,7 @@ class JarmoService:
         self.tournaments = TournamentCases(self.kit, ender, reports, self.challenges)
         match_listeners.add(self.tournaments.match_ended)
         self.reviews = ReviewCases(self.kit)
+        self.takebacks = TakebackCases(self.kit, reports, self.servers)
 
     def with_computer(self, computer: Actor) -> JarmoService:
         """A service like this one (same store, settings, clock and random source) that plays

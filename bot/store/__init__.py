@@ -92,6 +92,7 @@ from bot.store.records import (
     PlayerRecord,
     Side,
     SidePreference,
+    TakenBackRecord,
 )
 from bot.store.sqlite import SqliteStore, open_store
 from bot.store.tournament_records import (
@@ -182,6 +183,7 @@ __all__ = [
     "StoreFull",
     "StoreUnavailable",
     "Streak",
+    "TakenBackRecord",
     "Tally",
     "TimeoutPost",
     "WelcomePost",

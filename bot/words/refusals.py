@@ -163,9 +163,36 @@ _MESSAGES: dict[Code, str] = {
         "Only members who can manage this server can change its Jarmo settings."
     ),
     Code.UNKNOWN_LANGUAGE: N_("Unknown language {name!r}; choose one of {known}."),
+    # takebacks
+    Code.NO_MOVE_TO_TAKE_BACK: N_(
+        "You have not moved in this game yet, so there is no move of yours to take back."
+    ),
+    Code.OPPONENT_ALREADY_MOVED: N_(
+        "Your opponent has already answered your last move, so it can no longer be taken back. "
+        "Play on with {move}."
+    ),
+    Code.TAKEBACK_PENDING: N_(
+        "You have already asked to take back this move. Wait for your opponent's answer."
+    ),
+    Code.TAKEBACK_IN_TOURNAMENT: N_(
+        "Moves cannot be taken back in tournament games. Play on with {move}."
+    ),
+    Code.TAKEBACKS_OFF: N_(
+        "This server has turned takebacks off in rated games. Play on with {move}."
+    ),
+    Code.ONLY_ASKED_ANSWERS_TAKEBACK: N_(
+        "Only the player who was asked can answer this takeback. To take back your own last "
+        "move, use {takeback}."
+    ),
+    Code.TAKEBACK_OUTDATED: N_(
+        "The game has moved on since that takeback was asked for. Look at the board ({board})."
+    ),
 }
 
-_COMMANDS = ("abort", "board", "challenge", "history", "pause", "resign", "resume", "stop")
+_COMMANDS = (
+    "abort", "board", "challenge", "history", "move", "pause", "resign", "resume", "stop",
+    "takeback",
+)  # fmt: skip
 
 # The fields that may hold what a player typed or chose (a time per move, a ruleset's or a
 # language's name, a display name): a message repeats at most the start of it, so that no
