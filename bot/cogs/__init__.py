@@ -21,6 +21,7 @@ from bot.cogs.publishing import publish_if_changed
 from bot.cogs.rematch import RematchButton
 from bot.cogs.review import ReviewButton
 from bot.cogs.stats import HistoryPicker, LeaderboardButton
+from bot.cogs.takebacks import AcceptTakeback, DeclineTakeback
 from bot.cogs.threads import ThreadCog
 from bot.cogs.tournaments import SignupButton, attach_host
 from bot.cogs.translator import CatalogueTranslator
@@ -30,7 +31,9 @@ if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 DYNAMIC_ITEMS = (
+    AcceptTakeback,
     ChallengeButton,
+    DeclineTakeback,
     GridCell,
     HistoryPicker,
     LeaderboardButton,
@@ -72,9 +75,11 @@ __all__ = [
     "DYNAMIC_ITEMS",
     "FEATURES",
     "GROUP_NAME",
+    "AcceptTakeback",
     "Announcer",
     "CatalogueTranslator",
     "ChallengeButton",
+    "DeclineTakeback",
     "GridCell",
     "HistoryPicker",
     "InFlight",

@@ -12,6 +12,7 @@ from bot.cogs.play import PlayCommands
 from bot.cogs.review import ReviewCommands
 from bot.cogs.servers import ServerCommands
 from bot.cogs.stats import StatsCommands
+from bot.cogs.takebacks import TakebackCommands
 from bot.cogs.tournaments import TournamentCommands
 
 GROUP_NAME = "jarmo"
@@ -21,6 +22,7 @@ GROUP_DESCRIPTION = "Play Jarmo, the old Tatar battle game"
 FEATURES: tuple[type, ...] = (
     ChallengeCommands,
     PlayCommands,
+    TakebackCommands,
     ClockCommands,
     StatsCommands,
     ReviewCommands,
@@ -38,6 +40,7 @@ class JarmoCog(
     ReviewCommands,
     StatsCommands,
     ClockCommands,
+    TakebackCommands,
     PlayCommands,
     ChallengeCommands,
     commands.GroupCog,

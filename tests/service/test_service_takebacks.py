@@ -19,9 +19,10 @@ from bot.service import (
 from bot.service.computer import ComputerOpponent, think_in_thread
 from bot.service.takebacks import TakebackRequest, TakenBack
 from bot.store import SqliteStore
+from bot.words import move_list_text
 from tests.fakes import FakeClock
 from tests.service.service_helpers import ANN, BOB, CAT, HERE, start_match
-from tests.wording import refused
+from tests.wording import english, refused
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
 
@@ -174,3 +175,20 @@ async def test_the_clock_of_a_takeback_left_too_late_runs_out(
         await service.takebacks.accept(HERE, BOB, request)
     record = await store.games.active(HERE.channel_id)
     assert record is not None and record.engine.history == ["A1-C2"]
+
+
+async def test_the_history_lists_the_moves_taken_back(service: JarmoService) -> None:
+    board = await start_match(service)
+    await service.play.move(HERE, ANN, read_action("A1-C2"))
+    await service.takebacks.accept(HERE, BOB, await asked(service, ANN))
+    await service.play.move(HERE, ANN, read_action("B1-D2"))
+    await service.play.resign(HERE, BOB)
+    export = await service.stats.export_game(HERE.guild_id, board.game.id)
+    assert [a.move for a in export.actions] == ["B1-D2"]
+    assert [(t.ply, t.player_id, t.move) for t in export.taken_back] == [(1, ANN.user_id, "A1-C2")]
+    text = move_list_text(
+        export.game, export.actions, english(), white_name="Ann", black_name="Bob",
+        taken_back=export.taken_back,
+    )  # fmt: skip
+    assert "  1. White (Ann): B1-D2" in text
+    assert "1. White (Ann): A1-C2, taken back (" in text
