@@ -4,14 +4,26 @@ history, on every backend."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+from collections.abc import AsyncIterator
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
 from bot.jarmo import Game
-from bot.store import GameRecord, StaleGame, Store
-from tests.store.store_helpers import ALICE, BOB, T0, challenge, fork, new_game, quiet_move
+from bot.store import GameRecord, StaleGame, Store, open_any
+from tests.store.store_helpers import (
+    ALICE,
+    BOB,
+    T0,
+    challenge,
+    fork,
+    new_game,
+    open_without_process_lock,
+    quiet_move,
+)
 
 
 async def timed_game(store: Store, seconds: int | None) -> GameRecord:
@@ -115,3 +127,47 @@ async def test_a_takeback_must_keep_the_stored_beginning(store: Store) -> None:
             start.id, expected_version=1, game=first.engine, now=T0 + timedelta(seconds=2)
         )
     assert await store.games.get(start.id) == first
+
+
+@pytest.fixture
+async def second_store(store_target: Path | str) -> AsyncIterator[Store]:
+    """Another process's connections to the same database."""
+    if isinstance(store_target, Path):
+        other = await open_without_process_lock(store_target)
+        try:
+            yield other
+        finally:
+            await other.close()
+    else:
+        async with open_any(store_target) as opened:
+            yield opened
+
+
+async def test_a_takeback_and_a_move_at_the_same_moment_never_both_apply(
+    store: Store, second_store: Store
+) -> None:
+    record = await timed_game(store, 600)
+    rng = random.Random(5)
+    for attempt in range(6):
+        asked = await move(store, record, record.player_id(record.engine.turn), attempt)
+        answer = fork(asked.engine)
+        played = quiet_move(answer, rng)
+        kept = replayed(asked.engine.history[:-1])
+        mover, taker = (store, second_store) if attempt % 2 else (second_store, store)
+        at = T0 + timedelta(seconds=attempt + 0.5)
+        results = await asyncio.gather(
+            mover.games.record_move(
+                asked.id, expected_version=asked.version, game=answer, move=played, now=at,
+                player_id=asked.player_id(asked.engine.turn),
+            ),
+            taker.games.take_back(asked.id, expected_version=asked.version, game=kept, now=at),
+            return_exceptions=True,
+        )  # fmt: skip
+        winners = [r for r in results if isinstance(r, GameRecord)]
+        assert len(winners) == 1 and sum(isinstance(r, StaleGame) for r in results) == 1, results
+        record = await store.games.get(asked.id)
+        assert record == winners[0] and record.version == asked.version + 1
+        history = [a.move for a in await store.games.actions(asked.id)]
+        assert history == record.engine.history
+        taken = [t for t in await store.games.taken_back(asked.id) if t.version == record.version]
+        assert len(taken) == (1 if len(history) < len(asked.engine.history) else 0)
