@@ -22,6 +22,7 @@ from bot.cogs.publishing import publish_if_changed
 from bot.cogs.rematch import RematchButton
 from bot.cogs.review import ReviewButton
 from bot.cogs.stats import HistoryPicker, LeaderboardButton
+from bot.cogs.takebacks import AcceptTakeback, DeclineTakeback
 from bot.cogs.threads import ThreadCog
 from bot.cogs.tournaments import SignupButton, attach_host
 from bot.cogs.translator import CatalogueTranslator
@@ -31,8 +32,10 @@ if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 DYNAMIC_ITEMS = (
+    AcceptTakeback,
     ChallengeButton,
     GamesPageButton,
+    DeclineTakeback,
     GridCell,
     HistoryPicker,
     LeaderboardButton,
@@ -74,9 +77,11 @@ __all__ = [
     "DYNAMIC_ITEMS",
     "FEATURES",
     "GROUP_NAME",
+    "AcceptTakeback",
     "Announcer",
     "CatalogueTranslator",
     "ChallengeButton",
+    "DeclineTakeback",
     "GamesPageButton",
     "GridCell",
     "HistoryPicker",

@@ -14,6 +14,7 @@ from bot.cogs.play import PlayCommands
 from bot.cogs.review import ReviewCommands
 from bot.cogs.servers import ServerCommands
 from bot.cogs.stats import StatsCommands
+from bot.cogs.takebacks import TakebackCommands
 from bot.cogs.tournaments import TournamentCommands
 from bot.cogs.vacations import VacationCommands
 
@@ -24,6 +25,7 @@ GROUP_DESCRIPTION = "Play Jarmo, the old Tatar battle game"
 FEATURES: tuple[type, ...] = (
     ChallengeCommands,
     PlayCommands,
+    TakebackCommands,
     ClockCommands,
     StatsCommands,
     ReviewCommands,
@@ -47,6 +49,7 @@ class JarmoCog(
     ReviewCommands,
     StatsCommands,
     ClockCommands,
+    TakebackCommands,
     PlayCommands,
     ChallengeCommands,
     commands.GroupCog,

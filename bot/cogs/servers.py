@@ -32,6 +32,15 @@ class ServerCommands(commands.Cog):
         )
         await _confirm(interaction, settings)
 
+    @server.command(name="takebacks")
+    @app_commands.describe(on="True: players may take back moves in rated games; False: not")
+    async def takebacks(self, interaction: discord.Interaction[JarmoBot], on: bool) -> None:
+        """Whether rated games allow takebacks (casual games always do)."""
+        settings = await interaction.client.service.servers.set_takebacks(
+            interaction.guild_id or 0, on, can_manage=_can_manage(interaction)
+        )
+        await _confirm(interaction, settings)
+
     @server.command(name="language")
     @app_commands.describe(language="The language of posts everyone reads")
     @app_commands.choices(
@@ -58,5 +67,8 @@ async def _confirm(interaction: discord.Interaction[JarmoBot], settings: ServerS
         _("Saved. This server's Jarmo settings:"),
         _("Threads: each match in its own thread.") if threads else _("Threads: off."),
         _("Language of public posts: {language}.").format(language=language),
+        _("Takebacks in rated games: allowed.")
+        if settings.takebacks
+        else _("Takebacks in rated games: off."),
     ]
     await interaction.response.send_message("\n".join(lines), ephemeral=True)

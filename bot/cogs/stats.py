@@ -214,6 +214,7 @@ class HistoryPicker(
             discord_voice(language),
             white_name=export.white_name,
             black_name=export.black_name,
+            taken_back=export.taken_back,
         )
         files = [
             discord.File(io.BytesIO(moves.encode()), filename=export.text_filename),

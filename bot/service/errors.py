@@ -99,6 +99,14 @@ class Code(StrEnum):
     NO_VACATION_DAYS_LEFT = "no-vacation-days-left"
     ALREADY_ON_VACATION = "already-on-vacation"
     NOT_ON_VACATION = "not-on-vacation"
+    # takebacks
+    NO_MOVE_TO_TAKE_BACK = "no-move-to-take-back"
+    OPPONENT_ALREADY_MOVED = "opponent-already-moved"
+    TAKEBACK_PENDING = "takeback-pending"
+    TAKEBACK_IN_TOURNAMENT = "takeback-in-tournament"
+    TAKEBACKS_OFF = "takebacks-off"
+    ONLY_ASKED_ANSWERS_TAKEBACK = "only-asked-answers-takeback"
+    TAKEBACK_OUTDATED = "takeback-outdated"
     # faults that are nobody's doing
     GAME_DAMAGED = "game-damaged"
     DATABASE_BUSY = "database-busy"

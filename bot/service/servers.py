@@ -1,4 +1,5 @@
-"""Per-server settings: whether matches get threads, and the language of public posts. They are
+"""Per-server settings: whether matches get threads, the language of public posts, and whether
+rated games allow takebacks. They are
 kept as the bot's own state (``BotStateStore`` keys), one key per setting and server, and read
 for every public post, so the latest servers' settings are kept in memory too."""
 
@@ -26,6 +27,7 @@ class ServerSettings:
     guild_id: int
     threads: bool | None = None
     language: str | None = None
+    takebacks: bool = True  # whether rated games allow takebacks (casual games always do)
 
     def threads_or(self, default: bool) -> bool:
         """Whether matches on this server move into threads, given the bot's default."""
@@ -59,7 +61,10 @@ class ServerSettingsCases:
         read_at = self._clock()
         threads = await self._state.get(_key(guild_id, "threads"))
         language = await self._state.get(_key(guild_id, "language"))
-        settings = ServerSettings(guild_id, None if threads is None else threads == _ON, language)
+        takebacks = await self._state.get(_key(guild_id, "takebacks"))
+        settings = ServerSettings(
+            guild_id, None if threads is None else threads == _ON, language, takebacks != _OFF
+        )
         cached = self._cache.get(guild_id)
         if cached is None or cached[0] <= read_at:  # a read that began later knows better
             self._cache.put(guild_id, (read_at, settings))
@@ -69,6 +74,12 @@ class ServerSettingsCases:
         """Turn threads for matches on or off. Raises ``NotAllowed`` for a non-manager."""
         _check_manager(can_manage)
         await self._state.set(_key(guild_id, "threads"), _ON if on else _OFF)
+        return await self._read(guild_id)
+
+    async def set_takebacks(self, guild_id: int, on: bool, *, can_manage: bool) -> ServerSettings:
+        """Allow or refuse takebacks in rated games. Raises ``NotAllowed`` for a non-manager."""
+        _check_manager(can_manage)
+        await self._state.set(_key(guild_id, "takebacks"), _ON if on else _OFF)
         return await self._read(guild_id)
 
     async def set_language(

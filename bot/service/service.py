@@ -27,6 +27,7 @@ from bot.service.reviews import ReviewCases
 from bot.service.servers import ServerSettingsCases
 from bot.service.standings import StandingsCases
 from bot.service.stats import PlayerStats
+from bot.service.takebacks import TakebackCases
 from bot.service.tournaments.cases import TournamentCases
 from bot.service.vacations import VacationCases
 from bot.service.venues import VenueCases
@@ -83,6 +84,7 @@ class JarmoService:
         self.vacations = VacationCases(self.kit)
         # a player's unfinished games in every server
         self.player_games = PlayerGames(self.kit)
+        self.takebacks = TakebackCases(self.kit, reports, self.servers)
 
     def with_computer(self, computer: Actor) -> JarmoService:
         """A service like this one (same store, settings, clock and random source) that plays

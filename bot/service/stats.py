@@ -160,7 +160,8 @@ class PlayerStats:
             result=result_banner(result),
             words=words,
         )
-        return GameExport(result, white, black, tuple(actions), gif)
+        taken_back = tuple(await self._games.taken_back(game_id))
+        return GameExport(result, white, black, tuple(actions), gif, taken_back)
 
 
 def _trend_ruleset(wanted: str | None, played: list[str]) -> str | None:

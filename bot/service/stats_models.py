@@ -11,6 +11,7 @@ from bot.store import (
     PlayerStatsRecord,
     RatingRecord,
     Side,
+    TakenBackRecord,
     Tally,
     TournamentRecord,
 )
@@ -144,6 +145,7 @@ class GameExport:
     black_name: str
     actions: tuple[ActionRecord, ...]
     gif: bytes
+    taken_back: tuple[TakenBackRecord, ...] = ()  # moves played, then taken back by agreement
 
     @property
     def text_filename(self) -> str:

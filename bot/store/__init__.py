@@ -100,6 +100,7 @@ from bot.store.records import (
     RatingRange,
     Side,
     SidePreference,
+    TakenBackRecord,
     TurnPing,
     TurnPingSetting,
 )
@@ -196,6 +197,7 @@ __all__ = [
     "StoreFull",
     "StoreUnavailable",
     "Streak",
+    "TakenBackRecord",
     "Tally",
     "TimeoutPost",
     "TurnPing",

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import delete, insert, select
 
 from bot.jarmo import Game
 from bot.store import _rows
@@ -28,8 +28,8 @@ from bot.store.clocks import deadline_after
 from bot.store.endings import GameEnding, NextGame
 from bot.store.errors import NotFound
 from bot.store.outbox import Announcement
-from bot.store.records import ActionRecord, GameEnd, GameRecord, MatchRecord
-from bot.store.schema import actions, games, matches
+from bot.store.records import ActionRecord, GameEnd, GameRecord, MatchRecord, TakenBackRecord
+from bot.store.schema import actions, games, matches, taken_back
 
 
 class SqlGames:
@@ -142,6 +142,83 @@ class SqlGames:
         self._loader.trust(game_id, record.version, snapshot)
         return record
 
+    async def take_back(
+        self, game_id: int, *, expected_version: int, game: Game, now: datetime
+    ) -> GameRecord:
+        """Remove the actions after ``game``'s last one; see ``GameStore.take_back``."""
+        if game.over:
+            raise ValueError("a game taken back to its end is not active")
+        kept, snapshot, at = len(game.history), dump(game), to_text(now)
+
+        def work(db: Sql) -> GameRecord:
+            match = match_of_game(db, game_id)
+            rows = (
+                db.execute(
+                    select(*_rows.ACTION_COLUMNS)
+                    .where(actions.c.game_id == game_id)
+                    .order_by(actions.c.ply)
+                )
+                .mappings()
+                .all()
+            )
+            stored = [_rows.action(row) for row in rows]
+            if [a.move for a in stored[:kept]] != game.history or len(stored) <= kept:
+                raise ValueError(f"game {game_id} does not begin with the kept {kept} actions")
+            sets: dict[str, object] = {
+                "version": expected_version + 1,
+                "snapshot": snapshot,
+                "last_activity": at,
+            }
+            period = match.time_per_move_seconds
+            if period is not None:
+                # The mover's turn began with the last kept action, or with the game.
+                began = stored[kept - 1].played_at if kept else _started_at(db, game_id)
+                deadline = to_text(began + timedelta(seconds=period))
+                sets |= {"deadline_at": deadline, "reminders_sent": 0}
+                sets |= {"time_left_seconds": None, "paused_at": None}
+            # Every write of actions moves the version on in its own transaction, so if this
+            # update finds the version expected, the actions read above are still the game's.
+            row = update_game(db, game_id, expected_version, sets)
+            removed = [
+                {
+                    "game_id": game_id,
+                    "version": expected_version + 1,
+                    "ply": a.ply,
+                    "player_id": a.player_id,
+                    "move": a.move,
+                    "played_at": to_text(a.played_at),
+                    "taken_back_at": at,
+                }
+                for a in stored[kept:]
+            ]
+            db.execute(insert(taken_back), removed)
+            db.execute(delete(actions).where(actions.c.game_id == game_id, actions.c.ply > kept))
+            return _rows.game(row, game, match)
+
+        record = await self._writer.run(work)
+        self._loader.trust(game_id, record.version, snapshot)
+        return record
+
+    async def taken_back(self, game_id: int) -> list[TakenBackRecord]:
+        """The game's actions taken back, in the order they were; see ``GameStore``."""
+        rows = await self._read.rows(
+            select(taken_back)
+            .where(taken_back.c.game_id == game_id)
+            .order_by(taken_back.c.version, taken_back.c.ply)
+        )
+        return [
+            TakenBackRecord(
+                game_id=row["game_id"],
+                version=row["version"],
+                ply=row["ply"],
+                player_id=row["player_id"],
+                move=row["move"],
+                played_at=datetime.fromisoformat(row["played_at"]),
+                taken_back_at=datetime.fromisoformat(row["taken_back_at"]),
+            )
+            for row in rows
+        ]
+
     async def end(
         self, game_id: int, ending: GameEnding, *, expected_version: int, now: datetime
     ) -> GameEnd:
@@ -185,6 +262,11 @@ class SqlGames:
         if end.next_game is not None:
             self._loader.trust(end.next_game.id, 0, next_snapshot)
         return end
+
+
+def _started_at(db: Sql, game_id: int) -> datetime:
+    row = db.execute(select(games.c.started_at).where(games.c.id == game_id)).mappings().one()
+    return datetime.fromisoformat(row["started_at"])
 
 
 def restarted_clock(now: datetime, time_per_move_seconds: int | None) -> dict[str, object]:

@@ -48,6 +48,7 @@ from bot.store.records import (
     MatchRecord,
     NewChallenge,
     PlayerRecord,
+    TakenBackRecord,
     TurnPing,
     TurnPingSetting,
 )
@@ -242,6 +243,25 @@ class GameStore(Protocol):
         ``game`` itself. ``announce`` is written to the outbox in the same transaction, each
         to the game's channel or to its user (``Announcement.to_user``).
         """
+        ...
+
+    async def take_back(
+        self, game_id: int, *, expected_version: int, game: Game, now: datetime
+    ) -> GameRecord:
+        """Take back the stored actions after ``game``'s (rebuilt from the ones kept), in one
+        transaction: ``game`` becomes the snapshot, the actions taken back move to the game's
+        taken-back list, and the version becomes ``expected_version + 1`` (a view of the
+        position before is stale). In a match with a time limit the player to move gets back the
+        deadline they had: a full period from the last kept action (or the game's start).
+
+        Raises ``NotFound``, ``StaleGame`` / ``GameNotActive`` as :meth:`record_move` does, and
+        ``ValueError`` if ``game`` is over, or its history is not the stored actions' beginning
+        with at least one action after it.
+        """
+        ...
+
+    async def taken_back(self, game_id: int) -> list[TakenBackRecord]:
+        """The game's actions taken back, by takeback and ply (none for an unknown game)."""
         ...
 
     async def end(

@@ -194,6 +194,19 @@ class ActionRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class TakenBackRecord:
+    """An action taken back by agreement: no longer in its game, kept for its history."""
+
+    game_id: int
+    version: int  # the game's version the takeback made
+    ply: int
+    player_id: int
+    move: str
+    played_at: datetime
+    taken_back_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnd:
     """Everything ``GameStore.end`` changed: the ended game, its match, and the next game."""
 

@@ -506,3 +506,18 @@ Index(
     postgresql_where=vacations.c.ended_at.is_(None),
 )
 Index("vacations_by_player", vacations.c.user_id, vacations.c.started_at)
+# Actions taken back by agreement: no longer part of their game, kept for its history. A ply may
+# be taken back more than once; ``version`` is the game's version the takeback made.
+taken_back = Table(
+    "taken_back",
+    metadata,
+    Column("game_id", Id, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("ply", Integer, nullable=False),
+    Column("player_id", Id, nullable=False),
+    Column("move", Text, nullable=False),
+    Column("played_at", Text, nullable=False),
+    Column("taken_back_at", Text, nullable=False),
+    PrimaryKeyConstraint("game_id", "version", "ply", name="taken_back_pkey"),
+    ForeignKeyConstraint(["game_id"], ["games.id"], name="taken_back_game_id_fkey"),
+)

@@ -189,9 +189,36 @@ _MESSAGES: dict[Code, str] = {
     Code.NOT_ON_VACATION: N_(
         "You are not on vacation, so there is none to end. Go away with {vacation_start}."
     ),
+    # takebacks
+    Code.NO_MOVE_TO_TAKE_BACK: N_(
+        "You have not moved in this game yet, so there is no move of yours to take back."
+    ),
+    Code.OPPONENT_ALREADY_MOVED: N_(
+        "Your opponent has already answered your last move, so it can no longer be taken back. "
+        "Play on with {move}."
+    ),
+    Code.TAKEBACK_PENDING: N_(
+        "You have already asked to take back this move. Wait for your opponent's answer."
+    ),
+    Code.TAKEBACK_IN_TOURNAMENT: N_(
+        "Moves cannot be taken back in tournament games. Play on with {move}."
+    ),
+    Code.TAKEBACKS_OFF: N_(
+        "This server has turned takebacks off in rated games. Play on with {move}."
+    ),
+    Code.ONLY_ASKED_ANSWERS_TAKEBACK: N_(
+        "Only the player who was asked can answer this takeback. To take back your own last "
+        "move, use {takeback}."
+    ),
+    Code.TAKEBACK_OUTDATED: N_(
+        "The game has moved on since that takeback was asked for. Look at the board ({board})."
+    ),
 }
 
-_COMMANDS = ("abort", "board", "challenge", "history", "pause", "resign", "resume", "stop")
+_COMMANDS = (
+    "abort", "board", "challenge", "history", "move", "pause", "resign", "resume", "stop",
+    "takeback",
+)  # fmt: skip
 _SUBCOMMANDS = ("vacation_start", "vacation_end", "vacation_status")  # '/jarmo vacation end'
 
 # The fields that may hold what a player typed or chose (a time per move, a ruleset's or a

@@ -12,7 +12,14 @@ from bot.service.stats_models import (
     LeaderboardRow,
     PlayerProfile,
 )
-from bot.store import ActionRecord, GameResultRecord, RatingRecord, Streak, Tally
+from bot.store import (
+    ActionRecord,
+    GameResultRecord,
+    RatingRecord,
+    Streak,
+    TakenBackRecord,
+    Tally,
+)
 from bot.words.game import board_name, ending_reason, side_label
 from bot.words.placings import placing_lines
 from bot.words.ratings import is_provisional, provisional_note, rating_label
@@ -240,8 +247,10 @@ def move_list_text(
     *,
     white_name: str,
     black_name: str,
+    taken_back: Iterable[TakenBackRecord] = (),
 ) -> str:
-    """The move list: a header with players and result, then one numbered move per line."""
+    """The move list: a header with players and result, then one numbered move per line, and
+    the moves that were played and then taken back, each with the ply it had."""
     _ = voice.gettext
     white = side_label("white", game.ruleset, voice)
     black = side_label("black", game.ruleset, voice)
@@ -263,7 +272,16 @@ def move_list_text(
     for action in actions:
         side, player = names.get(action.player_id, ("?", str(action.player_id)))
         moves.append(f"{action.ply:3d}. {side} ({player}): {action.move}")
-    return "\n".join(header + (moves or [_("(no moves were played)")])) + "\n"
+    lines = header + (moves or [_("(no moves were played)")])
+    for taken in taken_back:
+        side, player = names.get(taken.player_id, ("?", str(taken.player_id)))
+        when = taken.taken_back_at.strftime("%Y-%m-%d %H:%M UTC")
+        lines.append(
+            _("{ply}. {side} ({player}): {move}, taken back ({time})").format(
+                ply=taken.ply, side=side, player=player, move=taken.move, time=when
+            )
+        )
+    return "\n".join(lines) + "\n"
 
 
 def _result_sentence(game: GameResultRecord, white_name: str, black_name: str, voice: Voice) -> str:

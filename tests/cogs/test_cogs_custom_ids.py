@@ -20,6 +20,7 @@ from bot.cogs.play import ResignButton, StopButton
 from bot.cogs.rematch import RematchButton
 from bot.cogs.review import ReviewButton
 from bot.cogs.stats import HistoryPicker, LeaderboardButton
+from bot.cogs.takebacks import AcceptTakeback, DeclineTakeback
 from bot.cogs.tournaments import SignupButton
 from bot.service import Offer
 
@@ -47,6 +48,8 @@ CASES: list[tuple[Item, str]] = [
     (SignupButton(4, "leave"), "jarmo:tournament:4:leave"),
     (ResignButton(BIG, 5), f"jarmo:resign:{BIG}:5"),
     (RematchButton(8), "jarmo:rematch:8"),
+    (AcceptTakeback(OFFER), f"jarmo:takeback-yes:{2**40}:199:{BIG}:{BIG - 1}"),
+    (DeclineTakeback(OFFER), f"jarmo:takeback-no:{2**40}:199:{BIG}:{BIG - 1}"),
 ]
 
 
