@@ -32,7 +32,16 @@ OPERATOR_CHECKS = [["doctor"], ["ratings", "--check"]]
 
 
 def test_the_commands_are_the_ones_this_file_knows() -> None:
-    assert COMMANDS == ["doctor", "health", "migrate-store", "play", "ratings", "run", "sync"]
+    assert COMMANDS == [
+        "doctor",
+        "games",
+        "health",
+        "migrate-store",
+        "play",
+        "ratings",
+        "run",
+        "sync",
+    ]
 
 
 @pytest.mark.parametrize("command", [[], *([name] for name in COMMANDS)])
