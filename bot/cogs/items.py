@@ -98,7 +98,12 @@ class OfferIds(CustomIdSpec):
         return (Offer(*super().values(match)),)
 
 
-def offer_button(ids: CustomIdSpec, label: str, offer: Offer) -> discord.ui.Button[discord.ui.View]:
-    """The button that accepts ``offer``; everything needed to check it is in its custom id."""
+def offer_button(
+    ids: CustomIdSpec,
+    label: str,
+    offer: Offer,
+    style: discord.ButtonStyle = discord.ButtonStyle.primary,
+) -> discord.ui.Button[discord.ui.View]:
+    """The button that answers ``offer``; everything needed to check it is in its custom id."""
     custom_id = ids.format(offer.game_id, offer.version, offer.offered_by, offer.answer_by)
-    return discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=custom_id)
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id)

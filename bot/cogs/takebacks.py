@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
-from bot.cogs.items import CustomIdSpec, JarmoItem, OfferIds
+from bot.cogs.items import JarmoItem, OfferIds, offer_button
 from bot.cogs.move_offer import move_view
 from bot.cogs.replies import actor_of, board_embed, only_pinging, place_of, your_move
 from bot.cogs.words import discord_words, mention
@@ -68,13 +68,6 @@ async def taken_back_message(taken: TakenBack, language: str) -> dict[str, Any]:
     return message
 
 
-def _button(
-    ids: CustomIdSpec, label: str, offer: Offer, style: discord.ButtonStyle
-) -> discord.ui.Button[discord.ui.View]:
-    custom_id = ids.format(offer.game_id, offer.version, offer.offered_by, offer.answer_by)
-    return discord.ui.Button(label=label, style=style, custom_id=custom_id)
-
-
 class AcceptTakeback(
     JarmoItem,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
@@ -86,7 +79,7 @@ class AcceptTakeback(
 
     def __init__(self, offer: Offer, language: str | None = None) -> None:
         label = discord_words(language).gettext("Accept")
-        super().__init__(_button(self.custom_id_spec, label, offer, discord.ButtonStyle.primary))
+        super().__init__(offer_button(self.custom_id_spec, label, offer))
         self.offer = offer
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
@@ -109,7 +102,9 @@ class DeclineTakeback(
 
     def __init__(self, offer: Offer, language: str | None = None) -> None:
         label = discord_words(language).gettext("Decline")
-        super().__init__(_button(self.custom_id_spec, label, offer, discord.ButtonStyle.secondary))
+        super().__init__(
+            offer_button(self.custom_id_spec, label, offer, discord.ButtonStyle.secondary)
+        )
         self.offer = offer
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
