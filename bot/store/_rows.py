@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 CHALLENGE_COLUMNS = tuple(challenges.c)
 MATCH_COLUMNS = tuple(matches.c)
-_SIDES = ("white", "black")
 
 
 def _turn_ping(side: str, column: str) -> Label[Any]:
@@ -44,7 +43,7 @@ def _turn_ping(side: str, column: str) -> Label[Any]:
 # players' turn pings, so that a move knows how to ping without another read.
 GAME_COLUMNS = (
     *(c for c in games.c if c.name != "rated"),
-    *(_turn_ping(side, column) for side in _SIDES for column in ("mode", "dm_refused")),
+    *(_turn_ping(side, column) for side in ("white", "black") for column in ("mode", "dm_refused")),
 )
 # What ``game`` reads: every game column but the snapshot, for a write whose caller holds the
 # game already (a move's snapshot is several kB it has just sent).
