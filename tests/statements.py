@@ -1,6 +1,6 @@
-"""Counting the SQL statements a real SQLite store runs: the one place that reaches into the
-store's connections (its writer's thread and its reader), so a change of backend is adapted
-here only.
+"""Counting the SQL statements a real store runs: the one place that reaches into the
+store's connections (SQLite's writer thread and reader, PostgreSQL's pool), so a change of
+backend is adapted here only.
 
 Transaction control (``BEGIN``, ``COMMIT``, ``ROLLBACK``) is not counted: it is the same for
 every write, and what a budget is about is the work each write and read does."""
@@ -10,13 +10,17 @@ from __future__ import annotations
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, event
 
-from bot.store import SqliteStore
+from bot.store import PostgresStore, SqliteStore
 from bot.store._connection import driver
 
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+# How a write transaction on PostgreSQL is counted: SQLAlchemy runs the statements inside it
+# prepared, which asyncpg's query log does not show, but the log shows its BEGIN.
+WRITE_TRANSACTION = "a write transaction"
 
 
 class StatementLog:
@@ -71,3 +75,36 @@ async def _set_trace(store: SqliteStore, callback: StatementLog | None) -> None:
 
     await store._writer._thread.call(on_writer)
     await store._read.on_each_driver(lambda reader: reader.set_trace_callback(callback))
+
+
+@asynccontextmanager
+async def traced_postgres(store: PostgresStore) -> AsyncIterator[StatementLog]:
+    """Count what ``store`` sends PostgreSQL while the block runs: each statement on the
+    connections its reader holds (reads, and writes that are one statement) and each write
+    transaction (as one ``WRITE_TRANSACTION``, whatever it runs)."""
+    seen = StatementLog()
+    traced: list[Any] = []  # the asyncpg connections given the query logger
+
+    def log(query: Any) -> None:
+        text = query.query.strip()
+        seen(WRITE_TRANSACTION if text.upper().startswith("BEGIN") else text)
+
+    def follow(connection: Any) -> None:
+        connection.add_query_logger(log)
+        traced.append(connection)
+
+    async def follow_held(connection: Any) -> None:
+        follow(connection)
+
+    def on_checkout(dbapi_connection: Any, *_: object) -> None:
+        follow(dbapi_connection.driver_connection)
+
+    pool = store._engine.sync_engine
+    await store._read.on_each_driver(follow_held)
+    event.listen(pool, "checkout", on_checkout)
+    try:
+        yield seen
+    finally:
+        event.remove(pool, "checkout", on_checkout)
+        for connection in traced:
+            connection.remove_query_logger(log)

@@ -21,7 +21,6 @@ from bot.service.deadlines import DeadlineEvent, DeadlineKind, event_post
 from bot.service.kit import ServiceKit
 from bot.service.models import Actor, BoardView, Place, Report
 from bot.service.offers import PauseOffer
-from bot.service.pings import TurnPings
 from bot.service.shards import ShardSet
 from bot.service.timecontrol import reminder_times, reminders_due
 
@@ -106,7 +105,7 @@ class ClockCases:
             event = _event("reminder", due, clock, record)
             # A player who asked for direct messages is reminded by one; one who turned pings
             # off is reminded without a mention.
-            mode = await TurnPings(kit).mode(event.user_id)
+            mode = record.ping_setting(event.user_id).mode
             dm = mode == "dm"
             event = dataclasses.replace(event, pinged=mode != "off")
             claimed = await kit.store.clocks.mark_reminders_sent(

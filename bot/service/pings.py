@@ -43,29 +43,24 @@ class TurnPings:
         await self._kit.store.pings.choose(user_id, mode)
         return mode
 
-    async def plan(self, record: st.GameRecord, mover_id: int, game: Game) -> TurnPingPlan:
+    def plan(self, record: st.GameRecord, mover_id: int, game: Game) -> TurnPingPlan:
         """The ping of the move that took ``record`` (as it was before) to ``game``, by
-        ``mover_id``: one read of both players' settings, and the direct message when the
-        player to move asked for one."""
+        ``mover_id``, from the players' settings read with ``record`` (nothing is read again):
+        the direct message when the player to move asked for one."""
         kit = self._kit
         if kit.is_computer(record.white_id) or kit.is_computer(record.black_id):
             return NO_PING
         if game.over:
             return TurnPingPlan()
         to_move = record.player_id(game.turn)
-        settings = await kit.store.pings.settings([mover_id, to_move])
-        mode = settings[to_move].mode
-        refused = settings[mover_id].dm_refused
+        mode = record.ping_setting(to_move).mode
+        refused = record.ping_setting(mover_id).dm_refused
         if mode != "dm":
             return TurnPingPlan(mode, dm_refused=refused)
         version, plies = record.version + 1, len(game.history)
         post = st.TurnPingPost(version, plies, game.history[-1], mover_id, to_move)
         direct = st.announcement(f"turn_ping:{record.id}:{version}", post, to_user=to_move)
         return TurnPingPlan("dm", (direct,), refused)
-
-    async def mode(self, user_id: int) -> st.TurnPing:
-        """The player's turn pings."""
-        return (await self._kit.store.pings.settings([user_id]))[user_id].mode
 
     async def take_dm_refused(self, user_id: int) -> bool:
         """Whether the player is yet to hear that a direct message to them was refused (true

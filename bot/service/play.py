@@ -84,7 +84,7 @@ class PlayCases:
         kit = self._kit
         await kit.names.remember(place, actor)
         computer_move = self._computer_move_announcement(record, actor, game)
-        ping = await self._pings.plan(record, actor.user_id, game)
+        ping = self._pings.plan(record, actor.user_id, game)
         announce = ping.announce if computer_move is None else (computer_move, *ping.announce)
         if game.over:
             outcome = game.outcome()

@@ -9,7 +9,18 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import RowMapping, Text, func, literal, select, update
+from sqlalchemy import (
+    FromClause,
+    Insert,
+    RowMapping,
+    Text,
+    bindparam,
+    func,
+    literal,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql
 
 from bot.store._rows import from_text, to_text
 from bot.store._sql import Reader, Sql, Transactions, inline, upsert
@@ -57,6 +68,34 @@ def add_announcements(
         columns = [*_NEW_ENTRY, "guild_id", "channel_id", "user_id", "game_id"]
         new = upsert(db, outbox).from_select(columns, about_game)
         db.execute(new.on_conflict_do_nothing(index_elements=[outbox.c.key]))
+
+
+def about_written_game(game: FromClause, to_users: Sequence[bool]) -> list[Insert]:
+    """PostgreSQL's inserts of announcements about the game row that ``game`` returns (the
+    game's own write, as a CTE), to run in the same statement as that write: one for each of
+    ``to_users`` (whether it is sent to its user rather than posted in the game's channel),
+    with the parameters from :func:`announced`. As in :func:`add_announcements`, an event
+    already in the outbox is not written again, and nothing is written if ``game`` returns no
+    row."""
+    inserts: list[Insert] = []
+    for number, to_user in enumerate(to_users):
+        given = ("user_id", *_NEW_ENTRY)
+        values = [bindparam(f"a{number}_{name}", type_=outbox.c[name].type) for name in given]
+        channel = literal(None, Id) if to_user else game.c.channel_id
+        about_game = select(*values, game.c.guild_id, channel, game.c.id)
+        columns = [*given, "guild_id", "channel_id", "game_id"]
+        new = postgresql.insert(outbox).from_select(columns, about_game)
+        inserts.append(new.on_conflict_do_nothing(index_elements=[outbox.c.key]))
+    return inserts
+
+
+def announced(announcements: Sequence[Announcement], now: datetime) -> dict[str, Any]:
+    """The parameters of :func:`about_written_game` for ``announcements``, in order."""
+    return {
+        f"a{number}_{name}": value
+        for number, announcement in enumerate(announcements)
+        for name, value in (_values(announcement, now) | {"user_id": announcement.to_user}).items()
+    }
 
 
 def add_announcements_in(

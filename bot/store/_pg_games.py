@@ -5,10 +5,11 @@ The shared write costs five round trips (``BEGIN``, the match's read, the versio
 ``UPDATE``, the action's ``INSERT``, ``COMMIT``) and SQLAlchemy's work for each. Here one
 statement does it all, built from the shared write's own parts (``_game_sql.guarded_update``,
 ``restarted_clock``): the ``UPDATE`` is the same optimistic-concurrency check, further guarded
-on the mover, the ``INSERT`` of the action happens only if it did, and the match comes back
-with the game. Being one statement, it commits or not as a whole. It is compiled once per
-dialect and sent straight on one of the ``asyncpg`` connections the reads hold out of the
-engine's pool (``_sql.EngineReader``), which keeps it prepared.
+on the mover, the ``INSERT``s of the action and of the move's announcements (a direct message
+that pings the player to move, the computer's move held for its writer) happen only if it did,
+and the match comes back with the game. Being one statement, it commits or not as a whole. It
+is compiled once per dialect and shape and sent straight on one of the ``asyncpg`` connections
+the reads hold out of the engine's pool (``_sql.EngineReader``), which keeps it prepared.
 
 The clock's new deadline needs the match's time per move, which never changes once the match
 is created: the first move of a game in this process takes the shared write, which reads it,
@@ -30,6 +31,7 @@ from bot.store import _rows
 from bot.store._game_sql import ACTION_PARAMETERS, guarded_update, update_parameters
 from bot.store._game_store import SqlGames, check_played, restarted_clock
 from bot.store._games import GameLoader, dump
+from bot.store._outbox_sql import about_written_game, announced
 from bot.store._rows import MATCH_PREFIX, PREFIXED_MATCH_COLUMNS, to_text
 from bot.store._sql import EngineReader, Hot, Transactions, finish_even_if_cancelled
 from bot.store.outbox import Announcement
@@ -42,19 +44,21 @@ REMEMBERED_PERIODS = 100_000
 
 
 @cache
-def _record_move(columns: frozenset[str], mover: str) -> Hot:
+def _record_move(columns: frozenset[str], mover: str, to_users: tuple[bool, ...]) -> Hot:
     """The move as one statement: the guarded update setting ``columns``, by the player on the
-    side ``mover`` (``white_id`` or ``black_id``), and the action it adds."""
+    side ``mover`` (``white_id`` or ``black_id``), the action it adds, and its announcements
+    (``to_users``: whether each is sent to its user, see ``about_written_game``)."""
     guard = games.c[mover] == ACTION_PARAMETERS["player_id"]
     moved = guarded_update(columns).where(guard).cte("moved")
     played = insert(actions).from_select(
         ["game_id", *ACTION_PARAMETERS],
         select(moved.c.id, *ACTION_PARAMETERS.values()),
     )
+    posts = about_written_game(moved, to_users)
     return Hot(
         select(moved, *PREFIXED_MATCH_COLUMNS)
         .join_from(moved, matches, matches.c.id == moved.c.match_id)
-        .add_cte(played.cte("played"))
+        .add_cte(played.cte("played"), *(post.cte(f"post_{n}") for n, post in enumerate(posts)))
     )
 
 
@@ -78,7 +82,7 @@ class PgGames(SqlGames):
         announce: Sequence[Announcement] = (),
     ) -> GameRecord:
         """Append a move that does not end the game; see ``GameStore.record_move``."""
-        if not announce and game_id in self._periods:  # else the shared transaction
+        if game_id in self._periods:  # else the shared transaction
             period = self._periods[game_id]
             ply = check_played(game, move)
             if game.over:
@@ -88,9 +92,11 @@ class PgGames(SqlGames):
             sets |= restarted_clock(now, period)
             # The engine has already passed the turn on, so the mover is the side not to move.
             mover = "black_id" if game.turn == "white" else "white_id"
-            statement = _record_move(frozenset(sets), mover)
+            to_users = tuple(announcement.to_user is not None for announcement in announce)
+            statement = _record_move(frozenset(sets), mover, to_users)
             parameters = update_parameters(game_id, expected_version, sets)
             parameters |= {"ply": ply, "player_id": player_id, "move": move, "played_at": at}
+            parameters |= announced(announce, now)
             row = await finish_even_if_cancelled(self._one_statement.first(statement, parameters))
             if row is not None:
                 self._loader.trust(game_id, expected_version + 1, snapshot)

@@ -1,33 +1,20 @@
-"""Players' turn pings: one row per player who chose, read in one statement by a move."""
+"""Players' turn pings: one row per player who chose, read with each game (``_rows``), so a
+move pings without reading them again."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from sqlalchemy import update
 
-from sqlalchemy import select, update
-
-from bot.store._sql import Reader, Sql, Transactions, upsert
-from bot.store.records import TURN_PINGS, TurnPing, TurnPingSetting
+from bot.store._sql import Sql, Transactions, upsert
+from bot.store.records import TURN_PINGS, TurnPing
 from bot.store.schema import turn_pings
 
 
 class SqlTurnPings:
     """The :class:`~bot.store.interface.TurnPingStore`."""
 
-    def __init__(self, writer: Transactions, reader: Reader) -> None:
+    def __init__(self, writer: Transactions) -> None:
         self._writer = writer
-        self._read = reader
-
-    async def settings(self, user_ids: Collection[int]) -> dict[int, TurnPingSetting]:
-        """See ``TurnPingStore.settings``."""
-        ids = sorted(set(user_ids))
-        found = {user_id: TurnPingSetting() for user_id in ids}
-        if not ids:
-            return found
-        rows = await self._read.rows(select(turn_pings).where(turn_pings.c.user_id.in_(ids)))
-        for row in rows:
-            found[row["user_id"]] = TurnPingSetting(row["mode"], bool(row["dm_refused"]))
-        return found
 
     async def choose(self, user_id: int, mode: TurnPing) -> None:
         """See ``TurnPingStore.choose``."""

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import RowMapping
+from sqlalchemy import Label, RowMapping, literal_column, select
 
 from bot.store.clocks import GameClock
 from bot.store.errors import NotFound
@@ -18,16 +18,33 @@ from bot.store.records import (
     MatchRecord,
     PlayerRecord,
     RatingRange,
+    TurnPingSetting,
 )
-from bot.store.schema import actions, challenges, games, matches, players
+from bot.store.schema import actions, challenges, games, matches, players, turn_pings
 
 if TYPE_CHECKING:
     from bot.jarmo import Game
 
 CHALLENGE_COLUMNS = tuple(challenges.c)
 MATCH_COLUMNS = tuple(matches.c)
-# What a game record is read from: every column but the one only ratings read.
-GAME_COLUMNS = tuple(c for c in games.c if c.name != "rated")
+
+
+def _turn_ping(side: str, column: str) -> Label[Any]:
+    # A subquery, not a join: it reads the same in a SELECT of games and in the RETURNING of
+    # a game's UPDATE or INSERT, where SQLite joins nothing. The game's column is named in
+    # text because SQLAlchemy correlates no subquery with an INSERT's table. NULL: the player
+    # never chose.
+    player = literal_column(f"games.{side}_id", games.c[f"{side}_id"].type)
+    chosen = select(turn_pings.c[column]).where(turn_pings.c.user_id == player)
+    return chosen.scalar_subquery().label(f"{side}_ping_{column}")
+
+
+# What a game record is read from: every column but the one only ratings read, and both
+# players' turn pings, so that a move knows how to ping without another read.
+GAME_COLUMNS = (
+    *(c for c in games.c if c.name != "rated"),
+    *(_turn_ping(side, column) for side in ("white", "black") for column in ("mode", "dm_refused")),
+)
 # What ``game`` reads: every game column but the snapshot, for a write whose caller holds the
 # game already (a move's snapshot is several kB it has just sent).
 RECORD_COLUMNS = tuple(c for c in GAME_COLUMNS if c.name != "snapshot")
@@ -149,7 +166,15 @@ def game(row: Mapping[Any, Any], live: Game, of_match: MatchRecord) -> GameRecor
             time_left_seconds=row["time_left_seconds"],
             paused_at=from_text(row["paused_at"]),
         ),
+        turn_pings=(_turn_ping_setting(row, "white"), _turn_ping_setting(row, "black")),
     )
+
+
+def _turn_ping_setting(row: Mapping[Any, Any], side: str) -> TurnPingSetting:
+    mode = row[f"{side}_ping_mode"]
+    if mode is None:
+        return TurnPingSetting()
+    return TurnPingSetting(mode, bool(row[f"{side}_ping_dm_refused"]))
 
 
 def player(row: RowMapping) -> PlayerRecord:

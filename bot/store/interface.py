@@ -50,7 +50,6 @@ from bot.store.records import (
     PlayerRecord,
     TakenBackRecord,
     TurnPing,
-    TurnPingSetting,
 )
 from bot.store.tournament_records import (
     EntryRecord,
@@ -93,12 +92,8 @@ class BotStateStore(Protocol):
 
 class TurnPingStore(Protocol):
     """How each player is told it is their move, in every server (``mention`` unless they
-    chose otherwise)."""
-
-    async def settings(self, user_ids: Collection[int]) -> dict[int, TurnPingSetting]:
-        """The setting of each of ``user_ids`` (the default for one who never chose), in one
-        read."""
-        ...
+    chose otherwise). Each game record carries its players' settings
+    (``GameRecord.turn_pings``), read with the game."""
 
     async def choose(self, user_id: int, mode: TurnPing) -> None:
         """Make ``mode`` the player's turn pings. Raises ``ValueError`` for an unknown mode."""

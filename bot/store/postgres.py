@@ -86,7 +86,7 @@ class PostgresStore:
         self.quarantine = SqlQuarantine(self._writer, loader)
         self.tournaments = SqlTournaments(self._writer, reader)
         self.reviews = SqlReviews(self._writer, reader)
-        self.pings = SqlTurnPings(self._writer, reader)
+        self.pings = SqlTurnPings(self._writer)
         self.vacations = SqlVacations(self._writer, reader)
         self._closed = False
 

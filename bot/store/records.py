@@ -157,6 +157,9 @@ class GameRecord:
     started_at: datetime
     last_activity: datetime
     finished_at: datetime | None
+    # Each player's turn pings (White's, Black's) as they stood when the game was read or
+    # written: a move pings by them without reading them again.
+    turn_pings: tuple[TurnPingSetting, TurnPingSetting]
     clock: GameClock = NO_CLOCK  # the correspondence clock
 
     @property
@@ -172,6 +175,13 @@ class GameRecord:
     def player_id(self, side: Side) -> int:
         """The player who has ``side`` in this game."""
         return self.white_id if side == "white" else self.black_id
+
+    def ping_setting(self, user_id: int) -> TurnPingSetting:
+        """The turn pings of ``user_id``, who plays in this game (``ValueError`` otherwise)."""
+        side = self.side_of(user_id)
+        if side is None:
+            raise ValueError(f"user {user_id} does not play in game {self.id}")
+        return self.turn_pings[0 if side == "white" else 1]
 
     def side_of(self, user_id: int) -> Side | None:
         """The side ``user_id`` plays, or ``None`` for an onlooker."""

@@ -58,7 +58,7 @@ class SqliteStore:
         self.quarantine = SqlQuarantine(writer, loader)
         self.tournaments = SqlTournaments(writer, reader)
         self.reviews = SqlReviews(writer, reader)
-        self.pings = SqlTurnPings(writer, reader)
+        self.pings = SqlTurnPings(writer)
         self.vacations = SqlVacations(writer, reader)
         self._closed = False
 

@@ -30,10 +30,10 @@ from tests.statements import traced
 ANN = Actor(101, "Ann")
 BOB = Actor(202, "Bob")
 HERE = Place(guild_id=1, channel_id=10)
-# Each budget holds one statement for the ping: the read of the players' turn pings.
-GRID_MOVE_STATEMENTS = 7
+# No budget holds a statement for the ping: the players' turn pings come with the game's read.
+GRID_MOVE_STATEMENTS = 6
 GRID_MOVE_RENDERS = 2
-COMMAND_MOVE_STATEMENTS = 6
+COMMAND_MOVE_STATEMENTS = 4
 
 
 @pytest.fixture
@@ -142,8 +142,10 @@ async def test_a_move_that_pings_by_direct_message_writes_it_with_the_move(
         await command_move(service, ANN, move)
     record = await service.play.player_game(HERE, BOB)
     assert record.engine.history[-1] == move
-    assert any(s.startswith("SELECT turn_pings.") for s in mentioned.statements)
+    # Neither move reads the players' turn pings on their own: the game's read brought them.
+    for move_statements in (mentioned, direct):
+        assert not any(s.startswith("SELECT turn_pings.") for s in move_statements.statements)
     assert not any(s.startswith("INSERT INTO outbox") for s in mentioned.statements)
     # The direct message is written in the move's transaction: its one statement more.
-    assert [s for s in direct.statements if s.startswith("INSERT INTO outbox")] != []
+    assert len([s for s in direct.statements if s.startswith("INSERT INTO outbox")]) == 1
     assert len(direct) == len(mentioned) + 1, str(direct)

@@ -75,6 +75,34 @@ def test_a_player_who_chose_dm_is_sent_one_direct_message_and_no_mention(
     choose(fake, world.cat, "mention")
 
 
+def test_a_switch_to_direct_messages_mid_game_holds_from_the_next_move(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    # The next move reads the setting with its game. It is the game's second move in this bot,
+    # which on PostgreSQL writes the direct message in the move's one statement.
+    world = fake.world
+    channel = world.channel("arena-5")
+    table = Table.start(fake, channel, world.ann, world.bob)
+    table.play(autocomplete=False)  # Ann's move mentions Bob
+    assert "Direct message" in choose(fake, world.ann, "dm")
+    try:
+        before = len(fake.direct_messages(world.ann))
+        move = pick_move(table.game, table.rng)
+        answer = fake.slash(world.bob, channel, "jarmo move", move=move).wait_answer()
+        assert answer.message is not None and answer.message.pinged == frozenset()
+
+        fake.wait_until(
+            lambda: len(fake.direct_messages(world.ann)) > before, DELIVERED_S, "the DM ping"
+        )
+        fake.wait_idle()
+        [direct] = fake.direct_messages(world.ann)[before:]
+        assert (
+            "It is your move in **Jarmo Club** against **Bob**" in direct.embeds[0]["description"]
+        )
+    finally:
+        choose(fake, world.ann, "mention")
+
+
 def test_closed_dms_fall_back_to_a_mention_and_the_player_is_told_once(
     fake: FakeDiscord, bot: BotProcess
 ) -> None:

@@ -7,6 +7,7 @@ import asyncio
 import random
 import sqlite3
 import threading
+from datetime import timedelta
 from pathlib import Path
 
 import asyncpg
@@ -15,10 +16,13 @@ from sqlalchemy import Dialect, func, select
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.store import PostgresStore, SqliteStore, Store, open_any
+from bot import store as st
+from bot.jarmo import Game
+from bot.store import GameRecord, PostgresStore, SqliteStore, Store, open_any
 from bot.store._games import _ACTIVE_GAME, _ACTIVE_OF_PLAYER
 from bot.store._sql import inline
-from tests.store.store_helpers import CHANNEL, StartMatch, play_quiet
+from tests.statements import traced_postgres
+from tests.store.store_helpers import CHANNEL, T0, StartMatch, fork, play_quiet, quiet_move
 
 only_postgres = pytest.mark.parametrize("store_target", ["postgresql"], indirect=True)
 CANCEL_WAIT_S = 10.0
@@ -129,3 +133,74 @@ async def test_a_read_cancelled_on_sqlite_leaves_the_reader_usable(db_path: Path
         async with asyncio.timeout(CANCEL_WAIT_S):
             rows = await store._read.rows(select(func.count()).select_from(select(1).subquery()))
         assert list(rows[0].values()) == [1]
+
+
+def move_announcements(record: GameRecord, game: Game, mover: int) -> list[st.Announcement]:
+    """What a move that ``game`` played on ``record`` may write with it: the direct message
+    that pings the player to move, and the computer's move held for its writer."""
+    version, plies, played = record.version + 1, len(game.history), game.history[-1]
+    to_move = record.player_id(game.turn)
+    ping = st.TurnPingPost(version, plies, played, mover, to_move)
+    computer = st.ComputerMovePost(version, played, mover, plies=plies)
+    return [
+        st.announcement(f"turn_ping:{record.id}:{version}", ping, to_user=to_move),
+        st.announcement(f"computer_move:{record.id}:{version}", computer, held_seconds=60),
+    ]
+
+
+async def move_announcing(
+    store: PostgresStore, record: GameRecord, rng: random.Random, *, expected_version: int
+) -> tuple[GameRecord, list[st.Announcement]]:
+    game = fork(record.engine)
+    mover = record.player_id(game.turn)
+    played = quiet_move(game, rng)
+    announce = move_announcements(record, game, mover)
+    moved = await store.games.record_move(
+        record.id, expected_version=expected_version, player_id=mover, move=played, game=game,
+        now=T0, announce=announce,
+    )  # fmt: skip
+    return moved, announce
+
+
+@only_postgres
+async def test_a_move_and_its_announcements_are_one_statement_on_postgresql(
+    store: PostgresStore, start_match: StartMatch
+) -> None:
+    rng = random.Random(8)
+    # The first move of a game in this process takes the shared write (it learns the clock).
+    _, start = await start_match()
+    record = await play_quiet(store, start, 1, rng)
+    async with traced_postgres(store) as statements:
+        moved, (ping, computer) = await move_announcing(
+            store, record, rng, expected_version=record.version
+        )
+    assert len(statements) == 1, str(statements)  # no write transaction, no second statement
+    assert statements.statements[0].startswith("WITH moved AS"), str(statements)
+    assert moved.version == record.version + 1
+    assert (await store.games.get(record.id)) == moved
+
+    # Each is in the outbox once: the direct message deliverable now, to the player to move...
+    (direct,) = await store.outbox.claim(now=T0, lease_seconds=600)
+    assert (direct.key, direct.kind) == (ping.key, "turn_ping")
+    assert direct.address == st.UserAddress(ping.payload["user_id"])
+    assert (direct.guild_id, direct.game_id) == (record.guild_id, record.id)
+    # ... and the computer's move in the game's channel once its writer's hold is over.
+    (posted,) = await store.outbox.claim(now=T0 + timedelta(seconds=61), lease_seconds=600)
+    assert (posted.key, posted.kind) == (computer.key, "computer_move")
+    assert posted.address == st.ChannelAddress(record.channel_id)
+    for entry in (direct, posted):
+        assert await store.outbox.settle(entry.key, "sent", lease=entry.lease, now=T0)
+    assert await store.outbox.claim(now=T0 + timedelta(days=1), lease_seconds=600) == []
+
+
+@only_postgres
+async def test_a_stale_move_writes_none_of_its_announcements_on_postgresql(
+    store: PostgresStore, start_match: StartMatch
+) -> None:
+    rng = random.Random(9)
+    _, start = await start_match()
+    record = await play_quiet(store, start, 2, rng)
+    with pytest.raises(st.StaleGame):
+        await move_announcing(store, record, rng, expected_version=record.version - 1)
+    assert await store.outbox.claim(now=T0 + timedelta(days=1), lease_seconds=600) == []
+    assert (await store.games.get(record.id)) == record

@@ -9,7 +9,7 @@ import pytest
 
 from bot.jarmo import Game, Side
 from bot.service.models import GameSummary
-from bot.store.records import GameRecord, MatchRecord
+from bot.store.records import GameRecord, MatchRecord, TurnPingSetting
 from bot.words import ending_line, shared_catalogue
 from bot.words.voice import Voice
 
@@ -29,6 +29,7 @@ def _summary(winner: Side | None, white_points: int, black_points: int) -> GameS
         black_id=BLACK_ID, status="finished", version=0, engine=Game.new(), winner=winner,
         points={"white": white_points, "black": black_points}, termination="camp",
         started_at=now, last_activity=now, finished_at=now,
+        turn_pings=(TurnPingSetting(), TurnPingSetting()),
     )  # fmt: skip
     winner_id = {None: None, "white": WHITE_ID, "black": BLACK_ID}[winner]
     points = {WHITE_ID: white_points, BLACK_ID: black_points}
