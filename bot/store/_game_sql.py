@@ -35,10 +35,18 @@ ACTION_PARAMETERS = {
     "move": bindparam("move", type_=actions.c.move.type),
     "played_at": bindparam("played_at", type_=actions.c.played_at.type),
 }
-_APPEND_ACTION = Hot(insert(actions).values(game_id=bindparam("game_id"), **ACTION_PARAMETERS))
+# The game's clock before the action, kept with it so that a takeback restores it exactly.
+CLOCK_BEFORE = {"deadline_before": games.c.deadline_at, "reminders_before": games.c.reminders_sent}
+_APPEND_ACTION = Hot(
+    insert(actions).values(
+        game_id=bindparam("game_id"),
+        **ACTION_PARAMETERS,
+        **{name: bindparam(name, type_=actions.c[name].type) for name in CLOCK_BEFORE},
+    )
+)
 _MATCH = Hot(select(*MATCH_COLUMNS).where(matches.c.id == bindparam("match_id")))
 _MATCH_OF_GAME = Hot(
-    select(*MATCH_COLUMNS)
+    select(*MATCH_COLUMNS, *(column.label(name) for name, column in CLOCK_BEFORE.items()))
     .join(games, games.c.match_id == matches.c.id)
     .where(games.c.id == bindparam("game_id"))
 )
@@ -129,12 +137,13 @@ def update_parameters(
     return parameters | {"game_id": game_id, "expected_version": expected_version}
 
 
-def match_of_game(db: Sql, game_id: int) -> MatchRecord:
-    """The match of a game; raises ``NotFound`` for an unknown game."""
+def match_of_game(db: Sql, game_id: int) -> tuple[MatchRecord, dict[str, Any]]:
+    """The match of a game, and the game's clock now (``CLOCK_BEFORE``'s names, for the
+    action about to be added); raises ``NotFound`` for an unknown game."""
     row = _MATCH_OF_GAME.execute(db, {"game_id": game_id}).first()
     if row is None:
         raise NotFound("game", game_id)
-    return _rows.match(row)
+    return _rows.match(row), {name: row[name] for name in CLOCK_BEFORE}
 
 
 def _raise_stale(db: Sql, game_id: int, expected_version: int) -> NoReturn:
@@ -146,10 +155,18 @@ def _raise_stale(db: Sql, game_id: int, expected_version: int) -> NoReturn:
     raise StaleGame(game_id, expected_version, row["version"])
 
 
-def append_action(db: Sql, game_id: int, ply: int, player_id: int, move: str, now: str) -> None:
-    """Store action number ``ply`` of the game."""
+def append_action(
+    db: Sql,
+    game_id: int,
+    ply: int,
+    player_id: int,
+    move: str,
+    now: str,
+    clock_before: dict[str, Any],
+) -> None:
+    """Store action number ``ply`` of the game, with the game's clock before it."""
     action = {"game_id": game_id, "ply": ply, "player_id": player_id, "move": move}
-    _APPEND_ACTION.execute(db, action | {"played_at": now})
+    _APPEND_ACTION.execute(db, action | {"played_at": now} | clock_before)
 
 
 def fetch_match(db: Sql, match_id: int) -> MatchRecord:

@@ -125,7 +125,7 @@ class SqlGames:
         def work(db: Sql) -> GameRecord:
             # Its match is read in the transaction: it gives the clock's period, and the
             # record handed back carries it.
-            match = match_of_game(db, game_id)
+            match, clock_before = match_of_game(db, game_id)
             sets = {"version": expected_version + 1, "snapshot": snapshot, "last_activity": at}
             clock = restarted_clock(now, match.time_per_move_seconds)
             row = update_game(db, game_id, expected_version, sets | clock)
@@ -134,7 +134,7 @@ class SqlGames:
             mover = record.black_id if game.turn == "white" else record.white_id
             if player_id != mover:
                 raise ValueError(f"{move} was played by {mover}, not by {player_id}")
-            append_action(db, game_id, ply, player_id, move, at)
+            append_action(db, game_id, ply, player_id, move, at, clock_before)
             add_announcements(db, game_id, announce, now)
             return record
 
@@ -151,7 +151,7 @@ class SqlGames:
         kept, snapshot, at = len(game.history), dump(game), to_text(now)
 
         def work(db: Sql) -> GameRecord:
-            match = match_of_game(db, game_id)
+            match, _ = match_of_game(db, game_id)
             rows = (
                 db.execute(
                     select(*_rows.ACTION_COLUMNS)
@@ -169,12 +169,17 @@ class SqlGames:
                 "snapshot": snapshot,
                 "last_activity": at,
             }
-            period = match.time_per_move_seconds
+            period, first_removed = match.time_per_move_seconds, stored[kept]
             if period is not None:
-                # The mover's turn began with the last kept action, or with the game.
-                began = stored[kept - 1].played_at if kept else _started_at(db, game_id)
-                deadline = to_text(began + timedelta(seconds=period))
-                sets |= {"deadline_at": deadline, "reminders_sent": 0}
+                # The clock as the first action taken back found it; for an action stored
+                # before actions kept it, rebuilt: the mover's turn began with the last kept
+                # action, or with the game.
+                deadline = first_removed.deadline_before
+                if deadline is None:
+                    began = stored[kept - 1].played_at if kept else _started_at(db, game_id)
+                    deadline = began + timedelta(seconds=period)
+                reminders = first_removed.reminders_before or 0
+                sets |= {"deadline_at": to_text(deadline), "reminders_sent": reminders}
                 sets |= {"time_left_seconds": None, "paused_at": None}
             # Every write of actions moves the version on in its own transaction, so if this
             # update finds the version expected, the actions read above are still the game's.
@@ -245,7 +250,10 @@ class SqlGames:
             if final is not None:
                 if final.player_id not in (ended.white_id, ended.black_id):
                     raise ValueError(f"user {final.player_id} does not play in game {game_id}")
-                append_action(db, game_id, ply, final.player_id, final.move, at)
+                # An ending leaves the clock's columns as they were.
+                clock_before = {"deadline_before": row["deadline_at"]}
+                clock_before["reminders_before"] = row["reminders_sent"]
+                append_action(db, game_id, ply, final.player_id, final.move, at, clock_before)
             add_announcements(db, game_id, ending.announce, now)
             if ending.ratings is not None:  # rejects an aborted game
                 apply_ratings(db, ended, match, ending.ratings, at)

@@ -24,11 +24,16 @@ from collections.abc import Sequence
 from datetime import datetime
 from functools import cache
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select, true
 
 from bot.jarmo import Game
 from bot.store import _rows
-from bot.store._game_sql import ACTION_PARAMETERS, guarded_update, update_parameters
+from bot.store._game_sql import (
+    ACTION_PARAMETERS,
+    CLOCK_BEFORE,
+    guarded_update,
+    update_parameters,
+)
 from bot.store._game_store import SqlGames, check_played, restarted_clock
 from bot.store._games import GameLoader, dump
 from bot.store._outbox_sql import about_written_game, announced
@@ -50,9 +55,18 @@ def _record_move(columns: frozenset[str], mover: str, to_users: tuple[bool, ...]
     (``to_users``: whether each is sent to its user, see ``about_written_game``)."""
     guard = games.c[mover] == ACTION_PARAMETERS["player_id"]
     moved = guarded_update(columns).where(guard).cte("moved")
+    # Every part of one statement sees the rows as they were before it: the clock the move
+    # found, kept with its action.
+    before = (
+        select(*(column.label(name) for name, column in CLOCK_BEFORE.items()))
+        .where(games.c.id == bindparam("game_id"))
+        .cte("before")
+    )
     played = insert(actions).from_select(
-        ["game_id", *ACTION_PARAMETERS],
-        select(moved.c.id, *ACTION_PARAMETERS.values()),
+        ["game_id", *ACTION_PARAMETERS, *CLOCK_BEFORE],
+        select(moved.c.id, *ACTION_PARAMETERS.values(), *before.c).select_from(
+            moved.join(before, true())
+        ),
     )
     posts = about_written_game(moved, to_users)
     return Hot(

@@ -190,4 +190,6 @@ def action(row: RowMapping) -> ActionRecord:
         player_id=row["player_id"],
         move=row["move"],
         played_at=_at(row["played_at"]),
+        deadline_before=from_text(row["deadline_before"]),
+        reminders_before=row["reminders_before"],
     )

@@ -201,6 +201,9 @@ class ActionRecord:
     player_id: int
     move: str  # canonical notation
     played_at: datetime
+    # The game's deadline and reminders sent before the action (None: not kept, or untimed).
+    deadline_before: datetime | None = None
+    reminders_before: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """The store's schema as code: one ``MetaData`` that both dialects compile.
 
-It is the schema that migrations 0001-0015 leave behind on each backend, table by table: the
+It is the schema that migrations 0001-0019 leave behind on each backend, table by table: the
 migrations' headers say why each part exists. Where the two backends' stored schemas differ,
 the types say so with a variant, so that what SQLAlchemy creates from this module is what the
 migrations made:
@@ -251,6 +251,9 @@ actions = Table(
     Column("player_id", Id, nullable=False),
     Column("move", Text, nullable=False),  # canonical notation
     Column("played_at", Text, nullable=False),
+    # The game's clock before the action (for a takeback); NULL before 0019 and untimed.
+    Column("deadline_before", Text),
+    Column("reminders_before", Integer),
     PrimaryKeyConstraint("game_id", "ply", name="actions_pkey"),
     ForeignKeyConstraint(["game_id"], ["games.id"], name="actions_game_id_fkey"),
     *_checks("actions", ply="ply >= 1"),

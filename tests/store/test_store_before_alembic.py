@@ -40,7 +40,7 @@ DROPPED = ("guild_settings",)
 NEW = ("turn_pings", "vacations", "taken_back")
 # Columns that the schema has added since at the end of a table (0012, 0014, 0017), NULL in older
 # rows.
-ADDED = {"tournament_pairings": 1, "outbox": 1, "challenges": 2}
+ADDED = {"tournament_pairings": 1, "outbox": 1, "challenges": 2, "actions": 2}
 
 Rows = dict[str, list[tuple[Any, ...]]]
 

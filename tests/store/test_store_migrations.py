@@ -241,6 +241,8 @@ async def test_challenges_and_games_keep_every_row_as_the_challenged_player_beco
     # (the columns of later revisions at the end, NULL)
     widened = [row[:CHALLENGE_COLUMNS_AT_13] for row in after.pop("challenges")]
     assert widened == before.pop("challenges")
+    # Each action gains the clock it found (0019): not kept before, NULL.
+    assert after.pop("actions") == [(*row, None, None) for row in before.pop("actions")]
     assert after == before
     assert len(widened) == 2 and len(after["games"]) == 2
 
@@ -287,6 +289,7 @@ async def test_the_outbox_keeps_every_entry_as_it_is_addressed_to_a_channel_or_a
     assert after.pop("outbox") == [(*row, None) for row in before.pop("outbox")]  # no user
     widened = [row[:CHALLENGE_COLUMNS_AT_13] for row in after.pop("challenges")]
     assert widened == before.pop("challenges")
+    assert after.pop("actions") == [(*row, None, None) for row in before.pop("actions")]
     assert after == before
     async with open_any(target) as store:
         (pending,) = await store.outbox.claim(now=T0 + timedelta(hours=1), lease_seconds=60)
@@ -503,7 +506,9 @@ async def test_foreign_keys_are_enforced(db_path: Path) -> None:
         with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
             await store._writer.run(
                 lambda db: db.exec_driver_sql(
-                    "INSERT INTO actions VALUES (999, 1, 1, 'A1-C2', ?)", (T0.isoformat(),)
+                    "INSERT INTO actions (game_id, ply, player_id, move, played_at)"
+                    " VALUES (999, 1, 1, 'A1-C2', ?)",
+                    (T0.isoformat(),),
                 )
             )
 

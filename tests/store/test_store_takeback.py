@@ -75,6 +75,39 @@ async def test_a_takeback_restores_the_position_and_the_deadline_and_moves_the_v
     assert again.version == 4 and len(again.engine.history) == 2
 
 
+async def test_a_takeback_gives_back_the_clock_the_move_found_pause_and_reminder_included(
+    store: Store,
+) -> None:
+    start = await timed_game(store, 3600)
+    first = await move(store, start, ALICE, 100)  # Bob's turn, until T0 + 3700 s
+    deadline = first.clock.deadline_at
+    assert deadline == T0 + timedelta(seconds=3700)
+    assert await store.clocks.mark_reminders_sent(
+        first.id, expected_version=first.version, deadline_at=deadline, count=1
+    )
+    reminded = await store.games.get(first.id)
+    # The clock stands for ten minutes of Bob's turn: his deadline moves on by as much.
+    paused = await store.clocks.pause(
+        first.id, expected_version=reminded.version, now=T0 + timedelta(seconds=200)
+    )
+    resumed = await store.clocks.resume(
+        first.id, expected_version=paused.version, now=T0 + timedelta(seconds=800)
+    )
+    assert resumed.clock.deadline_at == T0 + timedelta(seconds=4300)
+    second = await move(store, resumed, BOB, 900)
+    back = await store.games.take_back(
+        first.id,
+        expected_version=second.version,
+        game=replayed(first.engine.history),
+        now=T0 + timedelta(seconds=950),
+    )
+    # Exactly as before Bob's move: not rebuilt from Ann's move time, and not reminded again.
+    assert back.clock.deadline_at == resumed.clock.deadline_at
+    assert back.clock.reminders_sent == 1
+    [kept] = await store.games.actions(first.id)
+    assert (kept.deadline_before, kept.reminders_before) == (start.clock.deadline_at, 0)
+
+
 async def test_a_takeback_to_the_start_gives_back_the_first_deadline(store: Store) -> None:
     start = await timed_game(store, 600)
     first = await move(store, start, ALICE, 100)
