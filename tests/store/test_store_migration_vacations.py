@@ -11,6 +11,7 @@ import pytest
 from bot.store import open_any
 from tests.store.store_helpers import T0
 from tests.store.test_store_migrations import (
+    ACTION_COLUMNS_AT_18,
     CHALLENGE_COLUMNS_AT_13,
     CHALLENGES_AND_GAMES_AT_12,
     database_at,
@@ -30,7 +31,9 @@ async def test_every_row_stays_and_the_ledger_starts_empty(
     after = await rows_but_versions(target)
     # The later migrations widen the challenges (a rating range): the rows stay as they were.
     widened = [row[:CHALLENGE_COLUMNS_AT_13] for row in after.pop("challenges")]
-    assert widened == before.pop("challenges") and after == before
+    actions = [row[:ACTION_COLUMNS_AT_18] for row in after.pop("actions")]
+    assert widened == before.pop("challenges") and actions == before.pop("actions")
+    assert after == before
     async with open_any(target) as store:
         away = await store.vacations.start(5, now=T0, ends_at=T0 + timedelta(days=1))
         assert away is not None and await store.vacations.current(5) == away
