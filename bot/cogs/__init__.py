@@ -14,7 +14,7 @@ from bot.cogs.announcing import Announcer
 from bot.cogs.challenges import ChallengeButton
 from bot.cogs.clock import PauseButton
 from bot.cogs.games import GamesPageButton
-from bot.cogs.grid import GridCell, MoveButton
+from bot.cogs.grid import EarlierMoveButton, GridCell, MoveButton
 from bot.cogs.group import FEATURES, GROUP_NAME, JarmoCog
 from bot.cogs.inflight import InFlight
 from bot.cogs.play import ResignButton, StopButton
@@ -40,6 +40,7 @@ DYNAMIC_ITEMS = (
     HistoryPicker,
     LeaderboardButton,
     MoveButton,
+    EarlierMoveButton,
     PauseButton,
     RematchButton,
     ResignButton,

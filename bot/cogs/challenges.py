@@ -10,12 +10,12 @@ from discord.ext import commands
 
 from bot.cogs.audience import channel_language
 from bot.cogs.clock import time_per_move_choices
+from bot.cogs.guards import place_of
 from bot.cogs.items import CustomIdSpec, JarmoItem
 from bot.cogs.replies import (
     actor_of,
     computer_answers,
     only_pinging,
-    place_of,
     report_message,
 )
 from bot.cogs.threads import (
@@ -163,10 +163,14 @@ class ChallengeButton(
             await _accept(interaction, self.challenge_id)
             return
         if self.answer == "decline":
-            view = await service.challenges.decline(actor, self.challenge_id)
+            view = await service.challenges.decline(
+                actor, self.challenge_id, place=place_of(interaction)
+            )
             note = _("**Declined** by {player}.").format(player=view.challenged_name)
         else:
-            view = await service.challenges.cancel(actor, self.challenge_id)
+            view = await service.challenges.cancel(
+                actor, self.challenge_id, place=place_of(interaction)
+            )
             note = _("**Withdrawn** by {player}.").format(player=view.challenger_name)
         await interaction.response.edit_message(
             content=f"{answered(view, language)}\n{note}",
@@ -182,7 +186,9 @@ async def _accept(interaction: discord.Interaction[JarmoBot], challenge_id: int)
     language = await channel_language(interaction)
     _ = discord_words(language).gettext
     venue, missing = await thread_venue(interaction)
-    board = await service.challenges.accept(actor, challenge_id, venue=venue)
+    board = await service.challenges.accept(
+        actor, challenge_id, venue=venue, place=place_of(interaction)
+    )
     view = await service.challenges.view(challenge_id)
     started = await report_message(Report(actor.user_id, None, board), language)
     thread = venue.thread if venue is not None else None

@@ -11,12 +11,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
+from bot.cogs.guards import place_of
 from bot.cogs.items import JarmoItem, OfferIds, offer_button, single
 from bot.cogs.replies import (
     actor_of,
     board_embed,
     only_pinging,
-    place_of,
     report_message,
     your_move,
 )

@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
+from bot.cogs.guards import place_of
 from bot.cogs.items import CustomIdSpec, JarmoItem, OfferIds, offer_button, single
 from bot.cogs.move_offer import move_view
 from bot.cogs.pinging import tell_if_dm_refused
@@ -23,7 +24,6 @@ from bot.cogs.replies import (
     board_embed,
     computer_answers,
     only_pinging,
-    place_of,
     report_message,
 )
 from bot.cogs.rules import rules_embed, start_image
@@ -97,7 +97,7 @@ class PlayCommands(commands.Cog):
         embed, file = await board_embed(shown, text, language)
         extra: dict[str, Any] = {}
         if shown.human_to_move is not None:
-            extra["view"] = move_view(shown.game.id, language)
+            extra["view"] = move_view(shown.game.id, shown.game.engine.ply, language)
         await interaction.response.send_message(
             embed=embed, file=file, ephemeral=private, allowed_mentions=only_pinging(), **extra
         )

@@ -51,6 +51,7 @@ class Code(StrEnum):
     COMPUTER_PLAYS_ON = "computer-plays-on"
     ABORT_NEEDS_MANAGER = "abort-needs-manager"
     HINT_NEEDS_COMPUTER = "hint-needs-computer"
+    NOT_HERE = "not-here"
     # the game moved on
     CHANGED_MEANWHILE = "changed-meanwhile"
     GAME_ALREADY_ENDED = "game-already-ended"
@@ -76,6 +77,7 @@ class Code(StrEnum):
     UNKNOWN_LANGUAGE = "unknown-language"
     # tournaments
     TOURNAMENT_NEEDS_MANAGER = "tournament-needs-manager"
+    TOURNAMENT_NEEDS_SERVER = "tournament-needs-server"
     TOURNAMENT_IN_CHANNEL = "tournament-in-channel"
     NO_TOURNAMENT = "no-tournament"
     BAD_TOURNAMENT_FORMAT = "bad-tournament-format"

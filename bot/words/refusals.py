@@ -77,6 +77,10 @@ _MESSAGES: dict[Code, str] = {
         "Only members who can manage this channel can abort a game. Players can use {resign} or "
         "{stop} instead."
     ),
+    Code.NOT_HERE: N_(
+        "That button belongs to a challenge or match in another chat, so it does nothing here. "
+        "Use it where it was posted."
+    ),
     Code.HINT_NEEDS_COMPUTER: N_(
         "Hints are only for games against the computer. To play it, use {challenge} and pick the "
         "bot as your opponent."

@@ -95,7 +95,7 @@ async def grid_move(
     """**Move** under the board, then the piece, then its target, each its own interaction,
     on the game ``seen`` (id, version)."""
     game, version = seen
-    await MoveButton(game).handle(interaction_of(service, actor))
+    await MoveButton(game, None).handle(interaction_of(service, actor))
     await GridCell(game, version, "", origin).handle(interaction_of(service, actor))
     last = interaction_of(service, actor)
     await GridCell(game, version, origin, target).handle(last)
