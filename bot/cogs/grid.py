@@ -75,7 +75,10 @@ class MoveButton(
     what = "move button"
 
     def __init__(self, game_id: int, plies: int | None, language: str | None = None) -> None:
-        super().__init__(move_button(game_id, plies or 0, language))
+        look = move_button(game_id, plies or 0, language)
+        ids = (game_id,) if plies is None else (game_id, plies)
+        look.custom_id = self.custom_id_spec.format(*ids)
+        super().__init__(look)
         self.game_id, self.plies = game_id, plies
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
