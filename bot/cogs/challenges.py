@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.cogs.audience import channel_language
 from bot.cogs.clock import time_per_move_choices
-from bot.cogs.guards import place_of
+from bot.cogs.guards import in_served_guild, place_of
 from bot.cogs.items import CustomIdSpec, JarmoItem
 from bot.cogs.replies import (
     actor_of,
@@ -25,6 +25,7 @@ from bot.cogs.threads import (
     thread_venue,
 )
 from bot.cogs.transformers import OneOf
+from bot.cogs.tree import NOT_A_MEMBER, Unwelcome
 from bot.cogs.words import discord_voice, discord_words, relative_time
 from bot.i18n import N_
 from bot.jarmo import RULESETS
@@ -66,7 +67,7 @@ class ChallengeCommands(commands.Cog):
     async def challenge(
         self,
         interaction: discord.Interaction[JarmoBot],
-        opponent: discord.Member | None = None,
+        opponent: discord.Member | discord.User | None = None,
         games: MatchLength = 1,
         ruleset: Ruleset | None = None,
         side: Literal["white", "black", "random"] = "random",
@@ -75,8 +76,19 @@ class ChallengeCommands(commands.Cog):
         rating_range: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         """Challenge a member, anyone here, or this bot to play the computer"""
+        if in_served_guild(interaction) and isinstance(opponent, discord.User):
+            raise Unwelcome(NOT_A_MEMBER, name=opponent.mention)  # someone who just left, say
+        computer = interaction.client.computer.actor
+        if opponent is None and level is not None:
+            # Where the bot is no member to pick (a DM between people), a level alone asks
+            # for the computer.
+            opponent_actor: Actor | None = computer
+        elif opponent is not None:
+            opponent_actor = Actor(opponent.id, opponent.display_name, opponent.bot)
+        else:
+            opponent_actor = None
         request = ChallengeRequest(
-            None if opponent is None else Actor(opponent.id, opponent.display_name, opponent.bot),
+            opponent_actor,
             games=games,
             ruleset=ruleset,
             side=side,
@@ -84,7 +96,7 @@ class ChallengeCommands(commands.Cog):
             level=level,
             rating_range=rating_range,
         )
-        if opponent is not None and interaction.client.service.is_computer(opponent.id):
+        if opponent_actor is not None and opponent_actor.user_id == computer.user_id:
             await _play_the_computer(interaction, request)
         else:
             await _challenge_a_member(interaction, request)

@@ -143,6 +143,11 @@ async def post_announced(
         await service.announcements.posted(report.announcement)
 
 
+def chat_link(guild_id: int | None, channel_id: int) -> str:
+    """A link that opens a channel of a server, or a chat outside servers (a DM, a group DM)."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+
+
 def as_card(message: dict[str, Any]) -> dict[str, Any]:
     """A board message (from :func:`report_message`) as a Components V2 layout, for a message
     that was turned into a layout (the click grid outside servers) and cannot take embeds
