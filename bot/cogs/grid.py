@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.audience import channel_language
+from bot.cogs.clock import offer_claim
 from bot.cogs.grid_plan import BACK, LATER, Cell, GridPlan, OffGrid, Picked, Stage, click, plan
 from bot.cogs.items import CustomIdSpec, JarmoItem
 from bot.cogs.move_offer import MOVE_ID, move_button
@@ -35,7 +36,7 @@ from bot.cogs.words import (
 )
 from bot.i18n import N_
 from bot.jarmo import Side
-from bot.service import BoardView, NoGameHere
+from bot.service import BoardView, NoGameHere, NotYourTurn
 from bot.words import game_title, position_line
 from bot.words.descriptions import board_description
 
@@ -68,7 +69,12 @@ class MoveButton(
         self.game_id = game_id
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        board = await movers_board(interaction)
+        try:
+            board = await movers_board(interaction)
+        except NotYourTurn:
+            if await offer_claim(interaction):
+                return
+            raise
         notice = OUT_OF_DATE if board.game.id != self.game_id else None
         message = await grid_message(board, interaction, Picked(), notice)
         assert message.image is not None  # drawn unless asked not to
