@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.cogs.announcing import Announcer
 from bot.cogs.challenges import ChallengeButton
-from bot.cogs.clock import PauseButton
+from bot.cogs.clock import ClaimWinButton, PauseButton
 from bot.cogs.games import GamesPageButton
 from bot.cogs.grid import EarlierMoveButton, GridCell, MoveButton
 from bot.cogs.group import FEATURES, GROUP_NAME, JarmoCog
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 DYNAMIC_ITEMS = (
     AcceptTakeback,
     ChallengeButton,
+    ClaimWinButton,
     GamesPageButton,
     DeclineTakeback,
     GridCell,
@@ -82,6 +83,7 @@ __all__ = [
     "Announcer",
     "CatalogueTranslator",
     "ChallengeButton",
+    "ClaimWinButton",
     "DeclineTakeback",
     "GamesPageButton",
     "GridCell",

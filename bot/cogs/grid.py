@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.audience import channel_language
+from bot.cogs.clock import offer_claim
 from bot.cogs.grid_plan import BACK, LATER, Cell, GridPlan, OffGrid, Picked, Stage, click, plan
 from bot.cogs.guards import place_of
 from bot.cogs.items import CustomIdSpec, JarmoItem
@@ -41,7 +42,7 @@ from bot.cogs.words import (
 )
 from bot.i18n import N_
 from bot.jarmo import Side
-from bot.service import BoardView, NoGameHere
+from bot.service import BoardView, NoGameHere, NotYourTurn
 from bot.words import game_title, position_line
 from bot.words.descriptions import board_description
 
@@ -82,7 +83,12 @@ class MoveButton(
         self.game_id, self.plies = game_id, plies
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        board = await movers_board(interaction)
+        try:
+            board = await movers_board(interaction)
+        except NotYourTurn:
+            if await offer_claim(interaction):
+                return
+            raise
         current = board.game.id == self.game_id and self.plies in (None, board.game.engine.ply)
         if not place_of(interaction).bot_posts:
             if not current:  # the newer board is the one to click: this one cannot change it

@@ -63,6 +63,9 @@ class Code(StrEnum):
     NO_CLOCK = "no-clock"
     ALREADY_PAUSED = "already-paused"
     NOT_PAUSED = "not-paused"
+    OPPONENT_HAS_TIME = "opponent-has-time"
+    MOVER_CANNOT_CLAIM = "mover-cannot-claim"
+    CLAIM_OUTDATED = "claim-outdated"
     # stats
     NO_RATINGS = "no-ratings"
     NO_STATS = "no-stats"
@@ -186,7 +189,8 @@ class TimeUp(Refusal):
 
 
 class ClockUnavailable(Refusal):
-    """The game has no clock to pause or resume, or it is already paused (or running)."""
+    """The game has no clock to pause or resume, or it is already paused (or running), or the
+    player to move still has time, so there is no win on time to claim."""
 
 
 class VacationRefused(Refusal):

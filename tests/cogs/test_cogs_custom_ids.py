@@ -12,7 +12,7 @@ import pytest
 
 from bot.cogs import DYNAMIC_ITEMS
 from bot.cogs.challenges import ChallengeButton
-from bot.cogs.clock import PauseButton
+from bot.cogs.clock import ClaimWinButton, PauseButton
 from bot.cogs.games import GamesPageButton
 from bot.cogs.grid import EarlierMoveButton, GridCell, MoveButton
 from bot.cogs.items import JarmoItem
@@ -49,6 +49,7 @@ CASES: list[tuple[Item, str]] = [
     (SignupButton(4, "leave"), "jarmo:tournament:4:leave"),
     (ResignButton(BIG, 5), f"jarmo:resign:{BIG}:5"),
     (RematchButton(8), "jarmo:rematch:8"),
+    (ClaimWinButton(BIG), f"jarmo:claimtime:{BIG}"),
     (AcceptTakeback(OFFER), f"jarmo:takeback-yes:{2**40}:199:{BIG}:{BIG - 1}"),
     (DeclineTakeback(OFFER), f"jarmo:takeback-no:{2**40}:199:{BIG}:{BIG - 1}"),
 ]
