@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -134,3 +135,29 @@ async def test_a_claim_and_the_scheduler_end_the_game_once(bot: Bot, clock: Fake
     assert await bot.scheduler.run_due(clock.now) == []
     with pytest.raises(GameChanged):
         await bot.service.clocks.claim_win_on_time(HERE, ANN, game_id=game_id)
+
+
+async def test_a_claim_that_read_the_game_before_another_process_ended_it_changes_nothing(
+    bot: Bot, db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process ends the game between this claim's read and its write: the ending is
+    worked out from a match that is already over, and the version check refuses it."""
+    await bobs_time_runs_out(bot, clock)
+    beside = await Bot.open_beside(db_path, clock)
+    games = bot.store.games
+    read = games.active
+
+    async def read_then_claimed_beside(channel_id: int) -> object:
+        record = await read(channel_id)
+        monkeypatch.setattr(games, "active", read)
+        await beside.service.clocks.claim_win_on_time(HERE, ANN)
+        return record
+
+    try:
+        monkeypatch.setattr(games, "active", read_then_claimed_beside)
+        with pytest.raises(GameChanged):
+            await bot.service.clocks.claim_win_on_time(HERE, ANN)
+        stats = await bot.store.results.player_stats(HERE.guild_id, ANN.user_id)
+        assert (stats.overall.games, stats.overall.wins, stats.match_wins) == (1, 1, 1)
+    finally:
+        await beside.close()
