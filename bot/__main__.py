@@ -46,10 +46,13 @@ GATEWAY_TOKEN_REJECTED = 4004  # the gateway's close code for a token it does no
 LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 PERMISSIONS = 2048 + 16384 + 32768 + 65536  # Send Messages, Embed Links, Attach Files, History
 PERMISSIONS += (1 << 35) + (1 << 38)  # Create Public Threads, Send Messages in Threads
-INVITE_URL = (
-    "https://discord.com/api/oauth2/authorize?client_id=<APPLICATION_ID>"
-    f"&scope=bot%20applications.commands&permissions={PERMISSIONS}"
+AUTHORIZE_URL = "https://discord.com/oauth2/authorize?client_id=<APPLICATION_ID>"
+INVITE_URL = (  # "add to server": the bot joins, and everything works there
+    f"{AUTHORIZE_URL}&integration_type=0&scope=bot%20applications.commands"
+    f"&permissions={PERMISSIONS}"
 )
+# "add to my apps": /jarmo in the user's DMs, group DMs and any server, answered in place
+USER_INSTALL_URL = f"{AUTHORIZE_URL}&integration_type=1&scope=applications.commands"
 NO_TOKEN_HELP = f"""\
 No Discord bot token is configured, so the bot cannot connect to Discord.
 
@@ -64,6 +67,9 @@ To run Jarmo in your Discord server:
      Public Threads and Send Messages in Threads (permissions integer {PERMISSIONS}). Open
      this URL, with your Application ID from the portal's General Information page:
          {INVITE_URL}
+     To play in your DMs and group DMs too ("add to my apps"), turn on User Install under
+     Installation in the portal, then open:
+         {USER_INSTALL_URL}
      No privileged gateway intents are needed.
   4. Start the bot again: {PROG} run
      On its first start it publishes the /jarmo slash commands by itself (and again whenever

@@ -12,9 +12,9 @@ from discord.ext import commands
 
 from bot.cogs.announcing import Announcer
 from bot.cogs.challenges import ChallengeButton
-from bot.cogs.clock import PauseButton
+from bot.cogs.clock import ClaimWinButton, PauseButton
 from bot.cogs.games import GamesPageButton
-from bot.cogs.grid import GridCell, MoveButton
+from bot.cogs.grid import EarlierMoveButton, GridCell, MoveButton
 from bot.cogs.group import FEATURES, GROUP_NAME, JarmoCog
 from bot.cogs.inflight import InFlight
 from bot.cogs.play import ResignButton, StopButton
@@ -34,12 +34,14 @@ if TYPE_CHECKING:
 DYNAMIC_ITEMS = (
     AcceptTakeback,
     ChallengeButton,
+    ClaimWinButton,
     GamesPageButton,
     DeclineTakeback,
     GridCell,
     HistoryPicker,
     LeaderboardButton,
     MoveButton,
+    EarlierMoveButton,
     PauseButton,
     RematchButton,
     ResignButton,
@@ -81,6 +83,7 @@ __all__ = [
     "Announcer",
     "CatalogueTranslator",
     "ChallengeButton",
+    "ClaimWinButton",
     "DeclineTakeback",
     "GamesPageButton",
     "GridCell",

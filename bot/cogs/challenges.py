@@ -10,12 +10,12 @@ from discord.ext import commands
 
 from bot.cogs.audience import channel_language
 from bot.cogs.clock import time_per_move_choices
+from bot.cogs.guards import in_served_guild, place_of
 from bot.cogs.items import CustomIdSpec, JarmoItem
 from bot.cogs.replies import (
     actor_of,
     computer_answers,
     only_pinging,
-    place_of,
     report_message,
 )
 from bot.cogs.threads import (
@@ -25,6 +25,7 @@ from bot.cogs.threads import (
     thread_venue,
 )
 from bot.cogs.transformers import OneOf
+from bot.cogs.tree import NOT_A_MEMBER, Unwelcome
 from bot.cogs.words import discord_voice, discord_words, relative_time
 from bot.i18n import N_
 from bot.jarmo import RULESETS
@@ -66,7 +67,7 @@ class ChallengeCommands(commands.Cog):
     async def challenge(
         self,
         interaction: discord.Interaction[JarmoBot],
-        opponent: discord.Member | None = None,
+        opponent: discord.Member | discord.User | None = None,
         games: MatchLength = 1,
         ruleset: Ruleset | None = None,
         side: Literal["white", "black", "random"] = "random",
@@ -75,8 +76,19 @@ class ChallengeCommands(commands.Cog):
         rating_range: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         """Challenge a member, anyone here, or this bot to play the computer"""
+        if in_served_guild(interaction) and isinstance(opponent, discord.User):
+            raise Unwelcome(NOT_A_MEMBER, name=opponent.mention)  # someone who just left, say
+        computer = interaction.client.computer.actor
+        if opponent is None and level is not None:
+            # Where the bot is no member to pick (a DM between people), a level alone asks
+            # for the computer.
+            opponent_actor: Actor | None = computer
+        elif opponent is not None:
+            opponent_actor = Actor(opponent.id, opponent.display_name, opponent.bot)
+        else:
+            opponent_actor = None
         request = ChallengeRequest(
-            None if opponent is None else Actor(opponent.id, opponent.display_name, opponent.bot),
+            opponent_actor,
             games=games,
             ruleset=ruleset,
             side=side,
@@ -84,7 +96,7 @@ class ChallengeCommands(commands.Cog):
             level=level,
             rating_range=rating_range,
         )
-        if opponent is not None and interaction.client.service.is_computer(opponent.id):
+        if opponent_actor is not None and opponent_actor.user_id == computer.user_id:
             await _play_the_computer(interaction, request)
         else:
             await _challenge_a_member(interaction, request)
@@ -163,10 +175,14 @@ class ChallengeButton(
             await _accept(interaction, self.challenge_id)
             return
         if self.answer == "decline":
-            view = await service.challenges.decline(actor, self.challenge_id)
+            view = await service.challenges.decline(
+                actor, self.challenge_id, place=place_of(interaction)
+            )
             note = _("**Declined** by {player}.").format(player=view.challenged_name)
         else:
-            view = await service.challenges.cancel(actor, self.challenge_id)
+            view = await service.challenges.cancel(
+                actor, self.challenge_id, place=place_of(interaction)
+            )
             note = _("**Withdrawn** by {player}.").format(player=view.challenger_name)
         await interaction.response.edit_message(
             content=f"{answered(view, language)}\n{note}",
@@ -182,7 +198,9 @@ async def _accept(interaction: discord.Interaction[JarmoBot], challenge_id: int)
     language = await channel_language(interaction)
     _ = discord_words(language).gettext
     venue, missing = await thread_venue(interaction)
-    board = await service.challenges.accept(actor, challenge_id, venue=venue)
+    board = await service.challenges.accept(
+        actor, challenge_id, venue=venue, place=place_of(interaction)
+    )
     view = await service.challenges.view(challenge_id)
     started = await report_message(Report(actor.user_id, None, board), language)
     thread = venue.thread if venue is not None else None

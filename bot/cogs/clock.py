@@ -1,6 +1,6 @@
 """The correspondence clock in Discord: ``/jarmo pause`` and ``/jarmo resume``, the
-persistent button that accepts a pause, the ``time_per_move`` autocomplete, and the messages
-for the deadline scheduler's reminders and timeouts."""
+persistent buttons that accept a pause and claim a win on time, the ``time_per_move``
+autocomplete, and the messages for the deadline scheduler's reminders and timeouts."""
 
 from __future__ import annotations
 
@@ -11,17 +11,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
+from bot.cogs.claim_offer import CLAIM_ID, claim_button, claim_view
+from bot.cogs.guards import place_of
 from bot.cogs.items import JarmoItem, OfferIds, offer_button, single
 from bot.cogs.replies import (
     actor_of,
     board_embed,
     only_pinging,
-    place_of,
     report_message,
     your_move,
 )
-from bot.cogs.words import discord_voice, discord_words, mention
-from bot.service import PauseOffer
+from bot.cogs.words import discord_voice, discord_words, mention, reader_language
+from bot.service import PauseOffer, Refusal
 from bot.service.deadlines import DeadlineEvent
 from bot.service.timecontrol import SUGGESTIONS, TimeControlError, format_time_per_move
 from bot.service.timecontrol import parse_time_per_move as _parse
@@ -93,6 +94,51 @@ class PauseButton(
         agreed = _("The players agreed to pause the clock.")
         embed, file = await board_embed(view, f"{agreed}\n{text}", language)
         await interaction.followup.send(embed=embed, file=file, allowed_mentions=only_pinging())
+
+
+class ClaimWinButton(
+    JarmoItem,
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    custom_id=CLAIM_ID,
+):
+    """The waiting player's claim of the win once the opponent's time is out: where no
+    scheduler posts, nothing else ends the game on time. The ending is the click's public
+    answer."""
+
+    what = "claim on time"
+
+    def __init__(self, game_id: int, language: str | None = None) -> None:
+        super().__init__(claim_button(game_id, language))
+        self.game_id = game_id
+
+    async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
+        report = await interaction.client.service.clocks.claim_win_on_time(
+            place_of(interaction), actor_of(interaction), game_id=self.game_id
+        )
+        await interaction.response.send_message(
+            **await report_message(report, await channel_language(interaction))
+        )
+
+
+async def offer_claim(interaction: discord.Interaction[JarmoBot]) -> bool:
+    """Answer a player who acted out of turn privately with the claim button if the opponent's
+    time is out; whether it did (if not, the caller's refusal stands)."""
+    service = interaction.client.service
+    try:
+        record = await service.play.player_game(place_of(interaction), actor_of(interaction))
+    except Refusal:
+        return False
+    waiting = record.player_id(record.engine.turn) != interaction.user.id
+    if not (waiting and service.clocks.time_is_out(record)):
+        return False
+    language = reader_language(interaction)
+    text = discord_words(language).gettext("Your opponent's time ran out. You can claim the win.")
+    view = claim_view(record.id, language)
+    if interaction.response.is_done():
+        await interaction.followup.send(text, view=view, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, view=view, ephemeral=True)
+    return True
 
 
 def time_per_move_choices(current: str) -> list[app_commands.Choice[str]]:

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.items import CustomIdSpec, JarmoItem
-from bot.cogs.replies import EMBED_COLOUR, only_pinging
+from bot.cogs.replies import EMBED_COLOUR, chat_link, only_pinging
 from bot.cogs.tree import Unwelcome
 from bot.cogs.words import discord_voice, discord_words, reader_language
 from bot.i18n import N_
@@ -76,13 +76,15 @@ def games_message(
         return {"content": text, "embed": None, "view": None}
     _ = discord_words(language).gettext
 
-    def server_name(guild_id: int) -> str:
+    def server_name(guild_id: int | None) -> str:
+        if guild_id is None:
+            return _("friends, outside servers")
         guild = interaction.client.get_guild(guild_id)
         return guild.name if guild else _("server {id}").format(id=guild_id)
 
     def link(line: PlayerGameLine) -> str:
         # The game's channel (or its match's thread): it ends with the latest board.
-        url = f"https://discord.com/channels/{line.guild_id}/{line.channel_id}"
+        url = chat_link(line.guild_id, line.channel_id)
         return _("[go to the game]({url})").format(url=url)
 
     embed = discord.Embed(

@@ -3,6 +3,10 @@ private message (Components V2) with the board from their side and a 5x5 grid of
 click a piece, then its target (and in ludos perhaps a camp point to place on); the action goes
 through the same use case as ``/jarmo move``.
 
+Outside the bot's servers (DMs, group DMs) a message changes only through an interaction, so
+the grid opens on the public board itself: each click edits that message, and the move turns it
+into the board after the move. A click on an older board points to the newer one.
+
 Each button's custom id names the game, its version and what was chosen so far, so a grid keeps
 working after a restart; a click on a grid the game has moved past opens a fresh one."""
 
@@ -15,15 +19,18 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.cogs.audience import channel_language
+from bot.cogs.clock import offer_claim
 from bot.cogs.grid_plan import BACK, LATER, Cell, GridPlan, OffGrid, Picked, Stage, click, plan
+from bot.cogs.guards import place_of
 from bot.cogs.items import CustomIdSpec, JarmoItem
-from bot.cogs.move_offer import MOVE_ID, move_button
+from bot.cogs.move_offer import EARLIER_MOVE_ID, MOVE_ID, move_button
 from bot.cogs.replies import (
     EMBED_COLOUR,
     actor_of,
+    as_card,
     computer_answers,
+    edited,
     only_pinging,
-    place_of,
     report_message,
 )
 from bot.cogs.tree import Unwelcome
@@ -35,7 +42,7 @@ from bot.cogs.words import (
 )
 from bot.i18n import N_
 from bot.jarmo import Side
-from bot.service import BoardView, NoGameHere
+from bot.service import BoardView, NoGameHere, NotYourTurn
 from bot.words import game_title, position_line
 from bot.words.descriptions import board_description
 
@@ -45,6 +52,10 @@ if TYPE_CHECKING:
 GridButton = discord.ui.Button[discord.ui.LayoutView]
 IMAGE = "board.png"
 OUT_OF_DATE = N_("This board was out of date; here is the current one.")
+NEWER_BOARD = N_(
+    "This board is out of date: the game goes on under a newer board further down. "
+    "/jarmo board shows it again."
+)
 GAME_OVER = N_(
     "This game has ended, so its board takes no more moves. /jarmo standings shows the result."
 )
@@ -59,22 +70,52 @@ class MoveButton(
     discord.ui.DynamicItem[GridButton],
     custom_id=MOVE_ID,
 ):
-    """The **Move** button under a public board: opens the grid for the player to move."""
+    """The **Move** button under a public board (of the position after ``plies`` actions):
+    opens the grid for the player to move, privately, or outside servers on the board."""
 
     what = "move button"
 
-    def __init__(self, game_id: int, language: str | None = None) -> None:
-        super().__init__(move_button(game_id, language))
-        self.game_id = game_id
+    def __init__(self, game_id: int, plies: int | None, language: str | None = None) -> None:
+        look = move_button(game_id, plies or 0, language)
+        ids = (game_id,) if plies is None else (game_id, plies)
+        look.custom_id = self.custom_id_spec.format(*ids)
+        super().__init__(look)
+        self.game_id, self.plies = game_id, plies
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        board = await movers_board(interaction)
-        notice = OUT_OF_DATE if board.game.id != self.game_id else None
-        message = await grid_message(board, interaction, Picked(), notice)
+        try:
+            board = await movers_board(interaction)
+        except NotYourTurn:
+            if await offer_claim(interaction):
+                return
+            raise
+        current = board.game.id == self.game_id and self.plies in (None, board.game.engine.ply)
+        if not place_of(interaction).bot_posts:
+            if not current:  # the newer board is the one to click: this one cannot change it
+                raise Unwelcome(NEWER_BOARD)
+            message = await grid_message(board, interaction, Picked())
+            assert message.image is not None  # drawn unless asked not to
+            # A board posted with embeds becomes a layout here: its embeds and text must go.
+            await interaction.response.edit_message(
+                content=None,
+                embeds=[],
+                view=message.view,
+                attachments=[message.image],
+                allowed_mentions=only_pinging(),
+            )
+            return
+        message = await grid_message(board, interaction, Picked(), None if current else OUT_OF_DATE)
         assert message.image is not None  # drawn unless asked not to
         await interaction.response.send_message(
             view=message.view, file=message.image, ephemeral=True, allowed_mentions=only_pinging()
         )
+
+
+class EarlierMoveButton(MoveButton, custom_id=EARLIER_MOVE_ID):
+    """The **Move** button of a board posted before buttons named their position."""
+
+    def __init__(self, game_id: int, language: str | None = None) -> None:
+        super().__init__(game_id, None, language)
 
 
 class GridCell(
@@ -117,9 +158,13 @@ class GridCell(
             await show(interaction, board, step)
             return
         service = interaction.client.service
-        report = await service.play.move_on(
-            place_of(interaction), actor_of(interaction), board, step
-        )
+        place = place_of(interaction)
+        report = await service.play.move_on(place, actor_of(interaction), board, step)
+        if not place.bot_posts:  # the grid was on the public board: it becomes the new board
+            card = as_card(await report_message(report, await channel_language(interaction)))
+            await interaction.response.edit_message(**edited(card))
+            await computer_answers(interaction, report, in_place=True)
+            return
         _ = discord_words(reader_language(interaction)).gettext
         done = discord.ui.LayoutView(timeout=None)
         done.add_item(

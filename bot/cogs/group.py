@@ -37,7 +37,10 @@ FEATURES: tuple[type, ...] = (
 )
 
 
-@app_commands.guild_only()
+# Published for both installations and every context (discord.py takes these from the group
+# only): a user who added Jarmo to their apps plays in DMs, group DMs and any server.
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class JarmoCog(
     # discord.py collects a cog's commands from its bases last to first, so the features are
     # listed here in reverse to publish them in the order of FEATURES.

@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.cogs.audience import server_language
 from bot.cogs.clock import deadline_message
-from bot.cogs.replies import board_embed, only_pinging, your_move
+from bot.cogs.replies import board_embed, chat_link, only_pinging, your_move
 from bot.cogs.words import discord_words, reader_language
 from bot.i18n import N_
 from bot.service.delivery import ClockNotice, PingNotice, Undeliverable, idempotency_token
@@ -105,6 +105,9 @@ async def _mention_instead(
     channel_id = (
         delivery.channel_id if isinstance(delivery, PingNotice) else delivery.event.channel_id
     )
+    if delivery.entry.guild_id is None:  # nobody may post there: the board names them
+        await bot.service.pings.dm_refused(user_id)
+        raise Undeliverable(f"user {user_id} takes no DMs, and the game is outside servers")
     guild = bot.get_guild(delivery.entry.guild_id)
     if guild is not None:  # Discord refuses a DM to someone who left just the same
         try:
@@ -133,12 +136,15 @@ async def direct_message(
 ) -> dict[str, Any]:
     """The direct message: the server, the opponent, the board and a link to the game."""
     entry = delivery.entry
-    guild = bot.get_guild(entry.guild_id)
+    guild = bot.get_guild(entry.guild_id) if entry.guild_id is not None else None
     _ = discord_words(language).gettext
-    server = guild.name if guild is not None else _("a server")
+    if entry.guild_id is None:
+        server = _("your chat")
+    else:
+        server = guild.name if guild is not None else _("a server")
     if isinstance(delivery, ClockNotice):
         event = delivery.event
-        link = f"https://discord.com/channels/{entry.guild_id}/{event.channel_id}"
+        link = chat_link(entry.guild_id, event.channel_id)
         reminder = await deadline_message(event, language)
         text = _("In **{server}**: {reminder}\n{link}").format(
             server=server, reminder=reminder.get("content", ""), link=link
@@ -146,7 +152,7 @@ async def direct_message(
         return {"content": text, "allowed_mentions": only_pinging()}
     board = delivery.report.board
     opponent = board.black_name if board.game.white_id == delivery.user_id else board.white_name
-    link = f"https://discord.com/channels/{entry.guild_id}/{delivery.channel_id}"
+    link = chat_link(entry.guild_id, delivery.channel_id)
     text = _("It is your move in **{server}** against **{opponent}**: {link}").format(
         server=server, opponent=opponent, link=link
     )

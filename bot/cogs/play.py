@@ -13,6 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
+from bot.cogs.claim_offer import claim_button
+from bot.cogs.clock import offer_claim
+from bot.cogs.guards import place_of
 from bot.cogs.items import CustomIdSpec, JarmoItem, OfferIds, offer_button, single
 from bot.cogs.move_offer import move_view
 from bot.cogs.pinging import tell_if_dm_refused
@@ -23,7 +26,6 @@ from bot.cogs.replies import (
     board_embed,
     computer_answers,
     only_pinging,
-    place_of,
     report_message,
 )
 from bot.cogs.rules import rules_embed, start_image
@@ -38,7 +40,7 @@ from bot.cogs.words import (
 )
 from bot.i18n import N_
 from bot.jarmo import Action
-from bot.service import Offer, Report
+from bot.service import NotYourTurn, Offer, Report
 from bot.service.models import DamagedGameAborted
 from bot.words import position_line, standings_text
 from bot.words.descriptions import start_description
@@ -62,7 +64,12 @@ class PlayCommands(commands.Cog):
         played = interaction.client.service.play.move(
             place_of(interaction), actor_of(interaction), move
         )
-        report = await answer_in_time(interaction, _with_message(interaction, played))
+        try:
+            report = await answer_in_time(interaction, _with_message(interaction, played))
+        except NotYourTurn:
+            if await offer_claim(interaction):
+                return
+            raise
         if report.dm_refused:
             await tell_if_dm_refused(interaction)
         await computer_answers(interaction, report)
@@ -78,7 +85,12 @@ class PlayCommands(commands.Cog):
         played = interaction.client.service.play.redeploy(
             place_of(interaction), actor_of(interaction), point
         )
-        report = await answer_in_time(interaction, _with_message(interaction, played))
+        try:
+            report = await answer_in_time(interaction, _with_message(interaction, played))
+        except NotYourTurn:
+            if await offer_claim(interaction):
+                return
+            raise
         if report.dm_refused:
             await tell_if_dm_refused(interaction)
         await computer_answers(interaction, report)
@@ -97,7 +109,10 @@ class PlayCommands(commands.Cog):
         embed, file = await board_embed(shown, text, language)
         extra: dict[str, Any] = {}
         if shown.human_to_move is not None:
-            extra["view"] = move_view(shown.game.id, language)
+            extra["view"] = move_view(shown.game.id, shown.game.engine.ply, language)
+        if interaction.client.service.clocks.time_is_out(shown.game):
+            view = extra.setdefault("view", discord.ui.View(timeout=None))
+            view.add_item(claim_button(shown.game.id, language))
         await interaction.response.send_message(
             embed=embed, file=file, ephemeral=private, allowed_mentions=only_pinging(), **extra
         )

@@ -9,6 +9,7 @@ import discord
 
 from bot.cogs.audience import channel_language
 from bot.cogs.challenges import post_challenge
+from bot.cogs.guards import place_of
 from bot.cogs.items import JarmoItem
 from bot.cogs.rematch_offer import REMATCH_ID, rematch_button
 from bot.cogs.replies import actor_of, computer_answers, report_message
@@ -34,7 +35,10 @@ class RematchButton(
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         service = interaction.client.service
         rematch = await service.rematches.offer(
-            actor_of(interaction), self.match_id, _members_of(interaction)
+            actor_of(interaction),
+            self.match_id,
+            _members_of(interaction),
+            here=place_of(interaction),
         )
         if isinstance(rematch, RematchStarted):
             started = Report(interaction.user.id, None, rematch.board)

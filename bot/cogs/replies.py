@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.cogs.audience import channel_language
+from bot.cogs.guards import place_of
 from bot.cogs.move_offer import move_view
 from bot.cogs.rematch_offer import rematch_view
 from bot.cogs.review_offer import review_button
@@ -23,7 +24,7 @@ from bot.cogs.words import (
     picture_words,
     reader_language,
 )
-from bot.service import Actor, BoardView, Place, Report
+from bot.service import Actor, BoardView, Report
 from bot.service.delivery import idempotency_token
 from bot.words import game_title, position_line, report_text
 from bot.words.descriptions import board_description
@@ -80,8 +81,12 @@ async def answer_in_time(
     return result
 
 
-async def computer_answers(interaction: discord.Interaction[JarmoBot], report: Report) -> None:
-    """After a human's action, let the computer move if it is now its turn (a follow-up)."""
+async def computer_answers(
+    interaction: discord.Interaction[JarmoBot], report: Report, *, in_place: bool = False
+) -> None:
+    """After a human's action, let the computer move if it is now its turn: a follow-up, or
+    ``in_place``, the message the interaction answered with edited (a board outside servers,
+    which only a click on it may change)."""
     board = report.next_board or report.board
     service = interaction.client.service
     if not service.is_computer(board.turn_user_id):
@@ -102,10 +107,13 @@ async def computer_answers(interaction: discord.Interaction[JarmoBot], report: R
         return
     if reply is None:
         return
+
+    async def edit_in_place(**message: Any) -> None:
+        await interaction.edit_original_response(**edited(as_card(message)))
+
+    send = edit_in_place if in_place else interaction.followup.send
     try:
-        await post_announced(
-            reply, interaction.followup.send, service, await channel_language(interaction)
-        )
+        await post_announced(reply, send, service, await channel_language(interaction))
     except discord.HTTPException:
         # Both moves are stored and the outbox posts the computer's in the channel: the
         # tree's apology ("nothing was changed") would be untrue here, so none is sent.
@@ -135,15 +143,50 @@ async def post_announced(
         await service.announcements.posted(report.announcement)
 
 
+def chat_link(guild_id: int | None, channel_id: int) -> str:
+    """A link that opens a channel of a server, or a chat outside servers (a DM, a group DM)."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+
+
+def as_card(message: dict[str, Any]) -> dict[str, Any]:
+    """A board message (from :func:`report_message`) as a Components V2 layout, for a message
+    that was turned into a layout (the click grid outside servers) and cannot take embeds
+    again: its text, each board with its title, words and image, and its buttons."""
+    view = discord.ui.LayoutView(timeout=None)
+    if message.get("content"):
+        view.add_item(discord.ui.TextDisplay(message["content"]))
+    files: list[discord.File] = message.get("files") or [message["file"]]
+    embeds: list[discord.Embed] = message.get("embeds") or [message["embed"]]
+    for embed, file in zip(embeds, files, strict=True):
+        view.add_item(
+            discord.ui.Container[Any](
+                discord.ui.TextDisplay(f"### {embed.title}\n{embed.description or ''}"),
+                discord.ui.MediaGallery(
+                    discord.MediaGalleryItem(
+                        f"attachment://{file.filename}", description=file.description
+                    )
+                ),
+                accent_colour=EMBED_COLOUR,
+            )
+        )
+    buttons = message.get("view")
+    if buttons is not None and buttons.children:
+        view.add_item(discord.ui.ActionRow[Any](*buttons.children))
+    return {"view": view, "files": files, "allowed_mentions": message.get("allowed_mentions")}
+
+
+def edited(message: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments that edit a message into ``message`` (its files replace the
+    message's attachments)."""
+    changes = {key: value for key, value in message.items() if key not in ("file", "files")}
+    changes["attachments"] = message.get("files") or [message["file"]]
+    return changes
+
+
 def actor_of(interaction: discord.Interaction[JarmoBot]) -> Actor:
     """Who pressed or typed."""
     user = interaction.user
     return Actor(user.id, user.display_name, user.bot)
-
-
-def place_of(interaction: discord.Interaction[JarmoBot]) -> Place:
-    """The server and channel of the interaction (commands are guild-only)."""
-    return Place(interaction.guild_id or 0, interaction.channel_id or 0)
 
 
 async def board_embed(
@@ -216,7 +259,7 @@ async def report_message(
     if report.standings is not None and report.standings.over:  # the match ends here
         message["view"] = rematch_view(report.board.match.id, language)
     elif turn is not None:
-        message["view"] = move_view(shown.game.id, language)
+        message["view"] = move_view(shown.game.id, shown.game.engine.ply, language)
     if report.ended is not None and report.ended.status != "aborted":  # it can be reviewed
         view = message.setdefault("view", discord.ui.View(timeout=None))
         view.add_item(review_button(report.ended.game.id, language))

@@ -18,8 +18,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
+from bot.cogs.guards import place_of
 from bot.cogs.items import JarmoItem
-from bot.cogs.replies import EMBED_COLOUR, only_pinging, place_of
+from bot.cogs.replies import EMBED_COLOUR, only_pinging
 from bot.cogs.review_offer import REVIEW_ID, review_button
 from bot.cogs.words import discord_voice, picture_words, reader_language
 from bot.jarmo import side_name
@@ -52,8 +53,8 @@ async def send_review(
     """Answer ``interaction`` with the review of ``game_id``: a message edited with progress,
     then with the review. A refusal comes before any answer, so the tree answers it privately."""
     service = interaction.client.service
-    guild_id = interaction.guild_id or 0
-    await service.reviews.check(guild_id, game_id)
+    place = place_of(interaction)
+    await service.reviews.check(place, game_id)
     language = reader_language(interaction) if private else await channel_language(interaction)
     voice = discord_voice(language)
     await interaction.response.send_message(
@@ -61,7 +62,7 @@ async def send_review(
     )
     edits = _ProgressEdits(interaction, language)
     try:
-        view = await service.reviews.review(guild_id, game_id, progress=edits)
+        view = await service.reviews.review(place, game_id, progress=edits)
     except Exception:
         # The answer is already public and says a review is under way: it must not stay so.
         # The tree then apologises privately and logs the failure.

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.cogs.audience import channel_language
 from bot.cogs.challenges import Ruleset
+from bot.cogs.guards import place_of
 from bot.cogs.items import CustomIdSpec, JarmoItem, single
 from bot.cogs.replies import EMBED_COLOUR, only_pinging
 from bot.cogs.review import send_review
@@ -140,7 +141,7 @@ class HistoryPicker(
 
     what = "history game"
 
-    def __init__(self, page: HistoryPage | None, *, guild_id: int, user_id: int,
+    def __init__(self, page: HistoryPage | None, *, guild_id: int | None, user_id: int,
                  opponent_id: int | None, language: str | None = None) -> None:  # fmt: skip
         voice = discord_voice(language)
         _ = discord_words(language).gettext
@@ -173,7 +174,8 @@ class HistoryPicker(
         )
         super().__init__(
             discord.ui.Select(
-                custom_id=self.custom_id_spec.format(guild_id, user_id, opponent_id or 0),
+                # 0: outside servers (a history of the friends pool)
+                custom_id=self.custom_id_spec.format(guild_id or 0, user_id, opponent_id or 0),
                 placeholder=placeholder,
                 options=options or [discord.SelectOption(label="-", value="0")],
             )
@@ -189,10 +191,10 @@ class HistoryPicker(
         /,
     ) -> HistoryPicker:
         guild, user, opponent = cls.custom_id_spec.values(match)
-        return cls(None, guild_id=guild, user_id=user, opponent_id=opponent or None)
+        return cls(None, guild_id=guild or None, user_id=user, opponent_id=opponent or None)
 
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
-        if interaction.guild_id != self.guild_id:
+        if place_of(interaction).guild_id != self.guild_id:
             raise Unwelcome(N_("This history belongs to another server."))
         picked = self.item.values[0]
         if picked.startswith(REVIEW_VALUE):
@@ -231,6 +233,8 @@ class HistoryPicker(
         self, interaction: discord.Interaction[JarmoBot], tournament_id: int
     ) -> None:
         """The tournament's final table as ``/jarmo tournament standings`` shows it, privately."""
+        if self.guild_id is None:  # tournaments are played in servers only
+            raise Unwelcome(N_("This history belongs to another server."))
         history = interaction.client.service.tournaments.history
         table = await history.final_table(self.guild_id, tournament_id)
         # Drawing the table can take longer than Discord's 3 s to answer.
@@ -289,14 +293,15 @@ class StatsCommands(commands.Cog):
     async def stats(
         self,
         interaction: discord.Interaction[JarmoBot],
-        player: discord.Member | None = None,
+        player: discord.Member | discord.User | None = None,
         ruleset: Ruleset | None = None,
     ) -> None:
         """A player's rating, its trend and results here"""
         user = player or interaction.user
         language = await channel_language(interaction)
+        # Outside servers: the friends pool, the games played outside servers.
         profile = await interaction.client.service.stats.profile(
-            interaction.guild_id or 0,
+            place_of(interaction).guild_id,
             user.id,
             viewer_id=interaction.user.id,
             ruleset=ruleset,
@@ -327,18 +332,18 @@ class StatsCommands(commands.Cog):
     async def history(
         self,
         interaction: discord.Interaction[JarmoBot],
-        player: discord.Member | None = None,
-        opponent: discord.Member | None = None,
+        player: discord.Member | discord.User | None = None,
+        opponent: discord.Member | discord.User | None = None,
     ) -> None:
         """Recent games and tournaments, with replays and tables"""
         user = player or interaction.user
-        guild_id = interaction.guild_id or 0
+        guild_id = place_of(interaction).guild_id  # None: the friends pool
         opponent_id = opponent.id if opponent else None
         service = interaction.client.service
         # Tournaments belong to the player's whole history, not to games against one opponent.
         placings = (
             await service.tournaments.history.placings(guild_id, user.id)
-            if opponent_id is None
+            if opponent_id is None and guild_id is not None
             else ()
         )
         page = await service.stats.history(guild_id, user.id, opponent_id, tournaments=placings)

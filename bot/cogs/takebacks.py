@@ -11,9 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language
+from bot.cogs.guards import place_of
 from bot.cogs.items import JarmoItem, OfferIds, offer_button
 from bot.cogs.move_offer import move_view
-from bot.cogs.replies import actor_of, board_embed, only_pinging, place_of, your_move
+from bot.cogs.replies import actor_of, board_embed, only_pinging, your_move
 from bot.cogs.words import discord_words, mention
 from bot.service import Offer
 from bot.service.takebacks import TakenBack
@@ -64,7 +65,7 @@ async def taken_back_message(taken: TakenBack, language: str) -> dict[str, Any]:
         "allowed_mentions": only_pinging(turn if turn != taken.asked_by else None),
     }
     if turn is not None:
-        message["view"] = move_view(taken.board.game.id, language)
+        message["view"] = move_view(taken.board.game.id, taken.board.game.engine.ply, language)
     return message
 
 

@@ -14,6 +14,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.audience import channel_language, server_language
+from bot.cogs.guards import place_of
 from bot.cogs.replies import only_pinging
 from bot.cogs.words import discord_words, mention, reader_language
 from bot.service import ChallengeView, MatchStandings, Place, Refusal
@@ -107,7 +108,10 @@ async def thread_venue(
     threads and the bot may open them here; else ``None`` and the permissions it lacks (empty
     when threads are off, or the challenge is already in a thread)."""
     bot = interaction.client
-    settings = await bot.service.servers.settings(interaction.guild_id or 0)
+    guild_id = place_of(interaction).guild_id
+    if guild_id is None:  # outside the bot's servers it cannot open threads
+        return None, []
+    settings = await bot.service.servers.settings(guild_id)
     message = interaction.message
     if (
         not settings.threads_or(bot.config.threads)
@@ -125,8 +129,11 @@ async def tell_missing_permissions(
     interaction: discord.Interaction[JarmoBot], missing: list[str]
 ) -> None:
     """Once per server, tell (privately) which permissions would give matches their threads."""
-    if not missing or not await interaction.client.service.servers.first_thread_notice(
-        interaction.guild_id or 0
+    guild_id = interaction.guild_id
+    if (
+        not missing
+        or guild_id is None
+        or not await interaction.client.service.servers.first_thread_notice(guild_id)
     ):
         return
     _ = discord_words(reader_language(interaction)).gettext

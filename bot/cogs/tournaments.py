@@ -20,9 +20,10 @@ from discord.ext import commands
 from bot.cogs.audience import channel_language, server_language
 from bot.cogs.challenges import Ruleset
 from bot.cogs.clock import time_per_move_choices
+from bot.cogs.guards import place_of
 from bot.cogs.items import CustomIdSpec, JarmoItem
-from bot.cogs.move_offer import MOVE_BUTTON_PREFIX
-from bot.cogs.replies import actor_of, only_pinging, place_of, report_message
+from bot.cogs.move_offer import MOVE_BUTTON_PREFIXES
+from bot.cogs.replies import actor_of, only_pinging, report_message
 from bot.cogs.threads import ARCHIVE_AFTER_MINUTES, thread_name
 from bot.cogs.transformers import OneOf
 from bot.cogs.words import discord_voice, discord_words, mention, reader_language
@@ -257,7 +258,7 @@ async def close_boards(channel: discord.PartialMessageable, me_id: int) -> None:
 
 def _has_move_button(message: discord.Message) -> bool:
     return any(
-        isinstance(item, discord.Button) and (item.custom_id or "").startswith(MOVE_BUTTON_PREFIX)
+        isinstance(item, discord.Button) and (item.custom_id or "").startswith(MOVE_BUTTON_PREFIXES)
         for row in message.components
         if isinstance(row, discord.ActionRow)
         for item in row.children

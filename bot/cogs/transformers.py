@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.cogs.replies import place_of
+from bot.cogs.guards import place_of
 from bot.jarmo import Action
 from bot.service import read_action, read_point
 

@@ -586,7 +586,7 @@ class _Session:
                 shown.add(quarter)
                 self.say(review_progress(done, total, self.voice))
 
-        view = await self.service.reviews.review(PLACE.guild_id, game_id, progress=progress)
+        view = await self.service.reviews.review(PLACE, game_id, progress=progress)
         words = image_words(self.voice.catalogue)
         marks = {
             m.ply: m.label.value

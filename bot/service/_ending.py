@@ -92,7 +92,11 @@ class GameEnder:
         """Whether the match goes on after this game, or how it ends."""
         if result.status == "aborted":
             return st.MatchOver("aborted")
-        board = Scoreboard(match, await self._kit.store.games.match_games(match.id))
+        # The game being ended counts as this ending only: another process may have ended it
+        # since it was read (the version check then refuses this write), and counting it twice
+        # would score a match that is already over.
+        games = await self._kit.store.games.match_games(match.id)
+        board = Scoreboard(match, [ended for ended in games if ended.id != record.id])
         points = game.points()
         if result.status in ("resigned", "timeout"):
             loser: Side = "black" if result.winner == "white" else "white"

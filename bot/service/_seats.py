@@ -11,14 +11,23 @@ from bot.service.models import Actor, Place
 
 async def active_game(kit: ServiceKit, place: Place) -> st.GameRecord:
     """The channel's active game. Raises ``NoGameHere``, or ``GameDamaged`` for a game that
-    fails its check."""
+    fails its check. A game of the channel's server is not one outside servers: a server the
+    bot left keeps its games, and a user install there reaches none of them."""
     try:
         record = await kit.store.games.active(place.channel_id)
     except st.CorruptGame as damaged:
         raise errors.GameDamaged(damaged.game_id, damaged.reason) from None
-    if record is None:
+    if record is None or record.guild_id != place.guild_id:
         raise errors.NoGameHere(errors.Code.NO_GAME)
     return record
+
+
+def check_here(place: Place | None, guild_id: int | None, channel_id: int) -> None:
+    """Refuse (``NOT_HERE``) an answer given in ``place`` to what was posted in the channel
+    ``channel_id`` of ``guild_id``: a button copied into another chat reaches nothing. No
+    ``place``: the caller is not a person in a chat (the computer, the console)."""
+    if place is not None and (place.guild_id, place.channel_id) != (guild_id, channel_id):
+        raise errors.NotAllowed(errors.Code.NOT_HERE)
 
 
 async def players_game(

@@ -10,6 +10,7 @@ from bot import store as st
 from bot.jarmo import Game
 from bot.service import errors
 from bot.service._reports import Reports
+from bot.service._seats import check_here
 from bot.service.game_options import CHALLENGE_RULES, check_game_options
 from bot.service.kit import ServiceKit
 from bot.service.models import Actor, BoardView, ChallengeRequest, ChallengeView, Place
@@ -163,12 +164,19 @@ class ChallengeCases:
         )
 
     async def accept(
-        self, actor: Actor, challenge_id: int, *, venue: Venue | None = None
+        self,
+        actor: Actor,
+        challenge_id: int,
+        *,
+        venue: Venue | None = None,
+        place: Place | None = None,
     ) -> BoardView:
         """The challenged player accepts: the match and its first game start, in the channel
-        ``venue`` opens for it (if any) or else where the challenge was posted."""
+        ``venue`` opens for it (if any) or else where the challenge was posted. ``place``:
+        where the answer was given, which must be where the challenge was posted."""
         kit = self._kit
         record = await self._challenge(challenge_id)
+        check_here(place, record.guild_id, record.channel_id)
         if record.challenged_id is None:
             await self._check_may_accept_open(actor, record)
         elif actor.user_id != record.challenged_id:
@@ -293,19 +301,28 @@ class ChallengeCases:
             )
         )
 
-    async def decline(self, actor: Actor, challenge_id: int) -> ChallengeView:
-        """The challenged player says no."""
-        return await self._close(actor, challenge_id, "declined")
+    async def decline(
+        self, actor: Actor, challenge_id: int, *, place: Place | None = None
+    ) -> ChallengeView:
+        """The challenged player says no (in ``place``, where the challenge was posted)."""
+        return await self._close(actor, challenge_id, "declined", place)
 
-    async def cancel(self, actor: Actor, challenge_id: int) -> ChallengeView:
-        """The challenger withdraws the challenge."""
-        return await self._close(actor, challenge_id, "cancelled")
+    async def cancel(
+        self, actor: Actor, challenge_id: int, *, place: Place | None = None
+    ) -> ChallengeView:
+        """The challenger withdraws the challenge (in ``place``, where it was posted)."""
+        return await self._close(actor, challenge_id, "cancelled", place)
 
     async def _close(
-        self, actor: Actor, challenge_id: int, status: st.ClosedChallengeStatus
+        self,
+        actor: Actor,
+        challenge_id: int,
+        status: st.ClosedChallengeStatus,
+        place: Place | None,
     ) -> ChallengeView:
         kit = self._kit
         record = await self._challenge(challenge_id)
+        check_here(place, record.guild_id, record.channel_id)
         allowed = record.challenged_id if status == "declined" else record.challenger_id
         if actor.user_id != allowed:
             if status == "declined":

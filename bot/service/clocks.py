@@ -88,6 +88,45 @@ class ClockCases:
             kit.signals.new_deadline(resumed.match)
             return await self._reports.view(resumed)
 
+    # ------------------------------------------------------------------ claiming on time
+
+    def time_is_out(self, record: st.GameRecord) -> bool:
+        """Whether the player to move in ``record`` has run out of time now, so that their
+        opponent may :meth:`claim_win_on_time`."""
+        return time_is_out(record, self._kit.now())
+
+    async def claim_win_on_time(
+        self, place: Place, actor: Actor, *, game_id: int | None = None
+    ) -> Report:
+        """The waiting player ends the game on time once the player to move has run out of
+        it: exactly the scheduler's :meth:`time_out`, for places where no scheduler posts. The
+        caller shows the ending, so nothing is announced.
+
+        ``game_id`` guards a button shown earlier: if that game is no longer the one in play,
+        nothing happens (``GameChanged``)."""
+        kit = self._kit
+        async with kit.locks(place.channel_id):
+            try:
+                record = await players_game(kit, place, actor)
+            except errors.NoGameHere:
+                if game_id is None:
+                    raise
+                raise errors.GameChanged(errors.Code.CLAIM_OUTDATED) from None
+            if game_id is not None and record.id != game_id:
+                raise errors.GameChanged(errors.Code.CLAIM_OUTDATED)
+            loser = record.engine.turn
+            if record.player_id(loser) == actor.user_id:
+                raise errors.NotAllowed(errors.Code.MOVER_CANNOT_CLAIM)
+            clock = record.clock
+            if clock.paused:
+                raise errors.GamePaused(errors.Code.CLOCK_PAUSED)
+            if clock.deadline_at is None:
+                raise errors.ClockUnavailable(errors.Code.OPPONENT_HAS_TIME)
+            if not time_is_out(record, kit.now()):
+                left = (clock.deadline_at - kit.now()).total_seconds()
+                raise errors.ClockUnavailable(errors.Code.OPPONENT_HAS_TIME, seconds=int(left))
+            return await self._ender.end(record, _timeout(record), game=record.engine)
+
     # ------------------------------------------------------------------ the scheduler's cases
 
     async def remind(self, clock: st.RunningClock, *, now: datetime) -> DeadlineEvent | None:
@@ -138,14 +177,11 @@ class ClockCases:
             record = await self._current(clock)
             if record is None:
                 return None
-            loser = record.engine.turn
             event = _event("timeout", clock.deadline_at, clock, record)
             announce = [st.announcement(f"timeout:{clock.game_id}", event_post(event))]
-            winner: Side = "black" if loser == "white" else "white"
-            result = Result("timeout", winner, "timeout", record.player_id(loser))
             try:
                 report = await self._ender.end(
-                    record, result, game=record.engine, announce=announce
+                    record, _timeout(record), game=record.engine, announce=announce
                 )
             except errors.GameChanged:  # the version check refused it: something came first
                 return None
@@ -160,6 +196,20 @@ class ClockCases:
             return None
         same = record.version == clock.version and record.clock.deadline_at == clock.deadline_at
         return record if record.is_active and same else None
+
+
+def time_is_out(record: st.GameRecord, now: datetime) -> bool:
+    """Whether the player to move in ``record`` has no time left at ``now`` (a paused clock and
+    a game without a time limit never run out)."""
+    deadline = record.clock.deadline_at
+    return record.is_active and deadline is not None and now >= deadline
+
+
+def _timeout(record: st.GameRecord) -> Result:
+    """The player to move loses on time, and forfeits the rest of the match."""
+    loser = record.engine.turn
+    winner: Side = "black" if loser == "white" else "white"
+    return Result("timeout", winner, "timeout", record.player_id(loser))
 
 
 def _event(

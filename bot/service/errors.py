@@ -51,6 +51,7 @@ class Code(StrEnum):
     COMPUTER_PLAYS_ON = "computer-plays-on"
     ABORT_NEEDS_MANAGER = "abort-needs-manager"
     HINT_NEEDS_COMPUTER = "hint-needs-computer"
+    NOT_HERE = "not-here"
     # the game moved on
     CHANGED_MEANWHILE = "changed-meanwhile"
     GAME_ALREADY_ENDED = "game-already-ended"
@@ -62,6 +63,9 @@ class Code(StrEnum):
     NO_CLOCK = "no-clock"
     ALREADY_PAUSED = "already-paused"
     NOT_PAUSED = "not-paused"
+    OPPONENT_HAS_TIME = "opponent-has-time"
+    MOVER_CANNOT_CLAIM = "mover-cannot-claim"
+    CLAIM_OUTDATED = "claim-outdated"
     # stats
     NO_RATINGS = "no-ratings"
     NO_STATS = "no-stats"
@@ -76,6 +80,7 @@ class Code(StrEnum):
     UNKNOWN_LANGUAGE = "unknown-language"
     # tournaments
     TOURNAMENT_NEEDS_MANAGER = "tournament-needs-manager"
+    TOURNAMENT_NEEDS_SERVER = "tournament-needs-server"
     TOURNAMENT_IN_CHANNEL = "tournament-in-channel"
     NO_TOURNAMENT = "no-tournament"
     BAD_TOURNAMENT_FORMAT = "bad-tournament-format"
@@ -184,7 +189,8 @@ class TimeUp(Refusal):
 
 
 class ClockUnavailable(Refusal):
-    """The game has no clock to pause or resume, or it is already paused (or running)."""
+    """The game has no clock to pause or resume, or it is already paused (or running), or the
+    player to move still has time, so there is no win on time to claim."""
 
 
 class VacationRefused(Refusal):

@@ -22,10 +22,24 @@ class Actor:
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Where the action happens: games and challenges live in one channel of one server."""
+    """Where the action happens: games and challenges live in one channel (or thread, or
+    chat). Its scope is a server the bot is in (``guild_id``), or outside servers (``None``:
+    a DM, a group DM, or a server where only a player installed the app, which is never
+    attributed to that server). Outside servers the bot may only answer interactions: it
+    never posts there by itself, so nothing is announced there later."""
 
-    guild_id: int
+    guild_id: int | None
     channel_id: int
+
+    @property
+    def in_server(self) -> bool:
+        """Whether the place is in a server the bot is in (else it is outside servers)."""
+        return self.guild_id is not None
+
+    @property
+    def bot_posts(self) -> bool:
+        """Whether the bot may post here by itself (else only inside interactions)."""
+        return self.in_server
 
 
 @dataclass(frozen=True, slots=True)

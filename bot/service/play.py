@@ -83,7 +83,7 @@ class PlayCases:
     ) -> Report:
         kit = self._kit
         await kit.names.remember(place, actor)
-        computer_move = self._computer_move_announcement(record, actor, game)
+        computer_move = self._computer_move_announcement(place, record, actor, game)
         ping = self._pings.plan(record, actor.user_id, game)
         announce = ping.announce if computer_move is None else (computer_move, *ping.announce)
         if game.over:
@@ -121,11 +121,12 @@ class PlayCases:
         )
 
     def _computer_move_announcement(
-        self, record: st.GameRecord, actor: Actor, game: Game
+        self, place: Place, record: st.GameRecord, actor: Actor, game: Game
     ) -> st.Announcement | None:
         """Nobody's interaction waits for the computer's move, so it is written to the outbox
-        with the move: held for the caller to post, and delivered later if the bot dies first."""
-        if not self._kit.is_computer(actor.user_id):
+        with the move: held for the caller to post, and delivered later if the bot dies first.
+        Where the bot cannot post by itself, only the caller shows it (else the next board)."""
+        if not self._kit.is_computer(actor.user_id) or not place.bot_posts:
             return None
         version, played = record.version + 1, game.history[-1]
         return st.announcement(

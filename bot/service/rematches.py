@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from bot import store as st
 from bot.service import errors
+from bot.service._seats import check_here
 from bot.service.challenges import ChallengeCases
 from bot.service.game_options import GameOptions
 from bot.service.kit import ServiceKit
@@ -42,7 +43,9 @@ class RematchCases:
         self._kit = kit
         self._challenges = challenges
 
-    async def offer(self, actor: Actor, match_id: int, members: MemberLookup) -> Rematch:
+    async def offer(
+        self, actor: Actor, match_id: int, members: MemberLookup, *, here: Place | None = None
+    ) -> Rematch:
         """``actor`` offers a rematch of the ended match ``match_id``, in the match's channel.
 
         Raises ``NoGameHere`` for an unknown match, ``NotAllowed`` for someone who did not play
@@ -50,6 +53,7 @@ class RematchCases:
         and ``ChannelBusy`` when its channel already has a game or challenge."""
         kit = self._kit
         match = await self._ended_match(actor, match_id)
+        check_here(here, match.guild_id, match.channel_id)
         place = Place(match.guild_id, match.channel_id)
         options = await self._swapped_options(match, actor.user_id)
         opponent_id = next(p for p in match.player_ids if p != actor.user_id)

@@ -135,33 +135,35 @@ class ReviewCases:
             raise ReviewRefused(Code.REVIEW_GAME_RUNNING)
         raise NoGameHere(Code.NO_GAME_TO_REVIEW)
 
-    async def check(self, guild_id: int, game_id: int) -> None:
+    async def check(self, place: Place, game_id: int) -> None:
         """Refuse, as :meth:`review` would, a game that cannot be reviewed; nothing else."""
-        await self._finished_game(guild_id, game_id)
+        await self._finished_game(place, game_id)
 
     async def review(
-        self, guild_id: int, game_id: int, *, progress: Progress | None = None
+        self, place: Place, game_id: int, *, progress: Progress | None = None
     ) -> ReviewView:
-        """The review of a finished game of the server ``guild_id``: the stored one, else one
-        computed now (``progress`` hears how far it is) and stored.
+        """The review of a finished game of ``place``'s server (outside servers, of that very
+        chat): the stored one, else one computed now (``progress`` hears how far it is) and
+        stored.
 
         Refuses a game still in play or an aborted one (``ReviewRefused``), another server's
         game (``ReviewRefused``) or an unknown one (``NoGameHere``); a damaged game raises
         ``CorruptGame`` (shown as ``GameDamaged``). Nothing is stored then.
         """
-        record = await self._finished_game(guild_id, game_id)
+        record = await self._finished_game(place, game_id)
         stored = await self._kit.store.reviews.get(game_id)
         judged = _decoded(stored, game_id) if stored is not None else None
         if judged is None:
             judged = await self._computed(record, progress)
         return await self._view(record, judged)
 
-    async def _finished_game(self, guild_id: int, game_id: int) -> GameRecord:
+    async def _finished_game(self, place: Place, game_id: int) -> GameRecord:
         try:
             record = await self._kit.store.games.get(game_id)
         except NotFound:
             raise NoGameHere(Code.NO_GAME_TO_REVIEW) from None
-        if record.guild_id != guild_id:
+        elsewhere = record.channel_id != place.channel_id if place.guild_id is None else False
+        if record.guild_id != place.guild_id or elsewhere:
             raise ReviewRefused(Code.REVIEW_OTHER_SERVER, game=game_id)
         if record.is_active:
             raise ReviewRefused(Code.REVIEW_GAME_RUNNING, game=game_id)

@@ -7,6 +7,7 @@ from bot.jarmo import DEFAULT_LAYOUT, IllegalMove, JarmoError, NotationError, Si
 from bot.jarmo.errors import Problem
 from bot.jarmo.notation import MAX_INPUT_LENGTH
 from bot.service.errors import Code, Field, Refusal
+from bot.words.game import duration_text
 from bot.words.tournaments import is_tournament_refusal, tournament_refusal_text
 from bot.words.voice import Voice
 
@@ -77,6 +78,10 @@ _MESSAGES: dict[Code, str] = {
         "Only members who can manage this channel can abort a game. Players can use {resign} or "
         "{stop} instead."
     ),
+    Code.NOT_HERE: N_(
+        "That button belongs to a challenge or match in another chat, so it does nothing here. "
+        "Use it where it was posted."
+    ),
     Code.HINT_NEEDS_COMPUTER: N_(
         "Hints are only for games against the computer. To play it, use {challenge} and pick the "
         "bot as your opponent."
@@ -98,10 +103,7 @@ _MESSAGES: dict[Code, str] = {
         "The clock is paused, so no moves can be made. Use {resume} to restart it (either "
         "player can)."
     ),
-    Code.TIME_UP: N_(
-        "The time for this move has run out, so the game is lost on time; the result will be "
-        "posted here in a moment."
-    ),
+    Code.TIME_UP: N_("The time for this move has run out, so the game is lost on time."),
     Code.NO_CLOCK: N_(
         "This match has no time limit per move, so there is no clock to pause: take as long as "
         "you need."
@@ -109,6 +111,16 @@ _MESSAGES: dict[Code, str] = {
     Code.ALREADY_PAUSED: N_("The clock is already paused. Use {resume} to restart it."),
     Code.NOT_PAUSED: N_(
         "The clock is not paused. To stop it, use {pause}; your opponent has to agree."
+    ),
+    Code.OPPONENT_HAS_TIME: N_(
+        "This game has no time limit per move, so there is no win on time to claim."
+    ),
+    Code.MOVER_CANNOT_CLAIM: N_(
+        "It is your move, so there is no win on time for you to claim: only your opponent can "
+        "claim one, once your time has run out. Play on with {move}."
+    ),
+    Code.CLAIM_OUTDATED: N_(
+        "That game has already ended, so there is nothing to claim. Look at the board ({board})."
     ),
     Code.NO_RATINGS: N_(
         "Nobody on this server has a {ruleset} rating yet. Finish a {ruleset} game against "
@@ -251,6 +263,11 @@ def refusal_text(refusal: Refusal, voice: Voice) -> str:
             return _("It is {name}'s turn ({side}). Wait for their move.").format(
                 name=refusal.fields["name"], side=_side(refusal, voice)
             )
+        case Code.OPPONENT_HAS_TIME if "seconds" in refusal.fields:
+            return _(
+                "Your opponent still has {left} for this move. You can claim the win once their "
+                "time has run out."
+            ).format(left=duration_text(int(refusal.fields["seconds"]), voice))
         case Code.UNREADABLE_MOVE | Code.ILLEGAL_MOVE if isinstance(refusal.cause, JarmoError):
             return move_refusal_text(refusal.cause, voice)
         case Code.CHALLENGE_ANSWERED:

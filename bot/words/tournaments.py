@@ -32,6 +32,10 @@ REFUSALS: dict[Code, str] = {
         "Only members who can manage this server (or have its tournament role) can run "
         "tournaments. Ask one of them."
     ),
+    Code.TOURNAMENT_NEEDS_SERVER: N_(
+        "Tournaments need Jarmo added to the server: it posts each round by itself. A server "
+        "admin can add it from Jarmo's profile (Add App → Add to Server)."
+    ),
     Code.TOURNAMENT_IN_CHANNEL: N_(
         "This channel already has a tournament in sign-up or under way. Finish it first, or "
         "run the new one in another channel."

@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import INVITE_URL, RedactingFormatter, build_parser, main, setup_logging
+from bot.__main__ import (
+    INVITE_URL,
+    USER_INSTALL_URL,
+    RedactingFormatter,
+    build_parser,
+    main,
+    setup_logging,
+)
 from bot.config import BotConfig
 from bot.store._migrations import upgrade_sqlite
 
@@ -70,6 +77,7 @@ def test_no_token_explains_how_to_get_one(
         "applications.commands",
         "309237762048",
         INVITE_URL,
+        USER_INSTALL_URL,
         "jarmo-bot play",
         "config.toml",
     ):
@@ -83,6 +91,13 @@ def test_the_invite_url_asks_for_exactly_the_needed_permissions() -> None:
     wanted = send | embed | attach | history | create_threads | send_in_threads
     assert f"permissions={wanted}" in INVITE_URL
     assert "scope=bot%20applications.commands" in INVITE_URL
+    assert "integration_type=0" in INVITE_URL
+
+
+def test_the_user_install_url_adds_the_app_to_an_account_without_a_bot() -> None:
+    assert "integration_type=1" in USER_INSTALL_URL
+    assert "scope=applications.commands" in USER_INSTALL_URL
+    assert "bot" not in USER_INSTALL_URL.split("scope=")[1]
 
 
 def test_python_dash_m_bot_without_a_token(tmp_path: Path) -> None:

@@ -12,9 +12,9 @@ import pytest
 
 from bot.cogs import DYNAMIC_ITEMS
 from bot.cogs.challenges import ChallengeButton
-from bot.cogs.clock import PauseButton
+from bot.cogs.clock import ClaimWinButton, PauseButton
 from bot.cogs.games import GamesPageButton
-from bot.cogs.grid import GridCell, MoveButton
+from bot.cogs.grid import EarlierMoveButton, GridCell, MoveButton
 from bot.cogs.items import JarmoItem
 from bot.cogs.play import ResignButton, StopButton
 from bot.cogs.rematch import RematchButton
@@ -40,7 +40,8 @@ CASES: list[tuple[Item, str]] = [
     (HistoryPicker(None, guild_id=1, user_id=5, opponent_id=None), "jarmo:hist:1:5:0"),
     (HistoryPicker(None, guild_id=1, user_id=5, opponent_id=BIG), f"jarmo:hist:1:5:{BIG}"),
     (ReviewButton(77), "jarmo:review:77"),
-    (MoveButton(BIG), f"jarmo:grid:{BIG}"),
+    (MoveButton(BIG, 3), f"jarmo:move:{BIG}:3"),
+    (EarlierMoveButton(BIG), f"jarmo:grid:{BIG}"),
     (GridCell(9, 0, "", "A1"), "jarmo:cell:9:0::A1"),
     (GridCell(9, 31, "B3-C5", "back"), "jarmo:cell:9:31:B3-C5:back"),
     (GridCell(9, 31, "B3-C5", "later"), "jarmo:cell:9:31:B3-C5:later"),
@@ -48,6 +49,7 @@ CASES: list[tuple[Item, str]] = [
     (SignupButton(4, "leave"), "jarmo:tournament:4:leave"),
     (ResignButton(BIG, 5), f"jarmo:resign:{BIG}:5"),
     (RematchButton(8), "jarmo:rematch:8"),
+    (ClaimWinButton(BIG), f"jarmo:claimtime:{BIG}"),
     (AcceptTakeback(OFFER), f"jarmo:takeback-yes:{2**40}:199:{BIG}:{BIG - 1}"),
     (DeclineTakeback(OFFER), f"jarmo:takeback-no:{2**40}:199:{BIG}:{BIG - 1}"),
 ]

@@ -18,7 +18,7 @@ from unittest import mock
 import discord
 import pytest
 
-from bot.cogs.grid import GridCell, MoveButton
+from bot.cogs.grid import EarlierMoveButton, GridCell
 from bot.cogs.play import PlayCommands
 from bot.jarmo import Action
 from bot.render import render_position
@@ -63,7 +63,8 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def interaction_of(service: JarmoService, actor: Actor) -> Any:
     """An interaction from ``actor`` in the test's channel, recording what it was answered."""
     interaction = mock.create_autospec(discord.Interaction, instance=True)
-    interaction.client = SimpleNamespace(service=service)
+    # The bot is in the server: get_guild finds it.
+    interaction.client = SimpleNamespace(service=service, get_guild=lambda guild_id: object())
     interaction.user = mock.Mock(id=actor.user_id, display_name=actor.display_name, bot=False)
     interaction.guild_id, interaction.channel_id = HERE.guild_id, HERE.channel_id
     interaction.locale = interaction.guild_locale = discord.Locale.british_english
@@ -95,7 +96,7 @@ async def grid_move(
     """**Move** under the board, then the piece, then its target, each its own interaction,
     on the game ``seen`` (id, version)."""
     game, version = seen
-    await MoveButton(game).handle(interaction_of(service, actor))
+    await EarlierMoveButton(game).handle(interaction_of(service, actor))
     await GridCell(game, version, "", origin).handle(interaction_of(service, actor))
     last = interaction_of(service, actor)
     await GridCell(game, version, origin, target).handle(last)

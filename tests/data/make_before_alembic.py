@@ -84,7 +84,7 @@ async def finish_and_review(service: JarmoService) -> None:
         game = view.game.game
         mover = ANN if game.turn == "white" else CAT
         await service.play.move(place, mover, rng.choice(game.legal_moves()))
-    await service.reviews.review(GUILD, await service.reviews.last_game(place))
+    await service.reviews.review(place, await service.reviews.last_game(place))
 
 
 async def start_a_tournament(service: JarmoService) -> None:

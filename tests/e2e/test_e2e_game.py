@@ -39,7 +39,9 @@ def test_commands_are_registered_to_the_dev_guild_at_start_up(
     assert [(scope, len(body)) for scope, body in fake.command_puts] == [(fake.world.guild_id, 1)]
     [jarmo] = commands
     assert jarmo["name"] == "jarmo"
-    assert jarmo.get("dm_permission") is False or jarmo.get("contexts") == [0]  # guild only
+    # Installed to servers and to users; usable in servers, the bot's DM, DMs and group DMs.
+    assert jarmo.get("integration_types") == [0, 1]
+    assert jarmo.get("contexts") == [0, 1, 2]
     assert {o["name"] for o in jarmo["options"]} >= SUBCOMMANDS
     options = {o["name"]: o for o in jarmo["options"]}
     # Every sub-command is one level down, but the groups: the server settings, tournaments

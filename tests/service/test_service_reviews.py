@@ -73,7 +73,7 @@ async def test_a_finished_game_is_reviewed_move_by_move(
     async def progress(done: int, total: int) -> None:
         heard.append((done, total))
 
-    view = await service.reviews.review(HERE.guild_id, game_id, progress=progress)
+    view = await service.reviews.review(HERE, game_id, progress=progress)
     moves = view.review.moves
     assert [m.played for m in moves] == [move for _, move in MOVES]
     assert moves[2].label is Label.BLUNDER and moves[2].better is not None
@@ -88,9 +88,9 @@ async def test_a_second_review_is_read_back_without_searching(
     service: JarmoService, search: FakeSearch
 ) -> None:
     game_id = await finished_game(service)
-    first = await service.reviews.review(HERE.guild_id, game_id)
+    first = await service.reviews.review(HERE, game_id)
     searched = len(search.searched)
-    again = await service.reviews.review(HERE.guild_id, game_id)
+    again = await service.reviews.review(HERE, game_id)
     assert again.review == first.review
     assert len(search.searched) == searched
 
@@ -109,8 +109,8 @@ async def test_two_reviews_at_once_share_one_computation(
         return progress
 
     both = asyncio.gather(
-        service.reviews.review(HERE.guild_id, game_id, progress=listener("first")),
-        service.reviews.review(HERE.guild_id, game_id, progress=listener("second")),
+        service.reviews.review(HERE, game_id, progress=listener("first")),
+        service.reviews.review(HERE, game_id, progress=listener("second")),
     )
     await until(lambda: service.reviews.waiting(game_id) == 2)
     search.gate.set()
@@ -132,7 +132,7 @@ async def test_a_game_in_play_is_refused_and_nothing_is_stored(
     assert active is not None
     game_id = active.id
     with pytest.raises(ReviewRefused) as refused:
-        await service.reviews.review(HERE.guild_id, game_id)
+        await service.reviews.review(HERE, game_id)
     assert refused.value.code is Code.REVIEW_GAME_RUNNING
     assert await store.reviews.get(game_id) is None
     assert search.searched == []
@@ -143,8 +143,19 @@ async def test_another_server_s_game_is_refused(
 ) -> None:
     game_id = await finished_game(service)
     with pytest.raises(ReviewRefused) as refused:
-        await service.reviews.review(HERE.guild_id + 1, game_id)
+        await service.reviews.review(Place(HERE.guild_id + 1, HERE.channel_id), game_id)
     assert refused.value.code is Code.REVIEW_OTHER_SERVER
+    assert await store.reviews.get(game_id) is None
+
+
+async def test_outside_servers_only_a_game_of_the_same_chat_is_reviewed(
+    service: JarmoService, search: FakeSearch, store: SqliteStore
+) -> None:
+    game_id = await finished_game(service)
+    for elsewhere in (Place(None, HERE.channel_id), Place(None, HERE.channel_id + 1)):
+        with pytest.raises(ReviewRefused) as refused:
+            await service.reviews.review(elsewhere, game_id)
+        assert refused.value.code is Code.REVIEW_OTHER_SERVER
     assert await store.reviews.get(game_id) is None
 
 
@@ -155,7 +166,7 @@ async def test_a_channel_without_games_has_nothing_to_review(
         await service.reviews.last_game(Place(1, 99))
     assert refused.value.code is Code.NO_GAME_TO_REVIEW
     with pytest.raises(NoGameHere):
-        await service.reviews.review(1, 12345)
+        await service.reviews.review(Place(1, 99), 12345)
 
 
 async def test_a_damaged_game_is_refused_as_damaged_and_nothing_is_stored(
@@ -176,7 +187,7 @@ async def test_a_damaged_game_is_refused_as_damaged_and_nothing_is_stored(
         search = FakeSearch()
         service.reviews.use(search)
         with pytest.raises(CorruptGame) as damaged:
-            await service.reviews.review(HERE.guild_id, game_id)
+            await service.reviews.review(HERE, game_id)
         refusal = as_refusal(damaged.value)
         assert refusal is not None and refusal.code is Code.GAME_DAMAGED
         assert await reopened.reviews.get(game_id) is None
@@ -188,14 +199,14 @@ async def test_a_request_that_gives_up_leaves_the_review_to_finish(
 ) -> None:
     game_id = await finished_game(service)
     search.gate = asyncio.Event()
-    first = asyncio.ensure_future(service.reviews.review(HERE.guild_id, game_id))
+    first = asyncio.ensure_future(service.reviews.review(HERE, game_id))
     await until(lambda: service.reviews.waiting(game_id) == 1)
     first.cancel()
     # Once the first request has given up, the count is the second's alone: else the second
     # might still be reading the store when the gate opens, and start a computation of its own.
     await until(first.done)
     assert service.reviews.waiting(game_id) == 0
-    second = asyncio.ensure_future(service.reviews.review(HERE.guild_id, game_id))
+    second = asyncio.ensure_future(service.reviews.review(HERE, game_id))
     await until(lambda: service.reviews.waiting(game_id) == 1)
     search.gate.set()
     view = await asyncio.wait_for(second, LIMIT)

@@ -42,6 +42,8 @@ FIELDS: dict[str, Field] = {
     "current": 1,
     # vacations
     "days": 14,
+    # a claim on time
+    "seconds": 5_400,
 }
 
 

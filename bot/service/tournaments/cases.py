@@ -67,9 +67,11 @@ class TournamentCases:
     ) -> TournamentView:
         """Open a tournament for sign-up in ``place``. Refuses non-moderators, bad options,
         and a channel that already has a tournament in sign-up or running."""
+        if place.guild_id is None:  # a tournament posts its rounds by itself
+            raise errors.NotAllowed(errors.Code.TOURNAMENT_NEEDS_SERVER)
         if not moderator:
             raise errors.NotAllowed(errors.Code.TOURNAMENT_NEEDS_MANAGER)
-        new = self._new(place, actor, request)
+        new = self._new(place.guild_id, place.channel_id, actor, request)
         await self._kit.names.remember(place, actor)
         try:
             record = await self._kit.store.tournaments.create(new, now=self._kit.now())
@@ -77,7 +79,9 @@ class TournamentCases:
             raise errors.ChannelBusy(errors.Code.TOURNAMENT_IN_CHANNEL) from None
         return await self.view(record.id)
 
-    def _new(self, place: Place, actor: Actor, request: TournamentRequest) -> st.NewTournament:
+    def _new(
+        self, guild_id: int, channel_id: int, actor: Actor, request: TournamentRequest
+    ) -> st.NewTournament:
         name = " ".join(request.name.split())
         if not 0 < len(name) <= NAME_LIMIT:
             raise errors.TournamentRefused(errors.Code.BAD_TOURNAMENT_NAME, most=NAME_LIMIT)
@@ -96,8 +100,8 @@ class TournamentCases:
             time_per_move=request.time_per_move,
         )
         return st.NewTournament(
-            guild_id=place.guild_id,
-            channel_id=place.channel_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
             organiser_id=actor.user_id,
             name=name,
             format=format,
