@@ -210,7 +210,7 @@ async def _describe(store: Store, difference: Difference) -> str:
     return f"{what}: stored {stored}, recomputed {recomputed} (differs in {changed})"
 
 
-async def _player(store: Store, guild_id: int, user_id: int) -> str:
+async def _player(store: Store, guild_id: int | None, user_id: int) -> str:
     try:
         name = (await store.players.get(guild_id, user_id)).display_name
     except NotFound:

@@ -20,9 +20,9 @@ async def channel_language(interaction: discord.Interaction[JarmoBot]) -> str:
     return public_language(settings.language, interaction.guild_locale)
 
 
-async def server_language(bot: JarmoBot, guild_id: int) -> str:
+async def server_language(bot: JarmoBot, guild_id: int | None) -> str:
     """The language of a public post on the server ``guild_id`` outside any interaction (the
     background announcements, a deleted thread's notice, a thread's new name)."""
     settings = await bot.service.servers.settings(guild_id)
-    guild = bot.get_guild(guild_id)
+    guild = None if guild_id is None else bot.get_guild(guild_id)
     return public_language(settings.language, guild.preferred_locale if guild else None)

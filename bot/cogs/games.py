@@ -76,8 +76,8 @@ def games_message(
         return {"content": text, "embed": None, "view": None}
     _ = discord_words(language).gettext
 
-    def server_name(guild_id: int) -> str:
-        guild = interaction.client.get_guild(guild_id)
+    def server_name(guild_id: int | None) -> str:
+        guild = None if guild_id is None else interaction.client.get_guild(guild_id)
         return guild.name if guild else _("server {id}").format(id=guild_id)
 
     def link(line: PlayerGameLine) -> str:

@@ -105,7 +105,8 @@ async def _mention_instead(
     channel_id = (
         delivery.channel_id if isinstance(delivery, PingNotice) else delivery.event.channel_id
     )
-    guild = bot.get_guild(delivery.entry.guild_id)
+    guild_id = delivery.entry.guild_id
+    guild = None if guild_id is None else bot.get_guild(guild_id)
     if guild is not None:  # Discord refuses a DM to someone who left just the same
         try:
             await guild.fetch_member(user_id)
@@ -133,7 +134,7 @@ async def direct_message(
 ) -> dict[str, Any]:
     """The direct message: the server, the opponent, the board and a link to the game."""
     entry = delivery.entry
-    guild = bot.get_guild(entry.guild_id)
+    guild = None if entry.guild_id is None else bot.get_guild(entry.guild_id)
     _ = discord_words(language).gettext
     server = guild.name if guild is not None else _("a server")
     if isinstance(delivery, ClockNotice):

@@ -22,9 +22,10 @@ class Actor:
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Where the action happens: games and challenges live in one channel of one server."""
+    """Where the action happens: games and challenges live in one channel of one server, or
+    of no server (``guild_id`` ``None``: a DM, a group DM, or a server without the bot)."""
 
-    guild_id: int
+    guild_id: int | None
     channel_id: int
 
 

@@ -90,7 +90,7 @@ class ReviewView:
     """A reviewed game as the front ends show it."""
 
     game_id: int
-    guild_id: int
+    guild_id: int | None
     ruleset: str
     white_id: int
     black_id: int
@@ -140,7 +140,7 @@ class ReviewCases:
         await self._finished_game(guild_id, game_id)
 
     async def review(
-        self, guild_id: int, game_id: int, *, progress: Progress | None = None
+        self, guild_id: int | None, game_id: int, *, progress: Progress | None = None
     ) -> ReviewView:
         """The review of a finished game of the server ``guild_id``: the stored one, else one
         computed now (``progress`` hears how far it is) and stored.
@@ -156,7 +156,7 @@ class ReviewCases:
             judged = await self._computed(record, progress)
         return await self._view(record, judged)
 
-    async def _finished_game(self, guild_id: int, game_id: int) -> GameRecord:
+    async def _finished_game(self, guild_id: int | None, game_id: int) -> GameRecord:
         try:
             record = await self._kit.store.games.get(game_id)
         except NotFound:

@@ -29,12 +29,14 @@ from bot.store.clocks import RunningClock
 from bot.store.endings import GameEnding
 from bot.store.outbox import Announcement, OutboxEntry, Settlement
 from bot.store.rating_records import (
+    EVERY_POOL,
     GameResultRecord,
     PlayerStatsRecord,
     RankedRating,
     RatedGameRecord,
     RatingHistoryRecord,
     RatingRecord,
+    RatingScope,
     RatingTables,
     Tally,
 )
@@ -67,13 +69,13 @@ if TYPE_CHECKING:
 
 
 class PlayerStore(Protocol):
-    """The names players are shown by, per server."""
+    """The names players are shown by, per server (``guild_id`` ``None``: outside servers)."""
 
-    async def upsert(self, guild_id: int, user_id: int, display_name: str) -> None:
+    async def upsert(self, guild_id: int | None, user_id: int, display_name: str) -> None:
         """Create the player if new, and remember ``display_name`` as the name to show."""
         ...
 
-    async def get(self, guild_id: int, user_id: int) -> PlayerRecord:
+    async def get(self, guild_id: int | None, user_id: int) -> PlayerRecord:
         """The player's name record in this guild. Raises ``NotFound`` for a player never
         upserted there."""
         ...
@@ -328,29 +330,32 @@ class ClockStore(Protocol):
 
 class RatingStore(Protocol):
     """Ratings and leaderboards. The store keeps ratings; the service computes them
-    (``bot.service.ratings``)."""
+    (``bot.service.ratings``). A pool's ``guild_id`` is its server's, or ``None`` for the
+    friends pool: the games outside servers, which no server's leaderboard includes."""
 
     async def leaderboard(
-        self, guild_id: int, ruleset: str, *, offset: int, limit: int
+        self, guild_id: int | None, ruleset: str, *, offset: int, limit: int
     ) -> list[RankedRating]:
         """Rated players of the server in the ruleset, ranked by rating (desc), then games
         (desc), then user id: ``limit`` rows from position ``offset`` (0-based)."""
         ...
 
-    async def leaderboard_size(self, guild_id: int, ruleset: str) -> int:
+    async def leaderboard_size(self, guild_id: int | None, ruleset: str) -> int:
         """How many players have a rating in the server's ruleset."""
         ...
 
-    async def player_rank(self, guild_id: int, ruleset: str, user_id: int) -> RankedRating | None:
+    async def player_rank(
+        self, guild_id: int | None, ruleset: str, user_id: int
+    ) -> RankedRating | None:
         """The player's leaderboard row and rank, or ``None`` if they have no rating there."""
         ...
 
-    async def player_ratings(self, guild_id: int, user_id: int) -> list[RatingRecord]:
+    async def player_ratings(self, guild_id: int | None, user_id: int) -> list[RatingRecord]:
         """The player's ratings on the server, one per ruleset played, most games first."""
         ...
 
     async def history(
-        self, guild_id: int, user_id: int, ruleset: str, *, limit: int
+        self, guild_id: int | None, user_id: int, ruleset: str, *, limit: int
     ) -> list[RatingHistoryRecord]:
         """The player's latest ``limit`` rating changes in the ruleset, oldest first."""
         ...
@@ -359,20 +364,20 @@ class RatingStore(Protocol):
         """The rating changes made by the match's games, in the order they were made."""
         ...
 
-    async def rated_games(self, guild_id: int | None = None) -> list[RatedGameRecord]:
-        """Every rated game of the server (all servers for ``None``) in the order its ratings
-        were applied: by end time, then by commit order."""
+    async def rated_games(self, scope: RatingScope = EVERY_POOL) -> list[RatedGameRecord]:
+        """Every rated game of the pool (or of every pool) in the order its ratings were
+        applied: by end time, then by commit order."""
         ...
 
-    async def tables(self, guild_id: int | None = None) -> RatingTables:
-        """Every stored rating and rating-history row of the server (all for ``None``)."""
+    async def tables(self, scope: RatingScope = EVERY_POOL) -> RatingTables:
+        """Every stored rating and rating-history row of the pool (or of every pool)."""
         ...
 
     async def replace(
-        self, tables: RatingTables, *, guild_id: int | None = None, expected_games: int
+        self, tables: RatingTables, *, scope: RatingScope = EVERY_POOL, expected_games: int
     ) -> None:
-        """Replace all ratings and rating history of the server (all for ``None``) with
-        ``tables``, in one transaction. Raises ``StaleRatings`` unless the server still has
+        """Replace all ratings and rating history of the pool (or of every pool) with
+        ``tables``, in one transaction. Raises ``StaleRatings`` unless the pool still has
         ``expected_games`` rated games (one ended meanwhile: recompute and try again)."""
         ...
 
