@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import RowMapping, Text, func, literal, select, update
+from sqlalchemy import BigInteger, ColumnElement, RowMapping, Text, func, literal, select, update
 
 from bot.store._rows import from_text, to_text
 from bot.store._sql import Reader, Sql, Transactions, inline, upsert
@@ -101,7 +101,9 @@ def _values(announcement: Announcement, now: datetime) -> dict[str, Any]:
     }
 
 
-def _claim(db: Sql, now: str, until: str, token: str, limit: int) -> list[RowMapping]:
+def _claim(
+    db: Sql, now: str, until: str, token: str, limit: int, ours: ColumnElement[bool]
+) -> list[RowMapping]:
     # SKIP LOCKED: where several processes share the database (PostgreSQL), a claim passes
     # over the rows another is claiming instead of waiting for them. SQLite has no row locks
     # (one process holds the file) and compiles no FOR UPDATE.
@@ -109,6 +111,7 @@ def _claim(db: Sql, now: str, until: str, token: str, limit: int) -> list[RowMap
         select(outbox.c.id)
         .where(outbox.c.status == inline("pending"))
         .where(outbox.c.lease_until.is_(None) | (outbox.c.lease_until <= now))
+        .where(ours)
         .order_by(outbox.c.id)
         .limit(limit)
         .with_for_update(skip_locked=True)
@@ -120,6 +123,23 @@ def _claim(db: Sql, now: str, until: str, token: str, limit: int) -> list[RowMap
         .returning(*_ENTRY_COLUMNS)
     )
     return list(db.execute(claimed).mappings().all())
+
+
+def _of_shards(shard_count: int, shard_ids: Collection[int]) -> ColumnElement[bool]:
+    """The entries a process running shards ``shard_ids`` of ``shard_count`` delivers: its
+    servers' (all of them for every shard), and, on shard 0, the direct messages from outside
+    servers. A post to a channel outside servers is nobody's."""
+    ids = sorted(set(shard_ids))
+    if not ids or not all(0 <= shard < shard_count for shard in ids):
+        raise ValueError(f"shards {ids} do not fit a count of {shard_count}")
+    in_servers: ColumnElement[bool] = outbox.c.guild_id.is_not(None)
+    if len(ids) != shard_count:
+        # Discord's shard of a server; the same arithmetic on both backends (64-bit).
+        shard = outbox.c.guild_id.op(">>", return_type=BigInteger())(literal(22)) % shard_count
+        in_servers = in_servers & shard.in_(ids)
+    if 0 not in ids:
+        return in_servers
+    return in_servers | (outbox.c.guild_id.is_(None) & outbox.c.user_id.is_not(None))
 
 
 def _address(row: RowMapping) -> Address:
@@ -152,12 +172,19 @@ class SqlOutbox:
         self._read = reader
 
     async def claim(
-        self, *, now: datetime, lease_seconds: float, limit: int = 20
+        self,
+        *,
+        now: datetime,
+        lease_seconds: float,
+        limit: int = 20,
+        shard_count: int = 1,
+        shard_ids: Collection[int] = (0,),
     ) -> list[OutboxEntry]:
         """See ``OutboxStore.claim``."""
+        ours = _of_shards(shard_count, shard_ids)
         at, until = to_text(now), to_text(now + timedelta(seconds=lease_seconds))
         token = secrets.token_hex(_TOKEN_BYTES)
-        rows = await self._writer.run(lambda db: _claim(db, at, until, token, limit))
+        rows = await self._writer.run(lambda db: _claim(db, at, until, token, limit, ours))
         return sorted((_entry(row) for row in rows), key=lambda entry: entry.id)
 
     async def settle(

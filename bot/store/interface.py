@@ -152,7 +152,9 @@ class ChallengeStore(Protocol):
         ...
 
     async def expire_overdue(self, *, now: datetime) -> list[ChallengeRecord]:
-        """Mark every pending challenge that is overdue at ``now`` expired; return them."""
+        """Mark every pending challenge in a server that is overdue at ``now`` expired; return
+        them. One outside servers stays pending until an interaction in its channel finds it
+        overdue: nothing could tell its players in the background."""
         ...
 
     async def accept(
@@ -218,9 +220,10 @@ class GameStore(Protocol):
         ...
 
     async def idle(self, *, before: datetime) -> list[GameRecord]:
-        """Active games whose last activity is earlier than ``before``, oldest first. A damaged
-        game (one that fails its check) is left out and logged once: background work over
-        many games must not stop at one."""
+        """Active games in servers whose last activity is earlier than ``before``, oldest
+        first (games outside servers are left to their players' interactions). A damaged game
+        (one that fails its check) is left out and logged once: background work over many
+        games must not stop at one."""
         ...
 
     async def record_move(
@@ -289,9 +292,10 @@ class ClockStore(Protocol):
         self, *, shard_count: int = 1, shard_ids: Collection[int] = (0,)
     ) -> list[RunningClock]:
         """Every active game whose clock runs (timed and not paused), earliest deadline first,
-        in the servers of shards ``shard_ids`` of ``shard_count`` (default: all). A game whose
-        deadline cannot be read is left out (and logged once). Raises ``ValueError`` for shard
-        ids outside ``0..shard_count-1``."""
+        in the servers of shards ``shard_ids`` of ``shard_count`` (default: all); never one
+        outside servers, whose clock is checked when a player acts. A game whose deadline
+        cannot be read is left out (and logged once). Raises ``ValueError`` for shard ids
+        outside ``0..shard_count-1``."""
         ...
 
     async def mark_reminders_sent(
@@ -413,11 +417,23 @@ class OutboxStore(Protocol):
     it with a lease, posts it, and settles it. Whatever was not settled is delivered later."""
 
     async def claim(
-        self, *, now: datetime, lease_seconds: float, limit: int = 20
+        self,
+        *,
+        now: datetime,
+        lease_seconds: float,
+        limit: int = 20,
+        shard_count: int = 1,
+        shard_ids: Collection[int] = (0,),
     ) -> list[OutboxEntry]:
         """Take up to ``limit`` pending announcements whose lease is free at ``now``, oldest
         first, leasing them until ``now + lease_seconds`` (their attempt count goes up). Two
-        callers never take the same announcement under the same lease."""
+        callers never take the same announcement under the same lease.
+
+        Only the announcements of the servers of shards ``shard_ids`` of ``shard_count``
+        (default: all), and a direct message sent from outside servers by shard 0 (Discord
+        sends direct messages to shard 0). A post to a channel outside servers is never taken:
+        the bot cannot post there. Raises ``ValueError`` for shard ids outside
+        ``0..shard_count-1``."""
         ...
 
     async def settle(
