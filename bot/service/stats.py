@@ -111,7 +111,7 @@ class PlayerStats:
 
     async def history(
         self,
-        guild_id: int,
+        guild_id: int | None,
         user_id: int,
         opponent_id: int | None = None,
         *,
@@ -141,7 +141,7 @@ class PlayerStats:
         return HistoryPage(guild_id, user_id, name, opponent_id, lines, tuple(tournaments))
 
     async def export_game(
-        self, guild_id: int, game_id: int, *, words: ImageWords = ENGLISH_WORDS
+        self, guild_id: int | None, game_id: int, *, words: ImageWords = ENGLISH_WORDS
     ) -> GameExport:
         """A finished game's move list (one move per line, with ply and player) and its replay
         GIF, its texts in ``words``. Raises ``NoStats`` for a game that is not a finished game

@@ -387,20 +387,26 @@ class RatingStore(Protocol):
 
 
 class ResultStore(Protocol):
-    """Players' results and game history. Results count games that ended as finished,
-    resigned, timeout or stopped; aborted games never count."""
+    """Players' results and game history, per server (``guild_id`` ``None``: the games
+    outside servers). Results count games that ended as finished, resigned, timeout or
+    stopped; aborted games never count."""
 
-    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStatsRecord:
+    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStatsRecord:
         """The player's results on the server (every ruleset, rated or not) as White and as
         Black, their matches and current streak. A player without games gets zeros."""
         ...
 
-    async def head_to_head(self, guild_id: int, user_id: int, opponent_id: int) -> Tally:
+    async def head_to_head(self, guild_id: int | None, user_id: int, opponent_id: int) -> Tally:
         """The player's results against one opponent on the server."""
         ...
 
     async def recent_games(
-        self, guild_id: int, player_id: int, opponent_id: int | None = None, *, limit: int = 10
+        self,
+        guild_id: int | None,
+        player_id: int,
+        opponent_id: int | None = None,
+        *,
+        limit: int = 10,
     ) -> list[GameResultRecord]:
         """The player's latest ended games (against ``opponent_id`` only, if given), newest
         first. Aborted games are left out."""

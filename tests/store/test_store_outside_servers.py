@@ -30,9 +30,9 @@ DM = 500  # a group DM's channel: no server
 LATER = T0 + timedelta(minutes=3)
 
 
-def outside_servers(channel: int = DM, **options: object) -> NewChallenge:
+def outside_servers(channel: int = DM, expires_in: float = 300, **options: Any) -> NewChallenge:
     """ALICE challenges BOB in ``channel``, outside servers."""
-    return replace(challenge(channel=channel, **options), guild_id=None)
+    return replace(challenge(channel=channel, expires_in=expires_in, **options), guild_id=None)
 
 
 async def start(store: Any, new: NewChallenge, *, now: Any = T0) -> tuple[MatchRecord, GameRecord]:
