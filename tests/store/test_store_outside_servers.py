@@ -135,22 +135,30 @@ async def test_the_friends_pool_and_a_servers_ratings_stay_apart(store: Any) -> 
         await store.ratings.replace(every, scope=None, expected_games=2)
 
 
-async def test_the_background_queries_pass_over_places_outside_servers(store: Any) -> None:
-    timed = {"time_per_move_seconds": 3600}
-    _, dm_game = await start(store, outside_servers(**timed))
-    _, server_game = await start(store, challenge(channel=11, **timed))
+TIMED = {"time_per_move_seconds": 3600}
+
+
+async def test_the_deadline_job_passes_over_clocks_outside_servers(store: Any) -> None:
+    await start(store, outside_servers(**TIMED))
+    _, server_game = await start(store, challenge(channel=11, **TIMED))
     assert [c.game_id for c in await store.clocks.running()] == [server_game.id]
     assert [c.game_id for c in await store.clocks.running(shard_count=2, shard_ids=(0,))] == [
         server_game.id  # GUILD >> 22 is 0
     ]
+
+
+async def test_the_computers_catch_up_passes_over_games_outside_servers(store: Any) -> None:
+    await start(store, outside_servers())
+    _, server_game = await start(store, challenge(channel=11))
     assert [g.id for g in await store.games.idle(before=LATER)] == [server_game.id]
 
-    dm = await store.challenges.create(outside_servers(channel=DM + 1, expires_in=60), now=T0)
+
+async def test_the_expiry_sweep_passes_over_challenges_outside_servers(store: Any) -> None:
+    dm = await store.challenges.create(outside_servers(expires_in=60), now=T0)
     in_server = await store.challenges.create(challenge(channel=12, expires_in=60), now=T0)
     expired = await store.challenges.expire_overdue(now=T0 + timedelta(minutes=2))
     assert [c.id for c in expired] == [in_server.id]
     assert (await store.challenges.get(dm.id)).status == "pending"  # until someone acts there
-    assert dm_game.guild_id is None
 
 
 async def test_a_direct_message_from_outside_servers_is_sent_by_shard_zero_only(
