@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import BigInteger, ColumnElement, RowMapping, Text, func, literal, select, update
+from sqlalchemy import ColumnElement, RowMapping, Text, func, literal, select, update
 
 from bot.store._rows import from_text, to_text
 from bot.store._sql import Reader, Sql, Transactions, inline, upsert
@@ -125,21 +125,14 @@ def _claim(
     return list(db.execute(claimed).mappings().all())
 
 
-def _of_shards(shard_count: int, shard_ids: Collection[int]) -> ColumnElement[bool]:
-    """The entries a process running shards ``shard_ids`` of ``shard_count`` delivers: its
-    servers' (all of them for every shard), and, on shard 0, the direct messages from outside
-    servers. A post to a channel outside servers is nobody's."""
-    ids = sorted(set(shard_ids))
-    if not ids or not all(0 <= shard < shard_count for shard in ids):
-        raise ValueError(f"shards {ids} do not fit a count of {shard_count}")
+def _deliverable(shard_zero: bool) -> ColumnElement[bool]:
+    """The entries a process delivers: every server's (the outbox is shared), and, where it
+    runs shard 0, the direct messages sent from outside servers. A post to a channel outside
+    servers is nobody's: the bot cannot post there."""
     in_servers: ColumnElement[bool] = outbox.c.guild_id.is_not(None)
-    if len(ids) != shard_count:
-        # Discord's shard of a server; the same arithmetic on both backends (64-bit).
-        shard = outbox.c.guild_id.op(">>", return_type=BigInteger())(literal(22)) % shard_count
-        in_servers = in_servers & shard.in_(ids)
-    if 0 not in ids:
+    if not shard_zero:
         return in_servers
-    return in_servers | (outbox.c.guild_id.is_(None) & outbox.c.user_id.is_not(None))
+    return in_servers | outbox.c.user_id.is_not(None)
 
 
 def _address(row: RowMapping) -> Address:
@@ -177,11 +170,10 @@ class SqlOutbox:
         now: datetime,
         lease_seconds: float,
         limit: int = 20,
-        shard_count: int = 1,
-        shard_ids: Collection[int] = (0,),
+        shard_zero: bool = True,
     ) -> list[OutboxEntry]:
         """See ``OutboxStore.claim``."""
-        ours = _of_shards(shard_count, shard_ids)
+        ours = _deliverable(shard_zero)
         at, until = to_text(now), to_text(now + timedelta(seconds=lease_seconds))
         token = secrets.token_hex(_TOKEN_BYTES)
         rows = await self._writer.run(lambda db: _claim(db, at, until, token, limit, ours))

@@ -428,18 +428,16 @@ class OutboxStore(Protocol):
         now: datetime,
         lease_seconds: float,
         limit: int = 20,
-        shard_count: int = 1,
-        shard_ids: Collection[int] = (0,),
+        shard_zero: bool = True,
     ) -> list[OutboxEntry]:
         """Take up to ``limit`` pending announcements whose lease is free at ``now``, oldest
         first, leasing them until ``now + lease_seconds`` (their attempt count goes up). Two
         callers never take the same announcement under the same lease.
 
-        Only the announcements of the servers of shards ``shard_ids`` of ``shard_count``
-        (default: all), and a direct message sent from outside servers by shard 0 (Discord
-        sends direct messages to shard 0). A post to a channel outside servers is never taken:
-        the bot cannot post there. Raises ``ValueError`` for shard ids outside
-        ``0..shard_count-1``."""
+        Every server's announcements (any process may post them), and the direct messages
+        sent from outside servers only where ``shard_zero`` (the caller runs shard 0, which
+        Discord sends direct messages to). A post to a channel outside servers is never taken:
+        the bot cannot post there."""
         ...
 
     async def settle(

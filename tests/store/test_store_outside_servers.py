@@ -161,37 +161,38 @@ async def test_the_expiry_sweep_passes_over_challenges_outside_servers(store: An
     assert (await store.challenges.get(dm.id)).status == "pending"  # until someone acts there
 
 
-async def test_a_direct_message_from_outside_servers_is_sent_by_shard_zero_only(
-    store: Any,
-) -> None:
-    _, game = await start(store, outside_servers())
+async def play_first_move(store: Any, game: GameRecord, *, to_user: bool) -> str:
+    """ALICE's first move in ``game``, announced to BOB (by DM, or in the channel); the
+    announcement's key."""
     mover = game.engine
     move = mover.play(mover.legal_moves()[0])
+    key = f"turn_ping:{game.id}:1"
     ping = st.announcement(
-        f"turn_ping:{game.id}:1", st.TurnPingPost(1, 1, move, ALICE, BOB), to_user=BOB
-    )
-    in_channel = st.announcement(
-        f"turn_ping:{game.id}:1:channel", st.TurnPingPost(1, 1, move, ALICE, BOB)
+        key, st.TurnPingPost(1, 1, move, ALICE, BOB), to_user=BOB if to_user else None
     )
     await store.games.record_move(
         game.id, expected_version=0, player_id=ALICE, move=move, game=mover, now=T0,
-        announce=(ping, in_channel),
+        announce=(ping,),
     )  # fmt: skip
-    now, lease = LATER, 60
-    assert (
-        await store.outbox.claim(now=now, lease_seconds=lease, shard_count=2, shard_ids=(1,)) == []
+    return key
+
+
+async def test_a_direct_message_from_outside_servers_is_sent_by_shard_zero_only(
+    store: Any,
+) -> None:
+    _, dm_game = await start(store, outside_servers())
+    _, channel_game = await start(store, outside_servers(channel=DM + 1))
+    _, server_game = await start(store, challenge(channel=11))
+    direct = await play_first_move(store, dm_game, to_user=True)
+    await play_first_move(store, channel_game, to_user=False)  # the bot cannot post there
+    in_server = await play_first_move(store, server_game, to_user=False)
+
+    lease = 60
+    others = await store.outbox.claim(now=LATER, lease_seconds=lease, shard_zero=False)
+    assert [entry.key for entry in others] == [in_server]  # any process posts in servers
+    (claimed,) = await store.outbox.claim(now=LATER, lease_seconds=lease, shard_zero=True)
+    assert (claimed.key, claimed.guild_id, claimed.address) == (direct, None, st.UserAddress(BOB))
+    later = LATER + timedelta(seconds=2 * lease)  # every lease has run out: nothing else is due
+    assert sorted(e.key for e in await store.outbox.claim(now=later, lease_seconds=lease)) == (
+        sorted([direct, in_server])
     )
-    (claimed,) = await store.outbox.claim(
-        now=now, lease_seconds=lease, shard_count=2, shard_ids=(0,)
-    )
-    assert (claimed.key, claimed.guild_id, claimed.address) == (
-        ping.key,
-        None,
-        st.UserAddress(BOB),
-    )
-    # The post in the channel is nobody's: the bot cannot post there.
-    later = now + timedelta(seconds=2 * lease)
-    (again,) = await store.outbox.claim(now=later, lease_seconds=lease)
-    assert again.key == ping.key
-    with pytest.raises(ValueError):
-        await store.outbox.claim(now=now, lease_seconds=lease, shard_count=2, shard_ids=(2,))
