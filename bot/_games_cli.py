@@ -62,7 +62,7 @@ async def _run(store: Store, config: BotConfig, *, player: int) -> int:
     return ExitStatus.OK
 
 
-def _server(guild_id: int) -> str:
+def _server(guild_id: int | None) -> str:
     return "console" if guild_id == PLACE.guild_id else f"server {guild_id}"
 
 

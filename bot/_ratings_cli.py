@@ -23,10 +23,12 @@ from urllib.parse import urlsplit
 from bot.config import BotConfig
 from bot.exit_status import ExitStatus
 from bot.store import (
+    EVERY_POOL,
     DatabaseUnusable,
     NotFound,
     RatingHistoryRecord,
     RatingRecord,
+    RatingScope,
     Skill,
     Store,
     StoreError,
@@ -168,15 +170,16 @@ async def _run(store: Store, guild_id: int | None, *, rebuild: bool, advice: str
     # Imported here: the rating library and the renderer are not needed to parse arguments.
     from bot.service.ratings import check_ratings, rebuild_ratings
 
+    scope: RatingScope = EVERY_POOL if guild_id is None else guild_id  # no --guild: all of them
     if rebuild:
-        done = await rebuild_ratings(store.ratings, guild_id)
+        done = await rebuild_ratings(store.ratings, scope)
         print(
             f"rebuilt {plural(len(done.tables.ratings), 'rating')} from "
             f"{plural(done.games, 'rated game')} "
             f"({plural(len(done.tables.history), 'history row')})"
         )
         return ExitStatus.OK
-    return await _report(store, await check_ratings(store.ratings, guild_id), advice)
+    return await _report(store, await check_ratings(store.ratings, scope), advice)
 
 
 async def _report(store: Store, check: RatingCheck, advice: str) -> int:
@@ -210,7 +213,7 @@ async def _describe(store: Store, difference: Difference) -> str:
     return f"{what}: stored {stored}, recomputed {recomputed} (differs in {changed})"
 
 
-async def _player(store: Store, guild_id: int, user_id: int) -> str:
+async def _player(store: Store, guild_id: int | None, user_id: int) -> str:
     try:
         name = (await store.players.get(guild_id, user_id)).display_name
     except NotFound:

@@ -88,9 +88,9 @@ class JarmoBot(commands.AutoShardedBot):
         """Whether this bot plays (``False``: it only builds the command tree, to sync it)."""
         return self._serve
 
-    def owns_server(self, guild_id: int) -> bool:
+    def owns_server(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard of server ``guild_id`` (and so does its
-        background work)."""
+        background work); ``None``: shard 0, which receives the direct messages."""
         return self._shards.owns(guild_id)
 
     async def setup_hook(self) -> None:

@@ -33,5 +33,5 @@ async def server_language(bot: JarmoBot, guild_id: int | None) -> str:
     if guild_id is None:
         return public_language(None, None)
     settings = await bot.service.servers.settings(guild_id)
-    guild = bot.get_guild(guild_id)
+    guild = None if guild_id is None else bot.get_guild(guild_id)
     return public_language(settings.language, guild.preferred_locale if guild else None)

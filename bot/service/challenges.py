@@ -207,7 +207,7 @@ class ChallengeCases:
                 ruleset=record.options.ruleset,
             )
 
-    async def _rating(self, guild_id: int, ruleset: str, user_id: int) -> float:
+    async def _rating(self, guild_id: int | None, ruleset: str, user_id: int) -> float:
         for rating in await self._kit.store.ratings.player_ratings(guild_id, user_id):
             if rating.ruleset == ruleset:
                 return rating.skill.rating

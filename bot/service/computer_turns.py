@@ -21,7 +21,9 @@ class ComputerTurns:
     def __init__(self, kit: ServiceKit) -> None:
         self._kit = kit
 
-    async def awaiting(self, *, owns: Callable[[int], bool] = lambda guild_id: True) -> list[Place]:
+    async def awaiting(
+        self, *, owns: Callable[[int | None], bool] = lambda guild_id: True
+    ) -> list[Place]:
         """Channels whose game waits for the computer's move (after a restart, say), in the
         servers this process ``owns`` (by default, all). Two processes that both answer one
         game still play one move: the move's version check refuses the second."""

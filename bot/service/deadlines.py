@@ -46,7 +46,7 @@ class DeadlineEvent:
     kind: DeadlineKind
     due_at: datetime
     game_id: int
-    guild_id: int
+    guild_id: int | None
     channel_id: int
     user_id: int
     deadline_at: datetime

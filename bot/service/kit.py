@@ -35,7 +35,7 @@ class PlayerNames:
 
     def __init__(self, players: st.PlayerStore, *, cached: int = NAMES_CACHED) -> None:
         self._players = players
-        self._names: BoundedCache[tuple[int, int], str] = BoundedCache(cached)
+        self._names: BoundedCache[tuple[int | None, int], str] = BoundedCache(cached)
 
     async def remember(self, place: Place, actor: Actor) -> None:
         """Store the actor's current display name in the place's server (if it changed)."""
@@ -44,8 +44,8 @@ class PlayerNames:
             await self._players.upsert(place.guild_id, actor.user_id, actor.display_name)
             self._names.put(key, actor.display_name)
 
-    async def __call__(self, guild_id: int, user_id: int) -> str:
-        """The name last seen for a user in this server."""
+    async def __call__(self, guild_id: int | None, user_id: int) -> str:
+        """The name last seen for a user in this server (``None``: outside servers)."""
         key = (guild_id, user_id)
         name = self._names.get(key)
         if name is None:

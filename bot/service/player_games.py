@@ -21,7 +21,7 @@ class PlayerGameLine:
     (``None`` without a time control)."""
 
     game_id: int
-    guild_id: int
+    guild_id: int | None
     channel_id: int  # where the game's boards are posted: its channel or its match's thread
     opponent_id: int
     opponent_name: str

@@ -38,7 +38,7 @@ from bot.store import (
     Skill,
     StaleRatings,
 )
-from bot.store.rating_records import COUNTED_STATUSES
+from bot.store.rating_records import COUNTED_STATUSES, EVERY_POOL, RatingScope
 
 log = logging.getLogger(__name__)
 
@@ -78,14 +78,14 @@ class Ratings:
 
     def __init__(self, *, unrated_players: Iterable[int] = ()) -> None:
         self.unrated_players = frozenset(unrated_players)
-        self._locks: KeyedLocks[int] = KeyedLocks()  # by server, only while in use
+        self._locks: KeyedLocks[int | None] = KeyedLocks()  # by pool, only while in use
 
     def is_rated(self, record: GameRecord, status: str) -> bool:
         """Whether a game ending as ``status`` changes ratings."""
         players = {record.white_id, record.black_id}
         return status in COUNTED_STATUSES and not players & self.unrated_players
 
-    def lock(self, guild_id: int) -> asyncio.Lock:
+    def lock(self, guild_id: int | None) -> asyncio.Lock:
         """Held from reading the ratings to writing the update: two games of one player ending
         at once in two channels are then rated one after the other, not both from the same
         ``before`` (the store would refuse the second)."""
@@ -117,7 +117,7 @@ class Ratings:
 
 
 async def _current(
-    store: RatingStore, guild_id: int, ruleset: str, user_id: int
+    store: RatingStore, guild_id: int | None, ruleset: str, user_id: int
 ) -> tuple[int, Skill]:
     for stored in await store.player_ratings(guild_id, user_id):
         if stored.ruleset == ruleset:
@@ -130,7 +130,7 @@ async def _current(
 
 @dataclass(slots=True)
 class _Tally:
-    guild_id: int
+    guild_id: int | None
     ruleset: str
     user_id: int
     skill: Skill
@@ -152,7 +152,7 @@ class _Tally:
 def replay_ratings(games: Iterable[RatedGameRecord]) -> RatingTables:
     """The rating tables that rating ``games`` in this order produces (what ``GameStore.end`` would
     have stored), ratings sorted by server, ruleset and user, history in game order."""
-    tallies: dict[tuple[int, str, int], _Tally] = {}
+    tallies: dict[tuple[int | None, str, int], _Tally] = {}
     history: list[RatingHistoryRecord] = []
     for game in games:
         sides: dict[Side, int] = {"white": game.white_id, "black": game.black_id}
@@ -176,7 +176,7 @@ def replay_ratings(games: Iterable[RatedGameRecord]) -> RatingTables:
             _count(entry, game, side, afters[side])
         if game.match_winner_id is not None:
             tallies[(game.guild_id, game.ruleset, game.match_winner_id)].match_wins += 1
-    ratings = [tallies[key].record() for key in sorted(tallies)]
+    ratings = [tallies[key].record() for key in sorted(tallies, key=_pool_first)]
     return RatingTables(ratings=ratings, history=history)
 
 
@@ -201,10 +201,11 @@ class Recomputation:
     games: int
 
 
-async def recompute_ratings(store: RatingStore, guild_id: int | None = None) -> Recomputation:
-    """Every rating of the server (all servers for ``None``) recomputed from the stored results
+async def recompute_ratings(store: RatingStore, scope: RatingScope = EVERY_POOL) -> Recomputation:
+    """Every rating of the pool (a server's, the friends pool for ``None``, or every pool)
+    recomputed from the stored results
     of its rated games; nothing is written."""
-    games = await store.rated_games(guild_id)
+    games = await store.rated_games(scope)
     return Recomputation(replay_ratings(games), len(games))
 
 
@@ -244,11 +245,11 @@ class RatingCheck:
 
 
 async def check_ratings(
-    store: RatingStore, guild_id: int | None = None, *, show: int = 10
+    store: RatingStore, scope: RatingScope = EVERY_POOL, *, show: int = 10
 ) -> RatingCheck:
     """Recompute every rating and compare it, field by field, with what is stored."""
-    fresh = await recompute_ratings(store, guild_id)
-    stored = await store.tables(guild_id)
+    fresh = await recompute_ratings(store, scope)
+    stored = await store.tables(scope)
     differences = _differences(fresh.tables, stored, show)
     return RatingCheck(fresh.games, len(fresh.tables.ratings), differences)
 
@@ -256,7 +257,7 @@ async def check_ratings(
 def _differences(fresh: RatingTables, stored: RatingTables, show: int) -> list[Difference]:
     found: list[Difference] = []
     want_ratings, have_ratings = _ratings_by_key(fresh), _ratings_by_key(stored)
-    for key in sorted(want_ratings.keys() | have_ratings.keys()):
+    for key in sorted(want_ratings.keys() | have_ratings.keys(), key=_pool_first):
         want, have = want_ratings.get(key), have_ratings.get(key)
         if want != have:
             found.append(RatingDifference(want, have))
@@ -268,7 +269,14 @@ def _differences(fresh: RatingTables, stored: RatingTables, show: int) -> list[D
     return found[:show]
 
 
-def _ratings_by_key(tables: RatingTables) -> dict[tuple[int, str, int], RatingRecord]:
+def _pool_first(key: tuple[int | None, str, int]) -> tuple[bool, int, str, int]:
+    """A rating's key in the stored order: the friends pool (no server) first, then by server,
+    ruleset and player."""
+    guild_id, ruleset, user_id = key
+    return guild_id is not None, guild_id or 0, ruleset, user_id
+
+
+def _ratings_by_key(tables: RatingTables) -> dict[tuple[int | None, str, int], RatingRecord]:
     # The display name comes from another table and is not part of the rating.
     return {
         (r.guild_id, r.ruleset, r.user_id): replace(r, display_name=None) for r in tables.ratings
@@ -279,13 +287,13 @@ def _history_by_key(tables: RatingTables) -> dict[tuple[int, int], RatingHistory
     return {(h.game_id, h.user_id): h for h in tables.history}
 
 
-async def rebuild_ratings(store: RatingStore, guild_id: int | None = None) -> Recomputation:
-    """Recompute every rating of the server (all for ``None``) and store the result in place
+async def rebuild_ratings(store: RatingStore, scope: RatingScope = EVERY_POOL) -> Recomputation:
+    """Recompute every rating of the pool (or of every pool) and store the result in place
     of the current tables. A game that ends meanwhile makes it start over (a few times)."""
     for attempt in range(1, REBUILD_ATTEMPTS + 1):
-        fresh = await recompute_ratings(store, guild_id)
+        fresh = await recompute_ratings(store, scope)
         try:
-            await store.replace(fresh.tables, guild_id=guild_id, expected_games=fresh.games)
+            await store.replace(fresh.tables, scope=scope, expected_games=fresh.games)
         except StaleRatings:
             if attempt == REBUILD_ATTEMPTS:
                 raise

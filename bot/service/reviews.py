@@ -90,7 +90,7 @@ class ReviewView:
     """A reviewed game as the front ends show it."""
 
     game_id: int
-    guild_id: int
+    guild_id: int | None
     ruleset: str
     white_id: int
     black_id: int

@@ -24,7 +24,7 @@ FRESH_SECONDS = 300.0
 class ServerSettings:
     """A server's choices; ``None`` where it has not chosen (the bot's configuration holds)."""
 
-    guild_id: int
+    guild_id: int | None  # None: outside servers, where no server has chosen anything
     threads: bool | None = None
     language: str | None = None
     takebacks: bool = True  # whether rated games allow takebacks (casual games always do)
@@ -49,9 +49,11 @@ class ServerSettingsCases:
         self._clock = clock
         self._cache: BoundedCache[int, tuple[float, ServerSettings]] = BoundedCache(CACHED_SERVERS)
 
-    async def settings(self, guild_id: int) -> ServerSettings:
+    async def settings(self, guild_id: int | None) -> ServerSettings:
         """The server's settings as stored (as read at most ``FRESH_SECONDS`` ago; a change
-        made here is seen at once)."""
+        made here is seen at once); outside servers (``None``), none chosen."""
+        if guild_id is None:
+            return ServerSettings(None)
         cached = self._cache.get(guild_id)
         if cached is not None and self._clock() - cached[0] < FRESH_SECONDS:
             return cached[1]

@@ -38,6 +38,7 @@ class ShardSet:
         """``ids`` of ``count`` shards; all of them when ``ids`` is ``None``."""
         return cls(count, frozenset(range(count) if ids is None else ids))
 
-    def owns(self, guild_id: int) -> bool:
-        """Whether this process runs the shard of server ``guild_id``."""
-        return shard_of(guild_id, self.count) in self.ids
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard of server ``guild_id``; for ``None`` (outside
+        servers: direct messages), shard 0's, which Discord sends direct messages to."""
+        return shard_of(guild_id or 0, self.count) in self.ids

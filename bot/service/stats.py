@@ -26,7 +26,7 @@ PAGE_SIZE = 10
 TREND_GAMES = 30  # rating changes drawn in the chart
 HISTORY_GAMES = 10
 
-Names = Callable[[int, int], Awaitable[str]]  # (guild id, user id) -> display name
+Names = Callable[[int | None, int], Awaitable[str]]  # (guild id, user id) -> display name
 
 
 class PlayerStats:
@@ -185,6 +185,8 @@ async def match_shifts(ratings: RatingStore, match: MatchRecord) -> tuple[Rating
     return tuple(shifts)
 
 
-async def _rated_games(ratings: RatingStore, guild_id: int, user_id: int, ruleset: str) -> int:
+async def _rated_games(
+    ratings: RatingStore, guild_id: int | None, user_id: int, ruleset: str
+) -> int:
     rows = await ratings.player_ratings(guild_id, user_id)
     return next((r.games for r in rows if r.ruleset == ruleset), 0)

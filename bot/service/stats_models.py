@@ -128,7 +128,7 @@ class HistoryPage:
     """A player's latest games (against one opponent, if chosen), newest first, and the
     finished tournaments they played in, newest first."""
 
-    guild_id: int
+    guild_id: int | None
     user_id: int
     name: str
     opponent_id: int | None

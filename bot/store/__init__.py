@@ -66,6 +66,8 @@ from bot.store.postgres import (
     server_problem,
 )
 from bot.store.rating_records import (
+    EVERY_POOL,
+    EveryPool,
     GameResultRecord,
     Outcome,
     PlayerStatsRecord,
@@ -74,6 +76,7 @@ from bot.store.rating_records import (
     RatingChange,
     RatingHistoryRecord,
     RatingRecord,
+    RatingScope,
     RatingTables,
     RatingUpdate,
     Skill,
@@ -238,3 +241,4 @@ from bot.store.outbox import VacationEndPost, VacationStartPost  # noqa: E402
 from bot.store.vacations import Vacation  # noqa: E402
 
 __all__ += ["Vacation", "VacationEndPost", "VacationStartPost", "VacationStore"]  # vacations
+__all__ += ["EVERY_POOL", "EveryPool", "RatingScope"]  # the pools of ratings

@@ -59,7 +59,9 @@ _EXPIRE = (
     .values(status="expired", closed_at=bindparam("now"))
     .returning(*CHALLENGE_COLUMNS)
 )
-_OVERDUE = Hot(_EXPIRE)
+# The background sweep passes over challenges outside servers: nobody could say there that one
+# expired. An interaction in their channel expires them (``_OVERDUE_IN_CHANNEL``).
+_OVERDUE = Hot(_EXPIRE.where(challenges.c.guild_id.is_not(None)))
 _OVERDUE_IN_CHANNEL = Hot(_EXPIRE.where(challenges.c.channel_id == bindparam("in_channel")))
 _CHANNEL_HOLDERS = Hot(
     union_all(
@@ -111,7 +113,8 @@ _NEW_MATCH = Hot(
 
 
 def expire_overdue(db: Sql, now: str, channel_id: int | None = None) -> list[ChallengeRecord]:
-    """Mark pending challenges overdue at ``now`` (in one channel, or all) expired."""
+    """Mark pending challenges overdue at ``now`` (in one channel, or in every server's)
+    expired."""
     if channel_id is None:
         rows = _OVERDUE.execute(db, {"now": now}).rows
     else:
@@ -274,7 +277,8 @@ class SqlChallenges:
         return closed
 
     async def expire_overdue(self, *, now: datetime) -> list[ChallengeRecord]:
-        """Mark every pending challenge that is overdue at ``now`` expired; return them."""
+        """Mark every pending challenge in a server that is overdue at ``now`` expired; return
+        them."""
         at = to_text(now)
         return await self._writer.run(lambda db: expire_overdue(db, at))
 

@@ -147,6 +147,9 @@ class SqlClocks:
             .join(matches, matches.c.id == games.c.match_id)
             .where(games.c.status == inline("active"), games.c.deadline_at.is_not(None))
             .where(matches.c.time_per_move_seconds.is_not(None))
+            # Outside servers only an interaction can post: a clock there is checked when a
+            # player next acts, never by the background job.
+            .where(games.c.guild_id.is_not(None))
             .order_by(games.c.deadline_at, games.c.id)
         )  # fmt: skip
         if len(ids) != shard_count:

@@ -96,11 +96,13 @@ class SqlGames:
         return found
 
     async def idle(self, *, before: datetime) -> list[GameRecord]:
-        """Active games last active before ``before``, oldest first; damaged ones are left
-        out (and logged once)."""
+        """Active games in servers last active before ``before``, oldest first; damaged ones
+        are left out (and logged once). Games outside servers are left to their players'
+        interactions: nothing can be posted there in the background."""
         found, _ = await self._loader.load_sound(
             games.c.status == inline("active"),
             games.c.last_activity < to_text(before),
+            games.c.guild_id.is_not(None),
             order_by=(games.c.last_activity, games.c.id),
         )
         return found

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
+    ColumnElement,
     FromClause,
     Insert,
     RowMapping,
@@ -140,7 +141,9 @@ def _values(announcement: Announcement, now: datetime) -> dict[str, Any]:
     }
 
 
-def _claim(db: Sql, now: str, until: str, token: str, limit: int) -> list[RowMapping]:
+def _claim(
+    db: Sql, now: str, until: str, token: str, limit: int, ours: ColumnElement[bool]
+) -> list[RowMapping]:
     # SKIP LOCKED: where several processes share the database (PostgreSQL), a claim passes
     # over the rows another is claiming instead of waiting for them. SQLite has no row locks
     # (one process holds the file) and compiles no FOR UPDATE.
@@ -148,6 +151,7 @@ def _claim(db: Sql, now: str, until: str, token: str, limit: int) -> list[RowMap
         select(outbox.c.id)
         .where(outbox.c.status == inline("pending"))
         .where(outbox.c.lease_until.is_(None) | (outbox.c.lease_until <= now))
+        .where(ours)
         .order_by(outbox.c.id)
         .limit(limit)
         .with_for_update(skip_locked=True)
@@ -159,6 +163,16 @@ def _claim(db: Sql, now: str, until: str, token: str, limit: int) -> list[RowMap
         .returning(*_ENTRY_COLUMNS)
     )
     return list(db.execute(claimed).mappings().all())
+
+
+def _deliverable(shard_zero: bool) -> ColumnElement[bool]:
+    """The entries a process delivers: every server's (the outbox is shared), and, where it
+    runs shard 0, the direct messages sent from outside servers. A post to a channel outside
+    servers is nobody's: the bot cannot post there."""
+    in_servers: ColumnElement[bool] = outbox.c.guild_id.is_not(None)
+    if not shard_zero:
+        return in_servers
+    return in_servers | outbox.c.user_id.is_not(None)
 
 
 def _address(row: RowMapping) -> Address:
@@ -191,12 +205,18 @@ class SqlOutbox:
         self._read = reader
 
     async def claim(
-        self, *, now: datetime, lease_seconds: float, limit: int = 20
+        self,
+        *,
+        now: datetime,
+        lease_seconds: float,
+        limit: int = 20,
+        shard_zero: bool = True,
     ) -> list[OutboxEntry]:
         """See ``OutboxStore.claim``."""
+        ours = _deliverable(shard_zero)
         at, until = to_text(now), to_text(now + timedelta(seconds=lease_seconds))
         token = secrets.token_hex(_TOKEN_BYTES)
-        rows = await self._writer.run(lambda db: _claim(db, at, until, token, limit))
+        rows = await self._writer.run(lambda db: _claim(db, at, until, token, limit, ours))
         return sorted((_entry(row) for row in rows), key=lambda entry: entry.id)
 
     async def settle(

@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from bot.store import _rows
 from bot.store._rows import only_row
-from bot.store._sql import Reader, Sql, Transactions, upsert
+from bot.store._sql import Reader, Sql, Transactions, keyed_by_place, upsert
 from bot.store.records import PlayerRecord
 from bot.store.schema import bot_state, players
 
@@ -18,7 +18,7 @@ class SqlPlayers:
         self._writer = writer
         self._read = reader
 
-    async def upsert(self, guild_id: int, user_id: int, display_name: str) -> None:
+    async def upsert(self, guild_id: int | None, user_id: int, display_name: str) -> None:
         """Create the player if new, and remember ``display_name``."""
 
         def work(db: Sql) -> None:
@@ -27,15 +27,16 @@ class SqlPlayers:
             )
             db.execute(
                 new.on_conflict_do_update(
-                    index_elements=[players.c.guild_id, players.c.user_id],
+                    **keyed_by_place(players, guild_id, players.c.user_id),
                     set_={"display_name": new.excluded.display_name},
                 )
             )
 
         await self._writer.run(work)
 
-    async def get(self, guild_id: int, user_id: int) -> PlayerRecord:
-        """The player's name record in this guild. Raises ``NotFound``."""
+    async def get(self, guild_id: int | None, user_id: int) -> PlayerRecord:
+        """The player's name record in this guild (``None``: outside servers). Raises
+        ``NotFound``."""
         rows = await self._read.rows(
             select(*_rows.PLAYER_COLUMNS).where(
                 players.c.guild_id == guild_id, players.c.user_id == user_id

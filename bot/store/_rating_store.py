@@ -15,17 +15,23 @@ from sqlalchemy import Executable, RowMapping, and_, case, func, or_, select
 from bot.store._ratings_sql import in_scope, replace_ratings
 from bot.store._sql import Reader, Transactions
 from bot.store.rating_records import (
+    EVERY_POOL,
     RankedRating,
     RatedGameRecord,
     RatingHistoryRecord,
     RatingRecord,
+    RatingScope,
     RatingTables,
     Skill,
 )
 from bot.store.schema import games, matches, players, rating_history, ratings
 
+# A name outside servers is the players row with no server, as the friends pool's rating is.
+_SAME_PLACE = (players.c.guild_id == ratings.c.guild_id) | (
+    players.c.guild_id.is_(None) & ratings.c.guild_id.is_(None)
+)
 _RATINGS_WITH_NAMES = select(*ratings.c, players.c.display_name).outerjoin(
-    players, (players.c.guild_id == ratings.c.guild_id) & (players.c.user_id == ratings.c.user_id)
+    players, _SAME_PLACE & (players.c.user_id == ratings.c.user_id)
 )
 _LEADERBOARD_ORDER = (ratings.c.rating.desc(), ratings.c.games.desc(), ratings.c.user_id)
 _HISTORY = select(*(c for c in rating_history.c if c.name != "id"))
@@ -42,7 +48,7 @@ class SqlRatings:
         return await self._db.rows(statement)
 
     async def leaderboard(
-        self, guild_id: int, ruleset: str, *, offset: int, limit: int
+        self, guild_id: int | None, ruleset: str, *, offset: int, limit: int
     ) -> list[RankedRating]:
         """One page of the leaderboard."""
         if offset < 0 or limit < 0:
@@ -55,7 +61,7 @@ class SqlRatings:
         )
         return [RankedRating(offset + i + 1, _rating(row)) for i, row in enumerate(rows)]
 
-    async def leaderboard_size(self, guild_id: int, ruleset: str) -> int:
+    async def leaderboard_size(self, guild_id: int | None, ruleset: str) -> int:
         """How many players have a rating in this ruleset."""
         rows = await self._rows(
             select(func.count().label("size")).where(
@@ -64,7 +70,9 @@ class SqlRatings:
         )
         return int(rows[0]["size"])
 
-    async def player_rank(self, guild_id: int, ruleset: str, user_id: int) -> RankedRating | None:
+    async def player_rank(
+        self, guild_id: int | None, ruleset: str, user_id: int
+    ) -> RankedRating | None:
         """The player's leaderboard row, or ``None`` without a rating."""
         rows = await self._rows(
             _RATINGS_WITH_NAMES.where(ratings.c.guild_id == guild_id).where(
@@ -89,7 +97,7 @@ class SqlRatings:
         )
         return RankedRating(ahead[0]["ahead"] + 1, mine)
 
-    async def player_ratings(self, guild_id: int, user_id: int) -> list[RatingRecord]:
+    async def player_ratings(self, guild_id: int | None, user_id: int) -> list[RatingRecord]:
         """The player's ratings in every ruleset they have a rating in, most played first."""
         rows = await self._rows(
             _RATINGS_WITH_NAMES.where(
@@ -99,7 +107,7 @@ class SqlRatings:
         return [_rating(row) for row in rows]
 
     async def history(
-        self, guild_id: int, user_id: int, ruleset: str, *, limit: int
+        self, guild_id: int | None, user_id: int, ruleset: str, *, limit: int
     ) -> list[RatingHistoryRecord]:
         """The player's latest ``limit`` rating changes in the ruleset, oldest first."""
         h = rating_history.c
@@ -120,7 +128,7 @@ class SqlRatings:
         )
         return [_history(row) for row in rows]
 
-    async def rated_games(self, guild_id: int | None = None) -> list[RatedGameRecord]:
+    async def rated_games(self, scope: RatingScope = EVERY_POOL) -> list[RatedGameRecord]:
         """Every rated game in the order its ratings were applied.
 
         That is the order of ``finished_at``; games that ended at the same moment keep the order
@@ -153,7 +161,7 @@ class SqlRatings:
                 case((decided, m.c.winner_id)).label("match_winner_id"),
             )
             .join(m, m.c.id == g.c.match_id)
-            .where(g.c.rated == 1, in_scope(g.c.guild_id, guild_id))
+            .where(g.c.rated == 1, in_scope(g.c.guild_id, scope))
             .order_by(g.c.finished_at, first_history, g.c.id)
         )
         return [
@@ -171,26 +179,25 @@ class SqlRatings:
             for row in rows
         ]
 
-    async def tables(self, guild_id: int | None = None) -> RatingTables:
-        """Every rating and rating-history row of the server (all servers for ``None``)."""
+    async def tables(self, scope: RatingScope = EVERY_POOL) -> RatingTables:
+        """Every rating and rating-history row of the server, the friends pool (``None``) or
+        every pool."""
         rated = await self._rows(
-            _RATINGS_WITH_NAMES.where(in_scope(ratings.c.guild_id, guild_id)).order_by(
-                ratings.c.guild_id, ratings.c.ruleset, ratings.c.user_id
+            _RATINGS_WITH_NAMES.where(in_scope(ratings.c.guild_id, scope)).order_by(
+                ratings.c.guild_id.nulls_first(), ratings.c.ruleset, ratings.c.user_id
             )
         )
         history = await self._rows(
-            _HISTORY.where(in_scope(rating_history.c.guild_id, guild_id)).order_by(
-                rating_history.c.id
-            )
+            _HISTORY.where(in_scope(rating_history.c.guild_id, scope)).order_by(rating_history.c.id)
         )
         return RatingTables([_rating(row) for row in rated], [_history(row) for row in history])
 
     async def replace(
-        self, tables: RatingTables, *, guild_id: int | None = None, expected_games: int
+        self, tables: RatingTables, *, scope: RatingScope = EVERY_POOL, expected_games: int
     ) -> None:
         """Replace the server's ratings and history in one transaction; see
         ``RatingStore.replace``."""
-        await self._writer.run(lambda db: replace_ratings(db, tables, guild_id, expected_games))
+        await self._writer.run(lambda db: replace_ratings(db, tables, scope, expected_games))
 
 
 def _rating(row: RowMapping) -> RatingRecord:

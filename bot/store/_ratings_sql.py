@@ -6,18 +6,25 @@ from __future__ import annotations
 from sqlalchemy import ColumnElement, delete, func, insert, select, true
 
 from bot.store._rows import to_text
-from bot.store._sql import Sql, one, upsert
+from bot.store._sql import Sql, keyed_by_place, one, upsert
 from bot.store.errors import StaleRatings
-from bot.store.rating_records import COUNTED_STATUSES, RatingChange, RatingTables, RatingUpdate
+from bot.store.rating_records import (
+    COUNTED_STATUSES,
+    EVERY_POOL,
+    RatingChange,
+    RatingScope,
+    RatingTables,
+    RatingUpdate,
+)
 from bot.store.records import GameRecord, MatchRecord
 from bot.store.schema import games, rating_history, ratings
 
 _ADDED_UP = ("wins", "draws", "losses", "points")
 
 
-def in_scope(guild_id_column: ColumnElement[int], guild_id: int | None) -> ColumnElement[bool]:
-    """One server's rows, or every server's for ``None``."""
-    return true() if guild_id is None else guild_id_column == guild_id
+def in_scope(guild_id_column: ColumnElement[int], scope: RatingScope) -> ColumnElement[bool]:
+    """One server's rows, the friends pool's (``None``), or every pool's."""
+    return true() if scope is EVERY_POOL else guild_id_column == scope  # == None: IS NULL
 
 
 def check_update(ended: GameRecord, match: MatchRecord, update: RatingUpdate) -> None:
@@ -59,7 +66,7 @@ def apply_ratings(
         replaced = {name: new.excluded[name] for name in ("mu", "sigma", "rating", "last_game_at")}
         db.execute(
             new.on_conflict_do_update(
-                index_elements=[ratings.c.guild_id, ratings.c.ruleset, ratings.c.user_id],
+                **keyed_by_place(ratings, ended.guild_id, ratings.c.ruleset, ratings.c.user_id),
                 set_={"games": ratings.c.games + 1, **added, **replaced},
             )
         )
@@ -74,7 +81,7 @@ def apply_ratings(
         )  # fmt: skip
 
 
-def _check_current(db: Sql, guild_id: int, ruleset: str, change: RatingChange) -> None:
+def _check_current(db: Sql, guild_id: int | None, ruleset: str, change: RatingChange) -> None:
     row = one(
         db,
         select(ratings.c.games, ratings.c.mu, ratings.c.sigma, ratings.c.rating).where(
@@ -102,23 +109,24 @@ def count_match_win(db: Sql, match: MatchRecord, update: RatingUpdate, winner_id
     )
 
 
-def replace_ratings(
-    db: Sql, tables: RatingTables, guild_id: int | None, expected_games: int
-) -> None:
-    """Replace every rating and rating-history row of ``guild_id`` (all servers for ``None``).
+def replace_ratings(db: Sql, tables: RatingTables, scope: RatingScope, expected_games: int) -> None:
+    """Replace every rating and rating-history row of ``scope``: one server's, the friends
+    pool's (``None``) or every pool's (``EVERY_POOL``).
 
     Raises ``StaleRatings`` if the number of rated games is no longer ``expected_games`` (a game
     ended while the tables were being recomputed), and ``ValueError`` for a row of another guild.
     """
-    counted = select(func.count()).where(games.c.rated == 1, in_scope(games.c.guild_id, guild_id))
+    counted = select(func.count()).where(games.c.rated == 1, in_scope(games.c.guild_id, scope))
     found = int(db.execute(counted).scalar_one())
     if found != expected_games:
-        raise StaleRatings(guild_id, None, None, expected_games, found)
+        raise StaleRatings(
+            None if scope is EVERY_POOL else scope, None, None, expected_games, found
+        )
     guilds = {row.guild_id for row in tables.ratings} | {row.guild_id for row in tables.history}
-    if guild_id is not None and guilds - {guild_id}:
-        raise ValueError(f"the tables hold rows of servers other than {guild_id}")
-    db.execute(delete(rating_history).where(in_scope(rating_history.c.guild_id, guild_id)))
-    db.execute(delete(ratings).where(in_scope(ratings.c.guild_id, guild_id)))
+    if scope is not EVERY_POOL and guilds - {scope}:
+        raise ValueError(f"the tables hold rows of pools other than {scope}")
+    db.execute(delete(rating_history).where(in_scope(rating_history.c.guild_id, scope)))
+    db.execute(delete(ratings).where(in_scope(ratings.c.guild_id, scope)))
     rows = [
         {
             "guild_id": r.guild_id, "ruleset": r.ruleset, "user_id": r.user_id,

@@ -15,7 +15,16 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple, Protocol, TypeVar
 
-from sqlalchemy import ColumnElement, Connection, Dialect, RowMapping, String, Table, literal_column
+from sqlalchemy import (
+    Column,
+    ColumnElement,
+    Connection,
+    Dialect,
+    RowMapping,
+    String,
+    Table,
+    literal_column,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -197,6 +206,17 @@ def upsert(db: Connection, table: Table) -> Any:
     ``on_conflict_do_nothing`` / ``on_conflict_do_update`` (the two dialects spell them alike)."""
     dialect = postgresql if db.dialect.name == "postgresql" else sqlite
     return dialect.insert(table)
+
+
+def keyed_by_place(table: Table, guild_id: int | None, *key: Column[Any]) -> dict[str, Any]:
+    """The conflict target of an upsert into ``table`` (``ratings``, ``players``) for a row of
+    ``guild_id``: its unique index of a server's rows (``guild_id`` and ``key``), or for
+    ``None`` its index of the rows outside servers (``key``). Both are partial, so the target
+    names the index's condition too."""
+    place = table.c.guild_id
+    if guild_id is None:
+        return {"index_elements": list(key), "index_where": place.is_(None)}
+    return {"index_elements": [place, *key], "index_where": place.is_not(None)}
 
 
 def one(db: Connection, statement: Executable) -> RowMapping | None:

@@ -56,7 +56,7 @@ class SqlResults:
     async def _rows(self, statement: Executable) -> Sequence[RowMapping]:
         return await self._db.rows(statement)
 
-    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStatsRecord:
+    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStatsRecord:
         """The player's results as White and Black, matches and streak on the server."""
         played, won, lost = await self._match_counts(guild_id, user_id)
         names = await self._rows(
@@ -77,7 +77,7 @@ class SqlResults:
         )
 
     async def _tally(
-        self, guild_id: int, user_id: int, side: str, opponent_id: int | None = None
+        self, guild_id: int | None, user_id: int, side: str, opponent_id: int | None = None
     ) -> Tally:
         """The player's results in ended games where they had ``side`` (against
         ``opponent_id`` only, if given)."""
@@ -99,12 +99,12 @@ class SqlResults:
         rows = await self._rows(query)
         return Tally(*(int(value) for value in rows[0].values()))
 
-    async def head_to_head(self, guild_id: int, user_id: int, opponent_id: int) -> Tally:
+    async def head_to_head(self, guild_id: int | None, user_id: int, opponent_id: int) -> Tally:
         """The player's results against one opponent."""
         white = await self._tally(guild_id, user_id, "white", opponent_id)
         return white + await self._tally(guild_id, user_id, "black", opponent_id)
 
-    async def _match_counts(self, guild_id: int, user_id: int) -> tuple[int, int, int]:
+    async def _match_counts(self, guild_id: int | None, user_id: int) -> tuple[int, int, int]:
         """(matches ended with a result, won, lost) for the player."""
         winner = matches.c.winner_id
         rows = await self._rows(
@@ -120,7 +120,7 @@ class SqlResults:
         row = rows[0]
         return int(row["played"]), int(row["won"]), int(row["lost"])
 
-    async def _streak(self, guild_id: int, user_id: int) -> Streak:
+    async def _streak(self, guild_id: int | None, user_id: int) -> Streak:
         """The run of equal results in the player's latest ended games."""
         limit = _STREAK_BATCH
         while True:
@@ -134,7 +134,12 @@ class SqlResults:
             limit *= 4  # the streak may go on beyond what was read
 
     async def recent_games(
-        self, guild_id: int, player_id: int, opponent_id: int | None = None, *, limit: int = 10
+        self,
+        guild_id: int | None,
+        player_id: int,
+        opponent_id: int | None = None,
+        *,
+        limit: int = 10,
     ) -> list[GameResultRecord]:
         """The player's latest ended games (against ``opponent_id`` only, if given), newest
         first."""

@@ -49,7 +49,7 @@ class RunningClock:
 
     game_id: int
     match_id: int
-    guild_id: int
+    guild_id: int | None  # None: outside servers
     channel_id: int
     version: int
     deadline_at: datetime

@@ -29,12 +29,14 @@ from bot.store.clocks import RunningClock
 from bot.store.endings import GameEnding
 from bot.store.outbox import Announcement, OutboxEntry, Settlement
 from bot.store.rating_records import (
+    EVERY_POOL,
     GameResultRecord,
     PlayerStatsRecord,
     RankedRating,
     RatedGameRecord,
     RatingHistoryRecord,
     RatingRecord,
+    RatingScope,
     RatingTables,
     Tally,
 )
@@ -66,13 +68,13 @@ if TYPE_CHECKING:
 
 
 class PlayerStore(Protocol):
-    """The names players are shown by, per server."""
+    """The names players are shown by, per server (``guild_id`` ``None``: outside servers)."""
 
-    async def upsert(self, guild_id: int, user_id: int, display_name: str) -> None:
+    async def upsert(self, guild_id: int | None, user_id: int, display_name: str) -> None:
         """Create the player if new, and remember ``display_name`` as the name to show."""
         ...
 
-    async def get(self, guild_id: int, user_id: int) -> PlayerRecord:
+    async def get(self, guild_id: int | None, user_id: int) -> PlayerRecord:
         """The player's name record in this guild. Raises ``NotFound`` for a player never
         upserted there."""
         ...
@@ -145,7 +147,9 @@ class ChallengeStore(Protocol):
         ...
 
     async def expire_overdue(self, *, now: datetime) -> list[ChallengeRecord]:
-        """Mark every pending challenge that is overdue at ``now`` expired; return them."""
+        """Mark every pending challenge in a server that is overdue at ``now`` expired; return
+        them. One outside servers stays pending until an interaction in its channel finds it
+        overdue: nothing could tell its players in the background."""
         ...
 
     async def accept(
@@ -211,9 +215,10 @@ class GameStore(Protocol):
         ...
 
     async def idle(self, *, before: datetime) -> list[GameRecord]:
-        """Active games whose last activity is earlier than ``before``, oldest first. A damaged
-        game (one that fails its check) is left out and logged once: background work over
-        many games must not stop at one."""
+        """Active games in servers whose last activity is earlier than ``before``, oldest
+        first (games outside servers are left to their players' interactions). A damaged game
+        (one that fails its check) is left out and logged once: background work over many
+        games must not stop at one."""
         ...
 
     async def record_move(
@@ -282,9 +287,10 @@ class ClockStore(Protocol):
         self, *, shard_count: int = 1, shard_ids: Collection[int] = (0,)
     ) -> list[RunningClock]:
         """Every active game whose clock runs (timed and not paused), earliest deadline first,
-        in the servers of shards ``shard_ids`` of ``shard_count`` (default: all). A game whose
-        deadline cannot be read is left out (and logged once). Raises ``ValueError`` for shard
-        ids outside ``0..shard_count-1``."""
+        in the servers of shards ``shard_ids`` of ``shard_count`` (default: all); never one
+        outside servers, whose clock is checked when a player acts. A game whose deadline
+        cannot be read is left out (and logged once). Raises ``ValueError`` for shard ids
+        outside ``0..shard_count-1``."""
         ...
 
     async def mark_reminders_sent(
@@ -323,29 +329,32 @@ class ClockStore(Protocol):
 
 class RatingStore(Protocol):
     """Ratings and leaderboards. The store keeps ratings; the service computes them
-    (``bot.service.ratings``)."""
+    (``bot.service.ratings``). A pool's ``guild_id`` is its server's, or ``None`` for the
+    friends pool: the games outside servers, which no server's leaderboard includes."""
 
     async def leaderboard(
-        self, guild_id: int, ruleset: str, *, offset: int, limit: int
+        self, guild_id: int | None, ruleset: str, *, offset: int, limit: int
     ) -> list[RankedRating]:
         """Rated players of the server in the ruleset, ranked by rating (desc), then games
         (desc), then user id: ``limit`` rows from position ``offset`` (0-based)."""
         ...
 
-    async def leaderboard_size(self, guild_id: int, ruleset: str) -> int:
+    async def leaderboard_size(self, guild_id: int | None, ruleset: str) -> int:
         """How many players have a rating in the server's ruleset."""
         ...
 
-    async def player_rank(self, guild_id: int, ruleset: str, user_id: int) -> RankedRating | None:
+    async def player_rank(
+        self, guild_id: int | None, ruleset: str, user_id: int
+    ) -> RankedRating | None:
         """The player's leaderboard row and rank, or ``None`` if they have no rating there."""
         ...
 
-    async def player_ratings(self, guild_id: int, user_id: int) -> list[RatingRecord]:
+    async def player_ratings(self, guild_id: int | None, user_id: int) -> list[RatingRecord]:
         """The player's ratings on the server, one per ruleset played, most games first."""
         ...
 
     async def history(
-        self, guild_id: int, user_id: int, ruleset: str, *, limit: int
+        self, guild_id: int | None, user_id: int, ruleset: str, *, limit: int
     ) -> list[RatingHistoryRecord]:
         """The player's latest ``limit`` rating changes in the ruleset, oldest first."""
         ...
@@ -354,39 +363,45 @@ class RatingStore(Protocol):
         """The rating changes made by the match's games, in the order they were made."""
         ...
 
-    async def rated_games(self, guild_id: int | None = None) -> list[RatedGameRecord]:
-        """Every rated game of the server (all servers for ``None``) in the order its ratings
-        were applied: by end time, then by commit order."""
+    async def rated_games(self, scope: RatingScope = EVERY_POOL) -> list[RatedGameRecord]:
+        """Every rated game of the pool (or of every pool) in the order its ratings were
+        applied: by end time, then by commit order."""
         ...
 
-    async def tables(self, guild_id: int | None = None) -> RatingTables:
-        """Every stored rating and rating-history row of the server (all for ``None``)."""
+    async def tables(self, scope: RatingScope = EVERY_POOL) -> RatingTables:
+        """Every stored rating and rating-history row of the pool (or of every pool)."""
         ...
 
     async def replace(
-        self, tables: RatingTables, *, guild_id: int | None = None, expected_games: int
+        self, tables: RatingTables, *, scope: RatingScope = EVERY_POOL, expected_games: int
     ) -> None:
-        """Replace all ratings and rating history of the server (all for ``None``) with
-        ``tables``, in one transaction. Raises ``StaleRatings`` unless the server still has
+        """Replace all ratings and rating history of the pool (or of every pool) with
+        ``tables``, in one transaction. Raises ``StaleRatings`` unless the pool still has
         ``expected_games`` rated games (one ended meanwhile: recompute and try again)."""
         ...
 
 
 class ResultStore(Protocol):
-    """Players' results and game history. Results count games that ended as finished,
-    resigned, timeout or stopped; aborted games never count."""
+    """Players' results and game history, per server (``guild_id`` ``None``: the games
+    outside servers). Results count games that ended as finished, resigned, timeout or
+    stopped; aborted games never count."""
 
-    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStatsRecord:
+    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStatsRecord:
         """The player's results on the server (every ruleset, rated or not) as White and as
         Black, their matches and current streak. A player without games gets zeros."""
         ...
 
-    async def head_to_head(self, guild_id: int, user_id: int, opponent_id: int) -> Tally:
+    async def head_to_head(self, guild_id: int | None, user_id: int, opponent_id: int) -> Tally:
         """The player's results against one opponent on the server."""
         ...
 
     async def recent_games(
-        self, guild_id: int, player_id: int, opponent_id: int | None = None, *, limit: int = 10
+        self,
+        guild_id: int | None,
+        player_id: int,
+        opponent_id: int | None = None,
+        *,
+        limit: int = 10,
     ) -> list[GameResultRecord]:
         """The player's latest ended games (against ``opponent_id`` only, if given), newest
         first. Aborted games are left out."""
@@ -403,11 +418,21 @@ class OutboxStore(Protocol):
     it with a lease, posts it, and settles it. Whatever was not settled is delivered later."""
 
     async def claim(
-        self, *, now: datetime, lease_seconds: float, limit: int = 20
+        self,
+        *,
+        now: datetime,
+        lease_seconds: float,
+        limit: int = 20,
+        shard_zero: bool = True,
     ) -> list[OutboxEntry]:
         """Take up to ``limit`` pending announcements whose lease is free at ``now``, oldest
         first, leasing them until ``now + lease_seconds`` (their attempt count goes up). Two
-        callers never take the same announcement under the same lease."""
+        callers never take the same announcement under the same lease.
+
+        Every server's announcements (any process may post them), and the direct messages
+        sent from outside servers only where ``shard_zero`` (the caller runs shard 0, which
+        Discord sends direct messages to). A post to a channel outside servers is never taken:
+        the bot cannot post there."""
         ...
 
     async def settle(

@@ -238,7 +238,7 @@ class OutboxEntry:
     id: int
     key: str
     kind: AnnouncementKind
-    guild_id: int
+    guild_id: int | None  # None: outside servers
     address: Address
     game_id: int | None  # None: about a tournament, not one game
     payload: Mapping[str, Any]

@@ -8,13 +8,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from enum import Enum
+from typing import Final, Literal
 
 from bot.store.records import GameStatus, Side
 
 Outcome = Literal["win", "draw", "loss"]
 # Statuses of games that ended with a result; an aborted game has none.
 COUNTED_STATUSES: tuple[GameStatus, ...] = ("finished", "resigned", "timeout", "stopped")
+
+
+class EveryPool(Enum):
+    """Every rating pool at once: each server's and the friends pool (the games outside
+    servers). A pool is otherwise named by its ``guild_id``, ``None`` for the friends pool."""
+
+    EVERY_POOL = "every pool"
+
+
+EVERY_POOL: Final = EveryPool.EVERY_POOL
+# Which ratings a recomputation covers: one server's, the friends pool (None), or every pool.
+RatingScope = int | None | Literal[EveryPool.EVERY_POOL]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +59,10 @@ class RatingUpdate:
 
 @dataclass(frozen=True, slots=True)
 class RatingRecord:
-    """A player's rated play in one ruleset of one server."""
+    """A player's rated play in one ruleset of one server (``guild_id`` ``None``: the friends
+    pool)."""
 
-    guild_id: int
+    guild_id: int | None
     ruleset: str
     user_id: int
     skill: Skill
@@ -75,7 +89,7 @@ class RatingHistoryRecord:
     """One player's rating change in one rated game."""
 
     game_id: int
-    guild_id: int
+    guild_id: int | None  # None: outside servers
     ruleset: str
     user_id: int
     before: Skill
@@ -117,7 +131,7 @@ class Streak:
 class PlayerStatsRecord:
     """A player's games on one server (all rulesets, rated or not), by the side they had."""
 
-    guild_id: int
+    guild_id: int | None  # None: outside servers
     user_id: int
     display_name: str | None
     as_white: Tally
@@ -140,7 +154,7 @@ class GameResultRecord:
     id: int
     match_id: int
     index: int
-    guild_id: int
+    guild_id: int | None  # None: outside servers
     channel_id: int
     ruleset: str
     layout: str
@@ -181,7 +195,7 @@ class RatedGameRecord:
     """A rated game's result, in the order ratings were applied (for recomputation)."""
 
     id: int
-    guild_id: int
+    guild_id: int | None  # None: outside servers
     ruleset: str
     white_id: int
     black_id: int

@@ -54,7 +54,7 @@ class RatingRange:
 class NewChallenge:
     """A challenge about to be posted; the store assigns the id and ``created_at``."""
 
-    guild_id: int
+    guild_id: int | None  # None: outside servers
     channel_id: int
     challenger_id: int
     challenged_id: int | None  # None: an open challenge, naming no opponent
@@ -68,7 +68,7 @@ class ChallengeRecord:
     """A stored challenge."""
 
     id: int
-    guild_id: int
+    guild_id: int | None  # None: outside servers
     channel_id: int
     challenger_id: int
     challenged_id: int | None  # None: an open challenge, naming no opponent
@@ -90,7 +90,7 @@ class MatchRecord:
     """A stored match: a series of games between two players who swap sides every game."""
 
     id: int
-    guild_id: int
+    guild_id: int | None  # None: outside servers
     channel_id: int
     challenge_id: int | None
     first_white_id: int  # White in game 0
@@ -140,7 +140,7 @@ class GameRecord:
     id: int
     match: MatchRecord
     index: int  # 0-based position in the match
-    guild_id: int
+    guild_id: int | None  # None: outside servers
     channel_id: int
     white_id: int
     black_id: int
@@ -233,7 +233,7 @@ class PlayerRecord:
     """A player known in one guild: the name to show. Statistics and ratings come from
     ``ResultStore.player_stats`` and ``RatingStore.player_ratings``."""
 
-    guild_id: int
+    guild_id: int | None  # None: outside servers
     user_id: int
     display_name: str | None  # last name seen; None only in rows from before schema 4
 
@@ -243,7 +243,7 @@ class DamagedGame:
     """A game whose stored record cannot be loaded, and why (for ``jarmo-bot doctor``)."""
 
     game_id: int
-    guild_id: int
+    guild_id: int | None  # None: outside servers
     channel_id: int
     status: str
     reason: str

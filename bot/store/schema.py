@@ -1,6 +1,6 @@
 """The store's schema as code: one ``MetaData`` that both dialects compile.
 
-It is the schema that migrations 0001-0019 leave behind on each backend, table by table: the
+It is the schema that migrations 0001-0020 leave behind on each backend, table by table: the
 migrations' headers say why each part exists. Where the two backends' stored schemas differ,
 the types say so with a variant, so that what SQLAlchemy creates from this module is what the
 migrations made:
@@ -10,6 +10,9 @@ migrations made:
   ids are identity columns on PostgreSQL. The tournament tables (0007) are ``BIGINT`` on both.
 * Real numbers are ``DOUBLE PRECISION`` on PostgreSQL and ``REAL`` (8 bytes) on SQLite.
 * Tables keyed by their primary key alone are ``WITHOUT ROWID`` on SQLite.
+* ``guild_id`` NULL: a place outside servers (a DM, a group DM, or a server that has not added
+  the bot). Ratings and names there are keyed by two partial unique indexes, one for the rows
+  of servers and one for those outside them, since a primary key admits no NULL.
 * PostgreSQL keeps 30 % of each games page free, so that a move's update can stay in its page.
 
 Every constraint carries the name PostgreSQL gave it when the migrations created it without
@@ -74,18 +77,31 @@ def _one_of(column: str, values: Iterable[int | str]) -> str:
 players = Table(
     "players",
     metadata,
-    Column("guild_id", Id, nullable=False),
+    Column("guild_id", Id),
     Column("user_id", Id, nullable=False),
     Column("display_name", Text),
-    PrimaryKeyConstraint("guild_id", "user_id", name="players_pkey"),
-    sqlite_with_rowid=False,
+)
+Index(
+    "players_in_server",
+    players.c.guild_id,
+    players.c.user_id,
+    unique=True,
+    sqlite_where=players.c.guild_id.is_not(None),
+    postgresql_where=players.c.guild_id.is_not(None),
+)
+Index(
+    "players_outside_servers",
+    players.c.user_id,
+    unique=True,
+    sqlite_where=players.c.guild_id.is_(None),
+    postgresql_where=players.c.guild_id.is_(None),
 )
 
 challenges = Table(
     "challenges",
     metadata,
     _row_id(),
-    Column("guild_id", Id, nullable=False),
+    Column("guild_id", Id),
     Column("channel_id", Id, nullable=False),
     Column("challenger_id", Id, nullable=False),
     Column("challenged_id", Id),  # NULL: an open challenge, naming no opponent
@@ -133,7 +149,7 @@ matches = Table(
     "matches",
     metadata,
     _row_id(),
-    Column("guild_id", Id, nullable=False),
+    Column("guild_id", Id),
     Column("channel_id", Id, nullable=False),
     Column("challenge_id", Id),
     Column("first_white_id", Id, nullable=False),
@@ -182,7 +198,7 @@ games = Table(
     _row_id(),
     Column("match_id", Id, nullable=False),
     Column("game_index", Integer, nullable=False),
-    Column("guild_id", Id, nullable=False),
+    Column("guild_id", Id),
     Column("channel_id", Id, nullable=False),
     Column("white_id", Id, nullable=False),
     Column("black_id", Id, nullable=False),
@@ -263,7 +279,7 @@ actions = Table(
 ratings = Table(
     "ratings",
     metadata,
-    Column("guild_id", Id, nullable=False),
+    Column("guild_id", Id),
     Column("ruleset", Text, nullable=False),
     Column("user_id", Id, nullable=False),
     Column("mu", Real, nullable=False),
@@ -276,14 +292,30 @@ ratings = Table(
     Column("points", Integer, nullable=False, server_default=text("0")),
     Column("match_wins", Integer, nullable=False, server_default=text("0")),
     Column("last_game_at", Text, nullable=False),
-    PrimaryKeyConstraint("guild_id", "ruleset", "user_id", name="ratings_pkey"),
     *_checks(
         "ratings",
         sigma="sigma > 0",
         games="games >= 0",
         check="wins + draws + losses = games",
     ),
-    sqlite_with_rowid=False,
+)
+Index(
+    "ratings_in_server",
+    ratings.c.guild_id,
+    ratings.c.ruleset,
+    ratings.c.user_id,
+    unique=True,
+    sqlite_where=ratings.c.guild_id.is_not(None),
+    postgresql_where=ratings.c.guild_id.is_not(None),
+)
+# The friends pool: one rating per ruleset and player, of the games outside servers.
+Index(
+    "ratings_of_friends",
+    ratings.c.ruleset,
+    ratings.c.user_id,
+    unique=True,
+    sqlite_where=ratings.c.guild_id.is_(None),
+    postgresql_where=ratings.c.guild_id.is_(None),
 )
 Index(
     "ratings_leaderboard",
@@ -300,7 +332,7 @@ rating_history = Table(
     metadata,
     _row_id(),  # commit order
     Column("game_id", Id, nullable=False),
-    Column("guild_id", Id, nullable=False),
+    Column("guild_id", Id),
     Column("ruleset", Text, nullable=False),
     Column("user_id", Id, nullable=False),
     Column("mu_before", Real, nullable=False),
@@ -328,7 +360,7 @@ outbox = Table(
     _row_id(),
     Column("key", Text, nullable=False),  # what happened, e.g. 'timeout:12': written once
     Column("kind", Text, nullable=False),
-    Column("guild_id", Id, nullable=False),
+    Column("guild_id", Id),
     Column("channel_id", Id),  # NULL: sent to user_id instead
     Column("game_id", Id),  # NULL: about a tournament
     Column("payload", Text, nullable=False),  # JSON: what the front end needs to rebuild it

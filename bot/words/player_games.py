@@ -25,7 +25,7 @@ def player_games_text(
     page: PlayerGamesPage,
     voice: Voice,
     *,
-    server_name: Callable[[int], str],
+    server_name: Callable[[int | None], str],
     link: Callable[[PlayerGameLine], str],
 ) -> str:
     """One line a game: whose move, the server, the opponent, the ruleset, the match's score,

@@ -109,3 +109,10 @@ def test_a_shard_set_must_fit_its_count() -> None:
     with pytest.raises(ValueError, match="do not fit"):
         ShardSet(2, frozenset({2}))
     assert ShardSet.every().owns(guild_on(5, 9))
+
+
+def test_places_outside_servers_belong_to_shard_zero() -> None:
+    # Discord sends direct messages to shard 0: its process does their background work.
+    assert ShardSet.of(2, (0,)).owns(None)
+    assert not ShardSet.of(2, (1,)).owns(None)
+    assert ShardSet.every().owns(None)

@@ -65,6 +65,7 @@ async def test_recomputing_gives_exactly_the_stored_ratings(
     assert fresh.games == 14 and len(stored.history) == 28
 
     def key(r: RatingRecord) -> tuple[int, str, int]:
+        assert r.guild_id is not None  # every game here is in a server
         return r.guild_id, r.ruleset, r.user_id
 
     assert [(key(r), r.skill, r.games, r.wins, r.draws, r.losses, r.points, r.match_wins,

@@ -7,7 +7,8 @@ from bot.service import Actor, BoardView, ChallengeRequest, JarmoService, Place
 ANN = Actor(101, "Ann")
 BOB = Actor(202, "Bob")
 CAT = Actor(303, "Cat")
-HERE = Place(guild_id=1, channel_id=10)
+GUILD = 1
+HERE = Place(guild_id=GUILD, channel_id=10)
 
 
 async def start_match(

@@ -18,7 +18,7 @@ from bot.service.deadlines import DeadlineEvent
 from bot.service.delivery import ClockNotice, ComputerMoveNotice, Delivery
 from bot.store import AnnouncementKind, ChannelAddress, OutboxEntry
 from bot.words import reminder_text, report_text
-from tests.service.service_helpers import ANN, BOB, HERE
+from tests.service.service_helpers import ANN, BOB, GUILD, HERE
 
 WHEN = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
@@ -70,14 +70,14 @@ async def test_a_reminder_speaks_the_servers_language(
     service: JarmoService, setting: str | None, locale: discord.Locale | None, language: str
 ) -> None:
     if setting:
-        await service.servers.set_language(HERE.guild_id, setting, can_manage=True)
+        await service.servers.set_language(GUILD, setting, can_manage=True)
     _, [message] = await announcement_messages(bot_on(service, locale), reminder())
     assert message["content"] == reminded(language)
     assert language == "en" or message["content"] != reminded("en")
 
 
 async def test_the_computers_move_and_an_expiry_speak_it_too(service: JarmoService) -> None:
-    await service.servers.set_language(HERE.guild_id, "de", can_manage=True)
+    await service.servers.set_language(GUILD, "de", can_manage=True)
     bot = bot_on(service, discord.Locale.polish)
     challenge = await service.challenges.post(HERE, ANN, ChallengeRequest(BOB, side="white"))
     await service.challenges.accept(BOB, challenge.challenge.id)

@@ -74,10 +74,10 @@ class CountingPlayers:
         self.players = players
         self.reads = 0
 
-    async def upsert(self, guild_id: int, user_id: int, display_name: str) -> None:
+    async def upsert(self, guild_id: int | None, user_id: int, display_name: str) -> None:
         await self.players.upsert(guild_id, user_id, display_name)
 
-    async def get(self, guild_id: int, user_id: int) -> PlayerRecord:
+    async def get(self, guild_id: int | None, user_id: int) -> PlayerRecord:
         self.reads += 1
         return await self.players.get(guild_id, user_id)
 

@@ -16,7 +16,7 @@ from bot.store import RatingRange, RatingTables, SqliteStore
 from bot.words import challenge_text
 from tests.fakes import FakeClock
 from tests.ratings.ratings_helpers import rating_row
-from tests.service.service_helpers import ANN, BOB, CAT, HERE
+from tests.service.service_helpers import ANN, BOB, CAT, GUILD, HERE
 from tests.wording import english, refused
 
 
@@ -68,7 +68,7 @@ async def test_a_new_player_counts_at_1000(service: JarmoService) -> None:
 
 
 async def test_a_rating_elsewhere_does_not_count(service: JarmoService, store: SqliteStore) -> None:
-    rows = [rating_row(BOB.user_id, 1200.0, 3, guild=HERE.guild_id + 1)]
+    rows = [rating_row(BOB.user_id, 1200.0, 3, guild=GUILD + 1)]
     await store.ratings.replace(RatingTables(rows, []), expected_games=0)
     posted = await service.challenges.post(HERE, ANN, anyone("1100-1300"))
     with refused(NotAllowed, "your rating here is 1000"):

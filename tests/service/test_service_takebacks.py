@@ -21,7 +21,7 @@ from bot.service.takebacks import TakebackRequest, TakenBack
 from bot.store import SqliteStore
 from bot.words import move_list_text
 from tests.fakes import FakeClock
-from tests.service.service_helpers import ANN, BOB, CAT, HERE, start_match
+from tests.service.service_helpers import ANN, BOB, CAT, GUILD, HERE, start_match
 from tests.wording import english, refused
 
 ROBOT = Actor(999, "Jarmo Bot", is_bot=True)
@@ -123,12 +123,12 @@ async def test_a_server_may_turn_takebacks_off_in_rated_games(
     await start_match(service)
     await service.play.move(HERE, ANN, read_action("A1-C2"))
     with refused(NotAllowed, "Only members who can manage"):
-        await service.servers.set_takebacks(HERE.guild_id, False, can_manage=False)
-    settings = await service.servers.set_takebacks(HERE.guild_id, False, can_manage=True)
+        await service.servers.set_takebacks(GUILD, False, can_manage=False)
+    settings = await service.servers.set_takebacks(GUILD, False, can_manage=True)
     assert not settings.takebacks
     with refused(NotAllowed, "turned takebacks off"):
         await service.takebacks.ask(HERE, ANN)
-    await service.servers.set_takebacks(HERE.guild_id, True, can_manage=True)
+    await service.servers.set_takebacks(GUILD, True, can_manage=True)
     await asked(service, ANN)
 
 
@@ -144,7 +144,7 @@ async def test_against_the_computer_its_answer_and_your_move_go_at_once(
     computer = ComputerOpponent(service, think_in_thread)
     await computer.start(HERE, ANN, ChallengeRequest(ROBOT, side="white", level="easy"))
     # Even with takebacks off: a game against the computer is casual.
-    await service.servers.set_takebacks(HERE.guild_id, False, can_manage=True)
+    await service.servers.set_takebacks(GUILD, False, can_manage=True)
     await service.play.move(HERE, ANN, read_action("A1-C2"))
     assert await computer.reply(HERE) is not None
     before = await store.games.active(HERE.channel_id)

@@ -117,7 +117,11 @@ async def test_a_sqlite_file_from_before_alembic_upgrades_in_place(tmp_path: Pat
     assert sqlite_versions(path) == (10, [])
     async with open_store(path):
         pass
-    assert sqlite_rows(path) == as_upgraded(before)
+    after = sqlite_rows(path)
+    # A table rebuilt by a migration is analysed again: its statistics stay, and cover every
+    # index it has now.
+    assert set(before.pop("sqlite_stat1")) <= set(after.pop("sqlite_stat1"))
+    assert after == as_upgraded(before)
     assert sqlite_versions(path) == (latest_version(), [(HEAD,)])
     async with open_store(path) as store:
         await continue_the_running_game(store)
