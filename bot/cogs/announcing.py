@@ -60,7 +60,9 @@ class Announcer(commands.Cog):
         self._jobs: list[asyncio.Task[None]] = []
 
     async def cog_load(self) -> None:
-        delivery = AnnouncementDelivery(self.bot.service, self.post_announcement)
+        delivery = AnnouncementDelivery(
+            self.bot.service, self.post_announcement, shard_zero=self.bot.owns_server(None)
+        )
         start = self.bot.jobs.start
         self._jobs = [
             start(Job("expiring challenges", self.expire_challenges_once, _every_sweep)),

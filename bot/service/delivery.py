@@ -154,9 +154,17 @@ class AnnouncementDelivery:
     """Takes deliverable announcements from the store, posts them, and settles them."""
 
     def __init__(
-        self, service: JarmoService, post: Poster, *, post_limit: float = POST_LIMIT_SECONDS
+        self,
+        service: JarmoService,
+        post: Poster,
+        *,
+        post_limit: float = POST_LIMIT_SECONDS,
+        shard_zero: bool = True,
     ) -> None:
+        """``shard_zero``: whether this process runs shard 0, which Discord gives the direct
+        messages of places outside servers (it delivers theirs)."""
         self._kit = service.kit
+        self._shard_zero = shard_zero
         self._post_limit = post_limit
         self._outbox = service.kit.store.outbox
         self._games = service.kit.store.games
@@ -168,7 +176,9 @@ class AnnouncementDelivery:
         """One pass over what can be delivered now; returns what was posted."""
         self._kit.signals.announcements_changed.clear()  # a change from here on wakes the wait
         now = self._kit.now()
-        entries = await self._outbox.claim(now=now, lease_seconds=LEASE_SECONDS)
+        entries = await self._outbox.claim(
+            now=now, lease_seconds=LEASE_SECONDS, shard_zero=self._shard_zero
+        )
         posted = []
         for entry in entries:
             delivery = await self._deliver(entry, now)

@@ -103,7 +103,7 @@ class PlayerStats:
             guild_id, user_id, name, stats, ranked, chosen, trend, chart, viewer_id, against
         )
 
-    async def _trend(self, guild_id: int, user_id: int, ruleset: str) -> list[float]:
+    async def _trend(self, guild_id: int | None, user_id: int, ruleset: str) -> list[float]:
         changes = await self._ratings.history(guild_id, user_id, ruleset, limit=TREND_GAMES)
         if not changes:
             return []

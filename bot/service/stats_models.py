@@ -73,9 +73,10 @@ class RulesetRating:
 
 @dataclass(frozen=True, slots=True)
 class PlayerProfile:
-    """One player's record on a server, as ``/jarmo stats`` shows it."""
+    """One player's record on a server (``None``: in the friends pool, outside servers), as
+    ``/jarmo stats`` shows it."""
 
-    guild_id: int
+    guild_id: int | None
     user_id: int
     name: str
     stats: PlayerStatsRecord

@@ -55,17 +55,19 @@ def add_announcements(
 ) -> None:
     """Write ``announcements`` about ``game_id`` (in the caller's transaction), each to the
     game's channel or to its user. An event that is already in the outbox is not written
-    again."""
+    again, and nothing is posted in a channel outside servers, where the bot only answers
+    interactions."""
     for announcement in announcements:
         values = _values(announcement, now)
-        channel = games.c.channel_id if announcement.to_user is None else literal(None, Id)
+        in_channel = announcement.to_user is None
+        channel = games.c.channel_id if in_channel else literal(None, Id)
         about_game = select(
             *(literal(values[name], Text).label(name) for name in _NEW_ENTRY),
             games.c.guild_id,
             channel.label("channel_id"),
             literal(announcement.to_user, Id).label("user_id"),
             games.c.id,
-        ).where(games.c.id == game_id)
+        ).where(games.c.id == game_id, games.c.guild_id.is_not(None) | (not in_channel))
         columns = [*_NEW_ENTRY, "guild_id", "channel_id", "user_id", "game_id"]
         new = upsert(db, outbox).from_select(columns, about_game)
         db.execute(new.on_conflict_do_nothing(index_elements=[outbox.c.key]))
@@ -84,6 +86,8 @@ def about_written_game(game: FromClause, to_users: Sequence[bool]) -> list[Inser
         values = [bindparam(f"a{number}_{name}", type_=outbox.c[name].type) for name in given]
         channel = literal(None, Id) if to_user else game.c.channel_id
         about_game = select(*values, game.c.guild_id, channel, game.c.id)
+        if not to_user:  # never a post in a channel outside servers
+            about_game = about_game.where(game.c.guild_id.is_not(None))
         columns = [*given, "guild_id", "channel_id", "game_id"]
         new = postgresql.insert(outbox).from_select(columns, about_game)
         inserts.append(new.on_conflict_do_nothing(index_elements=[outbox.c.key]))

@@ -18,7 +18,7 @@ from bot.service import JarmoService, Place, ServiceConfig, read_action
 from bot.service.errors import Code, NoGameHere, ReviewRefused, as_refusal
 from bot.store import CorruptGame, SqliteStore, open_store
 from tests.fakes import FakeClock
-from tests.service.service_helpers import ANN, BOB, HERE, start_match
+from tests.service.service_helpers import ANN, BOB, GUILD, HERE, start_match
 
 LIMIT = 10.0  # seconds any condition may take to come true
 # Steps on lines both boards share: White's third move is the one the fake search dislikes.
@@ -143,7 +143,7 @@ async def test_another_server_s_game_is_refused(
 ) -> None:
     game_id = await finished_game(service)
     with pytest.raises(ReviewRefused) as refused:
-        await service.reviews.review(Place(HERE.guild_id + 1, HERE.channel_id), game_id)
+        await service.reviews.review(Place(GUILD + 1, HERE.channel_id), game_id)
     assert refused.value.code is Code.REVIEW_OTHER_SERVER
     assert await store.reviews.get(game_id) is None
 

@@ -196,3 +196,19 @@ async def test_a_direct_message_from_outside_servers_is_sent_by_shard_zero_only(
     assert sorted(e.key for e in await store.outbox.claim(now=later, lease_seconds=lease)) == (
         sorted([direct, in_server])
     )
+
+
+async def test_nothing_is_written_to_be_posted_in_a_channel_outside_servers(store: Any) -> None:
+    _, game = await start(store, outside_servers())
+    await play_first_move(store, game, to_user=False)  # the shared write
+    moved = await store.games.get(game.id)
+    engine = moved.engine
+    reply = engine.play(engine.legal_moves()[0])
+    notice = st.announcement(
+        f"turn_ping:{game.id}:2", st.TurnPingPost(2, 2, reply, BOB, ALICE)
+    )  # and on PostgreSQL, the one-statement move
+    await store.games.record_move(
+        game.id, expected_version=moved.version, player_id=BOB, move=reply, game=engine,
+        now=T0, announce=(notice,),
+    )  # fmt: skip
+    assert await store.outbox.next_due() is None

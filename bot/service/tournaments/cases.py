@@ -99,8 +99,6 @@ class TournamentCases:
             ruleset=request.ruleset,
             time_per_move=request.time_per_move,
         )
-        # Tournaments need the bot in the server: the front ends offer them nowhere else.
-        assert place.guild_id is not None
         return st.NewTournament(
             guild_id=guild_id,
             channel_id=channel_id,
