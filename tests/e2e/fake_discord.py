@@ -42,17 +42,12 @@ from tests.e2e.discord_limits import (
 )
 from tests.e2e.fake_models import (
     CREATE_PUBLIC_THREADS,
-    DM_CHANNEL,
     EPHEMERAL,
-    GROUP_DM_CHANNEL,
     LOADING,
     MANAGE_THREADS,
-    MAX_USER_INSTALL_FOLLOWUPS,
     MEMBER_PERMISSIONS,
-    PRIVATE_APP_PERMISSIONS,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES_IN_THREADS,
-    USE_EXTERNAL_APPS,
     Answer,
     Attachment,
     Channel,
@@ -224,10 +219,6 @@ class FakeDiscord:
         # take none (their DMs closed: a message there is refused, 403 with code 50007).
         self.direct_channels: dict[int, int] = {}
         self.closed_dms: set[int] = set()
-        # User installs: the people who added the app to their account, and the chats outside
-        # the bot's servers they use it in (DMs, group DMs, servers without the bot), by id.
-        self.installed: set[int] = set()
-        self.outside: dict[int, Channel] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global)
         self.command_puts: list[tuple[int | None, Any]] = []
         self.connections: list[Connection] = []
@@ -531,76 +522,9 @@ class FakeDiscord:
         return next((w for w in self.worlds if w.guild_id == guild_id), self.world)
 
     def channel_by_id(self, channel_id: int) -> Channel | Thread | None:
-        """A channel or thread of any of the bot's servers, or a chat outside them."""
+        """A channel or thread of any of the bot's servers."""
         found = (w.channel_by_id(channel_id) for w in self.worlds)
-        return next((channel for channel in found if channel is not None), None) or (
-            self.outside.get(channel_id)
-        )
-
-    # -- user installs ------------------------------------------------------------------------
-
-    def install_for(self, *users: User) -> None:
-        """These people add the app to their account ("add to my apps")."""
-        with self._changed:
-            self.installed.update(user.id for user in users)
-
-    def _outside(
-        self, kind: int, users: tuple[User, ...], guild_id: int = 0, **extra: Any
-    ) -> Channel:
-        chat = Channel(self.ids(), "chat", 0, guild_id, outside=True, kind=kind, recipients=users)
-        for name, value in extra.items():
-            setattr(chat, name, value)
-        with self._changed:
-            self.outside[chat.id] = chat
-        return chat
-
-    def dm(self, first: User, second: User) -> Channel:
-        """A DM between two people: the bot is no member of it."""
-        return self._outside(DM_CHANNEL, (first, second))
-
-    def group_dm(self, *users: User) -> Channel:
-        """A group DM of these people: the bot is no member of it."""
-        return self._outside(GROUP_DM_CHANNEL, users)
-
-    def server_without_the_bot(self, *, external_apps: bool = True) -> Channel:
-        """A channel of a server the bot was never added to, with the same people; with
-        ``external_apps`` False the server turned "Use External Apps" off, and Discord forces
-        the app's every answer there private."""
-        return self._outside(0, self.world.people, self.ids(), external_apps=external_apps)
-
-    def elsewhere(self, interaction: Interaction, chat: Channel) -> Interaction:
-        """Make an interaction not yet sent come from ``chat`` outside the bot's servers (a
-        button copied there, a modified client). Returns it, to pass to ``send``."""
-        assert interaction.sent_at is None, "the interaction was already sent"
-        self._outside_payload(interaction.user, chat, interaction.payload)
-        interaction.channel = chat
-        return interaction
-
-    def age_interaction(self, interaction: Interaction, seconds: float) -> None:
-        """Let ``seconds`` pass for ``interaction``'s token (it lasts 15 minutes)."""
-        with self._changed:
-            assert interaction.sent_at is not None, "the interaction was not sent"
-            interaction.sent_at -= seconds
-
-    def _outside_payload(
-        self, interaction_user: User, chat: Channel, payload: dict[str, Any]
-    ) -> None:
-        """An interaction's payload as Discord sends it from a chat outside the bot's servers:
-        served through the user's install of the app."""
-        for key in ("guild", "guild_id", "member", "guild_locale"):
-            payload.pop(key, None)
-        payload["channel"], payload["channel_id"] = chat.payload(), str(chat.id)
-        payload["authorizing_integration_owners"] = {"1": str(interaction_user.id)}
-        if chat.kind == 0:  # a server without the bot: the member's permissions there
-            allowed = MEMBER_PERMISSIONS | (USE_EXTERNAL_APPS if chat.external_apps else 0)
-            member = self.world.member(interaction_user) | {"permissions": str(allowed)}
-            payload.update(guild_id=str(chat.guild_id), member=member, context=0)
-            payload["guild"] = {"id": str(chat.guild_id), "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
-        else:
-            payload.update(user=interaction_user.payload(), context=2)
-        payload["app_permissions"] = str(PRIVATE_APP_PERMISSIONS)
-        payload["data"].pop("guild_id", None)
+        return next((channel for channel in found if channel is not None), None)
 
     def session_for(self, guild_id: int | None) -> Session | None:
         """The session that gets the events of ``guild_id`` (shard 0's for a DM)."""
@@ -642,8 +566,6 @@ class FakeDiscord:
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
-        if isinstance(channel, Channel) and channel.outside:
-            self._outside_payload(user, channel, payload)
         interaction = Interaction(
             interaction_id, token, kind, user, channel, payload, label, fake=self
         )
@@ -666,24 +588,9 @@ class FakeDiscord:
         types from the registration, choices and required options enforced. ``unchecked``
         sends text options as a modified client can: any text, of any length, whatever the
         choices and length limits say (the bot must not rely on the client's checks)."""
-        self._check_installed(user, channel, path)
         data, label = self._command_data(path, options, focused=None, unchecked=unchecked)
         interaction = self._new_interaction(APPLICATION_COMMAND, user, channel, data, label)
         return self.send(interaction) if send else interaction
-
-    def _check_installed(self, user: User, channel: Channel | Thread, path: str) -> None:
-        """Outside the bot's servers Discord offers the app's commands only to a user who
-        installed it, and only where the command allows user installs and that context."""
-        if not (isinstance(channel, Channel) and channel.outside):
-            return
-        if user.id not in self.installed:
-            raise AssertionError(f"{user.username} never installed the app: no /{path} there")
-        command, _ = self._find_command(path.split()[0])
-        context = 0 if channel.kind == 0 else 2
-        if 1 not in (command.get("integration_types") or [0]):
-            raise AssertionError(f"/{path} is not published for user installs")
-        if context not in (command.get("contexts") or [0]):
-            raise AssertionError(f"/{path} is not published for interaction context {context}")
 
     def autocomplete(
         self,
@@ -718,7 +625,6 @@ class FakeDiscord:
         interaction = self._new_interaction(
             COMPONENT, user, channel, data, f"button {button['custom_id']}"
         )
-        self._owners_of_source(interaction, current)
         interaction.payload["message"] = api
         interaction.source = current
         return self.send(interaction) if send else interaction
@@ -739,20 +645,9 @@ class FakeDiscord:
         interaction = self._new_interaction(
             COMPONENT, user, channel, data, f"select {select['custom_id']} = {option['value']}"
         )
-        self._owners_of_source(interaction, current)
         interaction.payload["message"] = api
         interaction.source = current
         return self.send(interaction) if send else interaction
-
-    def _owners_of_source(self, interaction: Interaction, source: Message) -> None:
-        """A component outside the bot's servers is served through the install that made its
-        message: anyone who sees it may press it, installed or not."""
-        if not (isinstance(interaction.channel, Channel) and interaction.channel.outside):
-            return
-        made_by = source.interaction
-        if made_by is not None:
-            owners = made_by.payload["authorizing_integration_owners"]
-            interaction.payload["authorizing_integration_owners"] = dict(owners)
 
     def from_outside(self, interaction: Interaction, guild_id: int | None = None) -> Interaction:
         """Make an interaction not yet sent come from outside the bot's server, as a user-installed
@@ -1181,10 +1076,6 @@ class FakeDiscord:
             self.problem(f"{found}: callback type {kind} is not allowed for this interaction")
             raise invalid_form([f"type {kind} not allowed"])
         data = payload.get("data") or {}
-        chat = found.channel
-        forced = isinstance(chat, Channel) and chat.outside and not chat.external_apps
-        if forced and kind in (MESSAGE, DEFERRED_MESSAGE):  # Discord makes every answer private
-            data["flags"] = (data.get("flags") or 0) | EPHEMERAL
         message = self._answer_message(found, kind, data, uploads)
         with self._changed:
             found.answer = Answer(kind, data, message.snapshot() if message else None, elapsed)
@@ -1244,7 +1135,6 @@ class FakeDiscord:
                     self.problem(f"{interaction}: follow-up or edit before any answer")
                     raise DiscordError(404, "Unknown Webhook", 10015)
                 if time.monotonic() - (interaction.sent_at or 0) > TOKEN_LIFETIME:
-                    self.problem(f"{interaction}: its token expired (15 minutes)")
                     raise DiscordError(401, "Invalid Webhook Token", 50027)
                 return interaction
         self.problem(f"webhook call with an unknown token for application {app}")
@@ -1267,13 +1157,6 @@ class FakeDiscord:
         self, request: web.Request, payload: Any, uploads: list[Upload], app: str, token: str
     ) -> dict[str, Any] | None:
         interaction = self._webhook_interaction(app, token)
-        chat = interaction.channel
-        if isinstance(chat, Channel) and chat.outside:
-            if len(interaction.followups) >= MAX_USER_INSTALL_FOLLOWUPS:
-                self.problem(f"{interaction}: more than {MAX_USER_INSTALL_FOLLOWUPS} follow-ups")
-                raise DiscordError(400, "Maximum number of follow-up messages reached", 40094)
-            if not chat.external_apps and isinstance(payload, dict):
-                payload["flags"] = (payload.get("flags") or 0) | EPHEMERAL  # forced private
         original = interaction.original
         loading = original is not None and original.flags & LOADING and not original.deleted
         if original is not None and loading and not original.payloads:
@@ -1336,9 +1219,6 @@ class FakeDiscord:
         found = self.channel_by_id(int(channel))
         if found is None:
             raise DiscordError(404, "Unknown Channel", 10003)
-        if isinstance(found, Channel) and found.outside:
-            self.problem(f"the bot acted by itself in chat {found.id}, where it is no member")
-            raise DiscordError(403, "Missing Access", 50001)
         return found
 
     def _channel_message(self, channel: str, message: str) -> Message:

@@ -15,12 +15,6 @@ if TYPE_CHECKING:
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL, LOADING = 64, 128
-DM_CHANNEL, GROUP_DM_CHANNEL = 1, 3
-USE_EXTERNAL_APPS = 1 << 50
-# What Discord lets an app do in a DM or group DM between users (``app_permissions``):
-# ATTACH_FILES, EMBED_LINKS and MENTION_EVERYONE.
-PRIVATE_APP_PERMISSIONS = (1 << 15) | (1 << 14) | (1 << 17)
-MAX_USER_INSTALL_FOLLOWUPS = 5  # follow-ups per interaction where the app is not in the server
 COMPONENTS_V2 = 1 << 15
 
 # Permission bits used for the members of the fake guild.
@@ -92,29 +86,14 @@ class User:
 
 @dataclass(frozen=True)
 class Channel:
-    """A text channel of the fake guild; or, ``outside``, a chat the bot is no member of,
-    reached only through users' installs of the app: a DM (``kind`` 1) or group DM (3)
-    between ``recipients``, or a channel (0) of a server where only users installed the app
-    (``guild_id``; ``external_apps`` False when that server turned "Use External Apps"
-    off)."""
+    """A text channel of the fake guild."""
 
     id: int
     name: str
     position: int
     guild_id: int
-    outside: bool = False
-    kind: int = 0
-    recipients: tuple[User, ...] = ()
-    external_apps: bool = True
 
     def payload(self) -> dict[str, Any]:
-        if self.kind in (DM_CHANNEL, GROUP_DM_CHANNEL):
-            chat: dict[str, Any] = {"id": str(self.id), "type": self.kind, "flags": 0}
-            chat["last_message_id"] = None
-            chat["recipients"] = [user.payload() for user in self.recipients]
-            if self.kind == GROUP_DM_CHANNEL:
-                chat |= {"name": None, "icon": None, "owner_id": str(self.recipients[0].id)}
-            return chat
         return {
             "id": str(self.id),
             "type": 0,
