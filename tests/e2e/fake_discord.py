@@ -1385,10 +1385,10 @@ class FakeDiscord:
 
     def _channel(self, channel: str) -> Channel | Thread:
         found = self.channel_by_id(int(channel))
-        if isinstance(found, Place):
+        if isinstance(found, Place) and not found.bot_dm:
             self.problem(f"the bot acted by itself in {found.name} {found.id}, where it is not")
             raise DiscordError(403, "Missing Access", 50001)
-        if found is None:
+        if found is None or isinstance(found, Place):
             raise DiscordError(404, "Unknown Channel", 10003)
         return found
 
