@@ -45,7 +45,6 @@ from tests.e2e.fake_models import (
     EPHEMERAL,
     LOADING,
     MANAGE_THREADS,
-    MEMBER_PERMISSIONS,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES_IN_THREADS,
     USE_EXTERNAL_APPS,
@@ -804,25 +803,21 @@ class FakeDiscord:
         app would send it: from a DM with the bot (``guild_id`` None) or from a server the bot
         is not in (a ``guild_id`` the gateway never announced). Returns it, to pass to ``send``."""
         assert interaction.sent_at is None, "the interaction was already sent"
-        user, payload = interaction.user, interaction.payload
-        for key in ("guild", "guild_id", "member", "app_permissions", "guild_locale"):
-            payload.pop(key, None)
+        assert guild_id != self.world.guild_id, "that is the bot's own server"
+        user = interaction.user
         if guild_id is None:
-            place = Channel(self.ids(), "dm", 0, 0)
-            channel = {"id": str(place.id), "type": 1, "flags": 0, "last_message_id": None}
-            channel["recipients"] = [user.payload()]
-            payload.update(user=user.payload(), context=1)
+            place = self.bot_dm(user)
         else:
-            assert guild_id != self.world.guild_id, "that is the bot's own server"
-            place = Channel(self.ids(), "elsewhere", 0, guild_id)
-            channel = place.payload()
-            member = self.world.member(user) | {"permissions": str(self.world.permissions(user))}
-            payload.update(guild={"id": str(guild_id), "locale": "en-US", "features": []})
-            payload.update(guild_id=str(guild_id), member=member, context=0)
-            payload["app_permissions"] = str(MEMBER_PERMISSIONS)
-        payload.update(channel=channel, channel_id=str(place.id))
+            place = self._place(Place(self.ids(), 0, guild_id=guild_id))
+        data = interaction.payload["data"]
+        data.pop("guild_id", None)
+        payload = self._place_payload(
+            interaction.id, interaction.token, interaction.type, user, place, data
+        )
         payload["authorizing_integration_owners"] = {"1": str(user.id)}  # a user install
-        payload["data"].pop("guild_id", None)
+        if "message" in interaction.payload:
+            payload["message"] = interaction.payload["message"]
+        interaction.payload = payload
         interaction.channel = place
         interaction.label += " (from a DM)" if guild_id is None else f" (from guild {guild_id})"
         return interaction
