@@ -45,14 +45,15 @@ from tests.e2e.fake_models import (
     EPHEMERAL,
     LOADING,
     MANAGE_THREADS,
-    MEMBER_PERMISSIONS,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES_IN_THREADS,
+    USE_EXTERNAL_APPS,
     Answer,
     Attachment,
     Channel,
     Interaction,
     Message,
+    Place,
     Request,
     Snowflakes,
     Thread,
@@ -68,6 +69,7 @@ ANSWER_DEADLINE = 3.0  # seconds Discord waits for the first answer to an intera
 # How often a wait looks again at a condition that may change without a request to the fake.
 RECHECK_S = 0.05
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token serves follow-ups and edits
+FOLLOWUP_CAP = 5  # follow-ups per interaction where the app is not installed in the server
 NONCE_MINUTES = 5  # how long Discord remembers a message's nonce ("a few minutes")
 
 # Interaction types, and the callback types Discord accepts for each.
@@ -219,6 +221,10 @@ class FakeDiscord:
         # take none (their DMs closed: a message there is refused, 403 with code 50007).
         self.direct_channels: dict[int, int] = {}
         self.closed_dms: set[int] = set()
+        # User installs: the users who added the app to their account, and the places outside
+        # the bot's servers (DMs, group DMs, servers without the bot) by channel id.
+        self.user_installs: set[int] = set()
+        self.places: dict[int, Place] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global)
         self.command_puts: list[tuple[int | None, Any]] = []
         self.connections: list[Connection] = []
@@ -521,10 +527,65 @@ class FakeDiscord:
         """The server with this id (the first one for an id the fake does not know)."""
         return next((w for w in self.worlds if w.guild_id == guild_id), self.world)
 
-    def channel_by_id(self, channel_id: int) -> Channel | Thread | None:
-        """A channel or thread of any of the bot's servers."""
+    def channel_by_id(self, channel_id: int) -> Channel | Thread | Place | None:
+        """A channel or thread of any of the bot's servers, or a place outside them."""
         found = (w.channel_by_id(channel_id) for w in self.worlds)
-        return next((channel for channel in found if channel is not None), None)
+        return next((channel for channel in found if channel is not None), None) or (
+            self.places.get(channel_id)
+        )
+
+    # -- user installs and places outside the bot's servers ------------------------------------
+
+    def install_for(self, *users: User) -> None:
+        """These users add the app to their account (a user install)."""
+        with self._changed:
+            self.user_installs.update(user.id for user in users)
+
+    def _place(self, place: Place) -> Place:
+        with self._changed:
+            self.places[place.id] = place
+        return place
+
+    def dm(self, user: User, other: User) -> Place:
+        """A DM between two users (the bot is not in it)."""
+        return self._place(Place(self.ids(), 1, (user, other), name="dm"))
+
+    def bot_dm(self, user: User) -> Place:
+        """``user``'s DM with the bot: the channel Create DM gives the bot for this user."""
+        with self._changed:
+            channel_id = self.direct_channels.setdefault(user.id, self.ids())
+        return self._place(Place(channel_id, 1, (user,), bot_dm=True, name="bot dm"))
+
+    def group_dm(self, *users: User) -> Place:
+        """A group DM of these users (the bot is not in it)."""
+        assert len(users) >= 2, "a group DM has at least two people"
+        return self._place(Place(self.ids(), 3, users, name="group dm"))
+
+    def user_install_guild(self, *, external_apps: bool = True) -> Place:
+        """A text channel of a server the bot is not in (never announced on the gateway), where
+        the world's people are members; ``external_apps`` False: the server turned off "Use
+        External Apps", so Discord makes every answer of the app there ephemeral."""
+        guild_id = self.ids()
+        return self._place(
+            Place(self.ids(), 0, guild_id=guild_id, external_apps=external_apps, name="other")
+        )
+
+    def age_interaction(self, interaction: Interaction, seconds: float) -> None:
+        """Make ``seconds`` pass for the interaction's token, without waiting."""
+        with self._changed:
+            interaction.aged += seconds
+
+    def visible_messages(self, place: Channel | Thread | Place, user: User) -> list[Message]:
+        """The messages ``user`` sees in a place, oldest first: the public ones and the
+        ephemeral answers to ``user``'s own interactions."""
+        with self._changed:
+            return [
+                m.snapshot()
+                for m in self.messages.values()
+                if m.channel_id == place.id
+                and not m.deleted
+                and (not m.ephemeral or (m.interaction is not None and m.interaction.user == user))
+            ]
 
     def session_for(self, guild_id: int | None) -> Session | None:
         """The session that gets the events of ``guild_id`` (shard 0's for a DM)."""
@@ -538,15 +599,25 @@ class FakeDiscord:
         self,
         kind: int,
         user: User,
-        channel: Channel | Thread,
+        channel: Channel | Thread | Place,
         data: dict[str, Any],
         label: str,
+        owners: dict[str, str] | None = None,
     ) -> Interaction:
-        world = self.world_of(channel.guild_id)
         interaction_id = self.ids()
         token = f"aW50ZXJhY3Rpb24.{secrets.token_urlsafe(48)}"
+        if isinstance(channel, Place):
+            payload = self._place_payload(interaction_id, token, kind, user, channel, data)
+            payload["authorizing_integration_owners"] = owners or {"1": str(user.id)}
+            interaction = Interaction(
+                interaction_id, token, kind, user, channel, payload, label, fake=self
+            )
+            with self._changed:
+                self.interactions[interaction_id] = interaction
+            return interaction
+        world = self.world_of(channel.guild_id)
         permissions = str(world.permissions(user))
-        payload: dict[str, Any] = {
+        payload = {
             "id": str(interaction_id),
             "application_id": str(world.application_id),
             "type": kind,
@@ -562,7 +633,7 @@ class FakeDiscord:
             "locale": self.user_locales.get(user.id, "en-GB"),
             "guild_locale": self.guild_locale,
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(world.guild_id)},
+            "authorizing_integration_owners": owners or {"0": str(world.guild_id)},
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
@@ -573,10 +644,79 @@ class FakeDiscord:
             self.interactions[interaction_id] = interaction
         return interaction
 
+    def _place_payload(
+        self,
+        interaction_id: int,
+        token: str,
+        kind: int,
+        user: User,
+        place: Place,
+        data: dict[str, Any],
+    ) -> dict[str, Any]:
+        """An interaction from outside the bot's servers as Discord sends it: ``user`` (no
+        ``member``) in a DM or group DM, ``member`` with its permissions in a server without
+        the bot, and the app's documented permissions there."""
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(self.world.application_id),
+            "type": kind,
+            "data": data,
+            "channel": place.payload(),
+            "channel_id": str(place.id),
+            "token": token,
+            "version": 1,
+            "app_permissions": str(place.app_permissions),
+            "locale": self.user_locales.get(user.id, "en-GB"),
+            "entitlements": [],
+            "context": place.context,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if not place.guild_id:
+            payload["user"] = user.payload()
+            return payload
+        permissions = self.world.permissions(user) | USE_EXTERNAL_APPS
+        if not place.external_apps:
+            permissions &= ~USE_EXTERNAL_APPS
+        payload.update(
+            guild={"id": str(place.guild_id), "locale": self.guild_locale, "features": []},
+            guild_id=str(place.guild_id),
+            guild_locale=self.guild_locale,
+            member=self.world.member(user) | {"permissions": str(permissions)},
+        )
+        return payload
+
+    def _command_owners(
+        self, user: User, channel: Channel | Thread | Place, command: dict[str, Any], path: str
+    ) -> dict[str, str]:
+        """Who authorizes ``user``'s command here, as Discord decides it; AssertionError where
+        the client would not offer the command (an install type or context it does not allow,
+        or a place outside the bot's servers for a user who never installed the app)."""
+        installs = command.get("integration_types") or [0]
+        context = channel.context if isinstance(channel, Place) else 0
+        contexts = command.get("contexts")
+        if contexts is not None and context not in contexts:
+            raise AssertionError(f"/{path} is not offered in context {context} ({contexts})")
+        by_user = user.id in self.user_installs and 1 in installs
+        owners: dict[str, str] = {}
+        if not isinstance(channel, Place):
+            if 0 not in installs:
+                raise AssertionError(f"/{path} allows no server install ({installs})")
+            owners["0"] = str(channel.guild_id)
+        elif channel.bot_dm and 0 in installs:
+            owners["0"] = "0"  # a server install reached in the bot's DM
+        if by_user:
+            owners["1"] = str(user.id)
+        if not owners:
+            raise AssertionError(
+                f"/{path} in {channel.name}: {user.username} never installed the app"
+                f" (or it allows no user install: {installs}), so Discord would not offer it"
+            )
+        return owners
+
     def slash(
         self,
         user: User,
-        channel: Channel | Thread,
+        channel: Channel | Thread | Place,
         path: str,
         *,
         send: bool = True,
@@ -588,14 +728,19 @@ class FakeDiscord:
         types from the registration, choices and required options enforced. ``unchecked``
         sends text options as a modified client can: any text, of any length, whatever the
         choices and length limits say (the bot must not rely on the client's checks)."""
-        data, label = self._command_data(path, options, focused=None, unchecked=unchecked)
-        interaction = self._new_interaction(APPLICATION_COMMAND, user, channel, data, label)
+        data, label = self._command_data(
+            path, options, focused=None, unchecked=unchecked, channel=channel
+        )
+        owners = self._command_owners(
+            user, channel, self._find_command(data["name"], channel)[0], path
+        )
+        interaction = self._new_interaction(APPLICATION_COMMAND, user, channel, data, label, owners)
         return self.send(interaction) if send else interaction
 
     def autocomplete(
         self,
         user: User,
-        channel: Channel | Thread,
+        channel: Channel | Thread | Place,
         path: str,
         focus: str,
         *,
@@ -603,8 +748,11 @@ class FakeDiscord:
         **options: Any,
     ) -> Interaction:
         """``user`` types into option ``focus`` (its text is ``options[focus]``)."""
-        data, label = self._command_data(path, options, focused=focus)
-        interaction = self._new_interaction(AUTOCOMPLETE, user, channel, data, label + " ⌨")
+        data, label = self._command_data(path, options, focused=focus, channel=channel)
+        owners = self._command_owners(
+            user, channel, self._find_command(data["name"], channel)[0], path
+        )
+        interaction = self._new_interaction(AUTOCOMPLETE, user, channel, data, label + " ⌨", owners)
         return self.send(interaction) if send else interaction
 
     def press(self, user: User, message: Message, label: str, *, send: bool = True) -> Interaction:
@@ -623,7 +771,7 @@ class FakeDiscord:
         assert channel is not None
         data = {"custom_id": button["custom_id"], "component_type": 2}
         interaction = self._new_interaction(
-            COMPONENT, user, channel, data, f"button {button['custom_id']}"
+            COMPONENT, user, channel, data, f"button {button['custom_id']}", _owners_of(current)
         )
         interaction.payload["message"] = api
         interaction.source = current
@@ -642,8 +790,9 @@ class FakeDiscord:
         channel = self.channel_by_id(current.channel_id)
         assert channel is not None
         data = {"custom_id": select["custom_id"], "component_type": 3, "values": [option["value"]]}
+        label = f"select {select['custom_id']} = {option['value']}"
         interaction = self._new_interaction(
-            COMPONENT, user, channel, data, f"select {select['custom_id']} = {option['value']}"
+            COMPONENT, user, channel, data, label, _owners_of(current)
         )
         interaction.payload["message"] = api
         interaction.source = current
@@ -654,25 +803,21 @@ class FakeDiscord:
         app would send it: from a DM with the bot (``guild_id`` None) or from a server the bot
         is not in (a ``guild_id`` the gateway never announced). Returns it, to pass to ``send``."""
         assert interaction.sent_at is None, "the interaction was already sent"
-        user, payload = interaction.user, interaction.payload
-        for key in ("guild", "guild_id", "member", "app_permissions", "guild_locale"):
-            payload.pop(key, None)
+        assert guild_id != self.world.guild_id, "that is the bot's own server"
+        user = interaction.user
         if guild_id is None:
-            place = Channel(self.ids(), "dm", 0, 0)
-            channel = {"id": str(place.id), "type": 1, "flags": 0, "last_message_id": None}
-            channel["recipients"] = [user.payload()]
-            payload.update(user=user.payload(), context=1)
+            place = self.bot_dm(user)
         else:
-            assert guild_id != self.world.guild_id, "that is the bot's own server"
-            place = Channel(self.ids(), "elsewhere", 0, guild_id)
-            channel = place.payload()
-            member = self.world.member(user) | {"permissions": str(self.world.permissions(user))}
-            payload.update(guild={"id": str(guild_id), "locale": "en-US", "features": []})
-            payload.update(guild_id=str(guild_id), member=member, context=0)
-            payload["app_permissions"] = str(MEMBER_PERMISSIONS)
-        payload.update(channel=channel, channel_id=str(place.id))
+            place = self._place(Place(self.ids(), 0, guild_id=guild_id))
+        data = interaction.payload["data"]
+        data.pop("guild_id", None)
+        payload = self._place_payload(
+            interaction.id, interaction.token, interaction.type, user, place, data
+        )
         payload["authorizing_integration_owners"] = {"1": str(user.id)}  # a user install
-        payload["data"].pop("guild_id", None)
+        if "message" in interaction.payload:
+            payload["message"] = interaction.payload["message"]
+        interaction.payload = payload
         interaction.channel = place
         interaction.label += " (from a DM)" if guild_id is None else f" (from guild {guild_id})"
         return interaction
@@ -692,9 +837,13 @@ class FakeDiscord:
         self._run(dispatch())
         return interactions[0]
 
-    def _find_command(self, name: str) -> tuple[dict[str, Any], int | None]:
+    def _find_command(
+        self, name: str, channel: Channel | Thread | Place | None = None
+    ) -> tuple[dict[str, Any], int | None]:
+        """The command as the client finds it: a server's own commands only in that server
+        (outside the bot's servers only the global ones)."""
         with self._changed:
-            guild = self.world.guild_id
+            guild = channel.guild_id if isinstance(channel, Place) else self.world.guild_id
             for scope in (guild, None):
                 for command in self.commands.get(scope, []):
                     if command["name"] == name and command.get("type", 1) == 1:
@@ -702,10 +851,16 @@ class FakeDiscord:
         raise AssertionError(f"/{name} is not registered, so no user could run it")
 
     def _command_data(
-        self, path: str, options: dict[str, Any], *, focused: str | None, unchecked: bool = False
+        self,
+        path: str,
+        options: dict[str, Any],
+        *,
+        focused: str | None,
+        unchecked: bool = False,
+        channel: Channel | Thread | Place | None = None,
     ) -> tuple[dict[str, Any], str]:
         names = path.split()
-        command, scope = self._find_command(names[0])
+        command, scope = self._find_command(names[0], channel)
         spec: dict[str, Any] = command
         chain: list[dict[str, Any]] = []
         for name in names[1:]:
@@ -1113,7 +1268,7 @@ class FakeDiscord:
             return message
         if kind == DEFERRED_MESSAGE:
             self._refuse_deferred_v2(data, f"{interaction} deferred answer")
-            flags = LOADING | ((data.get("flags") or 0) & EPHEMERAL)
+            flags = LOADING | ((data.get("flags") or 0) & EPHEMERAL) | _forced_flags(interaction)
             message = Message(self.ids(), interaction.channel.id, self.world.bot, flags=flags)
             message.interaction = interaction
             with self._changed:
@@ -1134,7 +1289,9 @@ class FakeDiscord:
                 if interaction.answer is None:
                     self.problem(f"{interaction}: follow-up or edit before any answer")
                     raise DiscordError(404, "Unknown Webhook", 10015)
-                if time.monotonic() - (interaction.sent_at or 0) > TOKEN_LIFETIME:
+                age = time.monotonic() - (interaction.sent_at or 0) + interaction.aged
+                if age > TOKEN_LIFETIME:
+                    self.problem(f"{interaction}: token used after {age:.0f} s (15 minutes)")
                     raise DiscordError(401, "Invalid Webhook Token", 50027)
                 return interaction
         self.problem(f"webhook call with an unknown token for application {app}")
@@ -1157,6 +1314,12 @@ class FakeDiscord:
         self, request: web.Request, payload: Any, uploads: list[Upload], app: str, token: str
     ) -> dict[str, Any] | None:
         interaction = self._webhook_interaction(app, token)
+        owners = interaction.payload.get("authorizing_integration_owners") or {}
+        if owners.get("0", "0") == "0" and len(interaction.followups) >= FOLLOWUP_CAP:
+            self.problem(
+                f"{interaction}: more than {FOLLOWUP_CAP} follow-ups outside the app's servers"
+            )
+            raise DiscordError(400, "Maximum number of follow-up messages reached", 40094)
         original = interaction.original
         loading = original is not None and original.flags & LOADING and not original.deleted
         if original is not None and loading and not original.payloads:
@@ -1217,7 +1380,10 @@ class FakeDiscord:
 
     def _channel(self, channel: str) -> Channel | Thread:
         found = self.channel_by_id(int(channel))
-        if found is None:
+        if isinstance(found, Place) and not found.bot_dm:
+            self.problem(f"the bot acted by itself in {found.name} {found.id}, where it is not")
+            raise DiscordError(403, "Missing Access", 50001)
+        if found is None or isinstance(found, Place):
             raise DiscordError(404, "Unknown Channel", 10003)
         return found
 
@@ -1398,6 +1564,7 @@ class FakeDiscord:
         self._check_v2(payload, was_v2=False, what=what)
         message = Message(self.ids(), channel_id, self.world.bot, interaction=interaction)
         self._apply(message, payload, uploads, what=what)
+        message.flags |= _forced_flags(interaction)
         message.pinged = frozenset(self._pings(payload, what))
         with self._changed:
             self.messages[message.id] = message
@@ -1642,7 +1809,7 @@ class FakeDiscord:
 
     # -- reading what happened ----------------------------------------------------------------
 
-    def channel_messages(self, channel: Channel | Thread) -> list[Message]:
+    def channel_messages(self, channel: Channel | Thread | Place) -> list[Message]:
         """Every visible message in a channel, oldest first (ephemeral ones excluded)."""
         with self._changed:
             return [
@@ -1670,6 +1837,22 @@ def _valid_shard(shard: object) -> bool:
         return False
     shard_id, count = shard
     return isinstance(shard_id, int) and isinstance(count, int) and 0 <= shard_id < count
+
+
+def _forced_flags(interaction: Interaction | None) -> int:
+    """Discord makes the app's answers private where a server turned off external apps."""
+    place = interaction.channel if interaction else None
+    return EPHEMERAL if isinstance(place, Place) and not place.external_apps else 0
+
+
+def _owners_of(message: Message) -> dict[str, str] | None:
+    """A component press carries the owners of the interaction that made the message, so
+    anyone who sees it may press it without installing the app."""
+    made_by = message.interaction
+    if made_by is None:
+        return None
+    owners = made_by.payload.get("authorizing_integration_owners")
+    return dict(owners) if owners else None
 
 
 def _empty(key: str) -> Any:

@@ -28,6 +28,16 @@ MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
 THREAD_PERMISSIONS = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+# Outside the bot's servers: what Discord documents as the app's permissions in a DM or group
+# DM between users (the bot's own DM adds external emojis), and the member permission a server
+# turns off with "Use External Apps".
+EMBED_LINKS, ATTACH_FILES, MENTION_EVERYONE = 1 << 14, 1 << 15, 1 << 17
+USE_EXTERNAL_EMOJIS = 1 << 18
+USE_EXTERNAL_APPS = 1 << 50
+PRIVATE_APP_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE
+# Interaction contexts and installation types.
+GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 1, 2
+GUILD_INSTALL, USER_INSTALL = 0, 1
 
 
 class Snowflakes:
@@ -148,6 +158,48 @@ class Thread:
                 "create_timestamp": iso(self.created),
             },
         }
+
+
+@dataclass(frozen=True)
+class Place:
+    """A channel outside the bot's servers, reached only through a user install: a DM between
+    two users (kind 1), the bot's own DM with a user (kind 1, ``bot_dm``), a group DM (kind 3),
+    or a text channel (kind 0) of a server the bot is not in (``guild_id``; ``external_apps``
+    False where the server turned off "Use External Apps")."""
+
+    id: int
+    kind: int
+    recipients: tuple[User, ...] = ()
+    guild_id: int = 0
+    bot_dm: bool = False
+    external_apps: bool = True
+    name: str = "elsewhere"
+
+    @property
+    def context(self) -> int:
+        if self.guild_id:
+            return GUILD_CONTEXT
+        return BOT_DM_CONTEXT if self.bot_dm else PRIVATE_CHANNEL_CONTEXT
+
+    @property
+    def app_permissions(self) -> int:
+        if self.guild_id:
+            return MEMBER_PERMISSIONS  # the channel's permissions for @everyone
+        return PRIVATE_APP_PERMISSIONS | (USE_EXTERNAL_EMOJIS if self.bot_dm else 0)
+
+    def payload(self) -> dict[str, Any]:
+        if self.guild_id:
+            return Channel(self.id, self.name, 0, self.guild_id).payload()
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.kind,
+            "flags": 0,
+            "last_message_id": None,
+            "recipients": [user.payload() for user in self.recipients],
+        }
+        if self.kind == 3:
+            data.update(name=None, icon=None, owner_id=str(self.recipients[0].id))
+        return data
 
 
 class World:
@@ -493,7 +545,7 @@ class Interaction:
     token: str
     type: int
     user: User
-    channel: Channel | Thread
+    channel: Channel | Thread | Place
     payload: dict[str, Any] = field(repr=False)
     label: str
     fake: FakeDiscord = field(repr=False)
@@ -502,6 +554,7 @@ class Interaction:
     answer: Answer | None = field(default=None, repr=False)
     original: Message | None = field(default=None, repr=False)
     followups: list[Message] = field(default_factory=list, repr=False)
+    aged: float = 0.0  # seconds added to the token's age (``FakeDiscord.age_interaction``)
 
     def wait_answer(self, timeout: float = 20.0) -> Answer:
         """The bot's callback; AssertionError if none arrives within ``timeout``."""
