@@ -19,7 +19,7 @@ from PIL import Image
 
 from bot.jarmo import Game, Side, side_name
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.fake_models import Answer, Channel, Message, Thread, User
+from tests.e2e.fake_models import Answer, Channel, Message, Place, Thread, User
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ANNOUNCED_BOARD = re.compile(r"board-[0-9a-f]{24}\.png")  # see bot.cogs.replies.announced_file
@@ -139,7 +139,7 @@ class Table:
     """One channel's match: who plays White in the current game, and a local replay of it."""
 
     fake: FakeDiscord
-    channel: Channel | Thread
+    channel: Channel | Thread | Place
     white: User
     black: User
     game: Game = field(default_factory=Game.new)
@@ -164,7 +164,7 @@ class Table:
     def start(
         cls,
         fake: FakeDiscord,
-        channel: Channel | Thread,
+        channel: Channel | Thread | Place,
         challenger: User,
         opponent: User,
         *,
@@ -258,7 +258,11 @@ class Table:
 
 
 def challenge(
-    fake: FakeDiscord, channel: Channel | Thread, challenger: User, opponent: User, **options: Any
+    fake: FakeDiscord,
+    channel: Channel | Thread | Place,
+    challenger: User,
+    opponent: User,
+    **options: Any,
 ) -> Message:
     """``/jarmo challenge``; checks the public announcement and returns it."""
     answer = fake.slash(
@@ -289,7 +293,9 @@ def accept(fake: FakeDiscord, message: Message, opponent: User) -> Message:
     return board
 
 
-def suggest(fake: FakeDiscord, channel: Channel | Thread, user: User, typed: str) -> list[str]:
+def suggest(
+    fake: FakeDiscord, channel: Channel | Thread | Place, user: User, typed: str
+) -> list[str]:
     """What autocomplete offers ``user`` for the move option after typing ``typed``."""
     answer = fake.autocomplete(user, channel, "jarmo move", "move", move=typed).wait_answer()
     assert answer.type == 8, answer
@@ -298,7 +304,7 @@ def suggest(fake: FakeDiscord, channel: Channel | Thread, user: User, typed: str
     return names
 
 
-def board_text(fake: FakeDiscord, channel: Channel | Thread, user: User) -> str:
+def board_text(fake: FakeDiscord, channel: Channel | Thread | Place, user: User) -> str:
     """``/jarmo board`` (public); returns the embed's description after checking the image."""
     answer = fake.slash(user, channel, "jarmo board").wait_answer()
     assert answer.type == 4 and answer.message is not None and not answer.ephemeral

@@ -8,6 +8,7 @@ One bot process serves the module (fresh database)."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,10 +19,24 @@ from bot.jarmo import Game
 from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import Table, accept, challenge, check_board_embed, check_private, pick_move
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.fake_models import COMPONENTS_V2, Channel, Message, User
+from tests.e2e.fake_models import COMPONENTS_V2, Message, User
 from tests.e2e.grid_clicks import clicks_for
 
 pytestmark = pytest.mark.sqlite_only("reads and backdates rows in the SQLite file")
+
+
+@pytest.fixture(scope="module")
+def bot(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
+    """The bot with its commands published globally, as users' installs need them (a test
+    server's own commands are offered in that server only)."""
+    process = BotProcess(fake, tmp_path_factory.mktemp("bot"), dev_guild=False)
+    process.start()
+    fake.wait_commands(None)
+    yield process
+    fake.wait_idle()
+    status, _ = process.stop()
+    assert status == 0, process.log_tail()
+
 
 CLAIM = "Claim win on time"
 
@@ -126,7 +141,7 @@ def test_a_game_in_a_server_without_the_bot_is_won_by_claiming_the_timeout(
     world = fake.world
     ann, bob = world.ann, world.bob
     fake.install_for(ann, bob)
-    chat = fake.server_without_the_bot()
+    chat = fake.user_install_guild()
     accept(fake, challenge(fake, chat, ann, bob, side="white", time_per_move="1h"), bob)
     fake.slash(ann, chat, "jarmo move", move="A1-C2").wait_answer()
     # Bob lets his hour pass: nothing runs out by itself where the bot cannot post.
@@ -156,7 +171,7 @@ def test_a_server_with_external_apps_turned_off_is_answered_privately(
 ) -> None:
     world = fake.world
     fake.install_for(world.ann)
-    chat = fake.server_without_the_bot(external_apps=False)
+    chat = fake.user_install_guild(external_apps=False)
     answer = fake.slash(world.ann, chat, "jarmo challenge", opponent=world.bob).wait_answer()
     check_private(answer, "only answer you privately here")
     assert rows(bot.database, "SELECT count(*) FROM challenges WHERE channel_id = ?", chat.id) == [
@@ -179,10 +194,9 @@ def test_a_button_of_another_channels_challenge_reaches_nothing(
     here = world.channel("arena-5")
     message = challenge(fake, here, world.ann, world.bob)
     fake.install_for(world.bob)
-    elsewhere: Channel = fake.dm(world.bob, world.cat)
-    # The same Accept button, pressed in a DM (a forwarded message, a modified client).
+    # The same Accept button, pressed in Bob's DM with the bot (a forwarded message, say).
     press = fake.press(world.bob, message, "Accept", send=False)
-    check_private(fake.send(fake.elsewhere(press, elsewhere)).wait_answer(), "another chat")
+    check_private(fake.send(fake.from_outside(press)).wait_answer(), "another chat")
     assert rows(bot.database, "SELECT count(*) FROM games WHERE channel_id = ?", here.id) == [(0,)]
     # In its own channel it still works.
     accept(fake, message, world.bob)
