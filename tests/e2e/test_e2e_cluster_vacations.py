@@ -12,7 +12,7 @@ import asyncpg
 from tests.e2e.bot_process import BotProcess
 from tests.e2e.e2e_play import Table, check_private
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.fake_models import Channel, Thread
+from tests.e2e.fake_models import Channel, Place, Thread
 from tests.e2e.test_e2e_cluster import (  # the cluster's fixtures, for this module's own
     SETTLED_SECONDS,
     cluster,
@@ -37,11 +37,11 @@ def fetch(url: str, query: str, *arguments: object) -> list[asyncpg.Record]:
     return asyncio.run(read())
 
 
-def ran_out_in(fake: FakeDiscord, channel: Channel | Thread) -> int:
+def ran_out_in(fake: FakeDiscord, channel: Channel | Thread | Place) -> int:
     return sum(RAN_OUT in m.content for m in fake.channel_messages(channel))
 
 
-def wait_for(fake: FakeDiscord, channel: Channel | Thread, text: str) -> None:
+def wait_for(fake: FakeDiscord, channel: Channel | Thread | Place, text: str) -> None:
     fake.wait_until(
         lambda: any(text in m.content for m in fake.channel_messages(channel)),
         SETTLED_SECONDS,
