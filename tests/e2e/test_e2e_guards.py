@@ -1,5 +1,6 @@
-"""End to end: interactions from outside the bot's servers are refused privately, and a second
-bot on the same database file is turned away before it connects.
+"""End to end: from outside the bot's servers, what needs the bot in a server is refused
+privately and a button copied from a server reaches nothing; and a second bot on the same
+database file is turned away before it connects.
 
 One bot process serves the module (fresh database).
 """
@@ -30,26 +31,32 @@ def stored_rows(database: Path, table: str) -> int:
 
 
 def check_refused(answer: Answer) -> None:
-    check_private(answer, "Jarmo is played in servers")
+    check_private(answer, "another chat")
 
 
 @pytest.mark.parametrize("guild_id", [None, 1234567890123456789], ids=["dm", "other-server"])
-def test_a_command_from_outside_the_servers_is_refused_and_stores_nothing(
+def test_what_needs_the_bot_in_a_server_is_refused_outside_and_stores_nothing(
     fake: FakeDiscord, bot: BotProcess, guild_id: int | None
 ) -> None:
     world = fake.world
     fake.wait_commands(world.guild_id)
-    challenges, players = (
-        stored_rows(bot.database, "challenges"),
+    tournaments, players = (
+        stored_rows(bot.database, "tournaments"),
         stored_rows(bot.database, "players"),
     )
     attempt = fake.slash(
-        world.ann, world.channel("arena-1"), "jarmo challenge", opponent=world.bob, send=False
+        world.cat,
+        world.channel("arena-1"),
+        "jarmo tournament create",
+        name="Cup",
+        format="swiss",
+        send=False,
     )
-    check_refused(fake.send(fake.from_outside(attempt, guild_id)).wait_answer())
-    assert stored_rows(bot.database, "challenges") == challenges
+    answer = fake.send(fake.from_outside(attempt, guild_id)).wait_answer()
+    check_private(answer, "needs Jarmo added to this server")
+    assert stored_rows(bot.database, "tournaments") == tournaments
     assert stored_rows(bot.database, "players") == players
-    # Typing a move there suggests nothing (autocomplete has no private message to send).
+    # Typing a move there suggests nothing: no game is played there.
     typing = fake.autocomplete(
         world.ann, world.channel("arena-1"), "jarmo move", "move", move="a", send=False
     )
