@@ -64,15 +64,7 @@ class PlayCommands(commands.Cog):
         played = interaction.client.service.play.move(
             place_of(interaction), actor_of(interaction), move
         )
-        try:
-            report = await answer_in_time(interaction, _with_message(interaction, played))
-        except NotYourTurn:
-            if await offer_claim(interaction):
-                return
-            raise
-        if report.dm_refused:
-            await tell_if_dm_refused(interaction)
-        await computer_answers(interaction, report)
+        await _answer_action(interaction, played)
 
     @app_commands.command()
     @app_commands.describe(point="An empty point of your camp (row 1 or 5)")
@@ -85,15 +77,7 @@ class PlayCommands(commands.Cog):
         played = interaction.client.service.play.redeploy(
             place_of(interaction), actor_of(interaction), point
         )
-        try:
-            report = await answer_in_time(interaction, _with_message(interaction, played))
-        except NotYourTurn:
-            if await offer_claim(interaction):
-                return
-            raise
-        if report.dm_refused:
-            await tell_if_dm_refused(interaction)
-        await computer_answers(interaction, report)
+        await _answer_action(interaction, played)
 
     @app_commands.command()
     @app_commands.describe(private="Only you see it (from your side if you play)")
@@ -214,6 +198,22 @@ class PlayCommands(commands.Cog):
         message["content"] = _("Game aborted by {moderator}.").format(moderator=moderator)
         message["allowed_mentions"] = only_pinging()
         await interaction.response.send_message(**message)
+
+
+async def _answer_action(
+    interaction: discord.Interaction[JarmoBot], played: Awaitable[Report]
+) -> None:
+    """Answer a typed action with its board, then let the computer reply; a waiting player
+    whose opponent ran out of time is offered the claim instead of the not-your-turn refusal."""
+    try:
+        report = await answer_in_time(interaction, _with_message(interaction, played))
+    except NotYourTurn:
+        if await offer_claim(interaction):
+            return
+        raise
+    if report.dm_refused:
+        await tell_if_dm_refused(interaction)
+    await computer_answers(interaction, report)
 
 
 async def _with_message(
