@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.cogs.audience import channel_language
 from bot.cogs.clock import time_per_move_choices
-from bot.cogs.guards import in_served_guild, place_of
+from bot.cogs.guards import place_of
 from bot.cogs.items import CustomIdSpec, JarmoItem
 from bot.cogs.replies import (
     actor_of,
@@ -25,7 +25,7 @@ from bot.cogs.threads import (
     thread_venue,
 )
 from bot.cogs.transformers import OneOf
-from bot.cogs.tree import NOT_A_MEMBER, Unwelcome
+from bot.cogs.tree import check_member
 from bot.cogs.words import discord_voice, discord_words, relative_time
 from bot.i18n import N_
 from bot.jarmo import RULESETS
@@ -76,8 +76,7 @@ class ChallengeCommands(commands.Cog):
         rating_range: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         """Challenge a member, anyone here, or this bot to play the computer"""
-        if in_served_guild(interaction) and isinstance(opponent, discord.User):
-            raise Unwelcome(NOT_A_MEMBER, name=opponent.mention)  # someone who just left, say
+        check_member(interaction, opponent)
         computer = interaction.client.computer.actor
         if opponent is None and level is not None:
             # Where the bot is no member to pick (a DM between people), a level alone asks

@@ -20,7 +20,7 @@ from bot.cogs.items import CustomIdSpec, JarmoItem, single
 from bot.cogs.replies import EMBED_COLOUR, only_pinging
 from bot.cogs.review import send_review
 from bot.cogs.tournaments import table_messages
-from bot.cogs.tree import Unwelcome
+from bot.cogs.tree import Unwelcome, check_member
 from bot.cogs.words import (
     discord_voice,
     discord_words,
@@ -297,6 +297,7 @@ class StatsCommands(commands.Cog):
         ruleset: Ruleset | None = None,
     ) -> None:
         """A player's rating, its trend and results here"""
+        check_member(interaction, player)
         user = player or interaction.user
         language = await channel_language(interaction)
         # Outside servers: the friends pool, the games played outside servers.
@@ -336,6 +337,8 @@ class StatsCommands(commands.Cog):
         opponent: discord.Member | discord.User | None = None,
     ) -> None:
         """Recent games and tournaments, with replays and tables"""
+        check_member(interaction, player)
+        check_member(interaction, opponent)
         user = player or interaction.user
         guild_id = place_of(interaction).guild_id  # None: the friends pool
         opponent_id = opponent.id if opponent else None

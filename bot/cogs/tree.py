@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.cogs.guards import admit
+from bot.cogs.guards import admit, in_served_guild
 from bot.cogs.words import discord_voice, discord_words, reader_language
 from bot.i18n import N_
 from bot.service.errors import Full, as_refusal
@@ -37,6 +37,15 @@ class Unwelcome(Exception):
         self.message = message
         self.fields = fields
         super().__init__(message)
+
+
+def check_member(
+    interaction: discord.Interaction[JarmoBot], user: discord.Member | discord.User | None
+) -> None:
+    """In a server the bot is in, a picked user must be a member (not someone who just left);
+    outside servers anyone Discord lets the player pick will do."""
+    if in_served_guild(interaction) and isinstance(user, discord.User):
+        raise Unwelcome(NOT_A_MEMBER, name=user.mention)
 
 
 class ComponentError(app_commands.AppCommandError):
