@@ -103,7 +103,22 @@ def test_a_whole_game_in_a_group_dm_where_one_player_never_installed_the_app(
     assert prompt is not None and prompt.ephemeral
     resigned = fake.press(ann, prompt, "Yes, resign the match")
     [ending] = resigned.wait_followups(1)
-    assert "Rematch" in [b["label"] for b in ending.buttons]
+    assert {"Rematch", "Review"} <= {b["label"] for b in ending.buttons}
+
+    # Cat, who only watches, asks for the review: one message, edited as it goes.
+    reviewing = fake.press(cat, ending, "Review")
+    answered = reviewing.wait_answer().message
+    assert answered is not None and not answered.ephemeral
+    fake.wait_until(lambda: fake.message(answered.id).embeds, 60.0, "the review in the answer")
+    assert fake.message(answered.id).embeds[0]["title"].startswith("Review · ")
+    assert reviewing.followups == []
+    # Ann's history there is the friends pool's: her game, with its move list and replay.
+    [(game_id,)] = rows(bot.database, "SELECT id FROM games WHERE channel_id = ?", chat.id)
+    listed = fake.slash(ann, chat, "jarmo history").wait_answer().message
+    assert listed is not None and not listed.ephemeral
+    picked = fake.pick(ann, listed, str(game_id))
+    [replay] = picked.wait_followups(1)
+    assert [a.filename.rsplit(".", 1)[1] for a in replay.attachments] == ["txt", "gif"]
 
     fake.wait_idle()
     # Stored with no server id; rated in the friends pool, never in a server's.
