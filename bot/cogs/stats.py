@@ -28,7 +28,7 @@ from bot.cogs.words import (
     reader_language,
 )
 from bot.i18n import N_
-from bot.service.stats_models import GameExport, HistoryPage, LeaderboardPage
+from bot.service.stats_models import GameExport, HistoryPage, LeaderboardPage, Viewer
 from bot.words import (
     history_option,
     history_text,
@@ -208,7 +208,7 @@ class HistoryPicker(
         await interaction.response.defer(ephemeral=True, thinking=True)
         language = reader_language(interaction)
         export = await interaction.client.service.stats.export_game(
-            self.guild_id, game_id, words=picture_words(language)
+            self.guild_id, game_id, words=picture_words(language), viewer=viewer_of(interaction)
         )
         moves = move_list_text(
             export.game,
@@ -349,7 +349,9 @@ class StatsCommands(commands.Cog):
             if opponent_id is None and guild_id is not None
             else ()
         )
-        page = await service.stats.history(guild_id, user.id, opponent_id, tournaments=placings)
+        page = await service.stats.history(
+            guild_id, user.id, opponent_id, tournaments=placings, viewer=viewer_of(interaction)
+        )
         language = await channel_language(interaction)
         voice = discord_voice(language)
         embed = discord.Embed(
@@ -363,3 +365,8 @@ class StatsCommands(commands.Cog):
         await interaction.response.send_message(
             embed=embed, view=single(picker), allowed_mentions=only_pinging()
         )
+
+
+def viewer_of(interaction: discord.Interaction[Any]) -> Viewer:
+    """The user asking, in the chat they ask from."""
+    return Viewer(interaction.user.id, place_of(interaction).channel_id)

@@ -19,8 +19,16 @@ from bot.service.stats_models import (
     RatingShift,
     RulesetRating,
     TournamentPlacing,
+    Viewer,
 )
-from bot.store import GameStore, MatchRecord, RankedRating, RatingStore, ResultStore
+from bot.store import (
+    GameResultRecord,
+    GameStore,
+    MatchRecord,
+    RankedRating,
+    RatingStore,
+    ResultStore,
+)
 
 PAGE_SIZE = 10
 TREND_GAMES = 30  # rating changes drawn in the chart
@@ -116,14 +124,17 @@ class PlayerStats:
         opponent_id: int | None = None,
         *,
         tournaments: Sequence[TournamentPlacing] = (),
+        viewer: Viewer | None = None,
     ) -> HistoryPage:
         """The player's latest ended games (against ``opponent_id`` only, if given), newest
-        first, shown with their finished ``tournaments`` (see ``TournamentHistory``). Raises
-        ``NoStats`` when there are neither."""
+        first, shown with their finished ``tournaments`` (see ``TournamentHistory``). Outside
+        servers only the games ``viewer`` may see are listed. Raises ``NoStats`` when there
+        are none."""
         name = await self._names(guild_id, user_id)
         games = await self._results.recent_games(
-            guild_id, user_id, opponent_id, limit=HISTORY_GAMES
+            guild_id, user_id, opponent_id, limit=HISTORY_GAMES * (1 if guild_id else 5)
         )
+        games = [game for game in games if _visible(game, viewer)][:HISTORY_GAMES]
         if not games and not tournaments:
             if opponent_id is None:
                 raise NoStats(Code.NO_HISTORY, name=name)
@@ -141,13 +152,18 @@ class PlayerStats:
         return HistoryPage(guild_id, user_id, name, opponent_id, lines, tuple(tournaments))
 
     async def export_game(
-        self, guild_id: int | None, game_id: int, *, words: ImageWords = ENGLISH_WORDS
+        self,
+        guild_id: int | None,
+        game_id: int,
+        *,
+        words: ImageWords = ENGLISH_WORDS,
+        viewer: Viewer | None = None,
     ) -> GameExport:
         """A finished game's move list (one move per line, with ply and player) and its replay
         GIF, its texts in ``words``. Raises ``NoStats`` for a game that is not a finished game
-        of this server."""
+        of this server, or outside servers one that ``viewer`` may not see."""
         result = await self._results.game_result(game_id)
-        if result is None or result.guild_id != guild_id:
+        if result is None or result.guild_id != guild_id or not _visible(result, viewer):
             raise NoStats(Code.GAME_NOT_IN_HISTORY, game=game_id)
         record = await self._games.get(game_id)
         actions = await self._games.actions(game_id)
@@ -162,6 +178,10 @@ class PlayerStats:
         )
         taken_back = tuple(await self._games.taken_back(game_id))
         return GameExport(result, white, black, tuple(actions), gif, taken_back)
+
+
+def _visible(game: GameResultRecord, viewer: Viewer | None) -> bool:
+    return viewer.may_see(game) if viewer else game.guild_id is not None
 
 
 def _trend_ruleset(wanted: str | None, played: list[str]) -> str | None:

@@ -23,6 +23,23 @@ def shown(rating: float) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who asks, and from which chat. Outside servers the friends pool's games are private to
+    the chats they were played in: there a viewer sees the games they played and this chat's."""
+
+    user_id: int
+    channel_id: int
+
+    def may_see(self, game: GameResultRecord) -> bool:
+        """Whether this viewer may see ``game`` (any game of a server, seen from that server)."""
+        return (
+            game.guild_id is not None
+            or self.user_id in (game.white_id, game.black_id)
+            or game.channel_id == self.channel_id
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class RatingShift:
     """A player's rating before and after something (a match), in one ruleset."""
 

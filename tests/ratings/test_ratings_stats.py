@@ -10,6 +10,8 @@ from PIL import Image
 from bot.render import render_rating_chart
 from bot.service import JarmoService, read_action
 from bot.service.errors import NoStats
+from bot.service.models import Place
+from bot.service.stats_models import Viewer
 from bot.store import SqliteStore
 from bot.words import history_option, history_text, move_list_text, profile_text
 from tests.ratings.ratings_helpers import ANN, BOB, CAT, GUILD, HERE, play_draw, play_resign, start
@@ -124,3 +126,20 @@ def test_the_rating_chart_is_a_valid_and_repeatable_png() -> None:
     assert render_rating_chart([1000.0, 1000.0]) != first  # flat lines draw too
     with pytest.raises(ValueError):
         render_rating_chart([1000.0])
+
+
+async def test_outside_servers_a_history_shows_only_the_games_its_viewer_may_see(
+    service: JarmoService,
+) -> None:
+    group_dm = Place(guild_id=None, channel_id=50)
+    result = await play_resign(service, winner=ANN, loser=BOB, place=group_dm)
+    game_id = result.board.game.id
+    outsider = Viewer(CAT.user_id, channel_id=60)  # another DM: this game is none of hers
+    with refused(NoStats, "no finished games"):
+        await service.stats.history(None, ANN.user_id, viewer=outsider)
+    with pytest.raises(NoStats):
+        await service.stats.export_game(None, game_id, viewer=outsider)
+    for viewer in (Viewer(CAT.user_id, channel_id=50), Viewer(BOB.user_id, channel_id=60)):
+        page = await service.stats.history(None, ANN.user_id, viewer=viewer)
+        assert [line.game.id for line in page.lines] == [game_id]
+        assert (await service.stats.export_game(None, game_id, viewer=viewer)).game.id == game_id
