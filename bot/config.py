@@ -187,7 +187,9 @@ def load_config(
     if env.get(TOKEN_ENV, "").strip():
         values["token_source"] = f"the environment variable {TOKEN_ENV}"
     _check_shards(values, source, env)
-    web = {name[len("web_") :]: values.pop(name) for name in list(values) if name.startswith("web_")}
+    web = {
+        name[len("web_") :]: values.pop(name) for name in list(values) if name.startswith("web_")
+    }
     values["web"] = WebConfig(**web)
     values["warnings"] = _retired_layout_warning(values.pop("retired_layout", None), source)
     values.setdefault("database", _absolute(BotConfig.database, base))

@@ -33,9 +33,7 @@ class LiveBoard:
 def watchers_line(count: int, language: str | None = None) -> str:
     """'👁 3 watching', for a board's footer."""
     words = discord_words(language)
-    return "👁 " + words.ngettext("{count} watching", "{count} watching", count).format(
-        count=count
-    )
+    return "👁 " + words.ngettext("{count} watching", "{count} watching", count).format(count=count)
 
 
 def play_live_button(game_id: int, language: str | None = None) -> discord.ui.Button[Any]:

@@ -88,9 +88,7 @@ async def _confirm(interaction: discord.Interaction[JarmoBot], settings: ServerS
         _("Takebacks in rated games: allowed.")
         if settings.takebacks
         else _("Takebacks in rated games: off."),
-        _("Live board: games here can be watched.")
-        if settings.watching
-        else _("Live board: off."),
+        _("Live board: games here can be watched.") if settings.watching else _("Live board: off."),
         _("Public web pages: on.") if settings.web_pages else _("Public web pages: off."),
     ]
     await interaction.response.send_message("\n".join(lines), ephemeral=True)

@@ -88,4 +88,3 @@ class PlayLiveButton(
         if not (await bot.service.servers.settings(place_of(interaction).guild_id)).watching:
             raise Unwelcome(WATCHING_OFF)
         await interaction.response.launch_activity()
-
