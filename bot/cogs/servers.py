@@ -55,7 +55,7 @@ class ServerCommands(commands.Cog):
 
     @server.command(name="watch")
     @app_commands.describe(on="True: allowed; False: not")
-    async def watch(self, interaction: discord.Interaction[JarmoBot], on: bool) -> None:
+    async def watching(self, interaction: discord.Interaction[JarmoBot], on: bool) -> None:
         """Watching games here on the live board"""
         settings = await interaction.client.service.servers.set_watching(
             interaction.guild_id or 0, on, can_manage=_can_manage(interaction)
@@ -64,7 +64,7 @@ class ServerCommands(commands.Cog):
 
     @server.command(name="web")
     @app_commands.describe(on="True: on; False: off")
-    async def web(self, interaction: discord.Interaction[JarmoBot], on: bool) -> None:
+    async def web_pages(self, interaction: discord.Interaction[JarmoBot], on: bool) -> None:
         """Public web pages of this server's games"""
         settings = await interaction.client.service.servers.set_web_pages(
             interaction.guild_id or 0, on, can_manage=_can_manage(interaction)

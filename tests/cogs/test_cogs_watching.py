@@ -136,14 +136,14 @@ async def test_the_board_shows_its_watchers_and_offers_play_live_only_when_asked
 ) -> None:
     report = await first_move(service)
     plain = await report_message(report)
-    assert [item.label for item in plain["view"].children] == ["Move"]  # type: ignore[attr-defined]
+    assert [item.label for item in plain["view"].children] == ["Move"]
     assert plain["embeds"][-1].footer.text is None
     nobody = await report_message(report, live=LiveBoard(0, play_live=False))
     assert nobody["embeds"][-1].footer.text is None
     assert len(nobody["view"].children) == 1
     live = await report_message(report, live=LiveBoard(3, play_live=True))
     assert live["embeds"][-1].footer.text == "👁 3 watching"
-    labels = [item.label for item in live["view"].children]  # type: ignore[attr-defined]
+    labels = [item.label for item in live["view"].children]
     assert labels == ["Move", "Play live"]
     assert live["view"].children[1].custom_id == f"jarmo:live:{report.board.game.id}"
 

@@ -1141,7 +1141,7 @@ class FakeDiscord:
         authorization = request.headers.get("Authorization", "")
         if authorization == f"Bot {self.token}":
             return self.world.bot.payload() | extra
-        scheme, _, token = authorization.partition(" ")
+        scheme, _space, token = authorization.partition(" ")
         grant = next((g for g in self.oauth_grants if g.access_token == token), None)
         if scheme != "Bearer" or grant is None or not token:
             raise DiscordError(401, "401: Unauthorized")
@@ -1212,7 +1212,7 @@ class FakeDiscord:
         client_id, secret = form.get("client_id"), form.get("client_secret")
         basic = request.headers.get("Authorization", "")
         if basic.startswith("Basic "):
-            client_id, _, secret = base64.b64decode(basic[6:]).decode().partition(":")
+            client_id, _colon, secret = base64.b64decode(basic[6:]).decode().partition(":")
         if form.get("grant_type") != "authorization_code":
             raise _oauth_error(400, "unsupported_grant_type")
         if client_id != str(self.world.application_id) or secret != self.client_secret:
