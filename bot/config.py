@@ -52,6 +52,18 @@ class ConfigError(ValueError):
         super().__init__(f"{where}: {problem}")
 
 
+@dataclass(frozen=True)
+class WebConfig:
+    """``[web]``: the live board, served by the bot's process when ``enabled``."""
+
+    enabled: bool = False
+    address: str = "127.0.0.1"
+    port: int = 8080
+    public_url: str | None = None  # what links to the live board start with
+    activity: bool = False  # the Discord Activity (the "Play live" button)
+    client_id: int | None = None
+
+
 @dataclass(frozen=True, repr=False)
 class BotConfig:
     """Everything the bot reads at start-up. Paths are absolute once loaded by ``load_config``."""
@@ -82,6 +94,7 @@ class BotConfig:
     # [health] heartbeat: the file the running bot rewrites and `jarmo-bot health` reads.
     # None: the default of heartbeat_file.
     heartbeat: Path | None = None
+    web: WebConfig = field(default_factory=WebConfig)  # [web]
     # Lines to warn about at start: settings that are still read but no longer do anything.
     warnings: tuple[str, ...] = ()
     # Where the token came from, for messages about it: "DISCORD_TOKEN" or "<file>: discord.token".
@@ -174,6 +187,10 @@ def load_config(
     if env.get(TOKEN_ENV, "").strip():
         values["token_source"] = f"the environment variable {TOKEN_ENV}"
     _check_shards(values, source, env)
+    web = {
+        name[len("web_") :]: values.pop(name) for name in list(values) if name.startswith("web_")
+    }
+    values["web"] = WebConfig(**web)
     values["warnings"] = _retired_layout_warning(values.pop("retired_layout", None), source)
     values.setdefault("database", _absolute(BotConfig.database, base))
     values.setdefault("boards_dir", _absolute(BotConfig.boards_dir, base))
@@ -369,6 +386,23 @@ def _role_id(value: object) -> int:
 
 
 SCHEMA["discord"]["tournament_role"] = _Key("tournament_role_id", _role_id)
+
+
+def _public_url(value: object) -> str:
+    expected = 'an https:// or http:// address such as "https://jarmo.example.org"'
+    if not isinstance(value, str) or urlsplit(value.strip()).scheme not in ("https", "http"):
+        raise _Invalid(expected)
+    return value.strip().rstrip("/")
+
+
+SCHEMA["web"] = {
+    "enabled": _Key("web_enabled", _boolean),
+    "address": _Key("web_address", _text),
+    "port": _Key("web_port", _integer(0, 65_535)),
+    "public_url": _Key("web_public_url", _public_url),
+    "activity": _Key("web_activity", _boolean),
+    "client_id": _Key("web_client_id", _guild_id),
+}
 
 
 def _parse(data: Mapping[str, object], source: str) -> dict[str, Any]:

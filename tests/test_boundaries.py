@@ -175,6 +175,8 @@ RULES: dict[str, Rule] = {
     "bot/_i18n_extract.py": Rule(ours=frozenset({"bot.cogs"}), packages=frozenset({"babel"})),
     "bot/console": Rule(not_ours=frozenset({"bot.cogs", "bot.client"}), not_packages=DISCORD),
     "bot/cogs": Rule(not_ours=frozenset({"bot.store", "bot.ai", "bot.console", "bot.__main__"})),
+    # The live board's web side: signed links so far (the cogs make them).
+    "bot/web": Rule(not_ours=FRONT_ENDS, not_packages=frozenset({"discord"})),
     # The settings and the offline tools run without Discord (the health check beside the bot).
     "bot/config.py": Rule(not_ours=FRONT_ENDS, not_packages=DISCORD),
     "bot/health.py": Rule(ours=frozenset({"bot.config", "bot.exit_status"}), packages=frozenset()),

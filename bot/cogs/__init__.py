@@ -27,6 +27,7 @@ from bot.cogs.threads import ThreadCog
 from bot.cogs.tournaments import SignupButton, attach_host
 from bot.cogs.translator import CatalogueTranslator
 from bot.cogs.tree import JarmoTree
+from bot.cogs.watching import PlayLiveButton
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
@@ -43,6 +44,7 @@ DYNAMIC_ITEMS = (
     MoveButton,
     EarlierMoveButton,
     PauseButton,
+    PlayLiveButton,
     RematchButton,
     ResignButton,
     ReviewButton,
@@ -94,6 +96,7 @@ __all__ = [
     "LeaderboardButton",
     "MoveButton",
     "PauseButton",
+    "PlayLiveButton",
     "RematchButton",
     "ResignButton",
     "ReviewButton",

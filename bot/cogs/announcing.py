@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.cogs.audience import server_language
 from bot.cogs.challenges import answered
 from bot.cogs.clock import deadline_message
+from bot.cogs.live_offer import live_board
 from bot.cogs.pinging import send_direct
 from bot.cogs.replies import announced_file, only_pinging, post_announced, report_message
 from bot.cogs.tournaments import round_messages, table_messages, welcome_message
@@ -152,7 +153,8 @@ class Announcer(commands.Cog):
                         nonce = idempotency_token(report.announcement)
                         send = functools.partial(channel.send, nonce=nonce)
                     language = await server_language(bot, place.guild_id)
-                    await post_announced(report, send, bot.service, language)
+                    live = await live_board(bot, report)
+                    await post_announced(report, send, bot.service, language, live=live)
             except Exception:
                 log.exception("the computer could not move in channel %s", place.channel_id)
 
@@ -173,7 +175,9 @@ async def announcement_messages(
             return channel_id, [await deadline_message(event, language)]
         case ComputerMoveNotice(report=report):
             filename = announced_file(delivery.entry.key)
-            return channel_id, [await report_message(report, language, filename=filename)]
+            live = await live_board(bot, report)
+            message = await report_message(report, language, filename=filename, live=live)
+            return channel_id, [message]
         case RoundNotice(round=view):
             return channel_id, round_messages(view, language)
         case WelcomeNotice(welcome=welcome):

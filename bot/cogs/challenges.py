@@ -12,6 +12,7 @@ from bot.cogs.audience import channel_language
 from bot.cogs.clock import time_per_move_choices
 from bot.cogs.guards import place_of
 from bot.cogs.items import CustomIdSpec, JarmoItem
+from bot.cogs.live_offer import live_board
 from bot.cogs.replies import (
     actor_of,
     computer_answers,
@@ -116,8 +117,9 @@ async def _play_the_computer(
         place_of(interaction), actor_of(interaction), request
     )
     started = Report(interaction.user.id, None, board)
+    live = await live_board(interaction.client, started)
     await interaction.response.send_message(
-        **await report_message(started, await channel_language(interaction))
+        **await report_message(started, await channel_language(interaction), live=live)
     )
     await computer_answers(interaction, started)
 
@@ -201,7 +203,10 @@ async def _accept(interaction: discord.Interaction[JarmoBot], challenge_id: int)
         actor, challenge_id, venue=venue, place=place_of(interaction)
     )
     view = await service.challenges.view(challenge_id)
-    started = await report_message(Report(actor.user_id, None, board), language)
+    report = Report(actor.user_id, None, board)
+    started = await report_message(
+        report, language, live=await live_board(interaction.client, report)
+    )
     thread = venue.thread if venue is not None else None
     if thread is None:
         accepted = _("**Accepted.** Game on!")  # outside the f-string, for the extractor

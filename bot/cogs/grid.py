@@ -23,6 +23,7 @@ from bot.cogs.clock import offer_claim
 from bot.cogs.grid_plan import BACK, LATER, Cell, GridPlan, OffGrid, Picked, Stage, click, plan
 from bot.cogs.guards import place_of
 from bot.cogs.items import CustomIdSpec, JarmoItem
+from bot.cogs.live_offer import live_board
 from bot.cogs.move_offer import EARLIER_MOVE_ID, MOVE_ID, move_button
 from bot.cogs.replies import (
     EMBED_COLOUR,
@@ -160,8 +161,10 @@ class GridCell(
         service = interaction.client.service
         place = place_of(interaction)
         report = await service.play.move_on(place, actor_of(interaction), board, step)
+        language = await channel_language(interaction)
+        live = await live_board(interaction.client, report)
         if not place.bot_posts:  # the grid was on the public board: it becomes the new board
-            card = as_card(await report_message(report, await channel_language(interaction)))
+            card = as_card(await report_message(report, language, live=live))
             await interaction.response.edit_message(**edited(card))
             await computer_answers(interaction, report, in_place=True)
             return
@@ -171,9 +174,7 @@ class GridCell(
             discord.ui.TextDisplay(_("You played **{move}**.").format(move=report.action))
         )
         await interaction.response.edit_message(view=done, attachments=[])
-        await interaction.followup.send(
-            **await report_message(report, await channel_language(interaction))
-        )
+        await interaction.followup.send(**await report_message(report, language, live=live))
         await computer_answers(interaction, report)
 
 

@@ -17,6 +17,7 @@ from bot.cogs.stats import StatsCommands
 from bot.cogs.takebacks import TakebackCommands
 from bot.cogs.tournaments import TournamentCommands
 from bot.cogs.vacations import VacationCommands
+from bot.cogs.watching import WatchCommands
 
 GROUP_NAME = "jarmo"
 GROUP_DESCRIPTION = "Play Jarmo, the old Tatar battle game"
@@ -29,6 +30,7 @@ FEATURES: tuple[type, ...] = (
     ClockCommands,
     StatsCommands,
     ReviewCommands,
+    WatchCommands,
     ServerCommands,
     TournamentCommands,
     GamesCommands,
@@ -49,6 +51,7 @@ class JarmoCog(
     GamesCommands,
     TournamentCommands,
     ServerCommands,
+    WatchCommands,
     ReviewCommands,
     StatsCommands,
     ClockCommands,

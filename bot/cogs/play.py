@@ -17,6 +17,7 @@ from bot.cogs.claim_offer import claim_button
 from bot.cogs.clock import offer_claim
 from bot.cogs.guards import place_of
 from bot.cogs.items import CustomIdSpec, JarmoItem, OfferIds, offer_button, single
+from bot.cogs.live_offer import live_board
 from bot.cogs.move_offer import move_view
 from bot.cogs.pinging import tell_if_dm_refused
 from bot.cogs.replies import (
@@ -221,7 +222,9 @@ async def _with_message(
 ) -> tuple[Report, dict[str, Any]]:
     """The report of a move and the public message that shows it."""
     report = await played
-    return report, await report_message(report, await channel_language(interaction))
+    language = await channel_language(interaction)
+    live = await live_board(interaction.client, report)
+    return report, await report_message(report, language, live=live)
 
 
 class ResignButton(

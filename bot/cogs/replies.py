@@ -14,6 +14,7 @@ import discord
 
 from bot.cogs.audience import channel_language
 from bot.cogs.guards import place_of
+from bot.cogs.live_offer import LiveBoard, live_board, play_live_button, watchers_line
 from bot.cogs.move_offer import move_view
 from bot.cogs.rematch_offer import rematch_view
 from bot.cogs.review_offer import review_button
@@ -113,7 +114,9 @@ async def computer_answers(
 
     send = edit_in_place if in_place else interaction.followup.send
     try:
-        await post_announced(reply, send, service, await channel_language(interaction))
+        language = await channel_language(interaction)
+        live = await live_board(interaction.client, reply)
+        await post_announced(reply, send, service, language, live=live)
     except discord.HTTPException:
         # Both moves are stored and the outbox posts the computer's in the channel: the
         # tree's apology ("nothing was changed") would be untrue here, so none is sent.
@@ -129,12 +132,14 @@ async def post_announced(
     send: Callable[..., Awaitable[object]],
     service: JarmoService,
     language: str | None = None,
+    *,
+    live: LiveBoard | None = None,
 ) -> None:
     """Post a report the store also keeps in its outbox (the computer's move), and settle it
     there: sent, or left for the delivery loop if posting failed."""
     filename = BOARD_FILE if report.announcement is None else announced_file(report.announcement)
     try:
-        await send(**await report_message(report, language, filename=filename))
+        await send(**await report_message(report, language, filename=filename, live=live))
     except Exception as exc:
         if report.announcement is not None:
             await service.announcements.post_later(report.announcement, repr(exc))
@@ -225,10 +230,16 @@ def announced_file(key: str) -> str:
 
 
 async def report_message(
-    report: Report, language: str | None = None, *, filename: str = BOARD_FILE
+    report: Report,
+    language: str | None = None,
+    *,
+    filename: str = BOARD_FILE,
+    live: LiveBoard | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for a message that shows ``report`` (one or two boards; the first
-    attached as ``filename``)."""
+    attached as ``filename``). With ``live``, the board shown last says how many watch it
+    on the live board, and a game still in play offers the Activity beside the Move
+    button."""
     voice = discord_voice(language)
     text = report_text(report, voice)
     embed, file = await board_embed(report.board, text, language, filename=filename)
@@ -260,6 +271,10 @@ async def report_message(
         message["view"] = rematch_view(report.board.match.id, language)
     elif turn is not None:
         message["view"] = move_view(shown.game.id, shown.game.engine.ply, language)
+        if live is not None and live.play_live:
+            message["view"].add_item(play_live_button(shown.game.id, language))
+    if live is not None and live.watchers > 0:
+        embeds[-1].set_footer(text=watchers_line(live.watchers, language))
     if report.ended is not None and report.ended.status != "aborted":  # it can be reviewed
         view = message.setdefault("view", discord.ui.View(timeout=None))
         view.add_item(review_button(report.ended.game.id, language))

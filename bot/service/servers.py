@@ -28,6 +28,8 @@ class ServerSettings:
     threads: bool | None = None
     language: str | None = None
     takebacks: bool = True  # whether rated games allow takebacks (casual games always do)
+    watching: bool = True  # whether the live board shows this server's games
+    web_pages: bool = False  # whether the live board has public pages for this server
 
     def threads_or(self, default: bool) -> bool:
         """Whether matches on this server move into threads, given the bot's default."""
@@ -64,8 +66,15 @@ class ServerSettingsCases:
         threads = await self._state.get(_key(guild_id, "threads"))
         language = await self._state.get(_key(guild_id, "language"))
         takebacks = await self._state.get(_key(guild_id, "takebacks"))
+        watching = await self._state.get(_key(guild_id, "watching"))
+        web_pages = await self._state.get(_key(guild_id, "web-pages"))
         settings = ServerSettings(
-            guild_id, None if threads is None else threads == _ON, language, takebacks != _OFF
+            guild_id,
+            None if threads is None else threads == _ON,
+            language,
+            takebacks != _OFF,
+            watching=watching != _OFF,
+            web_pages=web_pages == _ON,
         )
         cached = self._cache.get(guild_id)
         if cached is None or cached[0] <= read_at:  # a read that began later knows better
@@ -82,6 +91,20 @@ class ServerSettingsCases:
         """Allow or refuse takebacks in rated games. Raises ``NotAllowed`` for a non-manager."""
         _check_manager(can_manage)
         await self._state.set(_key(guild_id, "takebacks"), _ON if on else _OFF)
+        return await self._read(guild_id)
+
+    async def set_watching(self, guild_id: int, on: bool, *, can_manage: bool) -> ServerSettings:
+        """Let the live board show this server's games, or not. Raises ``NotAllowed`` for a
+        non-manager."""
+        _check_manager(can_manage)
+        await self._state.set(_key(guild_id, "watching"), _ON if on else _OFF)
+        return await self._read(guild_id)
+
+    async def set_web_pages(self, guild_id: int, on: bool, *, can_manage: bool) -> ServerSettings:
+        """Give this server public pages on the live board, or not. Raises ``NotAllowed`` for
+        a non-manager."""
+        _check_manager(can_manage)
+        await self._state.set(_key(guild_id, "web-pages"), _ON if on else _OFF)
         return await self._read(guild_id)
 
     async def set_language(

@@ -31,6 +31,7 @@ from bot.service.takebacks import TakebackCases
 from bot.service.tournaments.cases import TournamentCases
 from bot.service.vacations import VacationCases
 from bot.service.venues import VenueCases
+from bot.service.web_standins import Spectators, web_secret
 
 
 class JarmoService:
@@ -85,6 +86,7 @@ class JarmoService:
         # a player's unfinished games in every server
         self.player_games = PlayerGames(self.kit)
         self.takebacks = TakebackCases(self.kit, reports, self.servers)
+        self.spectators = Spectators()
 
     def with_computer(self, computer: Actor) -> JarmoService:
         """A service like this one (same store, settings, clock and random source) that plays
@@ -98,6 +100,11 @@ class JarmoService:
             computer=computer,
             unrated_players=kit.ratings.unrated_players,
         )
+
+    async def web_secret(self) -> bytes:
+        """The secret that signs live board links (the same for every process on the
+        database)."""
+        return await web_secret(self.kit.store.state)
 
     @property
     def config(self) -> ServiceConfig:

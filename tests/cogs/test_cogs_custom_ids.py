@@ -22,6 +22,7 @@ from bot.cogs.review import ReviewButton
 from bot.cogs.stats import HistoryPicker, LeaderboardButton
 from bot.cogs.takebacks import AcceptTakeback, DeclineTakeback
 from bot.cogs.tournaments import SignupButton
+from bot.cogs.watching import PlayLiveButton
 from bot.service import Offer
 
 BIG = 2**63 - 1  # the largest snowflake
@@ -40,6 +41,7 @@ CASES: list[tuple[Item, str]] = [
     (HistoryPicker(None, guild_id=1, user_id=5, opponent_id=None), "jarmo:hist:1:5:0"),
     (HistoryPicker(None, guild_id=1, user_id=5, opponent_id=BIG), f"jarmo:hist:1:5:{BIG}"),
     (ReviewButton(77), "jarmo:review:77"),
+    (PlayLiveButton(BIG), f"jarmo:live:{BIG}"),
     (MoveButton(BIG, 3), f"jarmo:move:{BIG}:3"),
     (EarlierMoveButton(BIG), f"jarmo:grid:{BIG}"),
     (GridCell(9, 0, "", "A1"), "jarmo:cell:9:0::A1"),

@@ -20,6 +20,7 @@ import pytest
 
 from bot.cogs.grid import EarlierMoveButton, GridCell
 from bot.cogs.play import PlayCommands
+from bot.config import BotConfig
 from bot.jarmo import Action
 from bot.render import render_position
 from bot.service import Actor, ChallengeRequest, JarmoService, Place, ServiceConfig, _views
@@ -63,8 +64,10 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def interaction_of(service: JarmoService, actor: Actor) -> Any:
     """An interaction from ``actor`` in the test's channel, recording what it was answered."""
     interaction = mock.create_autospec(discord.Interaction, instance=True)
-    # The bot is in the server: get_guild finds it.
-    interaction.client = SimpleNamespace(service=service, get_guild=lambda guild_id: object())
+    # The bot is in the server: get_guild finds it. It serves no live board.
+    interaction.client = SimpleNamespace(
+        service=service, config=BotConfig(), get_guild=lambda guild_id: object()
+    )
     interaction.user = mock.Mock(id=actor.user_id, display_name=actor.display_name, bot=False)
     interaction.guild_id, interaction.channel_id = HERE.guild_id, HERE.channel_id
     interaction.locale = interaction.guild_locale = discord.Locale.british_english

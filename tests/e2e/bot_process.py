@@ -33,6 +33,8 @@ class BotConfig(TypedDict, total=False):
     shard_count: int | None
     shard_ids: list[int] | None
     database_url: str | None
+    live_board_url: str | None
+    activity: bool
 
 
 def write_config(
@@ -46,10 +48,14 @@ def write_config(
     shard_count: int | None = None,
     shard_ids: list[int] | None = None,
     database_url: str | None = None,
+    live_board_url: str | None = None,
+    activity: bool = False,
 ) -> Path:
     """A configuration file for the bot, with the fake's guild; returns its path. Without
     ``shard_count`` the bot runs every shard the fake recommends; with ``database_url`` it keeps
-    its games on that PostgreSQL database instead of its own SQLite file."""
+    its games on that PostgreSQL database instead of its own SQLite file. With
+    ``live_board_url`` it serves the live board (on a free port), its links starting with that
+    address, and with ``activity`` also Discord's Activity of the fake's app."""
     lines = ["[discord]"]
     if token_in_file:
         lines.append(f'token = "{fake.token}"')
@@ -72,6 +78,10 @@ def write_config(
         "[logging]",
         'level = "INFO"',
     ]
+    if live_board_url is not None:
+        lines += ["", "[web]", "enabled = true", "port = 0", f'public_url = "{live_board_url}"']
+        if activity:
+            lines += ["activity = true", f"client_id = {fake.world.application_id}"]
     path = folder / "jarmo.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -89,6 +99,7 @@ def bot_env(fake: FakeDiscord, *, token: bool = True) -> dict[str, str]:
     if token:
         env["DISCORD_TOKEN"] = fake.token
     env[API_ENV] = fake.api_base_url
+    env["JARMO_CLIENT_SECRET"] = fake.client_secret  # for an Activity's code exchange
     env["PYTHONUNBUFFERED"] = "1"
     return env
 

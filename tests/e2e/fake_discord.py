@@ -12,6 +12,7 @@ test failures.
 from __future__ import annotations
 
 import asyncio
+import base64
 import copy
 import itertools
 import json
@@ -48,11 +49,13 @@ from tests.e2e.fake_models import (
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES_IN_THREADS,
     USE_EXTERNAL_APPS,
+    ActivityInstance,
     Answer,
     Attachment,
     Channel,
     Interaction,
     Message,
+    OAuthGrant,
     Place,
     Request,
     Snowflakes,
@@ -82,12 +85,15 @@ MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT,
     8,
     9,
 )
+LAUNCH_ACTIVITY = 12  # only for an app with an Activity (the EMBEDDED flag)
 ALLOWED_CALLBACKS = {
-    APPLICATION_COMMAND: {MESSAGE, DEFERRED_MESSAGE, MODAL},
-    COMPONENT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
+    APPLICATION_COMMAND: {MESSAGE, DEFERRED_MESSAGE, MODAL, LAUNCH_ACTIVITY},
+    COMPONENT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL, LAUNCH_ACTIVITY},
     AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
-    MODAL_SUBMIT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
+    MODAL_SUBMIT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, LAUNCH_ACTIVITY},
 }
+EMBEDDED = 1 << 17  # the application flag of an app with an Activity
+OAUTH_TOKEN_SECONDS = 604_800  # an access token's lifetime, as Discord gives it
 
 # Gateway opcodes and the intents that need switching on in the developer portal.
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE_STATE, RESUME, RECONNECT = 0, 1, 2, 3, 4, 6, 7
@@ -244,6 +250,12 @@ class FakeDiscord:
         # server's (a community server's locale).
         self.user_locales: dict[int, str] = {}
         self.guild_locale = "en-US"
+        # The app's Activity (off unless a test turns it on): its running instances by id,
+        # the OAuth2 client secret its server exchanges codes with, and the grants handed out.
+        self.activity = False
+        self.activity_instances: dict[str, ActivityInstance] = {}
+        self.client_secret = secrets.token_urlsafe(24)
+        self.oauth_grants: list[OAuthGrant] = []
         self._table = self._route_table()
         self._thread_events: set[asyncio.Future[None]] = set()  # THREAD_UPDATEs on their way
         self._changed = threading.Condition(threading.RLock())
@@ -1085,10 +1097,12 @@ class FakeDiscord:
         table = [
             ("GET", r"/gateway", self._get_gateway, False),
             ("GET", r"/gateway/bot", self._get_gateway_bot, True),
-            ("GET", r"/users/@me", self._get_me, True),
+            ("GET", r"/users/@me", self._get_me, False),  # the bot's token, or a user's Bearer
             ("POST", r"/users/@me/channels", self._create_dm, True),
             ("GET", r"/oauth2/applications/@me", self._get_application, True),
             ("GET", r"/applications/@me", self._get_application, True),
+            ("POST", r"/oauth2/token", self._oauth_token, False),  # the client's secret
+            ("GET", app + r"/activity-instances/(?P<instance>[^/]+)", self._get_instance, True),
             ("GET", app + r"/commands", self._get_commands, True),
             ("PUT", app + r"/commands", self._put_commands, True),
             ("GET", app + r"/guilds/(?P<guild>\d+)/commands", self._get_commands, True),
@@ -1124,7 +1138,15 @@ class FakeDiscord:
 
     async def _get_me(self, request: web.Request, *_: Any) -> dict[str, Any]:
         extra = {"verified": True, "mfa_enabled": False, "locale": "en-US"}
-        return self.world.bot.payload() | extra
+        authorization = request.headers.get("Authorization", "")
+        if authorization == f"Bot {self.token}":
+            return self.world.bot.payload() | extra
+        scheme, _space, token = authorization.partition(" ")
+        grant = next((g for g in self.oauth_grants if g.access_token == token), None)
+        if scheme != "Bearer" or grant is None or not token:
+            raise DiscordError(401, "401: Unauthorized")
+        # The identify scope: the user, without their e-mail address.
+        return grant.user.payload() | {"mfa_enabled": False, "locale": "en-US"}
 
     async def _get_application(self, request: web.Request, *_: Any) -> dict[str, Any]:
         world = self.world
@@ -1138,7 +1160,7 @@ class FakeDiscord:
             "bot_public": True,
             "bot_require_code_grant": False,
             "verify_key": secrets.token_hex(32),
-            "flags": 1 << 23,  # APPLICATION_COMMAND_BADGE
+            "flags": (1 << 23) | (EMBEDDED if self.activity else 0),  # + APPLICATION_COMMAND_BADGE
             "owner": world.cat.payload(),
             "team": None,
             "bot": world.bot.payload(),
@@ -1147,6 +1169,76 @@ class FakeDiscord:
             "tags": [],
             "approximate_guild_count": 1,
         }
+
+    # -- the Activity: instances and the OAuth2 flow of its page --------------------------
+
+    def start_activity(self, channel: Channel | Thread | Place, user: User) -> ActivityInstance:
+        """A new instance of the app's Activity in ``channel``, with ``user`` in it (as
+        Discord starts one when the bot answers with LAUNCH_ACTIVITY)."""
+        guild_id = getattr(channel, "guild_id", 0) or None
+        launch = self.ids()
+        where = f"gc-{guild_id}-{channel.id}" if guild_id else f"pc-{channel.id}"
+        instance = ActivityInstance(
+            f"i-{launch}-{where}", launch, self.world.application_id, channel.id, guild_id
+        )
+        instance.users.append(user.id)
+        with self._changed:
+            self.activity_instances[instance.id] = instance
+        return instance
+
+    def join_activity(self, instance: ActivityInstance, user: User) -> None:
+        """``user`` joins a running instance."""
+        with self._changed:
+            if user.id not in instance.users:
+                instance.users.append(user.id)
+
+    def instances_in(self, channel: Channel | Thread | Place) -> list[ActivityInstance]:
+        """The Activity's instances started in ``channel``, oldest first."""
+        with self._changed:
+            return [i for i in self.activity_instances.values() if i.channel_id == channel.id]
+
+    def authorize(self, user: User) -> str:
+        """The code the Embedded App SDK's ``authorize`` gives the page of ``user``: the
+        page's server exchanges it (``POST /oauth2/token``) for an access token, once."""
+        grant = OAuthGrant(user, secrets.token_urlsafe(16))
+        with self._changed:
+            self.oauth_grants.append(grant)
+        return grant.code
+
+    async def _oauth_token(self, request: web.Request, payload: Any, *_: Any) -> dict[str, Any]:
+        """The authorization code grant: client id and secret in the form (or HTTP Basic),
+        the code once. Errors are OAuth2's, not Discord's usual shape."""
+        form = payload if isinstance(payload, dict) else {}
+        client_id, secret = form.get("client_id"), form.get("client_secret")
+        basic = request.headers.get("Authorization", "")
+        if basic.startswith("Basic "):
+            client_id, _colon, secret = base64.b64decode(basic[6:]).decode().partition(":")
+        if form.get("grant_type") != "authorization_code":
+            raise _oauth_error(400, "unsupported_grant_type")
+        if client_id != str(self.world.application_id) or secret != self.client_secret:
+            raise _oauth_error(401, "invalid_client")
+        code = form.get("code")
+        grant = next((g for g in self.oauth_grants if g.code == code), None)
+        if grant is None or grant.access_token is not None or not code:
+            raise _oauth_error(400, "invalid_grant", 'Invalid "code" in request.')
+        with self._changed:
+            grant.access_token = secrets.token_urlsafe(24)
+        return {
+            "access_token": grant.access_token,
+            "token_type": "Bearer",
+            "expires_in": OAUTH_TOKEN_SECONDS,
+            "refresh_token": secrets.token_urlsafe(24),
+            "scope": "identify",
+        }
+
+    async def _get_instance(
+        self, request: web.Request, payload: Any, uploads: list[Upload], app: str, instance: str
+    ) -> dict[str, Any]:
+        self._check_app(app)
+        found = self.activity_instances.get(instance)
+        if found is None:
+            raise DiscordError(404, "404: Not Found")
+        return found.payload()
 
     def _check_app(self, app: str) -> None:
         if int(app) != self.world.application_id:
@@ -1230,7 +1322,13 @@ class FakeDiscord:
         if kind not in ALLOWED_CALLBACKS.get(found.type, set()):
             self.problem(f"{found}: callback type {kind} is not allowed for this interaction")
             raise invalid_form([f"type {kind} not allowed"])
+        if kind == LAUNCH_ACTIVITY and not self.activity:
+            self.problem(f"{found}: LAUNCH_ACTIVITY from an app without an Activity")
+            raise DiscordError(400, "This application has no Activity to launch")
         data = payload.get("data") or {}
+        instance = (
+            self.start_activity(found.channel, found.user) if kind == LAUNCH_ACTIVITY else None
+        )
         message = self._answer_message(found, kind, data, uploads)
         with self._changed:
             found.answer = Answer(kind, data, message.snapshot() if message else None, elapsed)
@@ -1241,7 +1339,7 @@ class FakeDiscord:
             "interaction": {
                 "id": str(found.id),
                 "type": found.type,
-                "activity_instance_id": None,
+                "activity_instance_id": instance.id if instance else None,
                 "response_message_id": str(message.id) if message else None,
                 "response_message_loading": kind == DEFERRED_MESSAGE,
                 "response_message_ephemeral": bool(message and message.ephemeral),
@@ -1252,6 +1350,8 @@ class FakeDiscord:
                 "type": kind,
                 "message": message.api(self),
             }
+        elif instance is not None:
+            result["resource"] = {"type": kind, "activity_instance": {"id": instance.id}}
         return result
 
     def _answer_message(
@@ -1261,6 +1361,8 @@ class FakeDiscord:
             option_type = _focused_type(interaction, self)
             for text in check_autocomplete(data, option_type):
                 self.problem(f"{interaction}: {text}")
+            return None
+        if kind == LAUNCH_ACTIVITY:
             return None
         if kind == MESSAGE:
             message = self._create(interaction.channel.id, data, uploads, interaction)
@@ -1871,6 +1973,13 @@ def _focused_type(interaction: Interaction, fake: FakeDiscord) -> int:
     return kind
 
 
+def _oauth_error(status: int, error: str, description: str | None = None) -> DiscordError:
+    """An OAuth2 error answer (RFC 6749): ``error`` and its description, no Discord code."""
+    failure = DiscordError(status, error)
+    failure.body = {"error": error, **({"error_description": description} if description else {})}
+    return failure
+
+
 def _json_response(
     body: Any, *, status: int = 200, headers: dict[str, str] | None = None
 ) -> web.Response:
@@ -1899,6 +2008,8 @@ async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
         return None, []
     if request.content_type == "application/json":
         return json.loads(await request.text()), []
+    if request.content_type == "application/x-www-form-urlencoded":  # OAuth2's token exchange
+        return dict(await request.post()), []
     if request.content_type != "multipart/form-data":
         raise ValueError(f"unexpected content type {request.content_type}")
     payload: Any = None

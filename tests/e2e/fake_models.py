@@ -592,3 +592,42 @@ class Request:
     json: Any
     uploads: list[Upload]
     at: float
+
+
+@dataclass
+class ActivityInstance:
+    """A running instance of the app's Activity in a channel, and the users in it."""
+
+    id: str
+    launch_id: int
+    application_id: int
+    channel_id: int
+    guild_id: int | None
+    users: list[int] = field(default_factory=list)
+
+    def payload(self) -> dict[str, Any]:
+        """As ``GET /applications/{id}/activity-instances/{instance}`` returns it."""
+        kind = "gc" if self.guild_id else "pc"
+        where = f"{self.guild_id}-{self.channel_id}" if self.guild_id else f"{self.channel_id}"
+        return {
+            "application_id": str(self.application_id),
+            "instance_id": self.id,
+            "launch_id": str(self.launch_id),
+            "location": {
+                "id": f"{kind}-{where}",
+                "kind": kind,
+                "channel_id": str(self.channel_id),
+                "guild_id": str(self.guild_id) if self.guild_id else None,
+            },
+            "users": [str(user) for user in self.users],
+        }
+
+
+@dataclass
+class OAuthGrant:
+    """What the OAuth2 flow of an Activity hands out for one user: the code the page gets
+    from ``authorize``, then the access token the server exchanges it for."""
+
+    user: User
+    code: str
+    access_token: str | None = None

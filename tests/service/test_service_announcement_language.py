@@ -13,6 +13,7 @@ import pytest
 from bot.client import JarmoBot
 from bot.cogs.announcing import announcement_messages, expired_text
 from bot.cogs.words import discord_voice
+from bot.config import BotConfig
 from bot.service import ChallengeRequest, JarmoService, read_action
 from bot.service.deadlines import DeadlineEvent
 from bot.service.delivery import ClockNotice, ComputerMoveNotice, Delivery
@@ -24,9 +25,11 @@ WHEN = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
 
 def bot_on(service: JarmoService, locale: discord.Locale | None = None) -> JarmoBot:
-    """Just what the announcements read of the bot: its service and its servers' locales."""
+    """Just what the announcements read of the bot: its service, its configuration (no live
+    board) and its servers' locales."""
     guild = SimpleNamespace(preferred_locale=locale) if locale else None
-    return cast(JarmoBot, SimpleNamespace(service=service, get_guild=lambda guild_id: guild))
+    bot = SimpleNamespace(service=service, config=BotConfig(), get_guild=lambda guild_id: guild)
+    return cast(JarmoBot, bot)
 
 
 def entry(kind: str, game_id: int = 1) -> OutboxEntry:

@@ -1,0 +1,1 @@
+"""The live board: a web page that shows a game as it is played."""
