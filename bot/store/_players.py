@@ -71,3 +71,17 @@ class SqlBotState:
             )
 
         await self._writer.run(work)
+
+    async def set_default(self, key: str, value: str) -> str:
+        """Set ``value`` under ``key`` unless a value is there already; the value kept."""
+
+        def work(db: Sql) -> str:
+            db.execute(
+                upsert(db, bot_state)
+                .values(key=key, value=value)
+                .on_conflict_do_nothing(index_elements=[bot_state.c.key])
+            )
+            kept = db.execute(select(bot_state.c.value).where(bot_state.c.key == key)).scalar_one()
+            return str(kept)
+
+        return await self._writer.run(work)

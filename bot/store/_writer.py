@@ -22,12 +22,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+from collections.abc import Callable
 from os import PathLike
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection
 from sqlalchemy.exc import DBAPIError
 
+from bot.store._changes import CHANGED_FUNCTION
 from bot.store._connection import (
     BUSY_TIMEOUT_MS,
     SqliteThread,
@@ -44,6 +46,13 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 CHECKPOINT_EVERY = 500  # commits; keeps the WAL to a few MB
 _Job = tuple[Work[Any], "asyncio.Future[Any]"]
+GameVersion = tuple[int, int]  # a game's id and its version after a change
+# Temporary: on this connection only (see ``_changes``).
+_REPORT_CHANGES = f"""
+CREATE TEMP TRIGGER report_game_changes AFTER UPDATE OF version ON main.games
+WHEN NEW.version IS NOT OLD.version
+BEGIN SELECT {CHANGED_FUNCTION}(NEW.id, NEW.version); END
+"""
 
 
 class SqliteWriter:
@@ -57,11 +66,22 @@ class SqliteWriter:
         self._commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
         self.checkpoints = 0  # completed background checkpoints, for tests and diagnostics
+        # Told, once committed, of every change of a game's version (see ``_changes``).
+        self.committed: Callable[[list[GameVersion]], None] | None = None
+        self._changed: list[GameVersion] = []  # by the transaction running: writer thread only
 
     async def open(self, path: str | PathLike[str]) -> None:
         """Connect, switch the file to WAL, and connect the checkpointer."""
-        await self._thread.open(path, setup_writer)
+        await self._thread.open(path, self._setup)
         await self._checkpointer.open(path, lambda db: None)
+
+    def _setup(self, db: sqlite3.Connection) -> None:
+        setup_writer(db)
+        changed = self._changed
+        db.create_function(
+            CHANGED_FUNCTION, 2, lambda game_id, version: changed.append((game_id, version))
+        )
+        db.execute(_REPORT_CHANGES)
 
     async def run(self, work: Work[T]) -> T:
         """``work(connection)`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT``; on any exception
@@ -89,17 +109,26 @@ class SqliteWriter:
     async def _run_queued(self) -> None:
         batch, self._queued = self._queued, []
         works = [work for work, _ in batch]
-        running = asyncio.ensure_future(self._thread.call(lambda db: _transactions(db, works)))
+        changed = self._changed
+        running = asyncio.ensure_future(
+            self._thread.call(lambda db: _transactions(db, works, changed))
+        )
         try:
-            outcomes = await asyncio.shield(running)
+            outcomes, committed = await asyncio.shield(running)
         except asyncio.CancelledError:
             # A thread cannot be interrupted: let the batch finish and hand out its results
             # (ours included) while still holding the lock, so nobody sees it half done.
             await _settle(running)
-            _deliver(batch, running.result())
+            _deliver(batch, running.result()[0])
+            self._tell(running.result()[1])
             raise
         _deliver(batch, outcomes)
+        self._tell(committed)
         self._count(len(batch))
+
+    def _tell(self, committed: list[GameVersion]) -> None:
+        if committed and self.committed is not None:
+            self.committed(committed)
 
     def _count(self, commits: int) -> None:
         before, self._commits = self._commits, self._commits + commits
@@ -142,26 +171,34 @@ def _deliver(batch: list[_Job], outcomes: list[tuple[bool, Any]]) -> None:
             future.set_exception(value)
 
 
-def _transactions(db: Connection, works: list[Work[Any]]) -> list[tuple[bool, Any]]:
-    """Run each work in its own transaction; (True, result) or (False, exception) for each.
+def _transactions(
+    db: Connection, works: list[Work[Any]], changed: list[GameVersion]
+) -> tuple[list[tuple[bool, Any]], list[GameVersion]]:
+    """Run each work in its own transaction; (True, result) or (False, exception) for each,
+    and the changes of games' versions that committed (``changed`` collects each
+    transaction's, see ``_changes``).
 
     Once one of them found the database locked by someone else (after waiting the busy
     timeout), the rest of the batch fails at once instead of each waiting as long again.
     """
     outcomes: list[tuple[bool, Any]] = []
+    committed: list[GameVersion] = []
     busy: StoreBusy | None = None
     for work in works:
         if busy is not None:
             outcomes.append((False, StoreBusy(busy.waited_seconds)))
             continue
+        changed.clear()
         try:
             outcomes.append((True, _transaction(db, work)))
+            committed.extend(changed)
         except StoreBusy as exc:
             busy = exc
             outcomes.append((False, exc))
         except Exception as exc:  # handed to that work's caller, the others go on
             outcomes.append((False, driver_error(exc)))
-    return outcomes
+    changed.clear()
+    return outcomes, committed
 
 
 def _transaction(db: Connection, work: Work[T]) -> T:

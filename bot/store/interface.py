@@ -21,7 +21,7 @@ Conventions for every method:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
@@ -89,6 +89,11 @@ class BotStateStore(Protocol):
 
     async def set(self, key: str, value: str) -> None:
         """Set (replace) the value under ``key``."""
+        ...
+
+    async def set_default(self, key: str, value: str) -> str:
+        """Set ``value`` under ``key`` unless a value is there already (whichever process set
+        it); the value kept."""
         ...
 
 
@@ -655,6 +660,44 @@ class VacationStore(Protocol):
         ...
 
 
+class GameChangeStore(Protocol):
+    """Word of every change of a stored game's version, once committed: this process's own, and
+    on a database several processes share (PostgreSQL), theirs too once ``start``-ed."""
+
+    def listen(
+        self, changed: Callable[[int, int], None], missed: Callable[[], None]
+    ) -> Callable[[], None]:
+        """Call ``changed(game_id, version)`` for each committed change, and ``missed()`` when
+        changes may have gone unheard (the connection hearing them dropped); returns what
+        stops it. Both are called on the event loop, and must not block."""
+        ...
+
+    async def start(self) -> None:
+        """Begin hearing other processes' changes (PostgreSQL; nothing for SQLite)."""
+        ...
+
+    async def stop(self) -> None:
+        """Stop hearing other processes' changes."""
+        ...
+
+    async def versions(self, game_ids: Collection[int]) -> dict[int, int]:
+        """The stored version of each of ``game_ids`` that exists."""
+        ...
+
+
+class SpectatorStore(Protocol):
+    """How many watch each game on the live board, as a web server last reported it."""
+
+    async def report(self, game_id: int, watching: int, *, now: datetime) -> None:
+        """Keep ``watching`` as the number watching ``game_id`` at ``now``. Raises
+        ``ValueError`` for a negative number."""
+        ...
+
+    async def count(self, game_id: int, *, since: datetime) -> int:
+        """The number last reported for ``game_id`` if reported at ``since`` or later, else 0."""
+        ...
+
+
 class Store(Protocol):
     """One backend: a store for each role, over one database."""
 
@@ -684,6 +727,10 @@ class Store(Protocol):
     def pings(self) -> TurnPingStore: ...
     @property
     def vacations(self) -> VacationStore: ...
+    @property
+    def changes(self) -> GameChangeStore: ...
+    @property
+    def spectators(self) -> SpectatorStore: ...
 
     async def close(self) -> None:
         """Finish pending work and release the database. Closing twice is fine."""

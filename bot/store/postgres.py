@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import NullPool
 
 from bot.store._challenge_sql import SqlChallenges
+from bot.store._changes import PgGameChanges
 from bot.store._clocks_sql import SqlClocks
 from bot.store._games import GameLoader
 from bot.store._migrations import found_version, upgrade
@@ -35,6 +36,7 @@ from bot.store._players import SqlBotState, SqlPlayers
 from bot.store._quarantine_sql import SqlQuarantine
 from bot.store._rating_store import SqlRatings
 from bot.store._review_sql import SqlReviews
+from bot.store._spectator_sql import SqlSpectators
 from bot.store._sql import EngineReader
 from bot.store._stats_sql import SqlResults
 from bot.store._tournament_sql import SqlTournaments
@@ -66,9 +68,10 @@ def describe(url: str) -> str:
 
 class PostgresStore:
     """The store on a PostgreSQL database. Open with ``await PostgresStore.open(url)``; each role
-    is an attribute (``store.games``, ...), see :class:`~bot.store.interface.Store`."""
+    is an attribute (``store.games``, ...), see :class:`~bot.store.interface.Store`. ``url``
+    is where ``changes`` listens, on a connection of its own."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, url: str) -> None:
         self._engine = engine
         watch = ServerWatch()
         self._writer = PgWriter(engine, watch)
@@ -88,6 +91,8 @@ class PostgresStore:
         self.reviews = SqlReviews(self._writer, reader)
         self.pings = SqlTurnPings(self._writer)
         self.vacations = SqlVacations(self._writer, reader)
+        self.spectators = SqlSpectators(self._writer, reader)
+        self.changes = PgGameChanges(reader, lambda: connect_to_listen(url))
         self._closed = False
 
     @classmethod
@@ -99,13 +104,14 @@ class PostgresStore:
         by newer code.
         """
         await migrate_database(url)
-        return cls(create_engine(url))
+        return cls(create_engine(url), url)
 
     async def close(self) -> None:
         """Wait for the writes in progress, then close the pool. Closing twice is fine."""
         if self._closed:
             return
         self._closed = True
+        await self.changes.stop()
         await self._writer.close()
         await self._read.close()
         await self._engine.dispose()
@@ -137,6 +143,13 @@ async def connect(url: str) -> Any:
         raise _unusable(url, exc) from exc
     except ValueError as exc:  # asyncpg's reading of a malformed URL
         raise DatabaseUnusable(describe_safely(url), f"the URL is not valid ({exc})") from exc
+
+
+async def connect_to_listen(url: str) -> Any:
+    """A connection to ``url`` that only listens for notifications (no statement limit)."""
+    return await asyncpg.connect(
+        url, timeout=CONNECT_TIMEOUT_S, server_settings={"application_name": "jarmo-bot"}
+    )
 
 
 async def check_server(url: str) -> int:

@@ -1,6 +1,6 @@
 """The store's schema as code: one ``MetaData`` that both dialects compile.
 
-It is the schema that migrations 0001-0020 leave behind on each backend, table by table: the
+It is the schema that migrations 0001-0021 leave behind on each backend, table by table: the
 migrations' headers say why each part exists. Where the two backends' stored schemas differ,
 the types say so with a variant, so that what SQLAlchemy creates from this module is what the
 migrations made:
@@ -555,4 +555,16 @@ taken_back = Table(
     Column("taken_back_at", Text, nullable=False),
     PrimaryKeyConstraint("game_id", "version", "ply", name="taken_back_pkey"),
     ForeignKeyConstraint(["game_id"], ["games.id"], name="taken_back_game_id_fkey"),
+)
+# How many watch each game on the live board, as a web server last reported it (``updated_at``:
+# when); an old report counts as nobody watching.
+spectators = Table(
+    "spectators",
+    metadata,
+    Column("game_id", Id, nullable=False),
+    Column("watching", Integer, nullable=False),
+    Column("updated_at", Text, nullable=False),
+    PrimaryKeyConstraint("game_id", name="spectators_pkey"),
+    *_checks("spectators", watching="watching >= 0"),
+    sqlite_with_rowid=False,
 )

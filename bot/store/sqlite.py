@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Self
 
 from bot.store._challenge_sql import SqlChallenges
+from bot.store._changes import GameChanges
 from bot.store._clocks_sql import SqlClocks
 from bot.store._connection import check_sqlite_version, connect_reader
 from bot.store._game_store import SqlGames
@@ -28,6 +29,7 @@ from bot.store._preflight import ProcessLock, check_database
 from bot.store._quarantine_sql import SqlQuarantine
 from bot.store._rating_store import SqlRatings
 from bot.store._review_sql import SqlReviews
+from bot.store._spectator_sql import SqlSpectators
 from bot.store._sql import EngineReader
 from bot.store._stats_sql import SqlResults
 from bot.store._tournament_sql import SqlTournaments
@@ -60,6 +62,9 @@ class SqliteStore:
         self.reviews = SqlReviews(writer, reader)
         self.pings = SqlTurnPings(writer)
         self.vacations = SqlVacations(writer, reader)
+        self.spectators = SqlSpectators(writer, reader)
+        self.changes = GameChanges(reader)
+        writer.committed = self.changes.publish
         self._closed = False
 
     @classmethod

@@ -14,6 +14,7 @@ from bot.store import (
     BotStateStore,
     ChallengeStore,
     ClockStore,
+    GameChangeStore,
     GameStore,
     OutboxStore,
     PlayerStore,
@@ -21,6 +22,7 @@ from bot.store import (
     RatingStore,
     ResultStore,
     ReviewStore,
+    SpectatorStore,
     Store,
     TournamentStore,
     TurnPingStore,
@@ -41,6 +43,8 @@ ROLES: dict[str, type[Any]] = {
     "reviews": ReviewStore,
     "pings": TurnPingStore,
     "vacations": VacationStore,
+    "changes": GameChangeStore,
+    "spectators": SpectatorStore,
 }
 
 

@@ -59,7 +59,7 @@ def test_an_error_that_is_not_an_outage_is_not_logged_as_one(
 async def test_reads_from_a_server_that_is_not_there_warn_once(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    store = PostgresStore(create_engine(NOBODY_LISTENS))
+    store = PostgresStore(create_engine(NOBODY_LISTENS), NOBODY_LISTENS)
     caplog.set_level(logging.DEBUG, logger="bot.store")
     try:
         for channel in range(4):  # four keystrokes' reads

@@ -1,0 +1,190 @@
+"""Changes of games' versions as they commit, told to whoever listens in this process.
+
+A game's version moves on with every change of it (a move, a takeback, an ending, a clock's
+change, a vacation's start), and every such write is an ``UPDATE`` of ``games`` that sets
+``version``. Each database reports them itself, so no write can forget to:
+
+* SQLite: a temporary trigger on the writer's connection calls a Python function for each
+  changed row (``_writer``), which collects the pairs during the transaction; the writer hands
+  them over once it committed, and drops them when it rolled back. A trigger adds no statement
+  to a write, and a temporary one lives on that connection only, so another connection (an
+  operator's ``sqlite3`` shell) never calls a function it lacks.
+* PostgreSQL: a trigger (revision 0021) sends ``NOTIFY jarmo_games, 'game_id:version'`` inside
+  the writing transaction, which the server delivers only once it commits, to every process
+  listening on the database; PostgreSQL's one-statement move stays one statement. This process
+  hears its own changes the same way, on a connection of its own that ``start`` opens and keeps
+  open (again after a drop, after which the listeners are told they may have missed changes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Collection, Iterable
+from typing import Any
+
+import asyncpg
+from sqlalchemy import select
+
+from bot.store._sql import Reader
+from bot.store.schema import games
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "jarmo_games"
+# The SQLite function the writer's trigger calls with a changed game's id and new version.
+CHANGED_FUNCTION = "jarmo_game_changed"
+# A listening connection that dropped is opened again after this, doubling up to the most.
+RECONNECT_SECONDS = 0.5
+RECONNECT_MOST_SECONDS = 30.0
+# How often a quiet listening connection is asked whether it is still there.
+PROBE_SECONDS = 60.0
+
+Changed = Callable[[int, int], None]
+Missed = Callable[[], None]
+
+
+class GameChanges:
+    """The :class:`~bot.store.interface.GameChangeStore` of one SQLite store: its writer
+    ``publish``-es what each transaction changed, once committed."""
+
+    def __init__(self, reader: Reader) -> None:
+        self._read = reader
+        self._listeners: list[tuple[Changed, Missed]] = []
+
+    def listen(self, changed: Changed, missed: Missed) -> Callable[[], None]:
+        """Call ``changed(game_id, version)`` for each committed change of a game's version, and
+        ``missed()`` when changes may have gone unheard; returns what stops it."""
+        listener = (changed, missed)
+        self._listeners.append(listener)
+
+        def stop() -> None:
+            with contextlib.suppress(ValueError):  # stopped already
+                self._listeners.remove(listener)
+
+        return stop
+
+    async def start(self) -> None:
+        """Begin hearing changes made elsewhere (nothing to do where only this process
+        writes)."""
+
+    async def stop(self) -> None:
+        """Stop hearing changes made elsewhere."""
+
+    async def versions(self, game_ids: Collection[int]) -> dict[int, int]:
+        """The stored version of each of ``game_ids`` that exists."""
+        if not game_ids:
+            return {}
+        rows = await self._read.rows(
+            select(games.c.id, games.c.version).where(games.c.id.in_(list(game_ids)))
+        )
+        return {int(row["id"]): int(row["version"]) for row in rows}
+
+    def publish(self, changes: Iterable[tuple[int, int]]) -> None:
+        """Tell every listener of ``changes`` (game id, version), in order."""
+        for game_id, version in changes:
+            for changed, _ in list(self._listeners):
+                _safely(changed, game_id, version)
+
+    def missed(self) -> None:
+        """Tell every listener that changes may have gone unheard."""
+        for _, missed in list(self._listeners):
+            _safely(missed)
+
+
+def _safely(call: Callable[..., None], *arguments: int) -> None:
+    try:
+        call(*arguments)
+    except Exception:  # one listener's bug must not keep the others from hearing
+        log.exception("a listener to game changes failed")
+
+
+def parse_change(payload: str) -> tuple[int, int] | None:
+    """``(game_id, version)`` from a notification's ``"game_id:version"``; None if malformed."""
+    game_id, _, version = payload.partition(":")
+    try:
+        return int(game_id), int(version)
+    except ValueError:
+        return None
+
+
+class PgGameChanges(GameChanges):
+    """The :class:`~bot.store.interface.GameChangeStore` on PostgreSQL: every process's changes
+    arrive as notifications on one connection of this process's own (see the module)."""
+
+    def __init__(self, reader: Reader, connect: Callable[[], Awaitable[Any]]) -> None:
+        super().__init__(reader)
+        self._connect = connect
+        self._task: asyncio.Task[None] | None = None
+        self.connected = asyncio.Event()  # listening right now: for tests and diagnostics
+
+    async def start(self) -> None:
+        """Listen on a connection of its own, kept open until ``stop``; returns once listening
+        (or once the first try failed: it goes on trying in the background)."""
+        if self._task is not None and not self._task.done():
+            return
+        first_try = asyncio.get_running_loop().create_future()
+        self._task = asyncio.create_task(self._listen(first_try), name="jarmo game changes")
+        await asyncio.wait([first_try, self._task], return_when=asyncio.FIRST_COMPLETED)
+
+    async def stop(self) -> None:
+        """Stop listening and close the connection."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    async def _listen(self, first_try: asyncio.Future[None]) -> None:
+        delay = RECONNECT_SECONDS
+        while True:
+            try:
+                connection = await self._connect()
+            except Exception as exc:
+                if not first_try.done():
+                    first_try.set_result(None)
+                log.warning("cannot listen for game changes (again in %.1f s): %s", delay, exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RECONNECT_MOST_SECONDS)
+                continue
+            try:
+                await self._hear(connection, first_try)
+                delay = RECONNECT_SECONDS
+            finally:
+                self.connected.clear()
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(connection.close(timeout=1.0))
+
+    async def _hear(self, connection: Any, first_try: asyncio.Future[None]) -> None:
+        """Listen on ``connection`` until it drops."""
+        dropped = asyncio.Event()
+        connection.add_termination_listener(lambda _: dropped.set())
+        try:
+            await connection.add_listener(CHANNEL, self._notified)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            log.warning("cannot listen for game changes: %s", exc)
+            return
+        self.connected.set()
+        if not first_try.done():
+            first_try.set_result(None)
+        else:
+            log.info("listening for game changes again")
+        self.missed()  # whatever changed while nobody listened
+        while not dropped.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(dropped.wait(), PROBE_SECONDS)
+                break
+            try:  # a connection that died quietly (a cut network) is only found by asking
+                await connection.execute("SELECT 1", timeout=PROBE_SECONDS / 2)
+            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                break
+        log.warning("the connection listening for game changes dropped: connecting again")
+
+    def _notified(self, connection: Any, pid: int, channel: str, payload: str) -> None:
+        change = parse_change(payload)
+        if change is None:
+            log.warning("a game change notification not understood: %r", payload)
+            return
+        self.publish((change,))
