@@ -101,6 +101,7 @@ class JarmoBot(commands.AutoShardedBot):
         if not self._serve:
             return
         service = self.service
+        await service.feed.start()  # the live board hears every process's changes of games
         scheduler = DeadlineScheduler(service, shards=self._shards)
         heartbeat = Job("heartbeat", self._heartbeat.beat_now, self._heartbeat.pause)
         self.jobs.start(heartbeat, when_ready=False)  # it tells a bot still connecting too
@@ -156,6 +157,8 @@ class JarmoBot(commands.AutoShardedBot):
         database, within ``JOB_STOP_SECONDS + STORE_CLOSE_SECONDS`` (plus the gateway's close)
         whatever the jobs are doing; never raises for a job's failure."""
         await self.jobs.stop(self.job_stop_seconds)
+        if self._service is not None:
+            await self._service.feed.stop()
         if self._serve:
             self._heartbeat.beat(running=False)  # the last beat says the bot has stopped
         await super().close()

@@ -15,6 +15,7 @@ from bot.service.announcements import AnnouncementCases
 from bot.service.challenges import ChallengeCases
 from bot.service.clocks import ClockCases
 from bot.service.computer_turns import ComputerTurns
+from bot.service.game_feed import GameFeed
 from bot.service.kit import ServiceKit, utc_now
 from bot.service.match_events import MatchListeners
 from bot.service.models import Actor, ServiceConfig
@@ -25,18 +26,19 @@ from bot.service.ratings import Ratings
 from bot.service.rematches import RematchCases
 from bot.service.reviews import ReviewCases
 from bot.service.servers import ServerSettingsCases
+from bot.service.spectators import Spectators, WebSecret
 from bot.service.standings import StandingsCases
 from bot.service.stats import PlayerStats
 from bot.service.takebacks import TakebackCases
 from bot.service.tournaments.cases import TournamentCases
 from bot.service.vacations import VacationCases
 from bot.service.venues import VenueCases
-from bot.service.web_standins import Spectators, web_secret
 
 
 class JarmoService:
     """The use cases by area (``challenges``, ``play``, ``clocks``, ``standings``, ``stats``,
-    ``computer_turns``, ``announcements``) on top of a ``Store``.
+    ``computer_turns``, ``announcements``, ...) on top of a ``Store``, and the live board's
+    ``feed`` of game changes (started and stopped with the front end's background jobs).
 
     ``computer`` is the computer opponent's identity when the front end plays one: its games are
     never rated. ``unrated_players`` adds other players whose games are not rated.
@@ -86,7 +88,10 @@ class JarmoService:
         # a player's unfinished games in every server
         self.player_games = PlayerGames(self.kit)
         self.takebacks = TakebackCases(self.kit, reports, self.servers)
-        self.spectators = Spectators()
+        # the live board: changes of games as they commit, who watches, the links' secret
+        self.feed = GameFeed(store.changes)
+        self.spectators = Spectators(store.spectators, self.kit.now)
+        self._web_secret = WebSecret(store.state)
 
     def with_computer(self, computer: Actor) -> JarmoService:
         """A service like this one (same store, settings, clock and random source) that plays
@@ -104,7 +109,7 @@ class JarmoService:
     async def web_secret(self) -> bytes:
         """The secret that signs live board links (the same for every process on the
         database)."""
-        return await web_secret(self.kit.store.state)
+        return await self._web_secret()
 
     @property
     def config(self) -> ServiceConfig:

@@ -35,6 +35,9 @@ class CountedState:
     async def set(self, key: str, value: str) -> None:
         self.values[key] = value
 
+    async def set_default(self, key: str, value: str) -> str:
+        return self.values.setdefault(key, value)
+
 
 class Clock:
     def __init__(self) -> None:
