@@ -117,7 +117,10 @@ class PgGameChanges(GameChanges):
         super().__init__(reader)
         self._connect = connect
         self._task: asyncio.Task[None] | None = None
-        self.connected = asyncio.Event()  # listening right now: for tests and diagnostics
+        # Whether it is listening right now, as events to wait for (tests, diagnostics).
+        self.connected = asyncio.Event()
+        self.disconnected = asyncio.Event()
+        self.disconnected.set()
 
     async def start(self) -> None:
         """Listen on a connection of its own, kept open until ``stop``; returns once listening
@@ -154,6 +157,7 @@ class PgGameChanges(GameChanges):
                 delay = RECONNECT_SECONDS
             finally:
                 self.connected.clear()
+                self.disconnected.set()
                 with contextlib.suppress(Exception):
                     await asyncio.shield(connection.close(timeout=1.0))
 
@@ -167,6 +171,7 @@ class PgGameChanges(GameChanges):
             log.warning("cannot listen for game changes: %s", exc)
             return
         self.connected.set()
+        self.disconnected.clear()
         if not first_try.done():
             first_try.set_result(None)
         else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -224,6 +224,14 @@ async def test_after_the_listening_connection_drops_it_listens_again_and_catches
     start = await start_game(store)
     listening = store.changes
     assert isinstance(listening, PgGameChanges) and listening.connected.is_set()
+    # It connects again only once the test has written: the change falls into the gap.
+    written, connect = asyncio.Event(), listening._connect
+
+    async def connect_once_written() -> Any:
+        await written.wait()
+        return await connect()
+
+    listening._connect = connect_once_written
     with service.feed.subscribe(start.id) as changes:
         admin = await asyncpg.connect(target)
         try:
@@ -234,22 +242,16 @@ async def test_after_the_listening_connection_drops_it_listens_again_and_catches
             )
         finally:
             await admin.close()
-        await until(lambda: not listening.connected.is_set())
-        moved = await move(store, start)  # most likely before it listens again
+        await asyncio.wait_for(listening.disconnected.wait(), WAIT_S)
+        moved = await move(store, start)  # while nobody listens
+        written.set()
         assert await next_change(changes) == GameChange(start.id, moved.version)
-        await until(listening.connected.is_set)
+        await asyncio.wait_for(listening.connected.wait(), WAIT_S)
         again = await move(store, moved, seed=2)
         assert await next_change(changes) == GameChange(start.id, again.version)
     messages = [record.getMessage() for record in caplog.records]
     assert any("listening for game changes dropped" in message for message in messages)
     assert "listening for game changes again" in messages
-
-
-async def until(condition: Callable[[], bool]) -> None:
-    """Wait until ``condition()`` holds (at most ``WAIT_S``)."""
-    async with asyncio.timeout(WAIT_S):
-        while not condition():
-            await asyncio.sleep(0.01)
 
 
 async def test_a_feed_not_started_on_sqlite_still_tells_this_process(tmp_path: Path) -> None:
