@@ -33,7 +33,7 @@ from bot.store.postgres import connect, migrate_database, open_postgres
 TABLES = (
     "players", "bot_state", "challenges", "matches", "games", "actions", "ratings",
     "rating_history", "tournaments", "tournament_entries", "tournament_pairings", "outbox",
-    "quarantined_games", "game_reviews", "turn_pings", "vacations", "taken_back",
+    "quarantined_games", "game_reviews", "turn_pings", "vacations", "taken_back", "spectators",
 )  # fmt: skip
 
 

@@ -36,8 +36,8 @@ HEAD = revision(latest_version())
 UNKNOWN = revision(latest_version() + 1)
 # Tables that the schema has dropped since (0011): an upgrade takes them, with their rows.
 DROPPED = ("guild_settings",)
-# Tables that the schema has added since (0015, 0016, 0018): empty after the upgrade.
-NEW = ("turn_pings", "vacations", "taken_back")
+# Tables that the schema has added since (0015, 0016, 0018, 0021): empty after the upgrade.
+NEW = ("turn_pings", "vacations", "taken_back", "spectators")
 # Columns that the schema has added since at the end of a table (0012, 0014, 0017), NULL in older
 # rows.
 ADDED = {"tournament_pairings": 1, "outbox": 1, "challenges": 2, "actions": 2}
