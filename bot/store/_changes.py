@@ -1,14 +1,14 @@
 """Changes of games' versions as they commit, told to whoever listens in this process.
 
 A game's version moves on with every change of it (a move, a takeback, an ending, a clock's
-change, a vacation's start), and every such write is an ``UPDATE`` of ``games`` that sets
-``version``. Each database reports them itself, so no write can forget to:
+change, a vacation's start or end, a quarantine), and every such write is an ``UPDATE`` of
+``games`` that sets ``version``:
 
-* SQLite: a temporary trigger on the writer's connection calls a Python function for each
-  changed row (``_writer``), which collects the pairs during the transaction; the writer hands
-  them over once it committed, and drops them when it rolled back. A trigger adds no statement
-  to a write, and a temporary one lives on that connection only, so another connection (an
-  operator's ``sqlite3`` shell) never calls a function it lacks.
+* SQLite: each of those writes tells :func:`tell_changed` the game's new version (from the row
+  its ``UPDATE`` returns), which collects them on the writer's connection during the
+  transaction; the writer hands them over once it committed, and drops them when it rolled
+  back. This adds no statement to a move (a trigger calling Python would run inside it), and
+  ``tests/store/test_store_game_changes.py`` holds every version write to it.
 * PostgreSQL: a trigger (revision 0021) sends ``NOTIFY jarmo_games, 'game_id:version'`` inside
   the writing transaction, which the server delivers only once it commits, to every process
   listening on the database; PostgreSQL's one-statement move stays one statement. This process
@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable
 from typing import Any
 
 import asyncpg
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from bot.store._sql import Reader
 from bot.store.schema import games
@@ -33,8 +33,9 @@ from bot.store.schema import games
 log = logging.getLogger(__name__)
 
 CHANNEL = "jarmo_games"
-# The SQLite function the writer's trigger calls with a changed game's id and new version.
-CHANGED_FUNCTION = "jarmo_game_changed"
+# Where a connection collects its transaction's changes (``Connection.info``): only the SQLite
+# writer's connection has it.
+COLLECTED = "jarmo_game_changes"
 # A listening connection that dropped is opened again after this, doubling up to the most.
 RECONNECT_SECONDS = 0.5
 RECONNECT_MOST_SECONDS = 30.0
@@ -43,6 +44,18 @@ PROBE_SECONDS = 60.0
 
 Changed = Callable[[int, int], None]
 Missed = Callable[[], None]
+
+
+def collect_changes(db: Connection, changed: list[tuple[int, int]]) -> None:
+    """Let the writes on ``db`` tell ``changed`` of each change of a game's version."""
+    db.info[COLLECTED] = changed
+
+
+def tell_changed(db: Connection, game_id: int, version: int) -> None:
+    """Game ``game_id`` is at ``version`` once this transaction commits (see the module)."""
+    collected = db.info.get(COLLECTED)
+    if collected is not None:
+        collected.append((game_id, version))
 
 
 class GameChanges:

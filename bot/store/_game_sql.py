@@ -11,6 +11,7 @@ from sqlalchemy import Update, bindparam, insert, select, update
 
 from bot.jarmo import Game
 from bot.store import _rows
+from bot.store._changes import tell_changed
 from bot.store._rows import GAME_COLUMNS, MATCH_COLUMNS, RECORD_COLUMNS
 from bot.store._sql import UNIQUE_VIOLATIONS, Hot, Sql, inline
 from bot.store.clocks import deadline_text
@@ -126,6 +127,8 @@ def update_game(
     row: Mapping[str, Any] | None = _update_game(frozenset(sets)).execute(db, parameters).first()
     if row is None:
         _raise_stale(db, game_id, expected_version)
+    if "version" in sets:  # a clock's pause or resume leaves it
+        tell_changed(db, game_id, row["version"])
     return row
 
 

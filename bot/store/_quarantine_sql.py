@@ -10,6 +10,7 @@ from datetime import datetime
 from sqlalchemy import RowMapping, delete, select, true, update
 
 from bot.jarmo import Game
+from bot.store._changes import tell_changed
 from bot.store._games import GameLoader, dump
 from bot.store._rows import to_text
 from bot.store._sql import Sql, Transactions, inline, one, upsert
@@ -83,7 +84,10 @@ def quarantine(db: Sql, game_id: int, reason: str, now: datetime) -> str:
     db.execute(delete(actions).where(actions.c.game_id == game_id))
     # Its review is of moves that are now gone.
     db.execute(delete(game_reviews).where(game_reviews.c.game_id == game_id))
-    db.execute(update(games).where(games.c.id == game_id).values(sets))
+    fresh_version = db.execute(
+        update(games).where(games.c.id == game_id).values(sets).returning(games.c.version)
+    ).scalar_one()
+    tell_changed(db, game_id, fresh_version)
     db.execute(
         update(outbox)
         .where(outbox.c.game_id == game_id, outbox.c.status == inline("pending"))

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import and_, exists, insert, select, update
 
+from bot.store._changes import tell_changed
 from bot.store._outbox_sql import add_announcements
 from bot.store._rows import from_text, to_text
 from bot.store._sql import UNIQUE_VIOLATIONS, Reader, Sql, Transactions, inline
@@ -65,9 +66,13 @@ def start_vacation(
     except UNIQUE_VIOLATIONS as exc:
         raise _AlreadyAway from exc
     for game in _timed_games_of(db, user_id):
-        db.execute(
-            update(games).where(games.c.id == game["id"]).values(version=games.c.version + 1)
+        started = (
+            update(games)
+            .where(games.c.id == game["id"])
+            .values(version=games.c.version + 1)
+            .returning(games.c.version)
         )
+        tell_changed(db, game["id"], db.execute(started).scalar_one())
     for game_id, announcement in announce:
         add_announcements(db, game_id, [announcement], now)
     return _vacation(row)
@@ -123,11 +128,14 @@ def _move_deadline_on(db: Sql, game: Any, vacation: Vacation, at: datetime) -> N
     stood = max(at - stood_from, timedelta(0))
     whole_period = at + timedelta(seconds=game["time_per_move_seconds"])
     moved = max(deadline, min(deadline + stood, whole_period))
-    db.execute(
+    moved_on = db.execute(
         update(games)
         .where(games.c.id == game["id"], games.c.version == game["version"])
         .values(deadline_at=to_text(moved), version=games.c.version + 1)
-    )
+        .returning(games.c.version)
+    ).scalar_one_or_none()
+    if moved_on is not None:
+        tell_changed(db, game["id"], moved_on)
 
 
 class SqlVacations:

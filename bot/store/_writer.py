@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection
 from sqlalchemy.exc import DBAPIError
 
-from bot.store._changes import CHANGED_FUNCTION
+from bot.store._changes import collect_changes
 from bot.store._connection import (
     BUSY_TIMEOUT_MS,
     SqliteThread,
@@ -47,12 +47,6 @@ T = TypeVar("T")
 CHECKPOINT_EVERY = 500  # commits; keeps the WAL to a few MB
 _Job = tuple[Work[Any], "asyncio.Future[Any]"]
 GameVersion = tuple[int, int]  # a game's id and its version after a change
-# Temporary: on this connection only (see ``_changes``).
-_REPORT_CHANGES = f"""
-CREATE TEMP TRIGGER report_game_changes AFTER UPDATE OF version ON main.games
-WHEN NEW.version IS NOT OLD.version
-BEGIN SELECT {CHANGED_FUNCTION}(NEW.id, NEW.version); END
-"""
 
 
 class SqliteWriter:
@@ -72,16 +66,9 @@ class SqliteWriter:
 
     async def open(self, path: str | PathLike[str]) -> None:
         """Connect, switch the file to WAL, and connect the checkpointer."""
-        await self._thread.open(path, self._setup)
+        await self._thread.open(path, setup_writer)
+        await self._thread.call(lambda db: collect_changes(db, self._changed))
         await self._checkpointer.open(path, lambda db: None)
-
-    def _setup(self, db: sqlite3.Connection) -> None:
-        setup_writer(db)
-        changed = self._changed
-        db.create_function(
-            CHANGED_FUNCTION, 2, lambda game_id, version: changed.append((game_id, version))
-        )
-        db.execute(_REPORT_CHANGES)
 
     async def run(self, work: Work[T]) -> T:
         """``work(connection)`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT``; on any exception

@@ -8,7 +8,7 @@ when, so every process reads the same; a count not reported lately is nobody wat
 On PostgreSQL, a trigger tells every process on the database of each change of a game's version
 (``NOTIFY jarmo_games, 'game_id:version'``), inside the writing transaction, so only a change that
 commits is told; being a trigger, it catches every write, the one-statement move included. SQLite
-has one process, whose writer hears its own changes through a trigger of its own connection.
+has one process, whose writes tell its writer themselves (``bot.store._changes``).
 """
 
 import sqlalchemy as sa
