@@ -1,0 +1,210 @@
+"""The sockets watching each game. A game watched by many has one feed subscription, one read
+of the game per change and one serialisation per kind of viewer (White, Black, spectators),
+sent to every socket; the number watching goes to the page and to the service's spectator
+counts at most once a second per game."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Protocol
+
+from aiohttp import web
+
+from bot.jarmo.position import Side
+from bot.service.watching import WatchedGame
+from bot.web.game_json import game_json
+
+log = logging.getLogger(__name__)
+WATCHERS_INTERVAL_SECONDS = 1.0  # the count goes out at most this often per game
+# Counts older than two minutes read as nobody watching: a game watched for long is told again.
+COUNT_REFRESH_SECONDS = 60.0
+SEND_TIMEOUT_SECONDS = 10.0  # a socket that takes longer to accept a frame is closed
+
+
+class Change(Protocol):
+    """A stored change of a game (``service.feed``'s ``GameChange``)."""
+
+    @property
+    def version(self) -> int: ...
+
+
+class Subscription(Protocol):
+    """The changes of one game, newest first coalesced, until the ``with`` block ends."""
+
+    def __enter__(self) -> Subscription: ...
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> bool | None: ...
+
+    async def next(self) -> Change: ...
+
+
+class Feed(Protocol):
+    """``service.feed``: changes of stored games."""
+
+    def subscribe(self, game_id: int) -> Subscription: ...
+
+
+class Spectators(Protocol):
+    """``service.spectators``: the counts the board messages show."""
+
+    async def report(self, game_id: int, watching: int) -> None: ...
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One open page: its socket and the side its user plays (``None``: a spectator)."""
+
+    socket: web.WebSocketResponse
+    you: Side | None
+
+
+class Room:
+    """Everyone watching one game."""
+
+    def __init__(
+        self,
+        game_id: int,
+        feed: Feed,
+        spectators: Spectators,
+        snapshot: Callable[[int], Awaitable[WatchedGame]],
+    ) -> None:
+        self.game_id = game_id
+        self._feed = feed
+        self._spectators = spectators
+        self._snapshot = snapshot
+        self.viewers: set[Viewer] = set()
+        self._count_due = asyncio.Event()
+        self._sent_count = -1
+        self._tasks = [
+            asyncio.create_task(self._follow(), name=f"live board {game_id}"),
+            asyncio.create_task(self._count(), name=f"live board watchers {game_id}"),
+        ]
+        self._subscribed = asyncio.Event()
+
+    async def subscribed(self) -> None:
+        """Wait until the room hears the game's changes (a snapshot read after this misses
+        none)."""
+        await self._subscribed.wait()
+
+    def join(self, viewer: Viewer) -> None:
+        self.viewers.add(viewer)
+        self._count_due.set()
+
+    def leave(self, viewer: Viewer) -> None:
+        self.viewers.discard(viewer)
+        self._count_due.set()
+
+    async def close(self) -> None:
+        """Stop following the game, and tell the service nobody watches it here any more."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        try:
+            await self._spectators.report(self.game_id, 0)
+        except Exception:
+            log.exception("could not report that game %d has no watchers", self.game_id)
+
+    def state_frame(self, game: WatchedGame, you: Side | None) -> str:
+        """The state frame for one viewer."""
+        return json.dumps(
+            {"type": "state", "game": game_json(game, you=you, watchers=len(self.viewers))}
+        )
+
+    async def _follow(self) -> None:
+        with self._feed.subscribe(self.game_id) as changes:
+            self._subscribed.set()
+            while True:
+                await changes.next()
+                try:
+                    game = await self._snapshot(self.game_id)
+                except Exception:
+                    log.exception("could not read game %d for its live board", self.game_id)
+                    continue
+                frames: dict[Side | None, str] = {}
+                sends = []
+                for viewer in list(self.viewers):
+                    if viewer.you not in frames:
+                        frames[viewer.you] = self.state_frame(game, viewer.you)
+                    sends.append(send(viewer.socket, frames[viewer.you]))
+                await asyncio.gather(*sends)
+
+    async def _count(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._count_due.wait(), COUNT_REFRESH_SECONDS)
+            self._count_due.clear()
+            count = len(self.viewers)
+            if count != self._sent_count:
+                self._sent_count = count
+                frame = json.dumps({"type": "watchers", "count": count})
+                await asyncio.gather(*(send(v.socket, frame) for v in list(self.viewers)))
+            try:
+                await self._spectators.report(self.game_id, count)
+            except Exception:
+                log.exception("could not report the watchers of game %d", self.game_id)
+            await asyncio.sleep(WATCHERS_INTERVAL_SECONDS)  # a rate limit, not a wait for work
+
+
+async def send(socket: web.WebSocketResponse, frame: str) -> None:
+    """Send ``frame``; a socket that is gone or does not take it in time is closed."""
+    if socket.closed:
+        return
+    try:
+        await asyncio.wait_for(socket.send_str(frame), SEND_TIMEOUT_SECONDS)
+    except (ConnectionError, TimeoutError, RuntimeError):
+        with contextlib.suppress(Exception):
+            await socket.close()
+
+
+class Rooms:
+    """The rooms of every watched game in this process."""
+
+    def __init__(
+        self,
+        feed: Feed,
+        spectators: Spectators,
+        snapshot: Callable[[int], Awaitable[WatchedGame]],
+    ) -> None:
+        self._feed = feed
+        self._spectators = spectators
+        self._snapshot = snapshot
+        self._rooms: dict[int, Room] = {}
+
+    def __getitem__(self, game_id: int) -> Room:
+        return self._rooms[game_id]
+
+    def enter(self, game_id: int, viewer: Viewer) -> Room:
+        """The game's room with ``viewer`` in it (opened for the first viewer)."""
+        room = self._rooms.get(game_id)
+        if room is None:
+            room = self._rooms[game_id] = Room(
+                game_id, self._feed, self._spectators, self._snapshot
+            )
+        room.join(viewer)
+        return room
+
+    async def leave(self, room: Room, viewer: Viewer) -> None:
+        """``viewer`` left; the last one out closes the room."""
+        room.leave(viewer)
+        if not room.viewers and self._rooms.get(room.game_id) is room:
+            del self._rooms[room.game_id]
+            await room.close()
+
+    async def close(self) -> None:
+        """Close every room (the server stops)."""
+        rooms, self._rooms = list(self._rooms.values()), {}
+        for room in rooms:
+            await room.close()
