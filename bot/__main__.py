@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"configuration error: {exc}", ExitStatus.CANNOT_START)
     # The bot logs at its configured level; a command at the terminal speaks for itself and
     # logs only warnings and errors unless --log-level asks for more.
-    serving = command in ("run", "sync")
+    serving = command in ("run", "sync", "web")
     level = args.log_level or (config.log_level if serving else "WARNING")
     setup_logging(level, secret=config.token)
     for warning in config.warnings:
@@ -111,6 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_games(config, args)
     if command == "migrate-store":
         return run_migrate(args)
+    if command == "web":
+        return _serve_web(config)
     if config.token is None:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return ExitStatus.CANNOT_START
@@ -137,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
         "run", parents=[shared], help="connect to Discord and serve the players (the default)"
     )
     commands.add_parser("sync", parents=[shared], help="publish the slash commands, then exit")
+    commands.add_parser(
+        "web", parents=[shared], help="serve only the live board ([web]) on the database"
+    )
     play = commands.add_parser(
         "play", parents=[shared], help="two players at this terminal, no Discord needed"
     )
@@ -211,6 +216,19 @@ def setup_logging(level: str, *, secret: str | None = None) -> None:
 def _fail(message: str, status: int) -> int:
     print(f"{PROG}: {message}", file=sys.stderr)
     return status
+
+
+def _serve_web(config: BotConfig) -> int:
+    """``jarmo-bot web``: the live board alone (imported only now: it pulls in aiohttp)."""
+    serve = importlib.import_module("bot.web.serve")
+    try:
+        asyncio.run(serve.run_web(config))
+    except KeyboardInterrupt:
+        return ExitStatus.INTERRUPTED
+    except (DatabaseUnusable, SchemaTooNew, OSError) as exc:
+        where = _database_name(config)
+        return _fail(_database_problem(exc, where) or str(exc), ExitStatus.CANNOT_START)
+    return ExitStatus.OK
 
 
 def _connect(config: BotConfig, entry: str) -> int:

@@ -32,7 +32,7 @@ from bot.service.tournaments.cases import TournamentCases
 from bot.service.vacations import VacationCases
 from bot.service.venues import VenueCases
 from bot.service.watching import WatchCases
-from bot.service.web_standins import Spectators, web_secret
+from bot.service.web_standins import PolledFeed, Spectators, web_secret
 
 
 class JarmoService:
@@ -89,6 +89,7 @@ class JarmoService:
         self.player_games = PlayerGames(self.kit)
         self.takebacks = TakebackCases(self.kit, reports, self.servers)
         self.spectators = Spectators()
+        self.feed = PolledFeed(store.games)
 
     def with_computer(self, computer: Actor) -> JarmoService:
         """A service like this one (same store, settings, clock and random source) that plays

@@ -4,9 +4,11 @@ the counts are kept in this process only, the secret in the bot's state."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import secrets
 import time
+from dataclasses import dataclass
 
 from bot import store as st
 
@@ -40,3 +42,55 @@ async def web_secret(state: st.BotStateStore) -> bytes:
         await state.set(_SECRET_KEY, kept)
         kept = await state.get(_SECRET_KEY) or kept
     return base64.urlsafe_b64decode(kept)
+
+
+POLL_SECONDS = 1.0  # how often the stand-in feed reads a watched game's version
+
+
+@dataclass(frozen=True, slots=True)
+class GameChange:
+    """A stored change of a game: its version after the change."""
+
+    game_id: int
+    version: int
+
+
+class PolledGame:
+    """The changes of one game, found by reading its version every ``POLL_SECONDS``."""
+
+    def __init__(self, games: st.GameStore, game_id: int) -> None:
+        self._games = games
+        self._game_id = game_id
+        self._seen: int | None = None
+
+    def __enter__(self) -> PolledGame:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
+
+    async def next(self) -> GameChange:
+        """Wait for the game's next version (a game that cannot be read is not a change)."""
+        while True:
+            try:
+                version: int | None = (await self._games.get(self._game_id)).version
+            except (st.NotFound, st.CorruptGame, st.StoreBusy):
+                version = self._seen
+            if self._seen is None:
+                self._seen = version
+            elif version != self._seen and version is not None:
+                self._seen = version
+                return GameChange(self._game_id, version)
+            await asyncio.sleep(POLL_SECONDS)
+
+
+class PolledFeed:
+    """``service.feed`` until the store announces its changes: every watched game is read
+    once a second."""
+
+    def __init__(self, games: st.GameStore) -> None:
+        self._games = games
+
+    def subscribe(self, game_id: int) -> PolledGame:
+        """The changes of ``game_id`` from now on."""
+        return PolledGame(self._games, game_id)

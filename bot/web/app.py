@@ -7,7 +7,6 @@ secret or a request body."""
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import contextlib
 import json
