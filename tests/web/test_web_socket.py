@@ -216,3 +216,11 @@ async def test_a_move_made_elsewhere_reaches_the_page(live: Live) -> None:
     await live.service.play.move(place, ANN, read_action(move))  # a /jarmo move in Discord
     assert (await _frame(ws, "state"))["game"]["moves"] == [move]
     await ws.close()
+
+
+async def test_a_refusal_of_the_page_is_in_its_language(live: Live) -> None:
+    board = await start_match(live.service)
+    ws = await _watch(live, live.token(board.game.id, hours=-1), lang="de")
+    refused = await _frame(ws, "refused")
+    assert refused["text"].startswith("Dieser Link ist abgelaufen")
+    assert await _closed(ws) == CLOSE_BAD_TOKEN
