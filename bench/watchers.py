@@ -125,6 +125,7 @@ class Watchers:
         self.arrivals: dict[int, list[float]] = {}
         self.got: dict[int, asyncio.Event] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._sockets: list[aiohttp.ClientWebSocketResponse] = []
 
     async def open(self, session: aiohttp.ClientSession, url: str, token: str) -> None:
         ready = asyncio.Semaphore(0)
@@ -137,6 +138,7 @@ class Watchers:
         self, session: aiohttp.ClientSession, url: str, token: str, ready: asyncio.Semaphore
     ) -> None:
         async with session.ws_connect(url) as ws:
+            self._sockets.append(ws)
             await ws.send_str(json.dumps({"type": "watch", "token": token}))
             first = True
             async for message in ws:
@@ -158,9 +160,8 @@ class Watchers:
         return self.arrivals[version]
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*(ws.close() for ws in self._sockets))
+        await asyncio.wait_for(asyncio.gather(*self._tasks), WAIT_SECONDS)
 
 
 async def one_run(watchers: int, moves: int, seed: int) -> tuple[list[float], float, float]:
@@ -195,7 +196,9 @@ async def one_run(watchers: int, moves: int, seed: int) -> tuple[list[float], fl
                 connector = aiohttp.TCPConnector(limit=0)
                 async with aiohttp.ClientSession(connector=connector) as session:
                     pages = Watchers(watchers)
+                    opening = time.perf_counter()
                     await pages.open(session, url, token)
+                    print(f"  {watchers} pages open in {time.perf_counter() - opening:.1f} s")
                     latencies: list[float] = []
                     watched: list[float] = []
                     for _ in range(moves):
@@ -204,7 +207,9 @@ async def one_run(watchers: int, moves: int, seed: int) -> tuple[list[float], fl
                         latencies += [t - committed for t in await pages.all_got(version)]
                     await pages.close()
             finally:
+                closing = time.perf_counter()
                 await runner.cleanup()
+                print(f"  server closed in {time.perf_counter() - closing:.1f} s")
     return latencies, statistics.median(alone), statistics.median(watched)
 
 

@@ -235,9 +235,7 @@ class LiveBoard:
         viewer = Viewer(ws, you)
         room = self.rooms.enter(grant.game_id, viewer)
         try:
-            await room.subscribed()
-            game = await service.watching.snapshot(grant.game_id)  # none missed since
-            await send(ws, room.state_frame(game, you))
+            await send(ws, room.state_frame(await room.current(), you))
             async for message in ws:
                 frame = self._read(message, frames)
                 if frame is None:
@@ -397,9 +395,13 @@ def create_web_app(
     if settings.static_dir.is_dir():
         app.router.add_static("/static", settings.static_dir, follow_symlinks=False)
 
+    async def hang_up(_app: web.Application) -> None:
+        await board.rooms.hang_up()
+
     async def close(_app: web.Application) -> None:
         await board.close()
 
+    app.on_shutdown.append(hang_up)
     app.on_cleanup.append(close)
     return app
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Protocol
 
+import aiohttp
 from aiohttp import web
 
 from bot.jarmo.position import Side
@@ -91,11 +92,20 @@ class Room:
             asyncio.create_task(self._count(), name=f"live board watchers {game_id}"),
         ]
         self._subscribed = asyncio.Event()
+        self._latest: WatchedGame | None = None  # the newest read since the room subscribed
+        self._closed = False
 
-    async def subscribed(self) -> None:
-        """Wait until the room hears the game's changes (a snapshot read after this misses
-        none)."""
+    async def current(self) -> WatchedGame:
+        """The game as it is now: read once for everyone who joins between two changes."""
         await self._subscribed.wait()
+        if self._latest is None:
+            self._keep(await self._snapshot(self.game_id))
+        assert self._latest is not None
+        return self._latest
+
+    def _keep(self, game: WatchedGame) -> None:
+        if self._latest is None or game.version >= self._latest.version:
+            self._latest = game
 
     def join(self, viewer: Viewer) -> None:
         self.viewers.add(viewer)
@@ -107,11 +117,13 @@ class Room:
 
     async def close(self) -> None:
         """Stop following the game, and tell the service nobody watches it here any more."""
+        # A socket's close may swallow the cancellation of a task sending to it: the loops
+        # also stop by themselves once the room is closed.
+        self._closed = True
+        self._count_due.set()
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await asyncio.wait(self._tasks, timeout=SEND_TIMEOUT_SECONDS)
         try:
             await self._spectators.report(self.game_id, 0)
         except Exception:
@@ -126,13 +138,15 @@ class Room:
     async def _follow(self) -> None:
         with self._feed.subscribe(self.game_id) as changes:
             self._subscribed.set()
-            while True:
+            while not self._closed:
                 await changes.next()
                 try:
                     game = await self._snapshot(self.game_id)
                 except Exception:
+                    self._latest = None  # read again by the next to join
                     log.exception("could not read game %d for its live board", self.game_id)
                     continue
+                self._keep(game)
                 frames: dict[Side | None, str] = {}
                 sends = []
                 for viewer in list(self.viewers):
@@ -142,10 +156,12 @@ class Room:
                 await asyncio.gather(*sends)
 
     async def _count(self) -> None:
-        while True:
+        while not self._closed:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._count_due.wait(), COUNT_REFRESH_SECONDS)
             self._count_due.clear()
+            if self._closed:
+                return
             count = len(self.viewers)
             if count != self._sent_count:
                 self._sent_count = count
@@ -202,6 +218,14 @@ class Rooms:
         if not room.viewers and self._rooms.get(room.game_id) is room:
             del self._rooms[room.game_id]
             await room.close()
+
+    async def hang_up(self) -> None:
+        """Close every page's socket (the server stops: it waits for no page to go)."""
+        sockets = [viewer.socket for room in self._rooms.values() for viewer in room.viewers]
+        await asyncio.gather(
+            *(socket.close(code=aiohttp.WSCloseCode.GOING_AWAY) for socket in sockets),
+            return_exceptions=True,
+        )
 
     async def close(self) -> None:
         """Close every room (the server stops)."""
