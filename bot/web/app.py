@@ -247,7 +247,7 @@ class LiveBoard:
                         raise
                     await self._refuse(ws, refused)
         finally:
-            await self.rooms.leave(room, viewer)
+            self.rooms.leave(room, viewer)
 
     async def _answer(
         self,

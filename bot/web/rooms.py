@@ -198,6 +198,7 @@ class Rooms:
         self._spectators = spectators
         self._snapshot = snapshot
         self._rooms: dict[int, Room] = {}
+        self._closing: set[asyncio.Task[None]] = set()
 
     def __getitem__(self, game_id: int) -> Room:
         return self._rooms[game_id]
@@ -212,12 +213,16 @@ class Rooms:
         room.join(viewer)
         return room
 
-    async def leave(self, room: Room, viewer: Viewer) -> None:
-        """``viewer`` left; the last one out closes the room."""
+    def leave(self, room: Room, viewer: Viewer) -> None:
+        """``viewer`` left; the last one out closes the room. The closing runs on its own:
+        the server cancels the handler of a socket that went away, and the room must close
+        all the same."""
         room.leave(viewer)
         if not room.viewers and self._rooms.get(room.game_id) is room:
             del self._rooms[room.game_id]
-            await room.close()
+            closing = asyncio.create_task(room.close(), name=f"live board {room.game_id} closes")
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
 
     async def hang_up(self) -> None:
         """Close every page's socket (the server stops: it waits for no page to go)."""
@@ -232,3 +237,5 @@ class Rooms:
         rooms, self._rooms = list(self._rooms.values()), {}
         for room in rooms:
             await room.close()
+        if self._closing:
+            await asyncio.wait(self._closing, timeout=SEND_TIMEOUT_SECONDS)
