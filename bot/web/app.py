@@ -13,7 +13,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -60,8 +60,8 @@ class WebSettings:
 
     activity: bool = False
     client_id: int | None = None
-    client_secret: str | None = None
-    bot_token: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
+    bot_token: str | None = field(default=None, repr=False)
     discord_api: str = DISCORD_API
     watch_frame_seconds: float = WATCH_FRAME_SECONDS
     static_dir: Path = STATIC
