@@ -86,7 +86,7 @@ class MemoryFeed:
             self.publish(updated.id, updated.version)
             return updated
 
-        store.games.record_move = recorded  # type: ignore[method-assign]
+        store.games.record_move = recorded  # type: ignore[method-assign]  # the stand-in listens
 
 
 class MemorySpectators:

@@ -10,7 +10,7 @@ from bot.web.serve import web_settings
 
 def _config_file(tmp_path: Path) -> Path:
     path = tmp_path / "jarmo.toml"
-    path.write_text('[web]\nenabled = true\nport = 0\nactivity = true\nclient_id = 1234567890\n')
+    path.write_text("[web]\nenabled = true\nport = 0\nactivity = true\nclient_id = 1234567890\n")
     return path
 
 
