@@ -235,7 +235,7 @@ class LiveBoard:
         viewer = Viewer(ws, you)
         room = self.rooms.enter(grant.game_id, viewer)
         try:
-            await send(ws, room.state_frame(await room.current(), you))
+            await room.show(viewer)
             async for message in ws:
                 frame = self._read(message, frames)
                 if frame is None:

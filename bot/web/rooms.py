@@ -68,6 +68,7 @@ class Viewer:
 
     socket: web.WebSocketResponse
     you: Side | None
+    shown: bool = False  # whether it has its first state (nothing else comes before it)
 
 
 class Room:
@@ -93,6 +94,7 @@ class Room:
         ]
         self._subscribed = asyncio.Event()
         self._latest: WatchedGame | None = None  # the newest read since the room subscribed
+        self._changing = asyncio.Lock()  # held while a change goes out, and a first state
         self._closed = False
 
     async def current(self) -> WatchedGame:
@@ -108,7 +110,15 @@ class Room:
             self._latest = game
 
     def join(self, viewer: Viewer) -> None:
+        """Hold the room open for ``viewer``, who gets nothing before :meth:`show`."""
         self.viewers.add(viewer)
+
+    async def show(self, viewer: Viewer) -> None:
+        """Send a viewer who joined its first state, then everything that follows; under the
+        lock of the changes, so that no older state can come after a newer one."""
+        async with self._changing:
+            await send(viewer.socket, self.state_frame(await self.current(), viewer.you))
+            viewer.shown = True
         self._count_due.set()
 
     def leave(self, viewer: Viewer) -> None:
@@ -140,20 +150,27 @@ class Room:
             self._subscribed.set()
             while not self._closed:
                 await changes.next()
-                try:
-                    game = await self._snapshot(self.game_id)
-                except Exception:
-                    self._latest = None  # read again by the next to join
-                    log.exception("could not read game %d for its live board", self.game_id)
-                    continue
-                self._keep(game)
-                frames: dict[Side | None, str] = {}
-                sends = []
-                for viewer in list(self.viewers):
-                    if viewer.you not in frames:
-                        frames[viewer.you] = self.state_frame(game, viewer.you)
-                    sends.append(send(viewer.socket, frames[viewer.you]))
-                await asyncio.gather(*sends)
+                async with self._changing:
+                    await self._send_change()
+
+    async def _send_change(self) -> None:
+        try:
+            game = await self._snapshot(self.game_id)
+        except Exception:
+            self._latest = None  # read again by the next to join
+            log.exception("could not read game %d for its live board", self.game_id)
+            return
+        self._keep(game)
+        frames: dict[Side | None, str] = {}
+        sends = []
+        for viewer in self._shown():
+            if viewer.you not in frames:
+                frames[viewer.you] = self.state_frame(game, viewer.you)
+            sends.append(send(viewer.socket, frames[viewer.you]))
+        await asyncio.gather(*sends)
+
+    def _shown(self) -> list[Viewer]:
+        return [viewer for viewer in self.viewers if viewer.shown]
 
     async def _count(self) -> None:
         while not self._closed:
@@ -166,7 +183,7 @@ class Room:
             if count != self._sent_count:
                 self._sent_count = count
                 frame = json.dumps({"type": "watchers", "count": count})
-                await asyncio.gather(*(send(v.socket, frame) for v in list(self.viewers)))
+                await asyncio.gather(*(send(v.socket, frame) for v in self._shown()))
             try:
                 await self._spectators.report(self.game_id, count)
             except Exception:
