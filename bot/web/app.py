@@ -179,13 +179,16 @@ class LiveBoard:
         return frame
 
     def _read(
-        self, message: aiohttp.WSMessage, frames: collections.deque[float]
+        self,
+        message: aiohttp.WSMessage,
+        frames: collections.deque[float],
+        language: str | None = None,
     ) -> dict[str, Any] | None:
         """The frame's JSON object; ``None`` when the socket closed. Raises ``_Refused`` for a
-        flood (too many frames, or one too big)."""
+        flood (too many frames, or one too big, or not text)."""
         if message.type != aiohttp.WSMsgType.TEXT:
-            if message.type in (aiohttp.WSMsgType.BINARY,):
-                raise self._flood(None)
+            if message.type == aiohttp.WSMsgType.BINARY:
+                raise self._flood(language)
             return None
         now = time.monotonic()
         frames.append(now)
@@ -193,7 +196,7 @@ class LiveBoard:
             frames.popleft()
         text = message.data
         if len(frames) > FLOOD_FRAMES or len(text.encode()) > MAX_FRAME_BYTES:
-            raise self._flood(None)
+            raise self._flood(language)
         try:
             frame = json.loads(text)
         except ValueError:
@@ -237,7 +240,7 @@ class LiveBoard:
         try:
             await room.show(viewer)
             async for message in ws:
-                frame = self._read(message, frames)
+                frame = self._read(message, frames, language)
                 if frame is None:
                     break
                 try:

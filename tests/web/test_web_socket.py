@@ -159,10 +159,12 @@ async def test_watching_off_closes_with_4403(live: Live) -> None:
 
 async def test_too_many_frames_close_with_4408(live: Live) -> None:
     board = await start_match(live.service)
-    ws = await _watch(live, live.token(board.game.id))
+    ws = await _watch(live, live.token(board.game.id), lang="pl")
     await _frame(ws, "state")
     for _ in range(30):
         await ws.send_json({"type": "ping"})
+    refused = await _frame(ws, "refused")
+    assert refused["code"] == "flood" and refused["text"].startswith("Ta strona")
     assert await _closed(ws) == CLOSE_FLOOD
 
 
