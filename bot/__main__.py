@@ -220,34 +220,43 @@ def _fail(message: str, status: int) -> int:
 
 def _serve_web(config: BotConfig) -> int:
     """``jarmo-bot web``: the live board alone (imported only now: it pulls in aiohttp)."""
+    refused = _check_database(config)
+    if refused is not None:
+        return refused
     serve = importlib.import_module("bot.web.serve")
     try:
         asyncio.run(serve.run_web(config))
     except KeyboardInterrupt:
         return ExitStatus.INTERRUPTED
-    except (DatabaseUnusable, SchemaTooNew, OSError) as exc:
+    except Exception as exc:
+        return _startup_failure(exc, config)
+    return ExitStatus.OK
+
+
+def _check_database(config: BotConfig) -> int | None:
+    """Before serving: a database we cannot use is a start-up error (its exit status), and the
+    file (and its folder) must be left exactly as they were; ``None`` when it can be used."""
+    try:
+        if config.database_url is not None:
+            asyncio.run(check_server(config.database_url))
+        else:
+            check_database(config.database)
+            check_not_in_use(config.database)
+    except (DatabaseUnusable, SchemaTooNew) as exc:
         where = _database_name(config)
         return _fail(_database_problem(exc, where) or str(exc), ExitStatus.CANNOT_START)
-    return ExitStatus.OK
+    except OSError as exc:
+        message = f"cannot use the database {config.database}: {exc}"
+        return _fail(message, ExitStatus.CANNOT_START)
+    return None
 
 
 def _connect(config: BotConfig, entry: str) -> int:
     """Run ``bot.client.<entry>(config)`` (imported only now: it pulls in discord.py)."""
-    if entry == "run_bot":
-        # Before connecting to Discord: a database we cannot use is a start-up error, and the
-        # file (and its folder) must be left exactly as they were.
-        try:
-            if config.database_url is not None:
-                asyncio.run(check_server(config.database_url))
-            else:
-                check_database(config.database)
-                check_not_in_use(config.database)
-        except (DatabaseUnusable, SchemaTooNew) as exc:
-            where = _database_name(config)
-            return _fail(_database_problem(exc, where) or str(exc), ExitStatus.CANNOT_START)
-        except OSError as exc:
-            message = f"cannot use the database {config.database}: {exc}"
-            return _fail(message, ExitStatus.CANNOT_START)
+    if entry == "run_bot":  # before connecting to Discord
+        refused = _check_database(config)
+        if refused is not None:
+            return refused
     client = importlib.import_module("bot.client")
     try:
         asyncio.run(getattr(client, entry)(config))
