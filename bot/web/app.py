@@ -410,8 +410,9 @@ def create_web_app(
 
 
 async def start_web_server(app: web.Application, address: str, port: int) -> web.AppRunner:
-    """Serve ``app`` on ``address``:``port`` (0: a free port); the access log leaves out the
-    query string (nothing secret rides there, but nothing is lost by it)."""
+    """Serve ``app`` on ``address``:``port`` (0: a free port). The access log shows the request
+    line, never a token: tokens ride in URL fragments, frames and bodies, which it leaves out
+    (and it leaves out the referrer and the browser too)."""
     runner = web.AppRunner(app, access_log_format='%a "%r" %s %b %Tf')
     await runner.setup()
     site = web.TCPSite(runner, address, port)
