@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"configuration error: {exc}", ExitStatus.CANNOT_START)
     # The bot logs at its configured level; a command at the terminal speaks for itself and
     # logs only warnings and errors unless --log-level asks for more.
-    serving = command in ("run", "sync")
+    serving = command in ("run", "sync", "web")
     level = args.log_level or (config.log_level if serving else "WARNING")
     setup_logging(level, secret=config.token)
     for warning in config.warnings:
@@ -111,6 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_games(config, args)
     if command == "migrate-store":
         return run_migrate(args)
+    if command == "web":
+        return _serve_web(config)
     if config.token is None:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return ExitStatus.CANNOT_START
@@ -137,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
         "run", parents=[shared], help="connect to Discord and serve the players (the default)"
     )
     commands.add_parser("sync", parents=[shared], help="publish the slash commands, then exit")
+    commands.add_parser(
+        "web", parents=[shared], help="serve only the live board ([web]) on the database"
+    )
     play = commands.add_parser(
         "play", parents=[shared], help="two players at this terminal, no Discord needed"
     )
@@ -213,23 +218,45 @@ def _fail(message: str, status: int) -> int:
     return status
 
 
+def _serve_web(config: BotConfig) -> int:
+    """``jarmo-bot web``: the live board alone (imported only now: it pulls in aiohttp)."""
+    refused = _check_database(config)
+    if refused is not None:
+        return refused
+    serve = importlib.import_module("bot.web.serve")
+    try:
+        asyncio.run(serve.run_web(config))
+    except KeyboardInterrupt:
+        return ExitStatus.INTERRUPTED
+    except Exception as exc:
+        return _startup_failure(exc, config)
+    return ExitStatus.OK
+
+
+def _check_database(config: BotConfig) -> int | None:
+    """Before serving: a database we cannot use is a start-up error (its exit status), and the
+    file (and its folder) must be left exactly as they were; ``None`` when it can be used."""
+    try:
+        if config.database_url is not None:
+            asyncio.run(check_server(config.database_url))
+        else:
+            check_database(config.database)
+            check_not_in_use(config.database)
+    except (DatabaseUnusable, SchemaTooNew) as exc:
+        where = _database_name(config)
+        return _fail(_database_problem(exc, where) or str(exc), ExitStatus.CANNOT_START)
+    except OSError as exc:
+        message = f"cannot use the database {config.database}: {exc}"
+        return _fail(message, ExitStatus.CANNOT_START)
+    return None
+
+
 def _connect(config: BotConfig, entry: str) -> int:
     """Run ``bot.client.<entry>(config)`` (imported only now: it pulls in discord.py)."""
-    if entry == "run_bot":
-        # Before connecting to Discord: a database we cannot use is a start-up error, and the
-        # file (and its folder) must be left exactly as they were.
-        try:
-            if config.database_url is not None:
-                asyncio.run(check_server(config.database_url))
-            else:
-                check_database(config.database)
-                check_not_in_use(config.database)
-        except (DatabaseUnusable, SchemaTooNew) as exc:
-            where = _database_name(config)
-            return _fail(_database_problem(exc, where) or str(exc), ExitStatus.CANNOT_START)
-        except OSError as exc:
-            message = f"cannot use the database {config.database}: {exc}"
-            return _fail(message, ExitStatus.CANNOT_START)
+    if entry == "run_bot":  # before connecting to Discord
+        refused = _check_database(config)
+        if refused is not None:
+            return refused
     client = importlib.import_module("bot.client")
     try:
         asyncio.run(getattr(client, entry)(config))

@@ -13,6 +13,7 @@ import signal
 from typing import TYPE_CHECKING, Any
 
 import discord
+from aiohttp import web
 from discord.ext import commands
 
 from bot.cogs import CatalogueTranslator, InFlight, JarmoTree, publish_if_changed
@@ -25,6 +26,7 @@ from bot.service.deadlines import DeadlineScheduler
 from bot.service.jobs import Job, Jobs
 from bot.service.reviews import pool_analyser
 from bot.store import Store, open_database
+from bot.web.serve import start_live_board
 
 if TYPE_CHECKING:
     from bot.config import BotConfig
@@ -68,6 +70,7 @@ class JarmoBot(commands.AutoShardedBot):
         self.job_stop_seconds = JOB_STOP_SECONDS
         self._shards = config.shards()
         self._heartbeat = Heartbeat(config.heartbeat_file, self.gateway_open)
+        self._live_board: web.AppRunner | None = None
 
     @property
     def service(self) -> JarmoService:
@@ -110,6 +113,8 @@ class JarmoBot(commands.AutoShardedBot):
         self.jobs.start(Job("image warm-up", _warm_up_images, tries=1), when_ready=False)
         self.jobs.start(Job("reminders and timeouts", scheduler.run_due_now, scheduler.wait))
         self.jobs.start(service.tournaments.rounds.job(self.owns_server))
+        if self.config.web.enabled:
+            self._live_board = await start_live_board(service, self.config)
         await self._publish_commands()
 
     async def _build_service(self) -> None:
@@ -157,6 +162,9 @@ class JarmoBot(commands.AutoShardedBot):
         database, within ``JOB_STOP_SECONDS + STORE_CLOSE_SECONDS`` (plus the gateway's close)
         whatever the jobs are doing; never raises for a job's failure."""
         await self.jobs.stop(self.job_stop_seconds)
+        if self._live_board is not None:
+            runner, self._live_board = self._live_board, None
+            await runner.cleanup()
         if self._service is not None:
             await self._service.feed.stop()
         if self._serve:

@@ -27,6 +27,7 @@ CONFIG_ENV = "JARMO_CONFIG"
 TOKEN_ENV = "DISCORD_TOKEN"
 DATABASE_ENV = "JARMO_DATABASE"
 DATABASE_URL_ENV = "JARMO_DATABASE_URL"  # the [database] part: PostgreSQL
+CLIENT_SECRET_ENV = "JARMO_CLIENT_SECRET"  # the Activity's OAuth2 secret: never in a file
 _DATABASE_SCHEMES = ("postgresql", "postgres")
 DEFAULT_CONFIG_FILE = "config.toml"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -62,6 +63,8 @@ class WebConfig:
     public_url: str | None = None  # what links to the live board start with
     activity: bool = False  # the Discord Activity (the "Play live" button)
     client_id: int | None = None
+    # The application's OAuth2 client secret, from the environment only; never shown.
+    client_secret: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, repr=False)
@@ -190,6 +193,7 @@ def load_config(
     web = {
         name[len("web_") :]: values.pop(name) for name in list(values) if name.startswith("web_")
     }
+    web["client_secret"] = env.get(CLIENT_SECRET_ENV, "").strip() or None
     values["web"] = WebConfig(**web)
     values["warnings"] = _retired_layout_warning(values.pop("retired_layout", None), source)
     values.setdefault("database", _absolute(BotConfig.database, base))

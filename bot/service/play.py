@@ -63,8 +63,37 @@ class PlayCases:
         async with self._kit.locks(place.channel_id):
             return await self._play(place, actor, board.game, action)
 
+    async def move_in_game(
+        self, game_id: int, actor: Actor, action: Action, *, expected_version: int
+    ) -> Report:
+        """Play ``action`` for the actor in the game ``game_id`` as it stood at
+        ``expected_version`` (a page that showed it), wherever the game is played: a newer
+        version is ``GameChanged``. Nobody in the game's channel sees the move come, so where
+        the bot posts, the new board is announced there through the outbox."""
+        kit = self._kit
+        try:
+            found = await kit.store.games.get(game_id)
+        except st.NotFound:
+            raise errors.NoGameHere(errors.Code.NO_GAME) from None
+        except st.CorruptGame as damaged:
+            raise errors.GameDamaged(damaged.game_id, damaged.reason) from None
+        place = Place(found.guild_id, found.channel_id)
+        async with kit.locks(place.channel_id):
+            record = await players_game(kit, place, actor, needs_turn=True)
+            if record.id != game_id:
+                raise errors.GameChanged(errors.Code.GAME_ALREADY_ENDED)
+            if record.version != expected_version:
+                raise game_changed()
+            return await self._play(place, actor, record, action, announce_move=True)
+
     async def _play(
-        self, place: Place, actor: Actor, record: st.GameRecord, action: Action
+        self,
+        place: Place,
+        actor: Actor,
+        record: st.GameRecord,
+        action: Action,
+        *,
+        announce_move: bool = False,
     ) -> Report:
         check_clock(self._kit, record)  # paused, or out of time: no move
         game = record.engine
@@ -72,18 +101,27 @@ class PlayCases:
             played = game.play(action)
         except IllegalMove as exc:
             raise errors.BadMove(errors.Code.ILLEGAL_MOVE, cause=exc) from None
-        return await self._after_action(place, actor, record, game, played)
+        return await self._after_action(
+            place, actor, record, game, played, announce_move=announce_move
+        )
 
     async def redeploy(self, place: Place, actor: Actor, point: str) -> Report:
         """Redeploy (classic/jasir) or place from the reserve (ludos) on a camp point."""
         return await self.move(place, actor, read_action("@" + read_point(point)))
 
     async def _after_action(
-        self, place: Place, actor: Actor, record: st.GameRecord, game: Game, played: str
+        self,
+        place: Place,
+        actor: Actor,
+        record: st.GameRecord,
+        game: Game,
+        played: str,
+        *,
+        announce_move: bool = False,
     ) -> Report:
         kit = self._kit
         await kit.names.remember(place, actor)
-        computer_move = self._computer_move_announcement(place, record, actor, game)
+        computer_move = self._move_announcement(place, record, actor, game, announce_move)
         ping = self._pings.plan(record, actor.user_id, game)
         announce = ping.announce if computer_move is None else (computer_move, *ping.announce)
         if game.over:
@@ -107,7 +145,7 @@ class PlayCases:
         except st.StaleGame:
             raise game_changed() from None
         kit.signals.new_deadline(updated.match)
-        if ping.announce:  # the direct message is due now
+        if ping.announce or announce_move:  # due now
             kit.signals.announcements_changed.set()
         board = await self._reports.view(updated)
         key = computer_move.key if computer_move else None
@@ -120,19 +158,22 @@ class PlayCases:
             dm_refused=ping.dm_refused,
         )
 
-    def _computer_move_announcement(
-        self, place: Place, record: st.GameRecord, actor: Actor, game: Game
+    def _move_announcement(
+        self, place: Place, record: st.GameRecord, actor: Actor, game: Game, announce_move: bool
     ) -> st.Announcement | None:
         """Nobody's interaction waits for the computer's move, so it is written to the outbox
         with the move: held for the caller to post, and delivered later if the bot dies first.
-        Where the bot cannot post by itself, only the caller shows it (else the next board)."""
-        if not self._kit.is_computer(actor.user_id) or not place.bot_posts:
+        Where the bot cannot post by itself, only the caller shows it (else the next board).
+        A move from the live board (``announce_move``) has no caller in the channel: the
+        delivery loop posts it at once."""
+        computer = self._kit.is_computer(actor.user_id)
+        if not (computer or announce_move) or not place.bot_posts:
             return None
         version, played = record.version + 1, game.history[-1]
         return st.announcement(
-            f"computer_move:{record.id}:{version}",
+            f"{'computer_move' if computer else 'live_move'}:{record.id}:{version}",
             st.ComputerMovePost(version, played, actor.user_id, plies=len(game.history)),
-            held_seconds=ANNOUNCEMENT_HOLD_SECONDS,
+            held_seconds=ANNOUNCEMENT_HOLD_SECONDS if computer else 0.0,
         )
 
     async def player_game(self, place: Place, actor: Actor) -> st.GameRecord:

@@ -33,6 +33,7 @@ from bot.service.takebacks import TakebackCases
 from bot.service.tournaments.cases import TournamentCases
 from bot.service.vacations import VacationCases
 from bot.service.venues import VenueCases
+from bot.service.watching import WatchCases
 
 
 class JarmoService:
@@ -70,6 +71,7 @@ class JarmoService:
         ender = GameEnder(self.kit, reports, match_listeners)
         self.challenges = ChallengeCases(self.kit, reports)
         self.play = PlayCases(self.kit, reports, ender)
+        self.watching = WatchCases(self.kit, self.play)  # the live board
         self.clocks = ClockCases(self.kit, reports, ender)
         self.standings = StandingsCases(self.kit, reports)
         self.stats = PlayerStats(store.ratings, store.results, store.games, self.kit.names)

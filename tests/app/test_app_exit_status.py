@@ -41,6 +41,7 @@ def test_the_commands_are_the_ones_this_file_knows() -> None:
         "ratings",
         "run",
         "sync",
+        "web",
     ]
 
 

@@ -1,0 +1,76 @@
+"""A watched game as the page reads it (the GAME object of the live board's protocol). Ids are
+strings: JavaScript numbers lose 64-bit ids."""
+
+from __future__ import annotations
+
+from datetime import UTC
+from typing import Any
+
+from bot.jarmo.position import Side
+from bot.render._theme import RGB, theme_for
+from bot.service.watching import SIDES, MoveShape, WatchedGame
+
+
+def _hex(rgb: RGB) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def _move(shape: MoveShape) -> dict[str, str | None]:
+    return {"text": shape.text, "from": shape.origin, "to": shape.target, "place": shape.place}
+
+
+def colors(ruleset: str) -> dict[str, str]:
+    """The board's colours, the same as the pictures the bot posts."""
+    theme = theme_for(ruleset)
+    return {
+        "background": _hex(theme.board),
+        "line": _hex(theme.line),
+        "white": _hex(theme.piece_fill["white"]),
+        "black": _hex(theme.piece_fill["black"]),
+        "last_move": _hex(theme.last_move),
+        "camp_white": _hex(theme.camp["white"]),
+        "camp_black": _hex(theme.camp["black"]),
+    }
+
+
+def game_json(game: WatchedGame, *, you: Side | None, watchers: int) -> dict[str, Any]:
+    """The GAME object for a viewer playing ``you`` (``None``: a spectator)."""
+    deadline = game.deadline
+    return {
+        "id": str(game.game_id),
+        "version": game.version,
+        "ruleset": game.ruleset,
+        "status": game.status,
+        "board": {
+            "points": [{"name": p.name, "x": p.x, "y": p.y} for p in game.points],
+            "lines": [list(line) for line in game.lines],
+        },
+        "colors": colors(game.ruleset),
+        "pieces": [{"point": point, "side": side} for point, side in game.pieces],
+        "reserve": dict(game.reserve),
+        "camps": {side: list(game.camps[side]) for side in SIDES},
+        "players": {
+            side: {"id": str(game.player_ids[side]), "name": game.player_names[side]}
+            for side in SIDES
+        },
+        "you": you,
+        "turn": game.turn,
+        "last_move": None if game.last_move is None else _move(game.last_move),
+        "moves": list(game.moves),
+        "legal": [_move(m) for m in game.legal] if you is not None and you == game.turn else [],
+        "clock": {
+            "deadline": None
+            if deadline is None
+            else deadline.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "per_move_seconds": game.per_move_seconds,
+            "paused": game.paused,
+        },
+        "score": {
+            "white": game.score["white"],
+            "black": game.score["black"],
+            "game": game.game_number,
+            "games": game.games,
+        },
+        "result": None if game.reason is None else {"winner": game.winner, "reason": game.reason},
+        "watchers": watchers,
+    }

@@ -1,0 +1,258 @@
+"""The sockets watching each game. A game watched by many has one feed subscription, one read
+of the game per change and one serialisation per kind of viewer (White, Black, spectators),
+sent to every socket; the number watching goes to the page and to the service's spectator
+counts at most once a second per game."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Protocol
+
+import aiohttp
+from aiohttp import web
+
+from bot.jarmo.position import Side
+from bot.service.watching import WatchedGame
+from bot.web.game_json import game_json
+
+log = logging.getLogger(__name__)
+WATCHERS_INTERVAL_SECONDS = 1.0  # the count goes out at most this often per game
+# Counts older than two minutes read as nobody watching: a game watched for long is told again.
+COUNT_REFRESH_SECONDS = 60.0
+SEND_TIMEOUT_SECONDS = 10.0  # a socket that takes longer to accept a frame is closed
+
+
+class Change(Protocol):
+    """A stored change of a game (``service.feed``'s ``GameChange``)."""
+
+    @property
+    def version(self) -> int: ...
+
+
+class Subscription(Protocol):
+    """The changes of one game, newest first coalesced, until the ``with`` block ends."""
+
+    def __enter__(self) -> Subscription: ...
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> bool | None: ...
+
+    async def next(self) -> Change: ...
+
+
+class Feed(Protocol):
+    """``service.feed``: changes of stored games."""
+
+    def subscribe(self, game_id: int) -> Subscription: ...
+
+
+class Spectators(Protocol):
+    """``service.spectators``: the counts the board messages show."""
+
+    async def report(self, game_id: int, watching: int) -> None: ...
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One open page: its socket and the side its user plays (``None``: a spectator)."""
+
+    socket: web.WebSocketResponse
+    you: Side | None
+    shown: bool = False  # whether it has its first state (nothing else comes before it)
+
+
+class Room:
+    """Everyone watching one game."""
+
+    def __init__(
+        self,
+        game_id: int,
+        feed: Feed,
+        spectators: Spectators,
+        snapshot: Callable[[int], Awaitable[WatchedGame]],
+    ) -> None:
+        self.game_id = game_id
+        self._feed = feed
+        self._spectators = spectators
+        self._snapshot = snapshot
+        self.viewers: set[Viewer] = set()
+        self._count_due = asyncio.Event()
+        self._sent_count = -1
+        self._tasks = [
+            asyncio.create_task(self._follow(), name=f"live board {game_id}"),
+            asyncio.create_task(self._count(), name=f"live board watchers {game_id}"),
+        ]
+        self._subscribed = asyncio.Event()
+        self._latest: WatchedGame | None = None  # the newest read since the room subscribed
+        self._changing = asyncio.Lock()  # held while a change goes out, and a first state
+        self._closed = False
+
+    async def current(self) -> WatchedGame:
+        """The game as it is now: read once for everyone who joins between two changes."""
+        await self._subscribed.wait()
+        if self._latest is None:
+            self._keep(await self._snapshot(self.game_id))
+        assert self._latest is not None
+        return self._latest
+
+    def _keep(self, game: WatchedGame) -> None:
+        if self._latest is None or game.version >= self._latest.version:
+            self._latest = game
+
+    def join(self, viewer: Viewer) -> None:
+        """Hold the room open for ``viewer``, who gets nothing before :meth:`show`."""
+        self.viewers.add(viewer)
+
+    async def show(self, viewer: Viewer) -> None:
+        """Send a viewer who joined its first state, then everything that follows; under the
+        lock of the changes, so that no older state can come after a newer one."""
+        async with self._changing:
+            await send(viewer.socket, self.state_frame(await self.current(), viewer.you))
+            viewer.shown = True
+        self._count_due.set()
+
+    def leave(self, viewer: Viewer) -> None:
+        self.viewers.discard(viewer)
+        self._count_due.set()
+
+    async def close(self) -> None:
+        """Stop following the game, and tell the service nobody watches it here any more."""
+        # A socket's close may swallow the cancellation of a task sending to it: the loops
+        # also stop by themselves once the room is closed.
+        self._closed = True
+        self._count_due.set()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.wait(self._tasks, timeout=SEND_TIMEOUT_SECONDS)
+        try:
+            await self._spectators.report(self.game_id, 0)
+        except Exception:
+            log.exception("could not report that game %d has no watchers", self.game_id)
+
+    def state_frame(self, game: WatchedGame, you: Side | None) -> str:
+        """The state frame for one viewer."""
+        return json.dumps(
+            {"type": "state", "game": game_json(game, you=you, watchers=len(self.viewers))}
+        )
+
+    async def _follow(self) -> None:
+        with self._feed.subscribe(self.game_id) as changes:
+            self._subscribed.set()
+            while not self._closed:
+                await changes.next()
+                async with self._changing:
+                    await self._send_change()
+
+    async def _send_change(self) -> None:
+        try:
+            game = await self._snapshot(self.game_id)
+        except Exception:
+            self._latest = None  # read again by the next to join
+            log.exception("could not read game %d for its live board", self.game_id)
+            return
+        self._keep(game)
+        frames: dict[Side | None, str] = {}
+        sends = []
+        for viewer in self._shown():
+            if viewer.you not in frames:
+                frames[viewer.you] = self.state_frame(game, viewer.you)
+            sends.append(send(viewer.socket, frames[viewer.you]))
+        await asyncio.gather(*sends)
+
+    def _shown(self) -> list[Viewer]:
+        return [viewer for viewer in self.viewers if viewer.shown]
+
+    async def _count(self) -> None:
+        while not self._closed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._count_due.wait(), COUNT_REFRESH_SECONDS)
+            self._count_due.clear()
+            if self._closed:
+                return
+            count = len(self.viewers)
+            if count != self._sent_count:
+                self._sent_count = count
+                frame = json.dumps({"type": "watchers", "count": count})
+                await asyncio.gather(*(send(v.socket, frame) for v in self._shown()))
+            try:
+                await self._spectators.report(self.game_id, count)
+            except Exception:
+                log.exception("could not report the watchers of game %d", self.game_id)
+            await asyncio.sleep(WATCHERS_INTERVAL_SECONDS)  # a rate limit, not a wait for work
+
+
+async def send(socket: web.WebSocketResponse, frame: str) -> None:
+    """Send ``frame``; a socket that is gone or does not take it in time is closed."""
+    if socket.closed:
+        return
+    try:
+        await asyncio.wait_for(socket.send_str(frame), SEND_TIMEOUT_SECONDS)
+    except (ConnectionError, TimeoutError, RuntimeError):
+        with contextlib.suppress(Exception):
+            await socket.close()
+
+
+class Rooms:
+    """The rooms of every watched game in this process."""
+
+    def __init__(
+        self,
+        feed: Feed,
+        spectators: Spectators,
+        snapshot: Callable[[int], Awaitable[WatchedGame]],
+    ) -> None:
+        self._feed = feed
+        self._spectators = spectators
+        self._snapshot = snapshot
+        self._rooms: dict[int, Room] = {}
+        self._closing: set[asyncio.Task[None]] = set()
+
+    def __getitem__(self, game_id: int) -> Room:
+        return self._rooms[game_id]
+
+    def enter(self, game_id: int, viewer: Viewer) -> Room:
+        """The game's room with ``viewer`` in it (opened for the first viewer)."""
+        room = self._rooms.get(game_id)
+        if room is None:
+            room = self._rooms[game_id] = Room(
+                game_id, self._feed, self._spectators, self._snapshot
+            )
+        room.join(viewer)
+        return room
+
+    def leave(self, room: Room, viewer: Viewer) -> None:
+        """``viewer`` left; the last one out closes the room. The closing runs on its own:
+        the server cancels the handler of a socket that went away, and the room must close
+        all the same."""
+        room.leave(viewer)
+        if not room.viewers and self._rooms.get(room.game_id) is room:
+            del self._rooms[room.game_id]
+            closing = asyncio.create_task(room.close(), name=f"live board {room.game_id} closes")
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
+
+    async def hang_up(self) -> None:
+        """Close every page's socket (the server stops: it waits for no page to go)."""
+        sockets = [viewer.socket for room in self._rooms.values() for viewer in room.viewers]
+        await asyncio.gather(
+            *(socket.close(code=aiohttp.WSCloseCode.GOING_AWAY) for socket in sockets),
+            return_exceptions=True,
+        )
+
+    async def close(self) -> None:
+        """Close every room (the server stops)."""
+        rooms, self._rooms = list(self._rooms.values()), {}
+        for room in rooms:
+            await room.close()
+        if self._closing:
+            await asyncio.wait(self._closing, timeout=SEND_TIMEOUT_SECONDS)
