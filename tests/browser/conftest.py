@@ -1,0 +1,92 @@
+"""The browser tests run the built page (bot/web/static/) in Debian's Chromium against the stub
+server (stub_server.py), driven by Playwright. Without /usr/bin/chromium they skip."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+from playwright.async_api import BrowserContext, Page, async_playwright
+
+from tests.browser.stub_server import StubServer
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        "browser tests need Chromium at /usr/bin/chromium: apt-get install chromium",
+        allow_module_level=True,
+    )
+
+
+@pytest.fixture
+async def stub() -> AsyncIterator[tuple[StubServer, str]]:
+    """The stub server on a free port, and its address."""
+    server = StubServer()
+    runner = web.AppRunner(server.app())
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    try:
+        yield server, f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
+
+
+@pytest.fixture
+async def browser(tmp_path: Path) -> AsyncIterator[BrowserContext]:
+    """Chromium with a fresh profile; every page it opens fails the test on a script error or
+    a Content Security Policy violation."""
+    async with async_playwright() as playwright:
+        context = await playwright.chromium.launch_persistent_context(
+            tmp_path / "profile",
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 960, "height": 640},
+        )
+        errors: list[str] = []
+
+        def watch(page: Page) -> None:
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on(
+                "console",
+                lambda message: errors.append(message.text) if message.type == "error" else None,
+            )
+
+        context.on("page", watch)
+        for page in context.pages:
+            watch(page)
+        try:
+            yield context
+        finally:
+            await context.close()
+        assert errors == []
+
+
+OpenPage = Callable[[str], Awaitable[Page]]
+
+
+@pytest.fixture
+def open_page(browser: BrowserContext) -> OpenPage:
+    """Opens a new tab at an address."""
+
+    async def open_at(url: str) -> Page:
+        page = await browser.new_page()
+        await page.goto(url)
+        return page
+
+    return open_at
