@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from playwright.async_api import BrowserContext, Page, async_playwright
+from playwright.async_api import BrowserContext, ConsoleMessage, Page, async_playwright, expect
 
 from tests.browser.stub_server import StubServer
 
@@ -58,14 +58,19 @@ async def browser(tmp_path: Path) -> AsyncIterator[BrowserContext]:
             args=CHROMIUM_ARGS,
             viewport={"width": 960, "height": 640},
         )
+        # Generous limits for a busy machine; every wait still ends as soon as its condition holds.
+        context.set_default_timeout(15_000)
+        expect.set_options(timeout=15_000)
         errors: list[str] = []
+
+        def console(message: ConsoleMessage) -> None:
+            # A refusal (403) is an answer the page handles; the browser logs it all the same.
+            if message.type == "error" and not message.text.endswith("status of 403 (Forbidden)"):
+                errors.append(message.text)
 
         def watch(page: Page) -> None:
             page.on("pageerror", lambda error: errors.append(str(error)))
-            page.on(
-                "console",
-                lambda message: errors.append(message.text) if message.type == "error" else None,
-            )
+            page.on("console", console)
 
         context.on("page", watch)
         for page in context.pages:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -84,7 +85,21 @@ class StubServer:
     #: The next move is refused with this (code, text) instead of being played.
     refuse_next: tuple[str, str] | None = None
     deadline: datetime = field(default_factory=lambda: datetime.now(UTC) + timedelta(hours=1))
+    #: The watch token the Activity gets for its channel; None: the channel has no game.
+    activity_game: str | None = "white"
+    #: What /config.json says: whether the page may use the Embedded App SDK's mock.
+    sdk_mock: bool = True
+    #: The bodies the Activity's endpoints were sent, by path.
+    activity_requests: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    #: Set whenever anything above changes, for tests that wait on the server's side.
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def until(self, condition: Callable[[], bool], timeout: float = 10) -> None:
+        """Waits until ``condition()`` holds, checking at every change; fails after ``timeout``."""
+        async with asyncio.timeout(timeout):
+            while not condition():
+                self.changed.clear()
+                await self.changed.wait()
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[_headers])
@@ -149,28 +164,42 @@ class StubServer:
         self.version += 1
         await self._send_states()
 
+    async def drop_connections(self) -> None:
+        """Closes every page's socket as a restarting server would (the pages reconnect)."""
+        for viewer in list(self.viewers):
+            await viewer.socket.close(code=1012, message=b"restarting")
+
     async def _send_states(self) -> None:
         for viewer in list(self.viewers):
-            await viewer.socket.send_json({"type": "state", "game": self.snapshot(viewer.side)})
+            if not viewer.socket.closed:
+                await viewer.socket.send_json({"type": "state", "game": self.snapshot(viewer.side)})
         self.changed.set()
 
     async def _page(self, request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "index.html")
 
     async def _config(self, request: web.Request) -> web.Response:
-        return web.json_response({"client_id": "1234", "activity": True, "sdk_mock": True})
+        return web.json_response({"client_id": "1234", "activity": True, "sdk_mock": self.sdk_mock})
 
     async def _activity_token(self, request: web.Request) -> web.Response:
         body = await request.json()
+        self._record_activity(request, body)
         if body.get("code") != MOCK_CODE:
             return web.json_response({"code": "other"}, status=403)
         return web.json_response({"access_token": ACCESS_TOKEN})
 
     async def _activity_game(self, request: web.Request) -> web.Response:
         body = await request.json()
+        self._record_activity(request, body)
         if body.get("access_token") != ACCESS_TOKEN or body.get("instance_id") != MOCK_INSTANCE_ID:
             return web.json_response({"code": "not_in_instance"}, status=403)
-        return web.json_response({"token": "white"})
+        if self.activity_game is None:
+            return web.json_response({"code": "no_game"}, status=403)
+        return web.json_response({"token": self.activity_game})
+
+    def _record_activity(self, request: web.Request, body: dict[str, Any]) -> None:
+        self.activity_requests.append((request.path, body))
+        self.changed.set()
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse()
@@ -182,6 +211,7 @@ class StubServer:
             return socket
         viewer = Viewer(socket, TOKENS[token])
         self.viewers.append(viewer)
+        self.changed.set()
         try:
             await socket.send_json({"type": "state", "game": self.snapshot(viewer.side)})
             await self._send_watchers()
@@ -195,6 +225,7 @@ class StubServer:
                 self.changed.set()
         finally:
             self.viewers.remove(viewer)
+            self.changed.set()
             await self._send_watchers()
         return socket
 
