@@ -94,9 +94,9 @@ class StubServer:
     #: Set whenever anything above changes, for tests that wait on the server's side.
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
-    async def until(self, condition: Callable[[], bool], timeout: float = 10) -> None:
-        """Waits until ``condition()`` holds, checking at every change; fails after ``timeout``."""
-        async with asyncio.timeout(timeout):
+    async def until(self, condition: Callable[[], bool]) -> None:
+        """Waits until ``condition()`` holds, checking at every change; fails after 15 s."""
+        async with asyncio.timeout(15):
             while not condition():
                 self.changed.clear()
                 await self.changed.wait()
@@ -268,4 +268,3 @@ async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
     if not response.prepared:
         response.headers.update(HEADERS)
     return response
-

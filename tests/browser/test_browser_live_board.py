@@ -7,6 +7,7 @@ import re
 
 from playwright.async_api import Locator, Page, expect
 
+from bot.jarmo import Game
 from tests.browser.conftest import OpenPage
 from tests.browser.stub_server import StubServer
 
@@ -22,7 +23,7 @@ def moves_sent(server: StubServer) -> list[tuple[str | None, dict[str, object]]]
 
 
 async def test_the_page_draws_the_board_from_the_state(stub: Stub, open_page: OpenPage) -> None:
-    server, address = stub
+    _, address = stub
     page = await open_page(f"{address}/watch#spectator")
 
     await expect(page.locator("svg.board .point")).to_have_count(25)
@@ -161,3 +162,67 @@ async def test_a_finished_game_shows_its_result(stub: Stub, open_page: OpenPage)
     await expect(page.locator(".moves li")).to_have_count(len(server.game.history))
     await expect(page.locator(".point.legal")).to_have_count(0)
     await expect(page.locator(".clock")).to_have_text("")
+
+
+async def test_a_move_is_made_with_the_keyboard(stub: Stub, open_page: OpenPage) -> None:
+    server, address = stub
+    player = await open_page(f"{address}/watch#white")
+    await expect(point(player, "A1")).to_contain_class("legal")
+
+    await point(player, "A1").focus()
+    await player.keyboard.press("Enter")
+    await expect(point(player, "A1")).to_contain_class("chosen")
+    await expect(point(player, "A1")).to_be_focused()
+    await point(player, "C2").focus()
+    await player.keyboard.press(" ")
+    await expect(player.locator(".moves li")).to_have_text(["A1-C2"])
+    assert server.game.history == ["A1-C2"]
+
+
+LUDOS_OPENING = [
+    "A1-B3",
+    "A5xB3",
+    "B1-A3",
+    "B5xA3",
+    "C1-A2",
+    "A3-B1",
+    "A2-C1",
+    "B3-A1",
+    "C1-A2",
+    "C5-A4",
+    "A2-C1",
+    "A4-C3",
+    "D1xC3",
+    "D5-B4",
+    "C1-A2",
+    "B4-B3",
+    "C3xB3",
+    "E5-C4",
+]
+
+
+async def test_a_ludos_step_that_reaches_the_far_camp_asks_where_to_place(
+    stub: Stub, open_page: OpenPage
+) -> None:
+    server, address = stub
+    server.game = Game.new("ludos")
+    for move in LUDOS_OPENING:
+        server.game.play(move)
+    with_place = [
+        server.game.notation(a) for a in server.game.legal_actions() if a.place is not None
+    ]
+    assert "B3-A5@C1" in with_place
+    player = await open_page(f"{address}/watch#white")
+
+    await point(player, "B3").click()
+    await point(player, "A5").click()
+    await expect(player.locator(".status")).to_have_text("Now pick where the piece is placed.")
+    places = {text.split("@")[1] for text in with_place if text.startswith("B3-A5@")}
+    await expect(player.locator(".point.legal")).to_have_count(len(places))
+    for place in places:
+        await expect(point(player, place)).to_contain_class("legal")
+    await point(player, "C1").click()
+
+    await server.until(lambda: len(moves_sent(server)) == 1)
+    assert moves_sent(server)[0][1]["move"] == "B3-A5@C1"
+    await expect(player.locator(".moves li").last).to_have_text(server.game.history[-1])

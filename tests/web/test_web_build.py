@@ -50,7 +50,8 @@ def test_the_shipped_files_are_the_ones_the_build_wrote() -> None:
 def test_the_page_has_no_inline_script_or_style_for_the_content_security_policy() -> None:
     html = (STATIC / "index.html").read_text()
     scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.S)
-    assert scripts and all("src=" in attributes and not body.strip() for attributes, body in scripts)
+    assert scripts
+    assert all("src=" in attributes and not body.strip() for attributes, body in scripts)
     assert "<style" not in html
     assert not re.search(r"\s(style|on[a-z]+)=", html)
 

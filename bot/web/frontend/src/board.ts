@@ -36,7 +36,10 @@ export class BoardView {
   private choice: Choice = { stage: "idle" };
   private waiting = false;
 
-  constructor(private readonly send: (action: GameAction, version: number) => void) {
+  constructor(
+    private readonly send: (action: GameAction, version: number) => void,
+    private readonly placing: (asked: boolean) => void,
+  ) {
     const size = 2 * MARGIN + 4 * SPACING;
     this.element = svg("svg", {
       viewBox: `0 0 ${size} ${size}`,
@@ -107,6 +110,7 @@ export class BoardView {
 
   private choose(choice: Choice): void {
     this.choice = choice;
+    this.placing(choice.stage === "place");
     this.draw();
   }
 
@@ -124,6 +128,8 @@ export class BoardView {
   private draw(): void {
     const game = this.game;
     const root = this.element;
+    // Redrawing replaces the points: the one a keyboard user was on keeps the focus.
+    const focused = root.contains(document.activeElement) ? document.activeElement?.getAttribute("data-point") : null;
     root.replaceChildren();
     if (game === null) {
       return;
@@ -216,6 +222,9 @@ export class BoardView {
         });
       }
       root.append(group);
+      if (point.name === focused) {
+        group.focus();
+      }
     }
   }
 }

@@ -47,7 +47,12 @@ export class LivePage {
     private readonly root: HTMLElement,
     private readonly token: string,
   ) {
-    this.board = new BoardView((action, version) => this.sendMove(action, version));
+    this.board = new BoardView(
+      (action, version) => this.sendMove(action, version),
+      (asked) => {
+        this.status.textContent = asked ? TEXT.placePiece : TEXT.yourTurn;
+      },
+    );
     this.status.setAttribute("role", "status");
     this.notice.setAttribute("role", "alert");
     const side = element("section", "panel");
