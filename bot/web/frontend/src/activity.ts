@@ -69,7 +69,7 @@ export async function startActivity(
     await sdk.commands.authenticate({ access_token: accessToken });
     const { participants } = await sdk.commands.getInstanceConnectedParticipants();
     const here = root.querySelector(".participants");
-    if (here !== null) {
+    if (here !== null && participants.length > 0) {
       here.textContent = TEXT.here(participants.map((p) => p.nickname ?? p.global_name ?? p.username));
     }
     const answer = await postJson("/api/activity/game", {

@@ -9,6 +9,12 @@ const MARGIN = 60;
 const POINT_RADIUS = 30;
 const PIECE_RADIUS = 24;
 
+/** What a click on a point does, and whether it picks where a piece goes (drawn apart from the pieces to pick). */
+interface Click {
+  target: boolean;
+  run: () => void;
+}
+
 /** Where a move being made by clicks stands: nothing picked, a piece picked, or a step waiting for its place. */
 type Choice =
   | { stage: "idle" }
@@ -73,36 +79,37 @@ export class BoardView {
   }
 
   /** The points a click may use now, each with what a click on it does. */
-  private clickable(): Map<string, () => void> {
+  private clickable(): Map<string, Click> {
     const actions = this.playable();
-    const targets = new Map<string, () => void>();
+    const targets = new Map<string, Click>();
     const choice = this.choice;
     if (choice.stage === "place") {
       for (const action of actions) {
         if (action.from === choice.origin && action.to === choice.target && action.place !== null) {
-          targets.set(action.place, () => this.play(action));
+          targets.set(action.place, { target: true, run: () => this.play(action) });
         }
       }
       return targets;
     }
     if (choice.stage === "origin") {
-      targets.set(choice.origin, () => this.choose({ stage: "idle" }));
+      targets.set(choice.origin, { target: false, run: () => this.choose({ stage: "idle" }) });
       for (const action of actions) {
         if (action.from === choice.origin && action.to !== null) {
           const target = action.to;
           const withPlace = action.place !== null;
-          targets.set(target, () =>
-            withPlace ? this.choose({ stage: "place", origin: choice.origin, target }) : this.play(action),
-          );
+          targets.set(target, {
+            target: true,
+            run: () => (withPlace ? this.choose({ stage: "place", origin: choice.origin, target }) : this.play(action)),
+          });
         }
       }
     }
     for (const action of actions) {
       if (action.from !== null && !targets.has(action.from)) {
         const origin = action.from;
-        targets.set(origin, () => this.choose({ stage: "origin", origin }));
+        targets.set(origin, { target: false, run: () => this.choose({ stage: "origin", origin }) });
       } else if (action.from === null && action.place !== null && choice.stage === "idle") {
-        targets.set(action.place, () => this.play(action));
+        targets.set(action.place, { target: true, run: () => this.play(action) });
       }
     }
     return targets;
@@ -183,7 +190,8 @@ export class BoardView {
     for (const point of game.board.points) {
       const [cx, cy] = centre(point.x, point.y);
       const side = pieces.get(point.name) ?? null;
-      const action = clickable.get(point.name);
+      const click = clickable.get(point.name);
+      const action = click?.run;
       const group = svg("g", {
         class: "point",
         "data-point": point.name,
@@ -195,8 +203,8 @@ export class BoardView {
       if (side !== null) {
         group.setAttribute("data-piece", side);
       }
-      if (action !== undefined) {
-        group.classList.add("legal");
+      if (click !== undefined) {
+        group.classList.add("legal", click.target ? "target" : "origin");
       }
       if (chosen === point.name) {
         group.classList.add("chosen");
@@ -211,8 +219,12 @@ export class BoardView {
           svg("circle", { cx, cy, r: PIECE_RADIUS, fill: colors[side], stroke: colors.line, "stroke-width": 3, class: "piece" }),
         );
       }
-      if (action !== undefined) {
+      if (click?.target === true) {
+        group.append(svg("circle", { cx, cy, r: POINT_RADIUS, class: "mark", fill: colors.last_move, "fill-opacity": 0.35, stroke: colors.last_move, "stroke-width": 4 }));
+      } else if (click !== undefined) {
         group.append(svg("circle", { cx, cy, r: POINT_RADIUS, class: "mark", fill: "none", stroke: colors.last_move, "stroke-width": 4, "stroke-dasharray": "8 6" }));
+      }
+      if (action !== undefined) {
         group.addEventListener("click", action);
         group.addEventListener("keydown", (event: KeyboardEvent) => {
           if (event.key === "Enter" || event.key === " ") {
