@@ -4,6 +4,7 @@ server (stub_server.py), driven by Playwright. Without /usr/bin/chromium they sk
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -46,16 +47,17 @@ async def stub() -> AsyncIterator[tuple[StubServer, str]]:
         await runner.cleanup()
 
 
-@pytest.fixture
-async def browser(tmp_path: Path) -> AsyncIterator[BrowserContext]:
+@asynccontextmanager
+async def chromium(profile: Path, locale: str = "en-US") -> AsyncIterator[BrowserContext]:
     """Chromium with a fresh profile; every page it opens fails the test on a script error or
     a Content Security Policy violation."""
     async with async_playwright() as playwright:
         context = await playwright.chromium.launch_persistent_context(
-            tmp_path / "profile",
+            profile,
             executable_path=CHROMIUM,
             headless=True,
             args=CHROMIUM_ARGS,
+            locale=locale,
             viewport={"width": 960, "height": 640},
         )
         # Generous limits for a busy machine; every wait still ends as soon as its condition holds.
@@ -80,6 +82,13 @@ async def browser(tmp_path: Path) -> AsyncIterator[BrowserContext]:
         finally:
             await context.close()
         assert errors == []
+
+
+@pytest.fixture
+async def browser(tmp_path: Path) -> AsyncIterator[BrowserContext]:
+    """Chromium in English (see ``chromium``)."""
+    async with chromium(tmp_path / "profile") as context:
+        yield context
 
 
 OpenPage = Callable[[str], Awaitable[Page]]

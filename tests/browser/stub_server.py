@@ -82,6 +82,8 @@ class StubServer:
     viewers: list[Viewer] = field(default_factory=list)
     #: Every frame any page sent, in order, with the viewer's side (None: a spectator).
     frames: list[tuple[Side | None, dict[str, Any]]] = field(default_factory=list)
+    #: The first frame of every page that connected.
+    watch_frames: list[dict[str, Any]] = field(default_factory=list)
     #: The next move is refused with this (code, text) instead of being played.
     refuse_next: tuple[str, str] | None = None
     deadline: datetime = field(default_factory=lambda: datetime.now(UTC) + timedelta(hours=1))
@@ -205,6 +207,7 @@ class StubServer:
         socket = web.WebSocketResponse()
         await socket.prepare(request)
         first = await socket.receive_json()
+        self.watch_frames.append(first)
         token = first.get("token")
         if first.get("type") != "watch" or token not in TOKENS:
             await socket.close(code=4401, message=b"bad token")

@@ -4,11 +4,12 @@ play by clicks, keeps spectators' clicks to themselves and shows what the server
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from playwright.async_api import Locator, Page, expect
 
 from bot.jarmo import Game
-from tests.browser.conftest import OpenPage
+from tests.browser.conftest import OpenPage, chromium
 from tests.browser.stub_server import StubServer
 
 Stub = tuple[StubServer, str]
@@ -226,3 +227,18 @@ async def test_a_ludos_step_that_reaches_the_far_camp_asks_where_to_place(
     await server.until(lambda: len(moves_sent(server)) == 1)
     assert moves_sent(server)[0][1]["move"] == "B3-A5@C1"
     await expect(player.locator(".moves li").last).to_have_text(server.game.history[-1])
+
+
+async def test_the_page_speaks_the_browsers_language(stub: Stub, tmp_path: Path) -> None:
+    server, address = stub
+    async with chromium(tmp_path / "profile", locale="de-DE") as browser:
+        page = await browser.new_page()
+        await page.goto(f"{address}/watch#white")
+
+        await expect(page.locator(".status")).to_have_text(
+            "Du bist am Zug: Wähle einen Stein, dann sein Ziel."
+        )
+        await expect(page.get_by_role("button", name="A1, weißer Stein, wählbar")).to_be_visible()
+        await expect(page.locator("html")).to_have_attribute("lang", "de")
+        # The server writes its refusals in the language the page names.
+        assert server.watch_frames[0]["lang"] == "de"

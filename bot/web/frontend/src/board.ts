@@ -1,7 +1,7 @@
 // The board as SVG, and the clicks that make a move out of the legal actions the server lists.
 
 import type { Game, GameAction, Side } from "./protocol";
-import { pieceLabel } from "./words";
+import { TEXT, pieceLabel } from "./words";
 
 const SVG = "http://www.w3.org/2000/svg";
 const SPACING = 100;
@@ -51,7 +51,7 @@ export class BoardView {
       viewBox: `0 0 ${size} ${size}`,
       class: "board",
       role: "group",
-      "aria-label": "Board",
+      "aria-label": TEXT.board,
     });
   }
 

@@ -3,7 +3,7 @@
 import { BoardView } from "./board";
 import { FINAL_CLOSE_CODES } from "./protocol";
 import type { ClientFrame, Game, GameAction, ServerFrame, Side } from "./protocol";
-import { CLOSED, TEXT, resultText, sideName, watchingText } from "./words";
+import { LANGUAGE, TEXT, resultText, sideName } from "./words";
 
 const PING_MS = 25_000;
 const FIRST_RETRY_MS = 1_000;
@@ -74,7 +74,7 @@ export class LivePage {
     const socket = new WebSocket(`${scheme}//${location.host}/ws`);
     this.socket = socket;
     socket.addEventListener("open", () => {
-      this.send({ type: "watch", token: this.token, lang: (navigator.language || "en").slice(0, 2) });
+      this.send({ type: "watch", token: this.token, lang: LANGUAGE });
       this.pinger = window.setInterval(() => this.send({ type: "ping" }), PING_MS);
     });
     socket.addEventListener("message", (event: MessageEvent) => {
@@ -94,7 +94,7 @@ export class LivePage {
     if (FINAL_CLOSE_CODES.has(code)) {
       this.stopped = true;
       window.clearInterval(this.ticker);
-      this.notice.textContent = CLOSED[code] ?? "";
+      this.notice.textContent = TEXT.closed[code] ?? "";
       this.root.classList.add("closed");
       this.status.textContent = "";
       return;
@@ -129,7 +129,7 @@ export class LivePage {
         if (this.game !== null) {
           this.game.watchers = frame.count;
         }
-        this.watchers.textContent = watchingText(frame.count);
+        this.watchers.textContent = TEXT.watching(frame.count);
         break;
       case "refused":
         this.notice.textContent = frame.text;
@@ -154,7 +154,7 @@ export class LivePage {
     this.root.classList.toggle("finished", game.result !== null);
     const score = game.score;
     this.score.textContent = score === null ? "" : TEXT.score(score.white, score.black, score.game, score.games);
-    this.watchers.textContent = watchingText(game.watchers);
+    this.watchers.textContent = TEXT.watching(game.watchers);
     this.moves.replaceChildren(...game.moves.map((text) => element("li", "move", text)));
     this.drawClock();
   }

@@ -2,9 +2,10 @@
 
 import { startActivity } from "./activity";
 import { LivePage } from "./live";
-import { TEXT } from "./words";
+import { LANGUAGE, TEXT } from "./words";
 
 function main(): void {
+  document.documentElement.lang = LANGUAGE;
   const root = document.getElementById("app");
   if (root === null) {
     return;
