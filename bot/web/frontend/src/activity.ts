@@ -68,10 +68,8 @@ export async function startActivity(
     const accessToken = stringField(await postJson("/api/activity/token", { code }), "access_token");
     await sdk.commands.authenticate({ access_token: accessToken });
     const { participants } = await sdk.commands.getInstanceConnectedParticipants();
-    const here = root.querySelector(".participants");
-    if (here !== null && participants.length > 0) {
-      here.textContent = TEXT.here(participants.map((p) => p.nickname ?? p.global_name ?? p.username));
-    }
+    showParticipants(root, participants);
+    void sdk.subscribe("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", (update) => showParticipants(root, update.participants));
     const answer = await postJson("/api/activity/game", {
       access_token: accessToken,
       instance_id: sdk.instanceId,
@@ -91,6 +89,20 @@ export async function startActivity(
     } else {
       say(TEXT.activityFailed);
     }
+  }
+}
+
+interface Participant {
+  username: string;
+  global_name?: string | null | undefined;
+  nickname?: string | undefined;
+}
+
+function showParticipants(root: HTMLElement, participants: Participant[]): void {
+  const here = root.querySelector(".participants");
+  if (here !== null) {
+    const names = participants.map((p) => p.nickname ?? p.global_name ?? p.username);
+    here.textContent = names.length > 0 ? TEXT.here(names) : "";
   }
 }
 

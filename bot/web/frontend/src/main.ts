@@ -26,7 +26,7 @@ function main(): void {
     void startActivity(document.body, say, watch);
     return;
   }
-  const token = decodeURIComponent(location.hash.slice(1));
+  const token = location.hash.slice(1);
   // The token leaves the address bar at once: it is not kept in history or shown on screen.
   history.replaceState(null, "", location.pathname + location.search);
   if (token === "") {
