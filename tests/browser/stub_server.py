@@ -25,8 +25,7 @@ STATIC = Path(__file__).resolve().parents[2] / "bot" / "web" / "static"
 
 #: The watch tokens the stub knows: who each makes of the page (None: a spectator).
 TOKENS: dict[str, Side | None] = {"white": "white", "black": "black", "spectator": None}
-#: A token the real server would turn away as expired or bad (close code 4401).
-EXPIRED_TOKEN = "expired"
+#: Any other token is turned away as expired or bad (4401); "close-<code>" closes with that code.
 MOCK_CODE = "mock_code"  # what the Embedded App SDK's mock answers to authorize()
 ACCESS_TOKEN = "stub-access-token"
 MOCK_INSTANCE_ID = "123456789012345678"  # DiscordSDKMock.instanceId
@@ -209,6 +208,10 @@ class StubServer:
         first = await socket.receive_json()
         self.watch_frames.append(first)
         token = first.get("token")
+        if isinstance(token, str) and token.startswith("close-"):
+            # "close-4403": the close the real server sends for that reason
+            await socket.close(code=int(token.removeprefix("close-")), message=b"closed")
+            return socket
         if first.get("type") != "watch" or token not in TOKENS:
             await socket.close(code=4401, message=b"bad token")
             return socket

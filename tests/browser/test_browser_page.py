@@ -140,6 +140,25 @@ async def test_a_refused_move_shows_the_servers_words_and_can_be_made_again(
     await expect(player.locator(".notice")).to_have_text("")
 
 
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        (4400, "The page did not start watching in time. Reload it to watch again."),
+        (4403, "Watching games is switched off in this server."),
+        (4408, "The page sent too many messages and was disconnected. Reload it to watch again."),
+    ],
+)
+async def test_each_final_close_says_why(
+    stub: Stub, open_page: OpenPage, code: int, message: str
+) -> None:
+    server, address = stub
+    page = await open_page(f"{address}/watch#close-{code}")
+
+    await expect(page.locator(".notice")).to_have_text(message)
+    await expect(page.locator(".status")).to_have_text("")
+    assert len(server.watch_frames) == 1
+
+
 async def test_a_link_that_is_no_longer_good_says_so_and_stays_closed(
     stub: Stub, open_page: OpenPage
 ) -> None:
