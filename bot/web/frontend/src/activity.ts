@@ -1,0 +1,122 @@
+// The Discord Activity: sign in through the Embedded App SDK, get a watch token for the
+// channel's game from our server, then run the live page with it.
+
+import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
+import type { IDiscordSDK } from "@discord/embedded-app-sdk";
+import { TEXT } from "./words";
+
+interface PageConfig {
+  client_id: string;
+  activity: boolean;
+  sdk_mock?: boolean;
+}
+
+class Refusal extends Error {
+  constructor(readonly code: string) {
+    super(code);
+  }
+}
+
+async function postJson(path: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) {
+    throw new Refusal(typeof answer["code"] === "string" ? answer["code"] : "other");
+  }
+  return answer;
+}
+
+function stringField(answer: Record<string, unknown>, name: string): string {
+  const value = answer[name];
+  if (typeof value !== "string") {
+    throw new Refusal("other");
+  }
+  return value;
+}
+
+/** The SDK, or its mock for tests: only when the page asks for it and the server allows it. */
+function makeSdk(config: PageConfig): IDiscordSDK {
+  const wantsMock = new URLSearchParams(location.search).get("sdk") === "mock";
+  if (wantsMock && config.sdk_mock === true) {
+    return new DiscordSDKMock(config.client_id, "1", "2", null);
+  }
+  return new DiscordSDK(config.client_id);
+}
+
+export async function startActivity(
+  root: HTMLElement,
+  say: (text: string) => void,
+  watch: (token: string) => void,
+): Promise<void> {
+  say(TEXT.activityStarting);
+  let sdk: IDiscordSDK | null = null;
+  try {
+    const config = (await (await fetch("/config.json")).json()) as PageConfig;
+    sdk = makeSdk(config);
+    await sdk.ready();
+    const { code } = await sdk.commands.authorize({
+      client_id: config.client_id,
+      response_type: "code",
+      state: "",
+      prompt: "none",
+      scope: ["identify"],
+    });
+    const accessToken = stringField(await postJson("/api/activity/token", { code }), "access_token");
+    await sdk.commands.authenticate({ access_token: accessToken });
+    const { participants } = await sdk.commands.getInstanceConnectedParticipants();
+    showParticipants(root, participants);
+    void sdk.subscribe("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", (update) => showParticipants(root, update.participants));
+    const answer = await postJson("/api/activity/game", {
+      access_token: accessToken,
+      instance_id: sdk.instanceId,
+      channel_id: sdk.channelId,
+    });
+    offerInvite(root, sdk);
+    watch(stringField(answer, "token"));
+  } catch (error) {
+    const code = error instanceof Refusal ? error.code : "failed";
+    if (code === "no_game" && sdk !== null) {
+      say(TEXT.activityNoGame);
+      offerInvite(root, sdk);
+    } else if (code === "watching_off") {
+      say(TEXT.activityWatchingOff);
+    } else if (code === "not_in_instance") {
+      say(TEXT.activityNotInInstance);
+    } else {
+      say(TEXT.activityFailed);
+    }
+  }
+}
+
+interface Participant {
+  username: string;
+  global_name?: string | null | undefined;
+  nickname?: string | undefined;
+}
+
+function showParticipants(root: HTMLElement, participants: Participant[]): void {
+  const here = root.querySelector(".participants");
+  if (here !== null) {
+    const names = participants.map((p) => p.nickname ?? p.global_name ?? p.username);
+    here.textContent = names.length > 0 ? TEXT.here(names) : "";
+  }
+}
+
+function offerInvite(root: HTMLElement, sdk: IDiscordSDK): void {
+  const bar = root.querySelector(".activity-bar");
+  if (bar === null || bar.querySelector(".invite") !== null) {
+    return;
+  }
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "invite";
+  button.textContent = TEXT.invite;
+  button.addEventListener("click", () => {
+    void sdk.commands.openInviteDialog().catch(() => undefined);
+  });
+  bar.append(button);
+}
