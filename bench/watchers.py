@@ -22,13 +22,11 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 
-from bot import store as st
 from bot.service import Actor, ChallengeRequest, JarmoService, Place, read_action
-from bot.store import SqliteStore, open_store
+from bot.store import open_store
 from bot.web.app import WebSettings, bound_port, create_web_app, start_web_server
 from bot.web.tokens import sign_watch_token
 
@@ -36,58 +34,6 @@ MAX_WATCHERS = 2000
 MAX_MOVES = 200
 WAIT_SECONDS = 30.0
 SECRET = b"b" * 32
-
-
-class AfterCommitFeed:
-    """The game feed as the store publishes it: every recorded move, right after its commit.
-    (The service's own feed is used instead where it publishes by itself.)"""
-
-    def __init__(self, store: SqliteStore) -> None:
-        self._waiting: dict[int, list[_Subscription]] = {}
-        record_move = store.games.record_move
-
-        async def recorded(game_id: int, **kwargs: Any) -> st.GameRecord:
-            updated = await record_move(game_id, **kwargs)
-            for subscription in self._waiting.get(updated.id, []):
-                subscription.put(updated.version)
-            return updated
-
-        store.games.record_move = recorded  # type: ignore[method-assign]
-
-    def subscribe(self, game_id: int) -> _Subscription:
-        return _Subscription(self._waiting.setdefault(game_id, []), game_id)
-
-
-class _Subscription:
-    def __init__(self, group: list[_Subscription], game_id: int) -> None:
-        self._group, self.game_id = group, game_id
-        self._version = 0
-        self._arrived = asyncio.Event()
-
-    def put(self, version: int) -> None:
-        self._version = version
-        self._arrived.set()
-
-    async def next(self) -> Any:
-        await self._arrived.wait()
-        self._arrived.clear()
-        return self
-
-    @property
-    def version(self) -> int:
-        return self._version
-
-    def __enter__(self) -> _Subscription:
-        self._group.append(self)
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self._group.remove(self)
-
-
-class NoCounts:
-    async def report(self, game_id: int, watching: int) -> None:
-        return None
 
 
 async def _new_game(service: JarmoService, channel: int) -> tuple[Place, dict[int, Actor]]:
@@ -176,8 +122,8 @@ async def one_run(watchers: int, moves: int, seed: int) -> tuple[list[float], fl
 
             app = create_web_app(
                 service,
-                feed=AfterCommitFeed(store),
-                spectators=NoCounts(),
+                feed=service.feed,
+                spectators=service.spectators,
                 secret=secret,
                 settings=WebSettings(),
             )
