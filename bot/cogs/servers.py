@@ -62,15 +62,6 @@ class ServerCommands(commands.Cog):
         )
         await _confirm(interaction, settings)
 
-    @server.command(name="web")
-    @app_commands.describe(on="True: on; False: off")
-    async def web_pages(self, interaction: discord.Interaction[JarmoBot], on: bool) -> None:
-        """Public web pages of this server's games"""
-        settings = await interaction.client.service.servers.set_web_pages(
-            interaction.guild_id or 0, on, can_manage=_can_manage(interaction)
-        )
-        await _confirm(interaction, settings)
-
 
 def _can_manage(interaction: discord.Interaction[JarmoBot]) -> bool:
     return interaction.permissions.manage_guild
@@ -89,6 +80,5 @@ async def _confirm(interaction: discord.Interaction[JarmoBot], settings: ServerS
         if settings.takebacks
         else _("Takebacks in rated games: off."),
         _("Live board: games here can be watched.") if settings.watching else _("Live board: off."),
-        _("Public web pages: on.") if settings.web_pages else _("Public web pages: off."),
     ]
     await interaction.response.send_message("\n".join(lines), ephemeral=True)

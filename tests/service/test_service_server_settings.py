@@ -120,20 +120,14 @@ async def test_a_slow_read_does_not_hide_a_change_made_meanwhile(
     assert state.reads == reads
 
 
-async def test_the_live_board_shows_a_servers_games_and_has_no_pages_until_changed(
+async def test_the_live_board_shows_a_servers_games_until_a_manager_turns_it_off(
     state: CountedState, clock: Clock
 ) -> None:
     settings = cases(state, clock)
-    chosen = await settings.settings(1)
-    assert (chosen.watching, chosen.web_pages) == (True, False)
+    assert (await settings.settings(1)).watching is True
     assert (await settings.set_watching(1, False, can_manage=True)).watching is False
-    assert (await settings.set_web_pages(1, True, can_manage=True)).web_pages is True
-    for refused in (settings.set_watching(1, True, can_manage=False),
-                    settings.set_web_pages(1, False, can_manage=False)):  # fmt: skip
-        with pytest.raises(errors.NotAllowed):
-            await refused
+    with pytest.raises(errors.NotAllowed):
+        await settings.set_watching(1, True, can_manage=False)
     # Kept in the bot's state: another process reads the same.
-    elsewhere = await cases(state, clock).settings(1)
-    assert (elsewhere.watching, elsewhere.web_pages) == (False, True)
+    assert (await cases(state, clock).settings(1)).watching is False
     assert (await settings.settings(2)).watching is True
-    assert (await settings.settings(None)).web_pages is False
