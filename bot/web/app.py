@@ -65,6 +65,7 @@ class WebSettings:
     discord_api: str = DISCORD_API
     watch_frame_seconds: float = WATCH_FRAME_SECONDS
     static_dir: Path = STATIC
+    sdk_mock: bool = False
 
     @property
     def activity_ready(self) -> bool:
@@ -135,10 +136,10 @@ class LiveBoard:
     async def config(self, request: web.Request) -> web.Response:
         settings = self._settings
         client_id = str(settings.client_id) if settings.client_id else None
-        return web.json_response(
-            {"client_id": client_id, "activity": settings.activity_ready},
-            headers={"Cache-Control": "no-cache"},
-        )
+        answer: dict[str, Any] = {"client_id": client_id, "activity": settings.activity_ready}
+        if settings.sdk_mock:
+            answer["sdk_mock"] = True
+        return web.json_response(answer, headers={"Cache-Control": "no-cache"})
 
     # ------------------------------------------------------------------ the socket
 

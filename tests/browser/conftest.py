@@ -1,18 +1,30 @@
-"""The browser tests run the built page (bot/web/static/) in Debian's Chromium against the stub
-server (stub_server.py), driven by Playwright, which never downloads a browser of its own here.
-Without /usr/bin/chromium they skip (test_browser_page.py says so)."""
+"""The browser tests run the built page (bot/web/static/) in Debian's Chromium against the real
+live board (bot/web) over a real service on an SQLite store, driven by Playwright, which never
+downloads a browser of its own here. The Activity's sign-in talks to the loopback fake of
+Discord (tests/e2e/fake_discord.py). Without /usr/bin/chromium they skip (each test module
+says so)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiohttp import web
 from playwright.async_api import BrowserContext, ConsoleMessage, Page, async_playwright, expect
 
-from tests.browser.stub_server import StubServer
+from bot.service import JarmoService, Place, ServiceConfig, read_action
+from bot.store import open_store
+from bot.web.app import WebSettings, bound_port, create_web_app, start_web_server
+from bot.web.tokens import sign_watch_token
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_models import ActivityInstance, OAuthGrant, User
+from tests.service.service_helpers import ANN, BOB, HERE
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -27,19 +39,126 @@ CHROMIUM_ARGS = [
 ]
 
 
+PLAYERS = {ANN.user_id: ANN, BOB.user_id: BOB}
+
+
+@dataclass
+class LiveBoard:
+    """The live board's server over ``service``, on a free port of 127.0.0.1."""
+
+    service: JarmoService
+    settings: WebSettings
+    runner: web.AppRunner | None = None
+    port: int = 0
+
+    @property
+    def address(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def start(self) -> None:
+        """Serve (again on the same port, after ``stop``)."""
+        service = self.service
+        app = create_web_app(
+            service,
+            feed=service.feed,
+            spectators=service.spectators,
+            secret=service.web_secret,
+            settings=self.settings,
+        )
+        self.runner = await start_web_server(app, "127.0.0.1", self.port)
+        self.port = bound_port(self.runner)
+
+    async def stop(self) -> None:
+        """Stop serving, as a restarting server does (it closes every page's socket)."""
+        if self.runner is not None:
+            await self.runner.cleanup()
+            self.runner = None
+
+    async def link(self, game_id: int, user_id: int | None = None, *, hours: float = 1.0) -> str:
+        """A /jarmo watch link to the game for ``user_id`` (None: a spectator's)."""
+        expires = self.service.now() + timedelta(hours=hours)
+        secret = await self.service.web_secret()
+        token = sign_watch_token(secret, game_id, expires_at=expires, user_id=user_id)
+        return f"{self.address}/watch#{token}"
+
+    async def play(self, game_id: int, move: str, place: Place = HERE) -> None:
+        """A move of the player to move, made in Discord (``/jarmo move``)."""
+        game = await self.service.watching.snapshot(game_id)
+        assert game.turn is not None, "the game is over"
+        actor = PLAYERS[game.player_ids[game.turn]]
+        await self.service.play.move(place, actor, read_action(move))
+
+
+ServeBoard = Callable[..., Awaitable[LiveBoard]]
+
+
 @pytest.fixture
-async def stub() -> AsyncIterator[tuple[StubServer, str]]:
-    """The stub server on a free port, and its address."""
-    server = StubServer()
-    runner = web.AppRunner(server.app())
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
+async def serve(tmp_path: Path) -> AsyncIterator[ServeBoard]:
+    """Starts the live board with the given ``WebSettings`` over one service on an SQLite file
+    (moves have an hour each, so that the page shows a clock)."""
+    boards: list[LiveBoard] = []
+    async with open_store(tmp_path / "jarmo.sqlite3") as store:
+        config = ServiceConfig(time_per_move_seconds=3600)
+        service = JarmoService(store, config=config, rng=random.Random(0))
+
+        async def start(**settings: Any) -> LiveBoard:
+            board = LiveBoard(service, WebSettings(**settings))
+            await board.start()
+            boards.append(board)
+            return board
+
+        try:
+            yield start
+        finally:
+            for board in boards:
+                await board.stop()
+
+
+@pytest.fixture
+async def live(serve: ServeBoard) -> LiveBoard:
+    """The live board without the Activity."""
+    return await serve()
+
+
+@pytest.fixture
+def discord() -> Iterator[FakeDiscord]:
+    """The loopback fake of Discord (its own thread); nothing Discord would refuse reaches it."""
+    fake = FakeDiscord().start()
+    fake.activity = True
     try:
-        yield server, f"http://127.0.0.1:{port}"
+        yield fake
+        assert fake.take_problems() == []
     finally:
-        await runner.cleanup()
+        fake.close()
+
+
+# The Activity: the SDK's mock is in guild 1, channel 2, instance MOCK_INSTANCE_ID, and its
+# authorize() answers MOCK_CODE; the fake Discord behind the server knows them as Ann's.
+MOCK_CODE = "mock_code"
+MOCK_INSTANCE_ID = "123456789012345678"
+MOCK_CHANNEL = Place(guild_id=HERE.guild_id, channel_id=2)
+
+
+def ann_in_the_mocks_instance(fake: FakeDiscord) -> None:
+    """Ann's page in the instance the SDK's mock names: her code, and the instance in the
+    mock's channel with her in it."""
+    app = fake.world.application_id
+    fake.oauth_grants.append(OAuthGrant(User(ANN.user_id, "ann", "Ann"), MOCK_CODE))
+    instance = ActivityInstance(MOCK_INSTANCE_ID, fake.ids(), app, 2, HERE.guild_id, [ANN.user_id])
+    fake.activity_instances[MOCK_INSTANCE_ID] = instance
+
+
+def activity_settings(fake: FakeDiscord, *, sdk_mock: bool = True) -> dict[str, Any]:
+    """The live board's settings for the fake's app, its Activity on, the SDK's mock allowed
+    unless told otherwise."""
+    return {
+        "activity": True,
+        "client_id": fake.world.application_id,
+        "client_secret": fake.client_secret,
+        "bot_token": fake.token,
+        "discord_api": fake.api_base_url,
+        "sdk_mock": sdk_mock,
+    }
 
 
 @asynccontextmanager

@@ -42,6 +42,15 @@ async def test_the_pages_configuration_has_no_secret(live_factory: LiveFactory) 
     assert "shh" not in await answer.text()
 
 
+async def test_the_sdk_mock_is_offered_only_where_the_server_was_built_so(
+    live_factory: LiveFactory,
+) -> None:
+    plain = await live_factory(activity=True, client_id=42, client_secret="s", bot_token="t")
+    assert "sdk_mock" not in await (await plain.client.get("/config.json")).json()
+    testing = await live_factory(sdk_mock=True)
+    assert (await (await testing.client.get("/config.json")).json())["sdk_mock"] is True
+
+
 async def test_the_activity_is_off_without_its_secret(live_factory: LiveFactory) -> None:
     live = await live_factory(activity=True, client_id=42)
     assert (await (await live.client.get("/config.json")).json())["activity"] is False
