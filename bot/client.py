@@ -104,7 +104,6 @@ class JarmoBot(commands.AutoShardedBot):
         if not self._serve:
             return
         service = self.service
-        await service.feed.start()  # the live board hears every process's changes of games
         scheduler = DeadlineScheduler(service, shards=self._shards)
         heartbeat = Job("heartbeat", self._heartbeat.beat_now, self._heartbeat.pause)
         self.jobs.start(heartbeat, when_ready=False)  # it tells a bot still connecting too
@@ -165,8 +164,6 @@ class JarmoBot(commands.AutoShardedBot):
         if self._live_board is not None:
             runner, self._live_board = self._live_board, None
             await runner.cleanup()
-        if self._service is not None:
-            await self._service.feed.stop()
         if self._serve:
             self._heartbeat.beat(running=False)  # the last beat says the bot has stopped
         await super().close()

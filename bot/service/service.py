@@ -39,7 +39,7 @@ from bot.service.watching import WatchCases
 class JarmoService:
     """The use cases by area (``challenges``, ``play``, ``clocks``, ``standings``, ``stats``,
     ``computer_turns``, ``announcements``, ...) on top of a ``Store``, and the live board's
-    ``feed`` of game changes (started and stopped with the front end's background jobs).
+    ``feed`` of game changes (started and stopped by the live board's server).
 
     ``computer`` is the computer opponent's identity when the front end plays one: its games are
     never rated. ``unrated_players`` adds other players whose games are not rated.

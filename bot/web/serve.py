@@ -30,8 +30,8 @@ def web_settings(config: BotConfig) -> WebSettings:
 
 
 async def start_live_board(service: JarmoService, config: BotConfig) -> web.AppRunner:
-    """Serve the live board for ``service`` where ``[web]`` says; stop it with
-    ``runner.cleanup()``."""
+    """Serve the live board for ``service`` where ``[web]`` says, hearing every process's
+    changes of games while it runs; stop it with ``runner.cleanup()``."""
     app = create_web_app(
         service,
         feed=service.feed,
@@ -39,7 +39,17 @@ async def start_live_board(service: JarmoService, config: BotConfig) -> web.AppR
         secret=service.web_secret,
         settings=web_settings(config),
     )
-    runner = await start_web_server(app, config.web.address, config.web.port)
+
+    async def stop_hearing(_app: web.Application) -> None:
+        await service.feed.stop()
+
+    app.on_cleanup.append(stop_hearing)
+    await service.feed.start()
+    try:
+        runner = await start_web_server(app, config.web.address, config.web.port)
+    except BaseException:
+        await service.feed.stop()
+        raise
     log.info("the live board listens on %s port %d", config.web.address, bound_port(runner))
     return runner
 
