@@ -60,7 +60,7 @@ async def _play(
     move = rng.choice(record.engine.legal_moves())
     start = time.perf_counter()
     report = await service.watching.move(
-        record.id, mover, read_action(move), expected_version=record.version
+        record.id, mover.user_id, read_action(move), expected_version=record.version
     )
     done = time.perf_counter()
     return record.id, report.board.game.version, done, done - start

@@ -30,13 +30,33 @@ def check_here(place: Place | None, guild_id: int | None, channel_id: int) -> No
         raise errors.NotAllowed(errors.Code.NOT_HERE)
 
 
+async def game_by_id(kit: ServiceKit, game_id: int) -> st.GameRecord:
+    """The game ``game_id``, wherever it is played. Raises ``NoGameHere`` for an unknown game,
+    ``GameDamaged`` for one that fails its check."""
+    try:
+        return await kit.store.games.get(game_id)
+    except st.NotFound:
+        raise errors.NoGameHere(errors.Code.NO_GAME) from None
+    except st.CorruptGame as damaged:
+        raise errors.GameDamaged(damaged.game_id, damaged.reason) from None
+
+
 async def players_game(
     kit: ServiceKit, place: Place, actor: Actor, *, needs_turn: bool = False
 ) -> st.GameRecord:
     """The channel's game, checking that the actor plays in it (and is to move, if asked).
     Raises ``NotAPlayer`` or ``NotYourTurn`` as well as what :func:`active_game` raises."""
     record = await active_game(kit, place)
-    side = record.side_of(actor.user_id)
+    await check_seat(kit, record, actor.user_id, needs_turn=needs_turn)
+    return record
+
+
+async def check_seat(
+    kit: ServiceKit, record: st.GameRecord, user_id: int, *, needs_turn: bool = False
+) -> None:
+    """Refuse a user who does not play in ``record`` (``NotAPlayer``), or, if ``needs_turn``,
+    is not to move (``NotYourTurn``)."""
+    side = record.side_of(user_id)
     if side is None:
         raise errors.NotAPlayer(errors.Code.NOT_A_PLAYER)
     if needs_turn and record.engine.turn != side:
@@ -44,11 +64,10 @@ async def players_game(
         raise errors.NotYourTurn(
             errors.Code.NOT_YOUR_TURN,
             player=opponent,
-            name=await kit.names(place.guild_id, opponent),
+            name=await kit.names(record.guild_id, opponent),
             side=record.engine.turn,
             ruleset=record.engine.ruleset,
         )
-    return record
 
 
 def check_clock(kit: ServiceKit, record: st.GameRecord) -> None:

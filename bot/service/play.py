@@ -17,7 +17,14 @@ from bot.jarmo.position import Side
 from bot.service import errors
 from bot.service._ending import GameEnder, Result
 from bot.service._reports import Reports
-from bot.service._seats import active_game, check_clock, game_changed, players_game
+from bot.service._seats import (
+    active_game,
+    check_clock,
+    check_seat,
+    game_by_id,
+    game_changed,
+    players_game,
+)
 from bot.service.kit import ServiceKit
 from bot.service.models import Actor, BoardView, DamagedGameAborted, Place, Report
 from bot.service.offers import StopOffer
@@ -64,26 +71,24 @@ class PlayCases:
             return await self._play(place, actor, board.game, action)
 
     async def move_in_game(
-        self, game_id: int, actor: Actor, action: Action, *, expected_version: int
+        self, game_id: int, user_id: int, action: Action, *, expected_version: int
     ) -> Report:
-        """Play ``action`` for the actor in the game ``game_id`` as it stood at
-        ``expected_version`` (a page that showed it), wherever the game is played: a newer
-        version is ``GameChanged``. Nobody in the game's channel sees the move come, so where
-        the bot posts, the new board is announced there through the outbox."""
+        """Play ``action`` for ``user_id`` in the game ``game_id`` as it stood at
+        ``expected_version`` (a page that showed it), wherever the game is played: an ended
+        game or a newer version is ``GameChanged``. Nobody in the game's channel sees the move
+        come, so where the bot posts, the new board is announced there through the outbox."""
         kit = self._kit
-        try:
-            found = await kit.store.games.get(game_id)
-        except st.NotFound:
-            raise errors.NoGameHere(errors.Code.NO_GAME) from None
-        except st.CorruptGame as damaged:
-            raise errors.GameDamaged(damaged.game_id, damaged.reason) from None
-        place = Place(found.guild_id, found.channel_id)
+        record = await game_by_id(kit, game_id)
+        if not record.is_active:
+            raise errors.GameChanged(errors.Code.GAME_ALREADY_ENDED)
+        if record.version != expected_version:
+            raise game_changed()
+        await check_seat(kit, record, user_id, needs_turn=True)
+        place = Place(record.guild_id, record.channel_id)
+        actor = Actor(user_id, await kit.names(place.guild_id, user_id))
+        # As on the click grid, the store's version check refuses the move if anything
+        # changed the game since it was read.
         async with kit.locks(place.channel_id):
-            record = await players_game(kit, place, actor, needs_turn=True)
-            if record.id != game_id:
-                raise errors.GameChanged(errors.Code.GAME_ALREADY_ENDED)
-            if record.version != expected_version:
-                raise game_changed()
             return await self._play(place, actor, record, action, announce_move=True)
 
     async def _play(

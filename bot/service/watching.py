@@ -11,9 +11,10 @@ from bot.jarmo import POINT_NAMES, Action
 from bot.jarmo.board import SIDE_INDEX, camp_points, column_of, row_of
 from bot.jarmo.layouts import get_layout
 from bot.jarmo.position import Side
-from bot.service import errors
+from bot.service._scoring import Scoreboard
+from bot.service._seats import game_by_id
 from bot.service.kit import ServiceKit
-from bot.service.models import Actor, Place, Report
+from bot.service.models import Place, Report
 from bot.service.play import PlayCases
 
 SIDES: tuple[Side, Side] = ("white", "black")
@@ -87,22 +88,12 @@ class WatchCases:
         """The game ``game_id`` as it is stored now. Raises ``NoGameHere`` for an unknown game,
         ``GameDamaged`` for one that cannot be loaded."""
         kit = self._kit
-        try:
-            record = await kit.store.games.get(game_id)
-            match_games = await kit.store.games.match_games(record.match_id)
-        except st.NotFound:
-            raise errors.NoGameHere(errors.Code.NO_GAME) from None
-        except st.CorruptGame as damaged:
-            raise errors.GameDamaged(damaged.game_id, damaged.reason) from None
+        record = await game_by_id(kit, game_id)
+        totals = Scoreboard(record.match, await kit.store.games.match_games(record.match_id))
         game = record.engine
         position = game.position()
         ids: dict[Side, int] = {"white": record.white_id, "black": record.black_id}
         names = {side: await kit.names(record.guild_id, ids[side]) for side in SIDES}
-        totals: dict[int, int] = dict.fromkeys(ids.values(), 0)
-        for played in match_games:
-            for side, points in (played.points or {}).items():
-                player = played.player_id(side)
-                totals[player] = totals.get(player, 0) + points
         running = record.is_active and not game.over
         last = position.last
         legal = (
@@ -136,7 +127,7 @@ class WatchCases:
             deadline=record.clock.deadline_at if running else None,
             per_move_seconds=record.match.time_per_move_seconds,
             paused=record.clock.paused,
-            score={side: totals[ids[side]] for side in SIDES},
+            score={side: totals.totals().get(ids[side], 0) for side in SIDES},
             game_number=record.index + 1,
             games=record.match.game_count,
             winner=record.winner,
@@ -144,14 +135,14 @@ class WatchCases:
         )
 
     async def move(
-        self, game_id: int, actor: Actor, action: Action, *, expected_version: int
+        self, game_id: int, user_id: int, action: Action, *, expected_version: int
     ) -> Report:
-        """Play ``action`` for the actor in ``game_id`` as the page showed it at
+        """Play ``action`` for ``user_id`` in ``game_id`` as the page showed it at
         ``expected_version``: the same checks as a move in the channel (``NotAPlayer``,
         ``NotYourTurn``, ``BadMove``, the clock's), and ``GameChanged`` if anything changed
         the game since."""
         return await self._play.move_in_game(
-            game_id, actor, action, expected_version=expected_version
+            game_id, user_id, action, expected_version=expected_version
         )
 
     async def game_in_channel(self, place: Place) -> int | None:

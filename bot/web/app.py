@@ -21,7 +21,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from bot.service import Actor, JarmoService, Place, Refusal, errors, read_action
+from bot.service import JarmoService, Place, Refusal, errors, read_action
 from bot.web.rooms import Feed, Rooms, Spectators, Viewer, send
 from bot.web.tokens import BadToken, read_watch_token, sign_watch_token
 from bot.words.live_board import PageRefusal, page_refusal_text, page_voice
@@ -271,21 +271,21 @@ class LiveBoard:
         self, frame: dict[str, Any], game_id: int, user_id: int | None, language: str | None
     ) -> None:
         service = self._service
-        game = await service.watching.snapshot(game_id)
-        names = {game.player_ids[side]: game.player_names[side] for side in game.player_ids}
-        voice = page_voice(language, names)
-        side = game.side_of(user_id)
         text, version = frame.get("move"), frame.get("version")
         try:
-            if user_id is None or side is None:
+            if user_id is None:
                 raise errors.NotAPlayer(errors.Code.NOT_A_PLAYER)
             if not isinstance(text, str) or not isinstance(version, int):
                 raise errors.BadMove(errors.Code.UNREADABLE_MOVE)
-            action = read_action(text)
-            actor = Actor(user_id, game.player_names[side])
-            await service.watching.move(game_id, actor, action, expected_version=version)
+            await service.watching.move(
+                game_id, user_id, read_action(text), expected_version=version
+            )
         except Exception as exc:
             refusal = errors.as_refusal(exc)
+            # The players' names only for the words of a refusal: a move reads the game once.
+            game = await service.watching.snapshot(game_id)
+            names = {game.player_ids[side]: game.player_names[side] for side in game.player_ids}
+            voice = page_voice(language, names)
             if refusal is None:
                 log.exception("a move on the live board of game %d failed", game_id)
                 raise _Refused("other", page_refusal_text("other", voice)) from None

@@ -85,7 +85,7 @@ async def test_a_move_from_the_board_is_announced_in_the_games_channel(live: Liv
     shown = await live.service.watching.snapshot(board.game.id)
     move = shown.legal[0].text
     await live.service.watching.move(
-        board.game.id, ANN, read_action(move), expected_version=shown.version
+        board.game.id, ANN.user_id, read_action(move), expected_version=shown.version
     )
     due = await live.service.kit.store.outbox.claim(now=live.now(), lease_seconds=60)
     assert [(entry.kind, entry.game_id, entry.payload["move"]) for entry in due] == [
