@@ -227,18 +227,19 @@ class LiveBoard:
         service = self._service
         try:
             grant = read_watch_token(await self._secret(), first["token"], now=service.now())
-            game = await service.watching.snapshot(grant.game_id)
         except BadToken as bad:
             code: PageRefusal = "expired_token" if bad.expired else "bad_token"
             raise self._page_refusal(code, language, CLOSE_BAD_TOKEN) from None
-        except errors.NoGameHere:
-            raise self._page_refusal("bad_token", language, CLOSE_BAD_TOKEN) from None
-        if not (await service.servers.settings(game.guild_id)).watching:
-            raise self._page_refusal("watching_off", language, CLOSE_WATCHING_OFF)
-        you = game.side_of(grant.user_id)
-        viewer = Viewer(ws, you)
+        viewer = Viewer(ws, you=None)
         room = self.rooms.enter(grant.game_id, viewer)
         try:
+            try:
+                game = await room.current()  # read once for all who come between two changes
+            except errors.NoGameHere:
+                raise self._page_refusal("bad_token", language, CLOSE_BAD_TOKEN) from None
+            if not (await service.servers.settings(game.guild_id)).watching:
+                raise self._page_refusal("watching_off", language, CLOSE_WATCHING_OFF)
+            viewer.you = game.side_of(grant.user_id)
             await room.show(viewer)
             async for message in ws:
                 frame = self._read(message, frames, language)

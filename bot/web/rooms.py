@@ -95,13 +95,15 @@ class Room:
         self._subscribed = asyncio.Event()
         self._latest: WatchedGame | None = None  # the newest read since the room subscribed
         self._changing = asyncio.Lock()  # held while a change goes out, and a first state
+        self._reading = asyncio.Lock()
         self._closed = False
 
     async def current(self) -> WatchedGame:
         """The game as it is now: read once for everyone who joins between two changes."""
         await self._subscribed.wait()
-        if self._latest is None:
-            self._keep(await self._snapshot(self.game_id))
+        async with self._reading:  # pages that come together wait for the one read
+            if self._latest is None:
+                self._keep(await self._snapshot(self.game_id))
         assert self._latest is not None
         return self._latest
 

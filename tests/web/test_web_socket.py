@@ -10,8 +10,10 @@ import aiohttp
 import pytest
 
 from bot.service import Place, read_action
+from bot.store import SqliteStore
 from bot.web.app import CLOSE_BAD_FRAME, CLOSE_BAD_TOKEN, CLOSE_FLOOD, CLOSE_WATCHING_OFF
 from tests.service.service_helpers import ANN, BOB, GUILD, start_match
+from tests.statements import traced
 from tests.web.conftest import WAIT_SECONDS, Live, LiveFactory
 
 Socket = aiohttp.ClientWebSocketResponse
@@ -199,12 +201,17 @@ async def test_watchers_are_counted_and_reported(live: Live) -> None:
     assert live.feed.subscribed() == 0  # the last one out let go of the game
 
 
-async def test_many_sockets_share_one_subscription(live: Live) -> None:
+async def test_many_sockets_share_one_subscription_and_one_read(
+    live: Live, store: SqliteStore
+) -> None:
     board = await start_match(live.service)
-    sockets = [await _watch(live, live.token(board.game.id)) for _ in range(5)]
-    for ws in sockets:
-        await _frame(ws, "state")
+    async with traced(store) as statements:
+        sockets = [await _watch(live, live.token(board.game.id)) for _ in range(5)]
+        for ws in sockets:
+            await _frame(ws, "state")
     assert live.feed.subscribed() == 1
+    game_reads = [text for text in statements.statements if "WHERE games.id =" in text]
+    assert len(game_reads) == 1, game_reads
     for ws in sockets:
         await ws.close()
 
