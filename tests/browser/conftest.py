@@ -7,7 +7,7 @@ says so)."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -25,6 +25,7 @@ from bot.web.tokens import sign_watch_token
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_models import ActivityInstance, OAuthGrant, User
 from tests.service.service_helpers import ANN, BOB, HERE
+from tests.web.conftest import discord  # noqa: F401  (a fixture the browser tests use)
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -120,18 +121,6 @@ async def live(serve: ServeBoard) -> LiveBoard:
     return await serve()
 
 
-@pytest.fixture
-def discord() -> Iterator[FakeDiscord]:
-    """The loopback fake of Discord (its own thread); nothing Discord would refuse reaches it."""
-    fake = FakeDiscord().start()
-    fake.activity = True
-    try:
-        yield fake
-        assert fake.take_problems() == []
-    finally:
-        fake.close()
-
-
 # The Activity: the SDK's mock is in guild 1, channel 2, instance MOCK_INSTANCE_ID, and its
 # authorize() answers MOCK_CODE; the fake Discord behind the server knows them as Ann's.
 MOCK_CODE = "mock_code"
@@ -146,19 +135,6 @@ def ann_in_the_mocks_instance(fake: FakeDiscord) -> None:
     fake.oauth_grants.append(OAuthGrant(User(ANN.user_id, "ann", "Ann"), MOCK_CODE))
     instance = ActivityInstance(MOCK_INSTANCE_ID, fake.ids(), app, 2, HERE.guild_id, [ANN.user_id])
     fake.activity_instances[MOCK_INSTANCE_ID] = instance
-
-
-def activity_settings(fake: FakeDiscord, *, sdk_mock: bool = True) -> dict[str, Any]:
-    """The live board's settings for the fake's app, its Activity on, the SDK's mock allowed
-    unless told otherwise."""
-    return {
-        "activity": True,
-        "client_id": fake.world.application_id,
-        "client_secret": fake.client_secret,
-        "bot_token": fake.token,
-        "discord_api": fake.api_base_url,
-        "sdk_mock": sdk_mock,
-    }
 
 
 @asynccontextmanager

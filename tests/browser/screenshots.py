@@ -20,11 +20,11 @@ from tests.browser.conftest import (
     CHROMIUM_ARGS,
     MOCK_CHANNEL,
     LiveBoard,
-    activity_settings,
     ann_in_the_mocks_instance,
 )
 from tests.e2e.fake_discord import FakeDiscord
 from tests.service.service_helpers import ANN, start_match
+from tests.web.conftest import activity_settings
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 OPENING = ["A1-C2", "E5-D3", "B1-A3", "D3xC1", "C2-E3", "C5-B3"]

@@ -24,12 +24,12 @@ from tests.browser.conftest import (
     LiveBoard,
     OpenPage,
     ServeBoard,
-    activity_settings,
     ann_in_the_mocks_instance,
     chromium,
 )
 from tests.e2e.fake_discord import FakeDiscord
 from tests.service.service_helpers import ANN, BOB, GUILD, start_match
+from tests.web.conftest import activity_settings
 
 if not CHROMIUM.exists():
     pytest.skip(

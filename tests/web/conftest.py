@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -22,6 +22,7 @@ from bot.service.spectators import Spectators
 from bot.store import SqliteStore, open_store
 from bot.web.app import WebSettings, create_web_app
 from bot.web.tokens import sign_watch_token
+from tests.e2e.fake_discord import FakeDiscord
 from tests.fakes import FakeClock
 
 SECRET = b"s" * 32
@@ -125,3 +126,28 @@ async def live_factory(
 @pytest.fixture
 async def live(live_factory: LiveFactory) -> Live:
     return await live_factory()
+
+
+@pytest.fixture
+def discord() -> Iterator[FakeDiscord]:
+    """The loopback fake of Discord (its own thread); nothing Discord would refuse reaches it."""
+    fake = FakeDiscord().start()
+    fake.activity = True
+    try:
+        yield fake
+        assert fake.take_problems() == []
+    finally:
+        fake.close()
+
+
+def activity_settings(fake: FakeDiscord, *, sdk_mock: bool = True) -> dict[str, Any]:
+    """The live board's settings for the fake's app, its Activity on, the SDK's mock allowed
+    unless told otherwise."""
+    return {
+        "activity": True,
+        "client_id": fake.world.application_id,
+        "client_secret": fake.client_secret,
+        "bot_token": fake.token,
+        "discord_api": fake.api_base_url,
+        "sdk_mock": sdk_mock,
+    }
