@@ -66,6 +66,11 @@ class WebConfig:
     # The application's OAuth2 client secret, from the environment only; never shown.
     client_secret: str | None = field(default=None, repr=False)
 
+    @property
+    def activity_ready(self) -> bool:
+        """Whether the Activity can sign players in: on, with its application's id and secret."""
+        return self.enabled and self.activity and bool(self.client_id and self.client_secret)
+
 
 @dataclass(frozen=True, repr=False)
 class BotConfig:

@@ -56,4 +56,4 @@ async def live_board(bot: JarmoBot, report: Report) -> LiveBoard | None:
     if not (await bot.service.servers.settings(shown.game.guild_id)).watching:
         return None
     watchers = await bot.service.spectators.count(shown.game.id)
-    return LiveBoard(watchers, play_live=web.activity)
+    return LiveBoard(watchers, play_live=web.activity_ready)

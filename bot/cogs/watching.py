@@ -83,7 +83,7 @@ class PlayLiveButton(
     async def handle(self, interaction: discord.Interaction[JarmoBot]) -> None:
         bot = interaction.client
         web = bot.config.web
-        if not (web.enabled and web.activity):
+        if not web.activity_ready:
             raise Unwelcome(NO_ACTIVITY)
         if not (await bot.service.servers.settings(place_of(interaction).guild_id)).watching:
             raise Unwelcome(WATCHING_OFF)

@@ -30,7 +30,13 @@ from tests.fakes import FakeClock
 ANN = Actor(101, "Ann")
 BOB = Actor(202, "Bob")
 HERE = Place(guild_id=1, channel_id=10)
-LIVE = WebConfig(enabled=True, public_url="https://jarmo.example.org", activity=True)
+LIVE = WebConfig(
+    enabled=True,
+    public_url="https://jarmo.example.org",
+    activity=True,
+    client_id=555,
+    client_secret="client-secret",
+)
 
 
 @pytest.fixture
@@ -121,11 +127,13 @@ async def test_play_live_is_refused_without_the_activity_and_never_launches(
     service: JarmoService,
 ) -> None:
     report = await first_move(service)
-    interaction = interaction_of(bot_of(service, WebConfig(enabled=True)))
-    with pytest.raises(Unwelcome) as refused:
-        await PlayLiveButton(report.board.game.id).handle(interaction)
-    assert refused.value.message == NO_ACTIVITY
-    interaction.response.launch_activity.assert_not_called()
+    without_secret = WebConfig(enabled=True, activity=True, client_id=555)
+    for web in (WebConfig(enabled=True), without_secret):
+        interaction = interaction_of(bot_of(service, web))
+        with pytest.raises(Unwelcome) as refused:
+            await PlayLiveButton(report.board.game.id).handle(interaction)
+        assert refused.value.message == NO_ACTIVITY
+        interaction.response.launch_activity.assert_not_called()
     launched = interaction_of(bot_of(service))
     await PlayLiveButton(report.board.game.id).handle(launched)
     launched.response.launch_activity.assert_awaited_once_with()
