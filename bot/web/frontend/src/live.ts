@@ -1,6 +1,7 @@
 // The live page: one WebSocket to the game, its state drawn, moves sent, drops survived.
 
 import { BoardView } from "./board";
+import { element } from "./dom";
 import { FINAL_CLOSE_CODES } from "./protocol";
 import type { ClientFrame, Game, GameAction, ServerFrame, Side } from "./protocol";
 import { LANGUAGE, TEXT, resultText, sideName } from "./words";
@@ -8,15 +9,6 @@ import { LANGUAGE, TEXT, resultText, sideName } from "./words";
 const PING_MS = 25_000;
 const FIRST_RETRY_MS = 1_000;
 const LAST_RETRY_MS = 30_000;
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
-  const made = document.createElement(tag);
-  made.className = className;
-  if (text !== undefined) {
-    made.textContent = text;
-  }
-  return made;
-}
 
 function clockText(milliseconds: number): string {
   const seconds = Math.max(0, Math.ceil(milliseconds / 1000));

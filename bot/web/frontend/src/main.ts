@@ -1,8 +1,17 @@
-// One bundle for both pages: /watch (a link with the token in its fragment) and / (the Activity).
+// One bundle for every page: /watch (a link with the token in its fragment), / (the Activity)
+// and /server (a server's leaderboards, games and tournaments, a link with the token too).
 
 import { startActivity } from "./activity";
 import { LivePage } from "./live";
+import { ServerPage } from "./server";
 import { LANGUAGE, TEXT } from "./words";
+
+/** The link's token; it leaves the address bar at once, so it is not kept in history or shown on screen. */
+function takeToken(): string {
+  const token = location.hash.slice(1);
+  history.replaceState(null, "", location.pathname + location.search);
+  return token;
+}
 
 function main(): void {
   document.documentElement.lang = LANGUAGE;
@@ -16,6 +25,24 @@ function main(): void {
       message.textContent = text;
     }
   };
+  if (location.pathname === "/server") {
+    const title = `Jarmo · ${TEXT.server.title}`;
+    document.title = title;
+    document.body.classList.add("server");
+    const heading = document.querySelector(".top h1");
+    if (heading !== null) {
+      heading.textContent = title;
+    }
+    // A new link opened in this tab changes only the fragment: read its token afresh.
+    window.addEventListener("hashchange", () => location.reload());
+    const token = takeToken();
+    if (token === "") {
+      say(TEXT.server.noToken);
+      return;
+    }
+    void new ServerPage(root, token, say).start();
+    return;
+  }
   const watch = (token: string): void => {
     say("");
     new LivePage(root, token).start();
@@ -26,9 +53,7 @@ function main(): void {
     void startActivity(document.body, say, watch);
     return;
   }
-  const token = location.hash.slice(1);
-  // The token leaves the address bar at once: it is not kept in history or shown on screen.
-  history.replaceState(null, "", location.pathname + location.search);
+  const token = takeToken();
   if (token === "") {
     say(TEXT.noToken);
     return;

@@ -63,3 +63,107 @@ export type ClientFrame =
 
 /** Close codes after which reconnecting cannot help: each has its own message. */
 export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([4400, 4401, 4403, 4408]);
+
+// The server pages: two POSTs with the token in the body (the server pages' contract).
+
+/** What the board shows: the same for a live game and a replayed position. */
+export interface BoardScene {
+  board: Game["board"];
+  colors: Game["colors"];
+  camps: Game["camps"];
+  pieces: Game["pieces"];
+  last_move: GameAction | null;
+}
+
+export interface RatingRow {
+  rank: number;
+  player: Player;
+  rating: number;
+  games: number;
+  wins: number;
+  losses: number;
+  draws: number;
+}
+
+export interface Leaderboard {
+  ruleset: string;
+  rows: RatingRow[];
+}
+
+export interface FinishedGame {
+  id: string;
+  ruleset: string;
+  players: Record<Side, Player | null>;
+  winner: Side | null;
+  reason: string;
+  points: Record<Side, number> | null;
+  plies: number;
+  finished_at: string;
+}
+
+export interface RoundCell {
+  round: number;
+  outcome: "win" | "loss" | "draw";
+  opponent: Player | null;
+  points: [number, number] | null;
+}
+
+export interface TableRow {
+  rank: number;
+  player: Player;
+  match_points: number;
+  game_points: number;
+  buchholz: number;
+  sonneborn_berger: number;
+  withdrawn: boolean;
+  rounds: (RoundCell | null)[];
+}
+
+export interface Tournament {
+  id: string;
+  name: string;
+  status: string;
+  format: string;
+  ruleset: string;
+  rounds: number;
+  round: number;
+  finished_at: string | null;
+  table: TableRow[];
+}
+
+export interface Overview {
+  leaderboards: Leaderboard[];
+  games: FinishedGame[];
+  tournaments: Tournament[];
+}
+
+export interface ReplayPosition {
+  pieces: Game["pieces"];
+  reserve: Record<Side, number>;
+  last_move: GameAction | null;
+  turn: Side | null;
+}
+
+export interface Replay {
+  id: string;
+  ruleset: string;
+  board: Game["board"];
+  colors: Game["colors"];
+  camps: Game["camps"];
+  players: Record<Side, Player | null>;
+  winner: Side | null;
+  reason: string;
+  points: Record<Side, number> | null;
+  moves: string[];
+  positions: ReplayPosition[];
+}
+
+/** The refusals the server pages answer with, and the page's own for a failed request. */
+export type ServerRefusal =
+  | "bad_token"
+  | "expired_token"
+  | "web_pages_off"
+  | "bad_request"
+  | "no_game"
+  | "unreachable"
+  | "other";

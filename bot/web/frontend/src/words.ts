@@ -1,18 +1,295 @@
 // The page's own words, in the languages the bot speaks; what the server refuses comes with its
 // own sentence, which the server writes in the language the page names in its watch frame.
 
-import type { Side } from "./protocol";
+import type { ServerRefusal, Side } from "./protocol";
+
+/** A short heading and what it stands for (a table's column). */
+interface Abbreviation {
+  short: string;
+  long: string;
+}
+
+/** The server pages' words: the leaderboards, the recent games with their replay, the tournaments. */
+interface ServerWords {
+  title: string;
+  leaderboards: string;
+  recentGames: string;
+  tournaments: string;
+  loading: string;
+  noToken: string;
+  refusals: Readonly<Record<ServerRefusal, string>>;
+  noRatings: string;
+  noGames: string;
+  noTournaments: string;
+  noEntrants: string;
+  rank: string;
+  player: string;
+  rating: string;
+  games: string;
+  record: Abbreviation;
+  matchPoints: Abbreviation;
+  gamePoints: Abbreviation;
+  buchholz: Abbreviation;
+  sonnebornBerger: Abbreviation;
+  round: (round: number) => Abbreviation;
+  outcomes: Readonly<Record<"win" | "loss" | "draw", string>>;
+  bye: string;
+  withdrawn: string;
+  legend: string;
+  formats: Readonly<Record<string, string>>;
+  signup: string;
+  running: (round: number, rounds: number) => string;
+  finished: string;
+  finishedOn: (date: string) => string;
+  plies: (count: number) => string;
+  points: (white: number, black: number) => string;
+  replayTitle: (white: string, black: string) => string;
+  toStart: string;
+  back: string;
+  forward: string;
+  toEnd: string;
+  close: string;
+  start: string;
+  atMove: (move: number, moves: number, text: string) => string;
+  reserve: (white: string, whiteCount: number, black: string, blackCount: number) => string;
+  keys: string;
+}
+
+const ENGLISH_SERVER: ServerWords = {
+  title: "Ratings, games and tournaments",
+  leaderboards: "Leaderboards",
+  recentGames: "Recent games",
+  tournaments: "Tournaments",
+  loading: "Loading…",
+  noToken: "This page needs a link from /jarmo leaderboard in Discord.",
+  refusals: {
+    bad_token: "This link is not valid. Ask for a new one with /jarmo leaderboard in Discord.",
+    expired_token: "This link has expired. Ask for a new one with /jarmo leaderboard in Discord.",
+    web_pages_off: "This server's web pages are switched off. A server manager can switch them on with /jarmo server web on.",
+    bad_request: "The server did not understand the page's request. Reload the page to try again.",
+    no_game: "That game was not found: it may have been deleted. Pick another one.",
+    unreachable: "The server could not be reached. Check your connection and reload the page.",
+    other: "Something went wrong on the server. Reload the page to try again.",
+  },
+  noRatings: "Nobody has a rating here yet: ratings come with finished games.",
+  noGames: "No game has finished here yet.",
+  noTournaments: "No tournaments yet.",
+  noEntrants: "Nobody has signed up yet.",
+  rank: "#",
+  player: "Player",
+  rating: "Rating",
+  games: "Games",
+  record: { short: "W–L–D", long: "won–lost–drawn" },
+  matchPoints: { short: "MP", long: "match points" },
+  gamePoints: { short: "GP", long: "game points" },
+  buchholz: { short: "BH", long: "Buchholz" },
+  sonnebornBerger: { short: "SB", long: "Sonneborn-Berger" },
+  round: (round) => ({ short: `R${round}`, long: `Round ${round}` }),
+  outcomes: { win: "won against", loss: "lost to", draw: "drew with" },
+  bye: "bye",
+  withdrawn: "withdrawn",
+  legend: "MP match points · GP game points · BH Buchholz · SB Sonneborn-Berger · + won, = drawn, − lost",
+  formats: { swiss: "Swiss", round_robin: "Round robin", "round-robin": "Round robin" },
+  signup: "Open for sign-up",
+  running: (round, rounds) => `Round ${round} of ${rounds}`,
+  finished: "Finished",
+  finishedOn: (date) => `Finished ${date}`,
+  plies: (count) => (count === 1 ? "1 move" : `${count} moves`),
+  points: (white, black) => `Points ${white}–${black}`,
+  replayTitle: (white, black) => `${white} against ${black}`,
+  toStart: "To the start",
+  back: "One move back",
+  forward: "One move forward",
+  toEnd: "To the end",
+  close: "Close",
+  start: "Start position",
+  atMove: (move, moves, text) => `Move ${move} of ${moves}: ${text}`,
+  reserve: (white, whiteCount, black, blackCount) => `In reserve: ${white} ${whiteCount} · ${black} ${blackCount}`,
+  keys: "The arrow keys ← → step through the moves; Home and End jump to the start and the end.",
+};
+
+const GERMAN_SERVER: ServerWords = {
+  title: "Wertungen, Partien und Turniere",
+  leaderboards: "Ranglisten",
+  recentGames: "Letzte Partien",
+  tournaments: "Turniere",
+  loading: "Lädt…",
+  noToken: "Diese Seite braucht einen Link von /jarmo leaderboard in Discord.",
+  refusals: {
+    bad_token: "Dieser Link ist ungültig. Hol dir mit /jarmo leaderboard in Discord einen neuen.",
+    expired_token: "Dieser Link ist abgelaufen. Hol dir mit /jarmo leaderboard in Discord einen neuen.",
+    web_pages_off: "Die Webseiten dieses Servers sind ausgeschaltet. Wer den Server verwaltet, kann sie mit /jarmo server web on einschalten.",
+    bad_request: "Der Server hat die Anfrage der Seite nicht verstanden. Lade die Seite neu, um es noch einmal zu versuchen.",
+    no_game: "Diese Partie wurde nicht gefunden, vielleicht wurde sie gelöscht. Wähle eine andere.",
+    unreachable: "Der Server ist nicht erreichbar. Prüfe deine Verbindung und lade die Seite neu.",
+    other: "Auf dem Server ist etwas schiefgegangen. Lade die Seite neu, um es noch einmal zu versuchen.",
+  },
+  noRatings: "Hier hat noch niemand eine Wertung: Wertungen gibt es für beendete Partien.",
+  noGames: "Hier wurde noch keine Partie beendet.",
+  noTournaments: "Noch keine Turniere.",
+  noEntrants: "Noch hat sich niemand angemeldet.",
+  rank: "#",
+  player: "Spieler",
+  rating: "Wertung",
+  games: "Partien",
+  record: { short: "S–N–R", long: "Siege–Niederlagen–Remis" },
+  matchPoints: { short: "MP", long: "Matchpunkte" },
+  gamePoints: { short: "PP", long: "Partiepunkte" },
+  buchholz: { short: "BH", long: "Buchholz" },
+  sonnebornBerger: { short: "SB", long: "Sonneborn-Berger" },
+  round: (round) => ({ short: `R${round}`, long: `Runde ${round}` }),
+  outcomes: { win: "gewonnen gegen", loss: "verloren gegen", draw: "remis gegen" },
+  bye: "spielfrei",
+  withdrawn: "zurückgezogen",
+  legend: "MP Matchpunkte · PP Partiepunkte · BH Buchholz · SB Sonneborn-Berger · + gewonnen, = remis, − verloren",
+  formats: { swiss: "Schweizer System", round_robin: "Rundenturnier", "round-robin": "Rundenturnier" },
+  signup: "Anmeldung offen",
+  running: (round, rounds) => `Runde ${round} von ${rounds}`,
+  finished: "Beendet",
+  finishedOn: (date) => `Beendet am ${date}`,
+  plies: (count) => (count === 1 ? "1 Zug" : `${count} Züge`),
+  points: (white, black) => `Punkte ${white}–${black}`,
+  replayTitle: (white, black) => `${white} gegen ${black}`,
+  toStart: "Zum Anfang",
+  back: "Einen Zug zurück",
+  forward: "Einen Zug vor",
+  toEnd: "Zum Ende",
+  close: "Schließen",
+  start: "Ausgangsstellung",
+  atMove: (move, moves, text) => `Zug ${move} von ${moves}: ${text}`,
+  reserve: (white, whiteCount, black, blackCount) => `In Reserve: ${white} ${whiteCount} · ${black} ${blackCount}`,
+  keys: "Die Pfeiltasten ← → gehen durch die Züge; Pos1 und Ende springen zum Anfang und zum Ende.",
+};
+
+const ESPERANTO_SERVER: ServerWords = {
+  title: "Taksoj, partioj kaj turniroj",
+  leaderboards: "Rangolistoj",
+  recentGames: "Lastaj partioj",
+  tournaments: "Turniroj",
+  loading: "Ŝargante…",
+  noToken: "Ĉi tiu paĝo bezonas ligilon de /jarmo leaderboard en Discord.",
+  refusals: {
+    bad_token: "Ĉi tiu ligilo ne validas. Petu novan per /jarmo leaderboard en Discord.",
+    expired_token: "Ĉi tiu ligilo eksvalidiĝis. Petu novan per /jarmo leaderboard en Discord.",
+    web_pages_off: "La retpaĝoj de ĉi tiu servilo estas malŝaltitaj. Administranto de la servilo povas ŝalti ilin per /jarmo server web on.",
+    bad_request: "La servilo ne komprenis la peton de la paĝo. Reŝargu la paĝon por reprovi.",
+    no_game: "Tiu partio ne troviĝis, eble ĝi estis forigita. Elektu alian.",
+    unreachable: "La servilo ne estas atingebla. Kontrolu vian konekton kaj reŝargu la paĝon.",
+    other: "Io misfunkciis en la servilo. Reŝargu la paĝon por reprovi.",
+  },
+  noRatings: "Ankoraŭ neniu havas takson ĉi tie: taksoj venas kun finitaj partioj.",
+  noGames: "Ankoraŭ neniu partio finiĝis ĉi tie.",
+  noTournaments: "Ankoraŭ neniuj turniroj.",
+  noEntrants: "Ankoraŭ neniu aliĝis.",
+  rank: "#",
+  player: "Ludanto",
+  rating: "Takso",
+  games: "Partioj",
+  record: { short: "V–M–E", long: "venkoj–malvenkoj–egaloj" },
+  matchPoints: { short: "MP", long: "matĉpoentoj" },
+  gamePoints: { short: "PP", long: "partipoentoj" },
+  buchholz: { short: "BH", long: "Buchholz" },
+  sonnebornBerger: { short: "SB", long: "Sonneborn-Berger" },
+  round: (round) => ({ short: `R${round}`, long: `Rondo ${round}` }),
+  outcomes: { win: "venkis kontraŭ", loss: "malvenkis kontraŭ", draw: "egalis kontraŭ" },
+  bye: "libera",
+  withdrawn: "retiriĝis",
+  legend: "MP matĉpoentoj · PP partipoentoj · BH Buchholz · SB Sonneborn-Berger · + venko, = egalo, − malvenko",
+  formats: { swiss: "Svisa sistemo", round_robin: "Ĉiu kontraŭ ĉiu", "round-robin": "Ĉiu kontraŭ ĉiu" },
+  signup: "Aliĝo malfermita",
+  running: (round, rounds) => `Rondo ${round} el ${rounds}`,
+  finished: "Finiĝis",
+  finishedOn: (date) => `Finiĝis je ${date}`,
+  plies: (count) => (count === 1 ? "1 movo" : `${count} movoj`),
+  points: (white, black) => `Poentoj ${white}–${black}`,
+  replayTitle: (white, black) => `${white} kontraŭ ${black}`,
+  toStart: "Al la komenco",
+  back: "Unu movon reen",
+  forward: "Unu movon antaŭen",
+  toEnd: "Al la fino",
+  close: "Fermi",
+  start: "Komenca pozicio",
+  atMove: (move, moves, text) => `Movo ${move} el ${moves}: ${text}`,
+  reserve: (white, whiteCount, black, blackCount) => `En rezervo: ${white} ${whiteCount} · ${black} ${blackCount}`,
+  keys: "La sagoklavoj ← → paŝas tra la movoj; Hejmen kaj Fino saltas al la komenco kaj al la fino.",
+};
+
+/** Polish counts: 1 ruch, 2–4 ruchy (not 12–14), else ruchów. */
+function polishMoves(count: number): string {
+  const tens = count % 100;
+  const ones = count % 10;
+  if (count === 1) {
+    return "1 ruch";
+  }
+  return ones >= 2 && ones <= 4 && (tens < 12 || tens > 14) ? `${count} ruchy` : `${count} ruchów`;
+}
+
+const POLISH_SERVER: ServerWords = {
+  title: "Rankingi, partie i turnieje",
+  leaderboards: "Rankingi",
+  recentGames: "Ostatnie partie",
+  tournaments: "Turnieje",
+  loading: "Wczytywanie…",
+  noToken: "Ta strona wymaga linku z /jarmo leaderboard na Discordzie.",
+  refusals: {
+    bad_token: "Ten link jest nieprawidłowy. Poproś o nowy przez /jarmo leaderboard na Discordzie.",
+    expired_token: "Ten link wygasł. Poproś o nowy przez /jarmo leaderboard na Discordzie.",
+    web_pages_off: "Strony internetowe tego serwera są wyłączone. Zarządzający serwerem może je włączyć przez /jarmo server web on.",
+    bad_request: "Serwer nie zrozumiał żądania strony. Odśwież stronę, aby spróbować ponownie.",
+    no_game: "Nie znaleziono tej partii, być może została usunięta. Wybierz inną.",
+    unreachable: "Nie można połączyć się z serwerem. Sprawdź połączenie i odśwież stronę.",
+    other: "Coś poszło nie tak na serwerze. Odśwież stronę, aby spróbować ponownie.",
+  },
+  noRatings: "Nikt tu jeszcze nie ma rankingu: punkty rankingowe dają ukończone partie.",
+  noGames: "Nie zakończono tu jeszcze żadnej partii.",
+  noTournaments: "Nie ma jeszcze turniejów.",
+  noEntrants: "Nikt się jeszcze nie zapisał.",
+  rank: "#",
+  player: "Gracz",
+  rating: "Ranking",
+  games: "Partie",
+  record: { short: "W–P–R", long: "wygrane–przegrane–remisy" },
+  matchPoints: { short: "PM", long: "punkty meczowe" },
+  gamePoints: { short: "PP", long: "punkty partii" },
+  buchholz: { short: "BH", long: "Buchholz" },
+  sonnebornBerger: { short: "SB", long: "Sonneborn-Berger" },
+  round: (round) => ({ short: `R${round}`, long: `Runda ${round}` }),
+  outcomes: { win: "wygrana z", loss: "przegrana z", draw: "remis z" },
+  bye: "pauza",
+  withdrawn: "wycofany",
+  legend: "PM punkty meczowe · PP punkty partii · BH Buchholz · SB Sonneborn-Berger · + wygrana, = remis, − przegrana",
+  formats: { swiss: "System szwajcarski", round_robin: "Każdy z każdym", "round-robin": "Każdy z każdym" },
+  signup: "Zapisy otwarte",
+  running: (round, rounds) => `Runda ${round} z ${rounds}`,
+  finished: "Zakończony",
+  finishedOn: (date) => `Zakończony ${date}`,
+  plies: polishMoves,
+  points: (white, black) => `Punkty ${white}–${black}`,
+  replayTitle: (white, black) => `${white} przeciw ${black}`,
+  toStart: "Na początek",
+  back: "Ruch wstecz",
+  forward: "Ruch naprzód",
+  toEnd: "Na koniec",
+  close: "Zamknij",
+  start: "Pozycja początkowa",
+  atMove: (move, moves, text) => `Ruch ${move} z ${moves}: ${text}`,
+  reserve: (white, whiteCount, black, blackCount) => `W rezerwie: ${white} ${whiteCount} · ${black} ${blackCount}`,
+  keys: "Strzałki ← → przechodzą przez ruchy; Home i End skaczą na początek i na koniec.",
+};
 
 interface Words {
   white: string;
   black: string;
+  /** Ludos calls its sides green and blue. */
+  green: string;
+  blue: string;
   board: string;
   empty: string;
   piece: (side: Side) => string;
   selectable: string;
   closed: Readonly<Record<number, string>>;
   reasons: Readonly<Record<string, string>>;
-  wins: (side: Side, why: string) => string;
+  wins: (side: string, why: string) => string;
   drawn: (why: string) => string;
   watching: (count: number) => string;
   noToken: string;
@@ -34,11 +311,14 @@ interface Words {
   activityFailed: string;
   invite: string;
   here: (names: string[]) => string;
+  server: ServerWords;
 }
 
 const ENGLISH: Words = {
   white: "White",
   black: "Black",
+  green: "Green",
+  blue: "Blue",
   board: "Board",
   empty: "empty",
   piece: (side) => `${side} piece`,
@@ -56,7 +336,7 @@ const ENGLISH: Words = {
     aborted: "the game was aborted",
     timeout: "on time",
   },
-  wins: (side, why) => `${side === "white" ? "White" : "Black"} wins (${why})`,
+  wins: (side, why) => `${side} wins (${why})`,
   drawn: (why) => `Drawn (${why})`,
   watching: (count) => (count === 1 ? "1 watching" : `${count} watching`),
   noToken: "This page needs a link from /jarmo watch in Discord.",
@@ -78,11 +358,14 @@ const ENGLISH: Words = {
   activityFailed: "The Activity could not start. Close it and open it again.",
   invite: "Invite",
   here: (names) => `Here: ${names.join(", ")}`,
+  server: ENGLISH_SERVER,
 };
 
 const GERMAN: Words = {
   white: "Weiß",
   black: "Schwarz",
+  green: "Grün",
+  blue: "Blau",
   board: "Brett",
   empty: "leer",
   piece: (side) => (side === "white" ? "weißer Stein" : "schwarzer Stein"),
@@ -100,7 +383,7 @@ const GERMAN: Words = {
     aborted: "die Partie wurde abgebrochen",
     timeout: "auf Zeit",
   },
-  wins: (side, why) => `${side === "white" ? "Weiß" : "Schwarz"} gewinnt (${why})`,
+  wins: (side, why) => `${side} gewinnt (${why})`,
   drawn: (why) => `Unentschieden (${why})`,
   watching: (count) => `${count} sehen zu`,
   noToken: "Diese Seite braucht einen Link von /jarmo watch in Discord.",
@@ -122,11 +405,14 @@ const GERMAN: Words = {
   activityFailed: "Die Aktivität konnte nicht starten. Schließe sie und öffne sie erneut.",
   invite: "Einladen",
   here: (names) => `Hier: ${names.join(", ")}`,
+  server: GERMAN_SERVER,
 };
 
 const ESPERANTO: Words = {
   white: "Blanko",
   black: "Nigro",
+  green: "Verdo",
+  blue: "Bluo",
   board: "Tabulo",
   empty: "malplena",
   piece: (side) => (side === "white" ? "blanka peco" : "nigra peco"),
@@ -144,7 +430,7 @@ const ESPERANTO: Words = {
     aborted: "la ludo estis nuligita",
     timeout: "pro tempo",
   },
-  wins: (side, why) => `${side === "white" ? "Blanko" : "Nigro"} venkas (${why})`,
+  wins: (side, why) => `${side} venkas (${why})`,
   drawn: (why) => `Egalludo (${why})`,
   watching: (count) => `${count} spektas`,
   noToken: "Ĉi tiu paĝo bezonas ligilon de /jarmo watch en Discord.",
@@ -166,11 +452,14 @@ const ESPERANTO: Words = {
   activityFailed: "La Aktivaĵo ne povis starti. Fermu ĝin kaj malfermu ĝin denove.",
   invite: "Inviti",
   here: (names) => `Ĉi tie: ${names.join(", ")}`,
+  server: ESPERANTO_SERVER,
 };
 
 const POLISH: Words = {
   white: "Białe",
   black: "Czarne",
+  green: "Zielone",
+  blue: "Niebieskie",
   board: "Plansza",
   empty: "puste",
   piece: (side) => (side === "white" ? "biały pionek" : "czarny pionek"),
@@ -188,7 +477,7 @@ const POLISH: Words = {
     aborted: "partię przerwano",
     timeout: "na czas",
   },
-  wins: (side, why) => `${side === "white" ? "Białe" : "Czarne"} wygrywają (${why})`,
+  wins: (side, why) => `${side} wygrywają (${why})`,
   drawn: (why) => `Remis (${why})`,
   watching: (count) => `Oglądający: ${count}`,
   noToken: "Ta strona wymaga linku z /jarmo watch na Discordzie.",
@@ -210,6 +499,7 @@ const POLISH: Words = {
   activityFailed: "Nie udało się uruchomić aktywności. Zamknij ją i otwórz ponownie.",
   invite: "Zaproś",
   here: (names) => `Tutaj: ${names.join(", ")}`,
+  server: POLISH_SERVER,
 };
 
 const LANGUAGES: Readonly<Record<string, Words>> = { en: ENGLISH, de: GERMAN, eo: ESPERANTO, pl: POLISH };
@@ -222,7 +512,11 @@ export const LANGUAGE: string =
 
 export const TEXT: Words = LANGUAGES[LANGUAGE] ?? ENGLISH;
 
-export function sideName(side: Side): string {
+/** What players read for ``side``: white and black, but green and blue in ludos. */
+export function sideName(side: Side, ruleset = "classic"): string {
+  if (ruleset === "ludos") {
+    return side === "white" ? TEXT.green : TEXT.blue;
+  }
   return side === "white" ? TEXT.white : TEXT.black;
 }
 
@@ -231,7 +525,7 @@ export function pieceLabel(point: string, side: Side | null, clickable: boolean)
   return clickable ? `${point}, ${what}, ${TEXT.selectable}` : `${point}, ${what}`;
 }
 
-export function resultText(winner: Side | null, reason: string): string {
+export function resultText(winner: Side | null, reason: string, ruleset = "classic"): string {
   const why = TEXT.reasons[reason] ?? reason;
-  return winner === null ? TEXT.drawn(why) : TEXT.wins(winner, why);
+  return winner === null ? TEXT.drawn(why) : TEXT.wins(sideName(winner, ruleset), why);
 }
