@@ -8,6 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.tree import Unwelcome
+from bot.cogs.watching import NOT_SET_UP, server_page_link
 from bot.cogs.words import SERVER_LANGUAGES, discord_words, reader_language
 from bot.service.servers import ServerSettings
 
@@ -62,6 +64,18 @@ class ServerCommands(commands.Cog):
         )
         await _confirm(interaction, settings)
 
+    @server.command(name="web")
+    @app_commands.describe(on="True: a web page with this server's ratings, games and tables")
+    async def web_pages(self, interaction: discord.Interaction[JarmoBot], on: bool) -> None:
+        """This server's web page: ratings, recent games and tournament tables"""
+        web = interaction.client.config.web
+        if on and not (web.enabled and web.public_url):
+            raise Unwelcome(NOT_SET_UP)
+        settings = await interaction.client.service.servers.set_web_pages(
+            interaction.guild_id or 0, on, can_manage=_can_manage(interaction)
+        )
+        await _confirm(interaction, settings)
+
 
 def _can_manage(interaction: discord.Interaction[JarmoBot]) -> bool:
     return interaction.permissions.manage_guild
@@ -81,4 +95,16 @@ async def _confirm(interaction: discord.Interaction[JarmoBot], settings: ServerS
         else _("Takebacks in rated games: off."),
         _("Live board: games here can be watched.") if settings.watching else _("Live board: off."),
     ]
+    link = await server_page_link(interaction.client, settings.guild_id)
+    if link is not None:
+        lines.append(
+            _(
+                "Web page: on. A link for this week, to share with the server (anyone here gets "
+                "a fresh one with /jarmo leaderboard):\n{link}"
+            ).format(link=link)
+        )
+    elif settings.web_pages:
+        lines.append(_("Web page: on, once the bot's live board is set up."))
+    else:
+        lines.append(_("Web page: off."))
     await interaction.response.send_message("\n".join(lines), ephemeral=True)

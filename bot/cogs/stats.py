@@ -21,6 +21,7 @@ from bot.cogs.replies import EMBED_COLOUR, only_pinging
 from bot.cogs.review import send_review
 from bot.cogs.tournaments import table_messages
 from bot.cogs.tree import Unwelcome, check_member
+from bot.cogs.watching import server_page_link
 from bot.cogs.words import (
     discord_voice,
     discord_words,
@@ -82,15 +83,19 @@ class LeaderboardButton(
         )
         mine = interaction.user.id == self.viewer_id
         language = await channel_language(interaction) if mine else reader_language(interaction)
-        message = leaderboard_message(page, language)
+        link = await server_page_link(interaction.client, self.guild_id)
+        message = leaderboard_message(page, language, web_link=link)
         if mine:
             await interaction.response.edit_message(**message)
         else:
             await interaction.response.send_message(**message, ephemeral=True)
 
 
-def leaderboard_message(page: LeaderboardPage, language: str | None = None) -> dict[str, Any]:
-    """Keyword arguments for a message showing ``page``, with page buttons if there are more."""
+def leaderboard_message(
+    page: LeaderboardPage, language: str | None = None, *, web_link: str | None = None
+) -> dict[str, Any]:
+    """Keyword arguments for a message showing ``page``, with page buttons if there are more,
+    and a button to the server's web page where there is a ``web_link``."""
     voice = discord_voice(language)
     _ = discord_words(language).gettext
     embed = discord.Embed(
@@ -99,8 +104,10 @@ def leaderboard_message(page: LeaderboardPage, language: str | None = None) -> d
         colour=EMBED_COLOUR,
     )
     message: dict[str, Any] = {"embed": embed, "allowed_mentions": only_pinging()}
+    view = discord.ui.View(timeout=None)
+    if web_link is not None:
+        view.add_item(discord.ui.Button(label=_("Web page"), url=web_link))
     if page.pages > 1:
-        view = discord.ui.View(timeout=None)
         # The two targets always differ (first page: 0 and 1; last: n-2 and n-1), so the two
         # custom ids do too.
         back, forward = max(page.page - 1, 0), min(page.page + 1, page.pages - 1)
@@ -116,6 +123,7 @@ def leaderboard_message(page: LeaderboardPage, language: str | None = None) -> d
                     disabled=disabled,
                 )
             )  # fmt: skip
+    if view.children:
         message["view"] = view
     return message
 
@@ -281,8 +289,9 @@ class StatsCommands(commands.Cog):
             ruleset or service.config.default_ruleset,
             viewer_id=interaction.user.id,
         )
+        link = await server_page_link(interaction.client, interaction.guild_id)
         await interaction.response.send_message(
-            **leaderboard_message(page, await channel_language(interaction))
+            **leaderboard_message(page, await channel_language(interaction), web_link=link)
         )
 
     @app_commands.command()

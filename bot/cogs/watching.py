@@ -17,12 +17,13 @@ from bot.cogs.live_offer import PLAY_LIVE_ID, play_live_button
 from bot.cogs.tree import Unwelcome
 from bot.cogs.words import discord_words, reader_language, relative_time
 from bot.i18n import N_
-from bot.web.tokens import sign_watch_token
+from bot.web.tokens import sign_server_token, sign_watch_token
 
 if TYPE_CHECKING:
     from bot.client import JarmoBot
 
 LINK_LIFETIME = timedelta(hours=24)
+SERVER_LINK_LIFETIME = timedelta(days=7)
 NOT_SET_UP = N_(
     "The live board is not set up on this bot. Its operator can turn it on: `enabled = true` "
     "and a `public_url` in the `[web]` part of the bot's configuration."
@@ -35,6 +36,18 @@ WATCHING_OFF = N_(
     "This server has turned the live board off. Someone who can manage the server can turn it "
     "on again with /jarmo server watch on."
 )
+
+
+async def server_page_link(bot: JarmoBot, guild_id: int | None) -> str | None:
+    """A link to the server's web page, if the bot serves pages and the server shows its own."""
+    web = bot.config.web
+    if guild_id is None or not web.enabled or not web.public_url:
+        return None
+    if not (await bot.service.servers.settings(guild_id)).web_pages:
+        return None
+    expires_at = bot.service.now() + SERVER_LINK_LIFETIME
+    token = sign_server_token(await bot.service.web_secret(), guild_id, expires_at=expires_at)
+    return f"{web.public_url}/server#{token}"
 
 
 class WatchCommands(commands.Cog):

@@ -77,6 +77,7 @@ class Code(StrEnum):
     MATCH_NOT_OVER = "match-not-over"
     OPPONENT_LEFT = "opponent-left"
     SETTINGS_NEED_MANAGER = "settings-need-manager"
+    WEB_PAGES_OFF = "web-pages-off"
     UNKNOWN_LANGUAGE = "unknown-language"
     # tournaments
     TOURNAMENT_NEEDS_MANAGER = "tournament-needs-manager"

@@ -29,6 +29,7 @@ class ServerSettings:
     language: str | None = None
     takebacks: bool = True  # whether rated games allow takebacks (casual games always do)
     watching: bool = True  # whether the live board shows this server's games
+    web_pages: bool = False  # whether the server's web page (ratings, games, tables) is served
 
     def threads_or(self, default: bool) -> bool:
         """Whether matches on this server move into threads, given the bot's default."""
@@ -66,12 +67,14 @@ class ServerSettingsCases:
         language = await self._state.get(_key(guild_id, "language"))
         takebacks = await self._state.get(_key(guild_id, "takebacks"))
         watching = await self._state.get(_key(guild_id, "watching"))
+        web_pages = await self._state.get(_key(guild_id, "web-pages"))
         settings = ServerSettings(
             guild_id,
             None if threads is None else threads == _ON,
             language,
             takebacks != _OFF,
             watching=watching != _OFF,
+            web_pages=web_pages == _ON,
         )
         cached = self._cache.get(guild_id)
         if cached is None or cached[0] <= read_at:  # a read that began later knows better
@@ -95,6 +98,13 @@ class ServerSettingsCases:
         non-manager."""
         _check_manager(can_manage)
         await self._state.set(_key(guild_id, "watching"), _ON if on else _OFF)
+        return await self._read(guild_id)
+
+    async def set_web_pages(self, guild_id: int, on: bool, *, can_manage: bool) -> ServerSettings:
+        """Serve the server's web page, or stop serving it. Raises ``NotAllowed`` for a
+        non-manager."""
+        _check_manager(can_manage)
+        await self._state.set(_key(guild_id, "web-pages"), _ON if on else _OFF)
         return await self._read(guild_id)
 
     async def set_language(

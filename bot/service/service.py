@@ -25,6 +25,7 @@ from bot.service.player_games import PlayerGames
 from bot.service.ratings import Ratings
 from bot.service.rematches import RematchCases
 from bot.service.reviews import ReviewCases
+from bot.service.server_pages import ServerPages
 from bot.service.servers import ServerSettingsCases
 from bot.service.spectators import Spectators, WebSecret
 from bot.service.standings import StandingsCases
@@ -84,6 +85,9 @@ class JarmoService:
         # tournaments hear of every match that ends
         self.tournaments = TournamentCases(self.kit, ender, reports, self.challenges)
         match_listeners.add(self.tournaments.match_ended)
+        self.server_pages = ServerPages(
+            self.kit, self.servers, self.stats, self.tournaments.history
+        )
         self.reviews = ReviewCases(self.kit)
         self.pings = TurnPings(self.kit)
         self.vacations = VacationCases(self.kit)

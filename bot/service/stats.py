@@ -70,6 +70,11 @@ class PlayerStats:
             viewer_row = await self._row(mine) if mine else None
         return LeaderboardPage(guild_id, ruleset, page, pages, total, rows, viewer_id, viewer_row)
 
+    async def top(self, guild_id: int, ruleset: str, *, limit: int) -> list[LeaderboardRow]:
+        """The server's ``limit`` best players in ``ruleset`` (none: nobody is rated)."""
+        ranked = await self._ratings.leaderboard(guild_id, ruleset, offset=0, limit=limit)
+        return [await self._row(entry) for entry in ranked]
+
     async def _row(self, entry: RankedRating) -> LeaderboardRow:
         rating = entry.rating
         name = rating.display_name or await self._names(rating.guild_id, rating.user_id)

@@ -29,6 +29,14 @@ class BoardPoint:
     y: int
 
 
+BOARD_POINTS = tuple(
+    BoardPoint(name, column_of(i), 4 - row_of(i)) for i, name in enumerate(POINT_NAMES)
+)
+CAMPS: dict[Side, tuple[str, ...]] = {
+    side: tuple(POINT_NAMES[p] for p in camp_points(SIDE_INDEX[side])) for side in SIDES
+}
+
+
 @dataclass(frozen=True, slots=True)
 class MoveShape:
     """An action as the page draws it: its text, the step's two points, the placed point."""
@@ -107,15 +115,11 @@ class WatchCases:
             version=record.version,
             ruleset=record.engine.ruleset,
             status=record.status,
-            points=tuple(
-                BoardPoint(name, column_of(i), 4 - row_of(i)) for i, name in enumerate(POINT_NAMES)
-            ),
+            points=BOARD_POINTS,
             lines=get_layout(position.layout).lines,
             pieces=tuple((piece.point, piece.side) for piece in position.pieces),
             reserve=dict(position.reserve),
-            camps={
-                side: tuple(POINT_NAMES[p] for p in camp_points(SIDE_INDEX[side])) for side in SIDES
-            },
+            camps=CAMPS,
             player_ids=ids,
             player_names=names,
             turn=game.turn if running else None,

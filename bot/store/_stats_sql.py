@@ -161,6 +161,12 @@ class SqlResults:
         )
         return [_result(row) for row in await self._rows(query)]
 
+    async def server_games(self, guild_id: int, *, limit: int) -> list[GameResultRecord]:
+        """See :meth:`ResultStore.server_games`."""
+        latest = (games.c.finished_at.desc(), games.c.id.desc())
+        query = _RESULTS.where(games.c.guild_id == guild_id, _COUNTED).order_by(*latest)
+        return [_result(row) for row in await self._rows(query.limit(limit))]
+
     async def game_result(self, game_id: int) -> GameResultRecord | None:
         """One game as history shows it, if it has ended with a result."""
         rows = await self._rows(_RESULTS.where(games.c.id == game_id, _COUNTED))

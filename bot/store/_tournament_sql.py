@@ -392,6 +392,15 @@ class SqlTournaments:
         )
         return [tournament_row(row) for row in rows]
 
+    async def of_server(self, guild_id: int, *, limit: int) -> list[TournamentRecord]:
+        """See :meth:`TournamentStore.of_server`."""
+        rows = await self._read.rows(
+            _TOURNAMENTS.where(tournaments.c.guild_id == guild_id)
+            .order_by(tournaments.c.id.desc())
+            .limit(limit)
+        )
+        return [tournament_row(row) for row in rows]
+
     async def running(self) -> list[TournamentRecord]:
         """See :meth:`TournamentStore.running`."""
         rows = await self._read.rows(

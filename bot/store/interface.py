@@ -412,6 +412,11 @@ class ResultStore(Protocol):
         first. Aborted games are left out."""
         ...
 
+    async def server_games(self, guild_id: int, *, limit: int) -> list[GameResultRecord]:
+        """The server's ``limit`` latest ended games, newest first. Aborted games are left
+        out."""
+        ...
+
     async def game_result(self, game_id: int) -> GameResultRecord | None:
         """The game as history shows it, or ``None`` if it is unknown or has no result."""
         ...
@@ -511,6 +516,10 @@ class TournamentStore(Protocol):
     ) -> list[TournamentRecord]:
         """The finished tournaments of the server that ``user_id`` was entered in (withdrawn
         too), the ``limit`` most recently finished, newest first."""
+        ...
+
+    async def of_server(self, guild_id: int, *, limit: int) -> list[TournamentRecord]:
+        """The server's ``limit`` newest tournaments, newest first."""
         ...
 
     async def running(self) -> list[TournamentRecord]:

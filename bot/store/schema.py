@@ -1,6 +1,6 @@
 """The store's schema as code: one ``MetaData`` that both dialects compile.
 
-It is the schema that migrations 0001-0021 leave behind on each backend, table by table: the
+It is the schema that migrations 0001-0022 leave behind on each backend, table by table: the
 migrations' headers say why each part exists. Where the two backends' stored schemas differ,
 the types say so with a variant, so that what SQLAlchemy creates from this module is what the
 migrations made:
@@ -248,6 +248,8 @@ Index(
     postgresql_where=_ACTIVE_WITH_DEADLINE,
 )
 _COVERED_RESULT = ("finished_at", "status", "winner", "points_white", "points_black")
+# A server's latest ended games, for its web page.
+Index("games_by_server", games.c.guild_id, games.c.finished_at, games.c.id)
 for _side, _other in (("white", "black"), ("black", "white")):
     _columns = ("guild_id", f"{_side}_id", *_COVERED_RESULT, f"{_other}_id")
     Index(f"games_by_{_side}", *(games.c[name] for name in _columns))
@@ -459,6 +461,7 @@ tournaments = Table(
         status="status IN ('signup', 'running', 'finished')",
     ),
 )
+Index("tournaments_by_server", tournaments.c.guild_id, tournaments.c.id)
 Index(
     "tournaments_one_open_per_channel",
     tournaments.c.channel_id,

@@ -23,6 +23,7 @@ from aiohttp import web
 
 from bot.service import JarmoService, Place, Refusal, errors, read_action
 from bot.web.rooms import Feed, Rooms, Spectators, Viewer, send
+from bot.web.server_page import ServerPage
 from bot.web.tokens import BadToken, read_watch_token, sign_watch_token
 from bot.words.live_board import PageRefusal, page_refusal_text, page_voice
 from bot.words.refusals import refusal_text
@@ -384,17 +385,21 @@ def create_web_app(
 ) -> web.Application:
     """The live board's application over ``service``."""
     board = LiveBoard(service, feed=feed, spectators=spectators, secret=secret, settings=settings)
+    server_page = ServerPage(service, secret)
     app = web.Application(client_max_size=64 * 1024)
     app.on_response_prepare.append(_security_headers)
     app.add_routes(
         [
             web.get("/", board.page),
             web.get("/watch", board.page),
+            web.get("/server", board.page),
             web.get("/ws", board.socket),
             web.get("/healthz", board.health),
             web.get("/config.json", board.config),
             web.post("/api/activity/token", board.activity_token),
             web.post("/api/activity/game", board.activity_game),
+            web.post("/api/server/overview", server_page.overview),
+            web.post("/api/server/game", server_page.game),
         ]
     )
     if settings.static_dir.is_dir():

@@ -190,6 +190,9 @@ _MESSAGES: dict[Code, str] = {
         "Only members who can manage this server can change its Jarmo settings."
     ),
     Code.UNKNOWN_LANGUAGE: N_("Unknown language {name!r}; choose one of {known}."),
+    Code.WEB_PAGES_OFF: N_(
+        "This server's web page is off. Someone who can manage the server can turn it on."
+    ),
     Code.NO_VACATION_DAYS_LEFT: N_(
         "You have no vacation left this year (each player has {days} days a year), so your "
         "clocks keep running. See {vacation_status}; new days come on 1 January."

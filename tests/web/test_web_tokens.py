@@ -1,5 +1,5 @@
-"""Watch tokens: what a good one grants, and that a forged, expired or changed one grants
-nothing."""
+"""Watch and server tokens: what a good one grants, and that a forged, expired or changed one,
+or one of the other kind, grants nothing."""
 
 from __future__ import annotations
 
@@ -7,7 +7,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.web.tokens import BadToken, read_watch_token, sign_watch_token
+from bot.web.tokens import (
+    BadToken,
+    read_server_token,
+    read_watch_token,
+    sign_server_token,
+    sign_watch_token,
+)
 
 SECRET = b"k" * 32
 NOW = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
@@ -56,3 +62,25 @@ def test_a_token_changed_to_another_game_is_refused() -> None:
     with pytest.raises(BadToken):
         read_watch_token(SECRET, forged, now=NOW)
     assert read_watch_token(SECRET, token, now=NOW).game_id == 12
+
+
+def test_a_server_token_grants_its_server_until_it_expires() -> None:
+    grant = read_server_token(
+        SECRET, sign_server_token(SECRET, 2**62 + 1, expires_at=LATER), now=NOW
+    )
+    assert (grant.guild_id, grant.expires_at) == (2**62 + 1, LATER)
+    with pytest.raises(BadToken) as refused:
+        read_server_token(SECRET, sign_server_token(SECRET, 1, expires_at=NOW), now=NOW)
+    assert refused.value.expired
+
+
+def test_one_kind_of_token_never_reads_as_the_other() -> None:
+    server = sign_server_token(SECRET, 12, expires_at=LATER)
+    watch = sign_watch_token(SECRET, 12, expires_at=LATER, user_id=5)
+    with pytest.raises(BadToken) as refused:
+        read_watch_token(SECRET, server, now=NOW)
+    assert not refused.value.expired
+    with pytest.raises(BadToken):
+        read_server_token(SECRET, watch, now=NOW)
+    with pytest.raises(BadToken):
+        read_server_token(SECRET, sign_watch_token(SECRET, 12, expires_at=LATER), now=NOW)

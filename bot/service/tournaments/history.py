@@ -53,6 +53,12 @@ class TournamentHistory:
             raise NoStats(Code.TOURNAMENT_NOT_IN_HISTORY, tournament=tournament_id)
         return await self._rounds.stored_table(record)
 
+    async def server_tables(self, guild_id: int, *, limit: int) -> tuple[TableView, ...]:
+        """The tables of the server's ``limit`` newest tournaments, newest first, as their
+        stored results stand (sign-up and running ones too)."""
+        records = await self._kit.store.tournaments.of_server(guild_id, limit=limit)
+        return tuple([await self._rounds.stored_table(record) for record in records])
+
     async def last_final_in(self, channel_id: int) -> TableView | None:
         """The final table of the channel's most recently finished tournament, if any."""
         record = await self._kit.store.tournaments.last_finished_in(channel_id)
