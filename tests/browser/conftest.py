@@ -7,6 +7,7 @@ says so)."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -21,10 +22,10 @@ from playwright.async_api import BrowserContext, ConsoleMessage, Page, async_pla
 from bot.service import JarmoService, Place, ServiceConfig, read_action
 from bot.store import open_store
 from bot.web.app import WebSettings, bound_port, create_web_app, start_web_server
-from bot.web.tokens import sign_watch_token
+from bot.web.tokens import sign_server_token, sign_watch_token
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_models import ActivityInstance, OAuthGrant, User
-from tests.service.service_helpers import ANN, BOB, HERE
+from tests.service.service_helpers import ANN, BOB, GUILD, HERE
 from tests.web.conftest import discord  # noqa: F401  (a fixture the browser tests use)
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -41,6 +42,7 @@ CHROMIUM_ARGS = [
 
 
 PLAYERS = {ANN.user_id: ANN, BOB.user_id: BOB}
+REFUSAL_LOGGED = re.compile(r"status of 40[134] \((Unauthorized|Forbidden|Not Found)\)$")
 
 
 @dataclass
@@ -81,6 +83,12 @@ class LiveBoard:
         secret = await self.service.web_secret()
         token = sign_watch_token(secret, game_id, expires_at=expires, user_id=user_id)
         return f"{self.address}/watch#{token}"
+
+    async def server_link(self, guild_id: int = GUILD, *, hours: float = 1.0) -> str:
+        """A link to the server page of ``guild_id`` (as /jarmo leaderboard gives)."""
+        expires = self.service.now() + timedelta(hours=hours)
+        secret = await self.service.web_secret()
+        return f"{self.address}/server#{sign_server_token(secret, guild_id, expires_at=expires)}"
 
     async def play(self, game_id: int, move: str, place: Place = HERE) -> None:
         """A move of the player to move, made in Discord (``/jarmo move``)."""
@@ -156,8 +164,9 @@ async def chromium(profile: Path, locale: str = "en-US") -> AsyncIterator[Browse
         errors: list[str] = []
 
         def console(message: ConsoleMessage) -> None:
-            # A refusal (403) is an answer the page handles; the browser logs it all the same.
-            if message.type == "error" and not message.text.endswith("status of 403 (Forbidden)"):
+            # A refusal (401, 403, 404) is an answer the page handles; the browser logs it all
+            # the same.
+            if message.type == "error" and not REFUSAL_LOGGED.search(message.text):
                 errors.append(message.text)
 
         def watch(page: Page) -> None:

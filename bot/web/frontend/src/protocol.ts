@@ -103,7 +103,8 @@ export interface FinishedGame {
 
 export interface RoundCell {
   round: number;
-  outcome: "win" | "loss" | "draw";
+  /** "win", "loss", "draw", "forfeit-win", "forfeit-loss" or "bye" (no opponent). */
+  outcome: string;
   opponent: Player | null;
   points: [number, number] | null;
 }

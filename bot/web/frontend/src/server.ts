@@ -351,24 +351,36 @@ export class ServerPage {
   }
 }
 
-const OUTCOME_SIGNS = { win: "+", loss: "−", draw: "=" } as const;
+/** Each outcome's sign, and the class that colours it. */
+const OUTCOMES: Readonly<Record<string, readonly [string, string]>> = {
+  win: ["+", "win"],
+  "forfeit-win": ["+", "win"],
+  loss: ["−", "loss"],
+  "forfeit-loss": ["−", "loss"],
+  draw: ["=", "draw"],
+};
 
 function roundCell(cell: RoundCell | null): HTMLTableCellElement {
   const made = element("td", "round");
   if (cell === null) {
     return made;
   }
-  if (cell.opponent === null) {
+  const [sign, kind] = OUTCOMES[cell.outcome] ?? ["", ""];
+  if (cell.opponent === null || kind === "") {
     made.classList.add("bye");
     made.textContent = WORDS.bye;
     return made;
   }
-  made.classList.add(cell.outcome);
-  const sign = element("span", "sign", OUTCOME_SIGNS[cell.outcome]);
-  sign.setAttribute("aria-hidden", "true");
-  made.append(sign, unseen(WORDS.outcomes[cell.outcome]), ` ${cell.opponent.name}`);
-  if (cell.points !== null) {
-    made.append(element("span", "score", `${cell.points[0]}–${cell.points[1]}`));
+  made.classList.add(kind);
+  const shown = element("span", "sign", sign);
+  shown.setAttribute("aria-hidden", "true");
+  made.append(shown, unseen(WORDS.outcomes[cell.outcome] ?? cell.outcome), ` ${cell.opponent.name}`);
+  if (cell.outcome.startsWith("forfeit")) {
+    const forfeit = element("abbr", "score", WORDS.forfeit.short);
+    forfeit.title = WORDS.forfeit.long;
+    made.append(" ", forfeit);
+  } else if (cell.points !== null) {
+    made.append(" ", element("span", "score", `${cell.points[0]}–${cell.points[1]}`));
   }
   return made;
 }

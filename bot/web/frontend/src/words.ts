@@ -32,7 +32,8 @@ interface ServerWords {
   buchholz: Abbreviation;
   sonnebornBerger: Abbreviation;
   round: (round: number) => Abbreviation;
-  outcomes: Readonly<Record<"win" | "loss" | "draw", string>>;
+  outcomes: Readonly<Record<string, string>>;
+  forfeit: Abbreviation;
   bye: string;
   withdrawn: string;
   legend: string;
@@ -65,7 +66,7 @@ const ENGLISH_SERVER: ServerWords = {
   refusals: {
     bad_token: "This link is not valid. Ask for a new one with /jarmo leaderboard in Discord.",
     expired_token: "This link has expired. Ask for a new one with /jarmo leaderboard in Discord.",
-    web_pages_off: "This server's web pages are switched off. A server manager can switch them on with /jarmo server web on.",
+    web_pages_off: "This server's web page is switched off. A server manager can switch it on with /jarmo server web on.",
     bad_request: "The server did not understand the page's request. Reload the page to try again.",
     no_game: "That game was not found: it may have been deleted. Pick another one.",
     unreachable: "The server could not be reached. Check your connection and reload the page.",
@@ -85,10 +86,11 @@ const ENGLISH_SERVER: ServerWords = {
   buchholz: { short: "BH", long: "Buchholz" },
   sonnebornBerger: { short: "SB", long: "Sonneborn-Berger" },
   round: (round) => ({ short: `R${round}`, long: `Round ${round}` }),
-  outcomes: { win: "won against", loss: "lost to", draw: "drew with" },
+  outcomes: { win: "won against", loss: "lost to", draw: "drew with", "forfeit-win": "won by forfeit against", "forfeit-loss": "lost by forfeit to" },
+  forfeit: { short: "ff", long: "by forfeit" },
   bye: "bye",
   withdrawn: "withdrawn",
-  legend: "MP match points · GP game points · BH Buchholz · SB Sonneborn-Berger · + won, = drawn, − lost",
+  legend: "MP match points · GP game points · BH Buchholz · SB Sonneborn-Berger · + won, = drawn, − lost · ff by forfeit",
   formats: { swiss: "Swiss", round_robin: "Round robin", "round-robin": "Round robin" },
   signup: "Open for sign-up",
   running: (round, rounds) => `Round ${round} of ${rounds}`,
@@ -118,7 +120,7 @@ const GERMAN_SERVER: ServerWords = {
   refusals: {
     bad_token: "Dieser Link ist ungültig. Hol dir mit /jarmo leaderboard in Discord einen neuen.",
     expired_token: "Dieser Link ist abgelaufen. Hol dir mit /jarmo leaderboard in Discord einen neuen.",
-    web_pages_off: "Die Webseiten dieses Servers sind ausgeschaltet. Wer den Server verwaltet, kann sie mit /jarmo server web on einschalten.",
+    web_pages_off: "Die Webseite dieses Servers ist ausgeschaltet. Wer den Server verwaltet, kann sie mit /jarmo server web on einschalten.",
     bad_request: "Der Server hat die Anfrage der Seite nicht verstanden. Lade die Seite neu, um es noch einmal zu versuchen.",
     no_game: "Diese Partie wurde nicht gefunden, vielleicht wurde sie gelöscht. Wähle eine andere.",
     unreachable: "Der Server ist nicht erreichbar. Prüfe deine Verbindung und lade die Seite neu.",
@@ -138,10 +140,11 @@ const GERMAN_SERVER: ServerWords = {
   buchholz: { short: "BH", long: "Buchholz" },
   sonnebornBerger: { short: "SB", long: "Sonneborn-Berger" },
   round: (round) => ({ short: `R${round}`, long: `Runde ${round}` }),
-  outcomes: { win: "gewonnen gegen", loss: "verloren gegen", draw: "remis gegen" },
+  outcomes: { win: "gewonnen gegen", loss: "verloren gegen", draw: "remis gegen", "forfeit-win": "kampflos gewonnen gegen", "forfeit-loss": "kampflos verloren gegen" },
+  forfeit: { short: "kl", long: "kampflos" },
   bye: "spielfrei",
   withdrawn: "zurückgezogen",
-  legend: "MP Matchpunkte · PP Partiepunkte · BH Buchholz · SB Sonneborn-Berger · + gewonnen, = remis, − verloren",
+  legend: "MP Matchpunkte · PP Partiepunkte · BH Buchholz · SB Sonneborn-Berger · + gewonnen, = remis, − verloren · kl kampflos",
   formats: { swiss: "Schweizer System", round_robin: "Rundenturnier", "round-robin": "Rundenturnier" },
   signup: "Anmeldung offen",
   running: (round, rounds) => `Runde ${round} von ${rounds}`,
@@ -171,7 +174,7 @@ const ESPERANTO_SERVER: ServerWords = {
   refusals: {
     bad_token: "Ĉi tiu ligilo ne validas. Petu novan per /jarmo leaderboard en Discord.",
     expired_token: "Ĉi tiu ligilo eksvalidiĝis. Petu novan per /jarmo leaderboard en Discord.",
-    web_pages_off: "La retpaĝoj de ĉi tiu servilo estas malŝaltitaj. Administranto de la servilo povas ŝalti ilin per /jarmo server web on.",
+    web_pages_off: "La retpaĝo de ĉi tiu servilo estas malŝaltita. Administranto de la servilo povas ŝalti ĝin per /jarmo server web on.",
     bad_request: "La servilo ne komprenis la peton de la paĝo. Reŝargu la paĝon por reprovi.",
     no_game: "Tiu partio ne troviĝis, eble ĝi estis forigita. Elektu alian.",
     unreachable: "La servilo ne estas atingebla. Kontrolu vian konekton kaj reŝargu la paĝon.",
@@ -191,10 +194,11 @@ const ESPERANTO_SERVER: ServerWords = {
   buchholz: { short: "BH", long: "Buchholz" },
   sonnebornBerger: { short: "SB", long: "Sonneborn-Berger" },
   round: (round) => ({ short: `R${round}`, long: `Rondo ${round}` }),
-  outcomes: { win: "venkis kontraŭ", loss: "malvenkis kontraŭ", draw: "egalis kontraŭ" },
+  outcomes: { win: "venkis kontraŭ", loss: "malvenkis kontraŭ", draw: "egalis kontraŭ", "forfeit-win": "senlude venkis kontraŭ", "forfeit-loss": "senlude malvenkis kontraŭ" },
+  forfeit: { short: "sl", long: "senlude" },
   bye: "libera",
   withdrawn: "retiriĝis",
-  legend: "MP matĉpoentoj · PP partipoentoj · BH Buchholz · SB Sonneborn-Berger · + venko, = egalo, − malvenko",
+  legend: "MP matĉpoentoj · PP partipoentoj · BH Buchholz · SB Sonneborn-Berger · + venko, = egalo, − malvenko · sl senlude",
   formats: { swiss: "Svisa sistemo", round_robin: "Ĉiu kontraŭ ĉiu", "round-robin": "Ĉiu kontraŭ ĉiu" },
   signup: "Aliĝo malfermita",
   running: (round, rounds) => `Rondo ${round} el ${rounds}`,
@@ -234,7 +238,7 @@ const POLISH_SERVER: ServerWords = {
   refusals: {
     bad_token: "Ten link jest nieprawidłowy. Poproś o nowy przez /jarmo leaderboard na Discordzie.",
     expired_token: "Ten link wygasł. Poproś o nowy przez /jarmo leaderboard na Discordzie.",
-    web_pages_off: "Strony internetowe tego serwera są wyłączone. Zarządzający serwerem może je włączyć przez /jarmo server web on.",
+    web_pages_off: "Strona internetowa tego serwera jest wyłączona. Zarządzający serwerem może ją włączyć przez /jarmo server web on.",
     bad_request: "Serwer nie zrozumiał żądania strony. Odśwież stronę, aby spróbować ponownie.",
     no_game: "Nie znaleziono tej partii, być może została usunięta. Wybierz inną.",
     unreachable: "Nie można połączyć się z serwerem. Sprawdź połączenie i odśwież stronę.",
@@ -254,10 +258,11 @@ const POLISH_SERVER: ServerWords = {
   buchholz: { short: "BH", long: "Buchholz" },
   sonnebornBerger: { short: "SB", long: "Sonneborn-Berger" },
   round: (round) => ({ short: `R${round}`, long: `Runda ${round}` }),
-  outcomes: { win: "wygrana z", loss: "przegrana z", draw: "remis z" },
+  outcomes: { win: "wygrana z", loss: "przegrana z", draw: "remis z", "forfeit-win": "wygrana walkowerem z", "forfeit-loss": "przegrana walkowerem z" },
+  forfeit: { short: "wo", long: "walkowerem" },
   bye: "pauza",
   withdrawn: "wycofany",
-  legend: "PM punkty meczowe · PP punkty partii · BH Buchholz · SB Sonneborn-Berger · + wygrana, = remis, − przegrana",
+  legend: "PM punkty meczowe · PP punkty partii · BH Buchholz · SB Sonneborn-Berger · + wygrana, = remis, − przegrana · wo walkowerem",
   formats: { swiss: "System szwajcarski", round_robin: "Każdy z każdym", "round-robin": "Każdy z każdym" },
   signup: "Zapisy otwarte",
   running: (round, rounds) => `Runda ${round} z ${rounds}`,
