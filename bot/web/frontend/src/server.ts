@@ -27,6 +27,8 @@ const REFUSALS: ReadonlySet<string> = new Set<ServerRefusal>([
   "bad_request",
   "no_game",
 ]);
+// Endings where the points on the board decide the game; after the others they tell nothing.
+const COUNTED: ReadonlySet<string> = new Set(["finished", "stopped"]);
 const DATES = new Intl.DateTimeFormat(LANGUAGE, { dateStyle: "medium", timeStyle: "short" });
 
 type Answer<T> = { ok: true; value: T } | { ok: false; code: ServerRefusal };
@@ -58,6 +60,11 @@ function dateText(iso: string): string {
 
 function rulesetName(ruleset: string): string {
   return ruleset.charAt(0).toUpperCase() + ruleset.slice(1);
+}
+
+/** The points on the board when the game ended, where they tell how it ended (not after a resignation, say). */
+function pointsText(reason: string, points: Record<Side, number> | null): string | null {
+  return points === null || !COUNTED.has(reason) ? null : WORDS.points(points.white, points.black);
 }
 
 function playerName(player: Player | null): string {
@@ -200,12 +207,9 @@ export class ServerPage {
         dot.setAttribute("aria-hidden", "true");
         names.append(dot, unseen(`${sideName(side, game.ruleset)}: `), element("span", `name name-${side}`, playerName(game.players[side])));
       }
-      const result = [resultText(game.winner, game.reason, game.ruleset)];
-      if (game.points !== null) {
-        result.push(WORDS.points(game.points.white, game.points.black));
-      }
+      const result = [resultText(game.winner, game.reason, game.ruleset), pointsText(game.reason, game.points)];
       const meta = [rulesetName(game.ruleset), WORDS.plies(game.plies), dateText(game.finished_at)];
-      button.append(names, element("span", "result", result.join(" · ")), element("span", "meta", meta.join(" · ")));
+      button.append(names, element("span", "result", result.filter((part) => part !== null).join(" · ")), element("span", "meta", meta.join(" · ")));
       button.addEventListener("click", () => void this.open(game, button));
       const item = element("li", "");
       item.append(button);
@@ -434,11 +438,8 @@ class ReplayView {
       name.append(dot, `${sideName(side, replay.ruleset)}: `, element("span", "name", playerName(replay.players[side])));
       players.append(name);
     }
-    const result = [resultText(replay.winner, replay.reason, replay.ruleset)];
-    if (replay.points !== null) {
-      result.push(WORDS.points(replay.points.white, replay.points.black));
-    }
-    this.outcome.textContent = result.join(" · ");
+    const result = [resultText(replay.winner, replay.reason, replay.ruleset), pointsText(replay.reason, replay.points)];
+    this.outcome.textContent = result.filter((part) => part !== null).join(" · ");
     const buttons = element("div", "controls");
     buttons.append(this.controls.start, this.controls.back, this.controls.forward, this.controls.end);
     const panel = element("div", "panel");
