@@ -231,6 +231,31 @@ async def test_a_page_without_a_token_says_where_links_come_from(
     )
 
 
+async def test_a_ludos_game_is_green_against_blue(live: LiveBoard, open_page: OpenPage) -> None:
+    report = await play_resign(live.service, winner=BOB, loser=ANN, ruleset="ludos")
+    await pages_on(live.service)
+    page = await open_page(await live.server_link())
+    game = page.locator(f'.game[data-game="{report.board.game.id}"]')
+    await expect(game.locator(".names")).to_have_text("Green: Ann – Blue: Bob")
+    await expect(game.locator(".result")).to_have_text("Blue wins (by resignation)")
+    await expect(page.locator(".leaderboard caption")).to_have_text(["Ludos"])
+    await game.click()
+    await expect(page.locator(".replay-players")).to_have_text("Green: Ann Blue: Bob")
+
+
+async def test_a_new_link_opened_in_the_same_tab_is_read_afresh(
+    live: LiveBoard, open_page: OpenPage
+) -> None:
+    page = await open_page(await live.server_link())
+    await expect(page.locator("#message")).to_have_text(WORDS["web_pages_off"])
+    await pages_on(live.service)
+    # Only the fragment differs from the address the page is at: no new page is loaded by it.
+    await page.goto(await live.server_link(hours=2))
+    await expect(page.locator(".server-section h2")).to_have_count(3)
+    await expect(page.locator("#message")).to_have_text("")
+    assert page.url == f"{live.address}/server"
+
+
 async def test_a_game_the_server_no_longer_shows_says_why(
     live: LiveBoard, open_page: OpenPage
 ) -> None:

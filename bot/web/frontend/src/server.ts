@@ -198,6 +198,7 @@ export class ServerPage {
       const button = element("button", "game");
       button.type = "button";
       button.dataset["game"] = game.id;
+      button.dataset["ruleset"] = game.ruleset;
       const names = element("span", "names");
       for (const side of SIDES) {
         if (side === "black") {
@@ -407,6 +408,7 @@ class ReplayView {
   ) {
     this.element.tabIndex = -1;
     this.element.dataset["game"] = replay.id;
+    this.element.dataset["ruleset"] = replay.ruleset;
     this.element.setAttribute("role", "region");
     const white = playerName(replay.players.white);
     const black = playerName(replay.players.black);
@@ -436,7 +438,7 @@ class ReplayView {
       dot.setAttribute("aria-hidden", "true");
       const name = element("span", `player player-${side}`);
       name.append(dot, `${sideName(side, replay.ruleset)}: `, element("span", "name", playerName(replay.players[side])));
-      players.append(name);
+      players.append(name, " ");
     }
     const result = [resultText(replay.winner, replay.reason, replay.ruleset), pointsText(replay.reason, replay.points)];
     this.outcome.textContent = result.filter((part) => part !== null).join(" · ");
