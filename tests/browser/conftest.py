@@ -41,6 +41,8 @@ CHROMIUM_ARGS = [
 
 
 PLAYERS = {ANN.user_id: ANN, BOB.user_id: BOB}
+# What the browser logs of the server's refusals that the page puts into words.
+HANDLED_REFUSALS = ("status of 403 (Forbidden)", "status of 502 (Bad Gateway)")
 
 
 @dataclass
@@ -156,8 +158,8 @@ async def chromium(profile: Path, locale: str = "en-US") -> AsyncIterator[Browse
         errors: list[str] = []
 
         def console(message: ConsoleMessage) -> None:
-            # A refusal (403) is an answer the page handles; the browser logs it all the same.
-            if message.type == "error" and not message.text.endswith("status of 403 (Forbidden)"):
+            # A refusal (403, 502) is an answer the page handles; the browser logs it all the same.
+            if message.type == "error" and not message.text.endswith(HANDLED_REFUSALS):
                 errors.append(message.text)
 
         def watch(page: Page) -> None:
