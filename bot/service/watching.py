@@ -13,6 +13,7 @@ from bot.jarmo.layouts import get_layout
 from bot.jarmo.position import Side
 from bot.service._scoring import Scoreboard
 from bot.service._seats import game_by_id
+from bot.service._views import BoardPicture, board_picture, result_banner
 from bot.service.kit import ServiceKit
 from bot.service.models import Place, Report
 from bot.service.play import PlayCases
@@ -147,6 +148,27 @@ class WatchCases:
         the game since."""
         return await self._play.move_in_game(
             game_id, user_id, action, expected_version=expected_version
+        )
+
+    async def final_board(self, game_id: int, *, viewer_id: int | None) -> BoardPicture | None:
+        """The ended game's last position with how it ended, as its board messages in Discord
+        draw it (from the viewer's side if they played); ``None`` while it is still played.
+        Raises ``NoGameHere`` for an unknown game, ``GameDamaged`` for one that cannot be
+        loaded."""
+        kit = self._kit
+        record = await game_by_id(kit, game_id)
+        if record.is_active:
+            return None
+        players = (
+            await kit.names(record.guild_id, record.white_id),
+            await kit.names(record.guild_id, record.black_id),
+        )
+        perspective = record.side_of(viewer_id) if viewer_id is not None else None
+        return board_picture(
+            record.engine,
+            perspective=perspective or "white",
+            players=players,
+            result=result_banner(record),
         )
 
     async def game_in_channel(self, place: Place) -> int | None:

@@ -1,4 +1,5 @@
-"""The live board's web server: the page, its WebSocket, and the Discord Activity's sign-in.
+"""The live board's web server: the page, its WebSocket, and the Discord Activity's sign-in and
+share dialog's picture.
 
 The page gets a signed token (from a /jarmo watch link's fragment, or from the Activity's
 sign-in) and sends it over the socket; the server answers with the game's state and again after
@@ -22,11 +23,14 @@ import aiohttp
 from aiohttp import web
 
 from bot.service import JarmoService, Place, Refusal, errors, read_action
+from bot.web.game_json import json_refusal
 from bot.web.rooms import Feed, Rooms, Spectators, Viewer, send
 from bot.web.server_page import ServerPage
-from bot.web.tokens import BadToken, read_watch_token, sign_watch_token
+from bot.web.tokens import BadToken, WatchGrant, read_watch_token, sign_watch_token
+from bot.words.images import image_words
 from bot.words.live_board import PageRefusal, page_refusal_text, page_voice
 from bot.words.refusals import refusal_text
+from bot.words.voice import shared_catalogue
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
@@ -368,6 +372,63 @@ class LiveBoard:
         )
         return web.json_response({"token": token})
 
+    async def activity_share(self, request: web.Request) -> web.Response:
+        """The picture of an ended game's last position, uploaded to Discord with the user's
+        own access token for the Activity's share dialog: answers the attachment's url."""
+        body = await self._body(request)
+        token, access, language = body.get("token"), body.get("access_token"), body.get("lang")
+        if not (isinstance(token, str) and token and isinstance(access, str) and access):
+            raise web.HTTPBadRequest(text="token and access_token are expected")
+        grant = await self._shared_grant(token)
+        picture = await self._service.watching.final_board(grant.game_id, viewer_id=grant.user_id)
+        if picture is None:
+            raise json_refusal(web.HTTPConflict, "game_not_over")
+        words = image_words(shared_catalogue(language if isinstance(language, str) else None))
+        url = await self._upload(access, f"jarmo-{grant.game_id}.png", await picture.png(words))
+        if url is None:
+            raise json_refusal(web.HTTPBadGateway, "discord_refused")
+        return web.json_response({"url": url})
+
+    async def _shared_grant(self, token: str) -> WatchGrant:
+        """The token's grant, checked as the socket checks a watch frame's."""
+        service = self._service
+        try:
+            grant = read_watch_token(await self._secret(), token, now=service.now())
+        except BadToken as bad:
+            code = "expired_token" if bad.expired else "bad_token"
+            raise json_refusal(web.HTTPUnauthorized, code) from None
+        try:
+            game = await service.watching.snapshot(grant.game_id)
+        except errors.NoGameHere:
+            raise json_refusal(web.HTTPUnauthorized, "bad_token") from None
+        if not (await service.servers.settings(game.guild_id)).watching:
+            raise json_refusal(web.HTTPForbidden, "watching_off")
+        return grant
+
+    async def _upload(self, access: str, filename: str, png: bytes) -> str | None:
+        """Upload ``png`` as the user's ephemeral attachment of the app; its CDN url, or
+        ``None`` when Discord does not take it (the reason is logged, never the token)."""
+        settings = self._settings
+        form = aiohttp.FormData()
+        form.add_field("file", png, filename=filename, content_type="image/png")
+        url = f"{settings.discord_api}/applications/{settings.client_id}/attachment"
+        headers = {"Authorization": f"Bearer {access}"}
+        try:
+            async with self._http().post(url, data=form, headers=headers) as answer:
+                if answer.status != 200:
+                    log.info("Discord refused a shared picture's upload (HTTP %d)", answer.status)
+                    return None
+                uploaded = await answer.json()
+        except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
+            log.warning("a shared picture's upload to Discord failed: %s", type(exc).__name__)
+            return None
+        attachment = uploaded.get("attachment") if isinstance(uploaded, dict) else None
+        found = attachment.get("url") if isinstance(attachment, dict) else None
+        if not isinstance(found, str):
+            log.warning("Discord's answer to a shared picture's upload has no url")
+            return None
+        return found
+
     async def close(self) -> None:
         """Close the rooms and the client to Discord."""
         await self.rooms.close()
@@ -398,6 +459,7 @@ def create_web_app(
             web.get("/config.json", board.config),
             web.post("/api/activity/token", board.activity_token),
             web.post("/api/activity/game", board.activity_game),
+            web.post("/api/activity/share", board.activity_share),
             web.post("/api/server/overview", server_page.overview),
             web.post("/api/server/game", server_page.game),
         ]

@@ -1,14 +1,22 @@
-"""A watched game as the page reads it (the GAME object of the live board's protocol). Ids are
-strings: JavaScript numbers lose 64-bit ids."""
+"""A watched game as the page reads it (the GAME object of the live board's protocol), and the
+refusals the page reads as codes. Ids are strings: JavaScript numbers lose 64-bit ids."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC
 from typing import Any
+
+from aiohttp import web
 
 from bot.jarmo.position import Side
 from bot.render._theme import RGB, theme_for
 from bot.service.watching import SIDES, MoveShape, WatchedGame
+
+
+def json_refusal(kind: type[web.HTTPError], code: str) -> web.HTTPError:
+    """An HTTP refusal whose body is ``{"code": code}``, for the page to put into words."""
+    return kind(text=json.dumps({"code": code}), content_type="application/json")
 
 
 def _hex(rgb: RGB) -> str:

@@ -4,7 +4,6 @@ the token in a JSON body, so it never reaches a URL or a log."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -17,7 +16,7 @@ from bot.service.server_pages import EndedGame, GameReplay, ServerOverview
 from bot.service.stats_models import shown
 from bot.service.tournaments.views import TableView
 from bot.service.watching import BOARD_POINTS, CAMPS, SIDES
-from bot.web.game_json import colors
+from bot.web.game_json import colors, json_refusal
 from bot.web.tokens import BadToken, ServerGrant, read_server_token
 
 
@@ -144,10 +143,6 @@ def replay_json(replay: GameReplay) -> dict[str, Any]:
     }
 
 
-def _refused(kind: type[web.HTTPException], code: str) -> web.HTTPException:
-    return kind(text=json.dumps({"code": code}), content_type="application/json")
-
-
 class ServerPage:
     """The server page's two reads, each with the token in its body."""
 
@@ -161,31 +156,31 @@ class ServerPage:
         except ValueError:
             body = None
         if not isinstance(body, dict) or not isinstance(body.get("token"), str):
-            raise _refused(web.HTTPBadRequest, "bad_request")
+            raise json_refusal(web.HTTPBadRequest, "bad_request")
         try:
             now = self._service.now()
             return read_server_token(await self._secret(), body["token"], now=now), body
         except BadToken as bad:
             code = "expired_token" if bad.expired else "bad_token"
-            raise _refused(web.HTTPUnauthorized, code) from None
+            raise json_refusal(web.HTTPUnauthorized, code) from None
 
     async def overview(self, request: web.Request) -> web.Response:
         grant, _ = await self._grant(request)
         try:
             overview = await self._service.server_pages.overview(grant.guild_id)
         except errors.NotAllowed:
-            raise _refused(web.HTTPForbidden, "web_pages_off") from None
+            raise json_refusal(web.HTTPForbidden, "web_pages_off") from None
         return web.json_response(overview_json(overview), headers={"Cache-Control": "no-store"})
 
     async def game(self, request: web.Request) -> web.Response:
         grant, body = await self._grant(request)
         game_id = body.get("game_id")
         if not isinstance(game_id, str) or not game_id.isdigit() or len(game_id) > 20:
-            raise _refused(web.HTTPBadRequest, "bad_request")
+            raise json_refusal(web.HTTPBadRequest, "bad_request")
         try:
             replay = await self._service.server_pages.replay(grant.guild_id, int(game_id))
         except errors.NotAllowed:
-            raise _refused(web.HTTPForbidden, "web_pages_off") from None
+            raise json_refusal(web.HTTPForbidden, "web_pages_off") from None
         except (errors.NoStats, errors.GameDamaged):
-            raise _refused(web.HTTPNotFound, "no_game") from None
+            raise json_refusal(web.HTTPNotFound, "no_game") from None
         return web.json_response(replay_json(replay), headers={"Cache-Control": "no-store"})

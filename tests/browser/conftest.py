@@ -7,7 +7,6 @@ says so)."""
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -42,7 +41,13 @@ CHROMIUM_ARGS = [
 
 
 PLAYERS = {ANN.user_id: ANN, BOB.user_id: BOB}
-REFUSAL_LOGGED = re.compile(r"status of 40[134] \((Unauthorized|Forbidden|Not Found)\)$")
+# What the browser logs of the server's refusals that the page puts into words.
+HANDLED_REFUSALS = (
+    "status of 401 (Unauthorized)",
+    "status of 403 (Forbidden)",
+    "status of 404 (Not Found)",
+    "status of 502 (Bad Gateway)",
+)
 
 
 @dataclass
@@ -164,9 +169,9 @@ async def chromium(profile: Path, locale: str = "en-US") -> AsyncIterator[Browse
         errors: list[str] = []
 
         def console(message: ConsoleMessage) -> None:
-            # A refusal (401, 403, 404) is an answer the page handles; the browser logs it all
-            # the same.
-            if message.type == "error" and not REFUSAL_LOGGED.search(message.text):
+            # A refusal (401, 403, 404, 502) is an answer the page handles; the browser logs it
+            # all the same.
+            if message.type == "error" and not message.text.endswith(HANDLED_REFUSALS):
                 errors.append(message.text)
 
         def watch(page: Page) -> None:

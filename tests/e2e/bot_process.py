@@ -104,6 +104,9 @@ def bot_env(fake: FakeDiscord, *, token: bool = True) -> dict[str, str]:
     return env
 
 
+LIVE_BOARD_LISTENS = re.compile(r"the live board listens on (\S+) port (\d+)$", re.MULTILINE)
+
+
 class BotProcess:
     """Starts, stops and watches one bot process; its log goes to ``log_path``."""
 
@@ -183,6 +186,17 @@ class BotProcess:
         assert process is not None and process.poll() is None, "not running"
         process.kill()
         process.wait(10)
+
+    def live_board_address(self, timeout: float = 20.0) -> str:
+        """Where the latest start's live board listens, as its log says: ``http://host:port``."""
+
+        def latest() -> re.Match[str] | None:
+            return LIVE_BOARD_LISTENS.search(self.log_text().rpartition("---- start")[2])
+
+        self.fake.wait_until(latest, timeout, "the bot logs where its live board listens")
+        found = latest()
+        assert found is not None
+        return f"http://{found[1]}:{found[2]}"
 
     def database_env(self) -> dict[str, str]:
         """What a ``jarmo-bot`` command needs in its environment to use this bot's database."""

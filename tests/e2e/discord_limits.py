@@ -33,6 +33,7 @@ MAX_ATTACHMENT_DESCRIPTION = 1024  # a file's (or a media gallery item's) altern
 EMBED_LIMITS = {"title": 256, "description": 4096}
 MAX_FIELDS, MAX_FIELD_NAME, MAX_FIELD_VALUE, MAX_FOOTER, MAX_AUTHOR = 25, 256, 1024, 2048, 256
 MAX_ROWS, MAX_ROW_ITEMS, MAX_CUSTOM_ID, MAX_LABEL = 5, 5, 100, 80
+MAX_BUTTON_URL = 512  # a link button's url
 ACTION_ROW, BUTTON, STRING_SELECT = 1, 2, 3
 MAX_SELECT_OPTIONS, MAX_OPTION_TEXT, MAX_PLACEHOLDER = 25, 100, 150
 LINK_STYLE = 5
@@ -407,6 +408,8 @@ def _check_button(item: Mapping[str, Any], where: str, custom_ids: list[str]) ->
     if item.get("style") == LINK_STYLE:
         if "custom_id" in item or not item.get("url"):
             problems.append(f"{where}: a link button has a url and no custom_id")
+        elif len(item["url"]) > MAX_BUTTON_URL:
+            problems.append(f"{where}.url: {len(item['url'])} characters; at most 512")
         return problems
     custom_id = item.get("custom_id")
     if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= MAX_CUSTOM_ID:

@@ -51,6 +51,7 @@ from tests.e2e.fake_models import (
     USE_EXTERNAL_APPS,
     ActivityInstance,
     Answer,
+    AppAttachment,
     Attachment,
     Channel,
     Interaction,
@@ -94,6 +95,15 @@ ALLOWED_CALLBACKS = {
 }
 EMBEDDED = 1 << 17  # the application flag of an app with an Activity
 OAUTH_TOKEN_SECONDS = 604_800  # an access token's lifetime, as Discord gives it
+# The default file upload limit, per file: 10 MiB (Discord's reference, "Uploading Files").
+UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024
+# The images an app's attachment upload takes, by their first bytes.
+IMAGE_SIGNATURES = {
+    b"\x89PNG\r\n\x1a\n": "image/png",
+    b"\xff\xd8\xff": "image/jpeg",
+    b"GIF87a": "image/gif",
+    b"GIF89a": "image/gif",
+}
 
 # Gateway opcodes and the intents that need switching on in the developer portal.
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE_STATE, RESUME, RECONNECT = 0, 1, 2, 3, 4, 6, 7
@@ -256,6 +266,7 @@ class FakeDiscord:
         self.activity_instances: dict[str, ActivityInstance] = {}
         self.client_secret = secrets.token_urlsafe(24)
         self.oauth_grants: list[OAuthGrant] = []
+        self.app_attachments: list[AppAttachment] = []  # what users' tokens uploaded for the app
         self._table = self._route_table()
         self._thread_events: set[asyncio.Future[None]] = set()  # THREAD_UPDATEs on their way
         self._changed = threading.Condition(threading.RLock())
@@ -1067,6 +1078,9 @@ class FakeDiscord:
             try:
                 if auth and request.headers.get("Authorization") != f"Bot {self.token}":
                     raise DiscordError(401, "401: Unauthorized")
+                if handler != self._upload_attachment and any(u.bare for u in uploads):
+                    self.problem(f"{request.method} {path}: a file part named file, not files[n]")
+                    raise invalid_form(["files[n] are expected"])
                 refusal = self.refuse(request.method, path) if self.refuse else None
                 if refusal is not None:
                     with self._changed:
@@ -1103,6 +1117,7 @@ class FakeDiscord:
             ("GET", r"/applications/@me", self._get_application, True),
             ("POST", r"/oauth2/token", self._oauth_token, False),  # the client's secret
             ("GET", app + r"/activity-instances/(?P<instance>[^/]+)", self._get_instance, True),
+            ("POST", app + r"/attachment", self._upload_attachment, False),  # a user's Bearer
             ("GET", app + r"/commands", self._get_commands, True),
             ("PUT", app + r"/commands", self._put_commands, True),
             ("GET", app + r"/guilds/(?P<guild>\d+)/commands", self._get_commands, True),
@@ -1141,12 +1156,16 @@ class FakeDiscord:
         authorization = request.headers.get("Authorization", "")
         if authorization == f"Bot {self.token}":
             return self.world.bot.payload() | extra
-        scheme, _space, token = authorization.partition(" ")
+        # The identify scope: the user, without their e-mail address.
+        return self._bearer(request).user.payload() | {"mfa_enabled": False, "locale": "en-US"}
+
+    def _bearer(self, request: web.Request) -> OAuthGrant:
+        """The grant whose access token the request carries (``Bearer``); 401 without one."""
+        scheme, _space, token = request.headers.get("Authorization", "").partition(" ")
         grant = next((g for g in self.oauth_grants if g.access_token == token), None)
         if scheme != "Bearer" or grant is None or not token:
             raise DiscordError(401, "401: Unauthorized")
-        # The identify scope: the user, without their e-mail address.
-        return grant.user.payload() | {"mfa_enabled": False, "locale": "en-US"}
+        return grant
 
     async def _get_application(self, request: web.Request, *_: Any) -> dict[str, Any]:
         world = self.world
@@ -1170,7 +1189,7 @@ class FakeDiscord:
             "approximate_guild_count": 1,
         }
 
-    # -- the Activity: instances and the OAuth2 flow of its page --------------------------
+    # -- the Activity: instances, the OAuth2 flow of its page, its uploads for sharing -----
 
     def start_activity(self, channel: Channel | Thread | Place, user: User) -> ActivityInstance:
         """A new instance of the app's Activity in ``channel``, with ``user`` in it (as
@@ -1239,6 +1258,29 @@ class FakeDiscord:
         if found is None:
             raise DiscordError(404, "404: Not Found")
         return found.payload()
+
+    async def _upload_attachment(
+        self, request: web.Request, payload: Any, uploads: list[Upload], app: str
+    ) -> dict[str, Any]:
+        """An Activity's upload for the share dialog: one image in the part ``file``, with a
+        user's access token (any scope), kept briefly on the CDN."""
+        self._check_app(app)
+        grant = self._bearer(request)
+        if len(uploads) != 1 or not uploads[0].bare:
+            self.problem(f"attachment upload: {len(uploads)} files, not one part named file")
+            raise invalid_form(["file: exactly one file is expected"])
+        upload = uploads[0]
+        if len(upload.data) > UPLOAD_LIMIT_BYTES:
+            raise DiscordError(413, "Request entity too large", 40005)
+        kind = next((k for sig, k in IMAGE_SIGNATURES.items() if upload.data.startswith(sig)), None)
+        webp = upload.data[:4] == b"RIFF" and upload.data[8:12] == b"WEBP"
+        kind = "image/webp" if webp else kind
+        if kind is None:
+            raise invalid_form(["file: not an image"])
+        attachment = AppAttachment(self.ids(), grant.user, upload.filename, kind, upload.data)
+        with self._changed:
+            self.app_attachments.append(attachment)
+        return {"attachment": attachment.payload()}
 
     def _check_app(self, app: str) -> None:
         if int(app) != self.world.application_id:
@@ -2021,6 +2063,10 @@ async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
         name = part.name or ""
         if name == "payload_json":
             payload = json.loads(await part.text())
+        elif name == "file":  # an app's attachment upload names its one part so
+            data = bytes(await part.read())
+            kind = part.headers.get("Content-Type")
+            uploads.append(Upload(0, part.filename or "", kind, data, bare=True))
         elif (found := re.fullmatch(r"files\[(\d+)\]", name)) is not None:
             data = bytes(await part.read())
             kind = part.headers.get("Content-Type")

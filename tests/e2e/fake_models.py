@@ -580,6 +580,7 @@ class Upload:
     filename: str
     content_type: str | None
     data: bytes = field(repr=False)
+    bare: bool = False  # a part named ``file`` (an app's attachment upload), not ``files[n]``
 
 
 @dataclass
@@ -620,6 +621,33 @@ class ActivityInstance:
                 "guild_id": str(self.guild_id) if self.guild_id else None,
             },
             "users": [str(user) for user in self.users],
+        }
+
+
+@dataclass
+class AppAttachment:
+    """A file a user's access token uploaded for the app (``POST /applications/{id}/attachment``,
+    as an Activity does for the share dialog): Discord keeps it briefly on its CDN."""
+
+    id: int
+    user: User
+    filename: str
+    content_type: str
+    data: bytes = field(repr=False)
+
+    @property
+    def url(self) -> str:
+        return f"https://cdn.discordapp.com/ephemeral-attachments/{self.id}/{self.filename}"
+
+    def payload(self) -> dict[str, Any]:
+        """The attachment as Discord answers the upload."""
+        return {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": self.url,
+            "proxy_url": self.url.replace("cdn.discordapp.com", "media.discordapp.net"),
+            "content_type": self.content_type,
         }
 
 

@@ -26,7 +26,6 @@ if not CHROMIUM.exists():
 
 PUBLIC_URL = "https://jarmo.example.org"
 LINK = re.compile(re.escape(PUBLIC_URL) + r"/watch#([A-Za-z0-9_-]+)$", re.MULTILINE)
-LISTENING = re.compile(r"the live board listens on (\S+) port (\d+)$", re.MULTILINE)
 
 
 @pytest.fixture(scope="module")
@@ -44,18 +43,6 @@ def bot(
     assert status == 0, process.log_tail()
 
 
-def live_board_address(bot: BotProcess) -> str:
-    """Where the bot's live board listens, as its log says (the latest start's)."""
-    bot.fake.wait_until(
-        lambda: LISTENING.search(bot.log_text().rpartition("---- start")[2]),
-        20,
-        "the bot logs where its live board listens",
-    )
-    found = LISTENING.search(bot.log_text().rpartition("---- start")[2])
-    assert found is not None
-    return f"http://{found[1]}:{found[2]}"
-
-
 async def test_a_move_made_in_discord_appears_in_the_page(
     fake: FakeDiscord, bot: BotProcess, tmp_path: Path
 ) -> None:
@@ -68,7 +55,7 @@ async def test_a_move_made_in_discord_appears_in_the_page(
     check_private(answer, "live board")
     found = LINK.search(answer.content)
     assert found is not None, answer.content
-    address = await asyncio.to_thread(live_board_address, bot)
+    address = await asyncio.to_thread(bot.live_board_address)
 
     async with chromium(tmp_path / "profile") as browser:
         page = await browser.new_page()

@@ -166,3 +166,65 @@ def test_a_wrong_code_or_secret_is_refused(fake: FakeDiscord) -> None:
         fake, "POST", "/oauth2/token", authorization=f"Basic {basic.decode()}", form=form
     )
     assert status == 200 and granted["access_token"]
+
+
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)
+
+
+def upload(
+    fake: FakeDiscord,
+    data: bytes,
+    authorization: str,
+    *,
+    field: str = "file",
+    app: int | None = None,
+) -> tuple[int, Any]:
+    """An Activity's attachment upload: ``data`` as the one part of a multipart form."""
+    boundary = "jarmo-boundary"
+    head = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="end.png"\r\n'
+        "Content-Type: image/png\r\n\r\n"
+    ).encode()
+    body = head + data + f"\r\n--{boundary}--\r\n".encode()
+    path = f"{fake.api_base_url}/applications/{app or fake.world.application_id}/attachment"
+    request = urllib.request.Request(path, data=body, method="POST")
+    request.add_header("Content-Type", f"multipart/form-data; boundary={boundary}")
+    request.add_header("Authorization", authorization)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return int(response.status), json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def signed_in(fake: FakeDiscord) -> str:
+    """Ann's Bearer authorization, as her Activity's server got it."""
+    status, granted = exchange(fake, fake.authorize(fake.world.ann))
+    assert status == 200
+    return f"Bearer {granted['access_token']}"
+
+
+def test_a_users_token_uploads_an_image_for_the_share_dialog(fake: FakeDiscord) -> None:
+    status, answer = upload(fake, PNG, signed_in(fake))
+    assert status == 200
+    [kept] = fake.app_attachments
+    assert (kept.user.id, kept.data, kept.content_type) == (fake.world.ann.id, PNG, "image/png")
+    attachment = answer["attachment"]
+    assert attachment["id"] == str(kept.id) and attachment["filename"] == "end.png"
+    assert attachment["size"] == len(PNG)
+    assert attachment["url"].startswith("https://cdn.discordapp.com/ephemeral-attachments/")
+    assert fake.take_problems() == []
+
+
+def test_an_upload_needs_a_users_token_one_image_and_the_size_limit(fake: FakeDiscord) -> None:
+    bearer = signed_in(fake)
+    assert upload(fake, PNG, "Bearer nonsense")[0] == 401
+    assert upload(fake, PNG, f"Bot {fake.token}")[0] == 401  # a user's token, not the bot's
+    assert upload(fake, PNG, bearer, app=1)[0] == 403
+    assert upload(fake, b"just some text", bearer)[0] == 400
+    too_big = PNG + bytes(10 * 1024 * 1024)
+    refused = {"message": "Request entity too large", "code": 40005}
+    assert upload(fake, too_big, bearer) == (413, refused)
+    assert fake.app_attachments == [] and fake.take_problems() == []
+    assert upload(fake, PNG, bearer, field="files[0]")[0] == 400
+    assert [p for p in fake.take_problems() if "not one part named file" in p]

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
+import aiohttp
 import pytest
 
 from bot.service import JarmoService
@@ -117,3 +118,45 @@ def test_play_live_under_the_board_launches_the_activity_in_the_channel(
     assert press.wait_answer().type == LAUNCH_ACTIVITY
     [instance] = fake.instances_in(here)
     assert instance.users == [world.cat.id] and instance.guild_id == world.guild_id
+
+
+SERVER_LINK = re.compile(re.escape(PUBLIC_URL) + r"/server#([A-Za-z0-9_-]+)$", re.MULTILINE)
+
+
+def test_the_server_page_turned_on_in_discord_shows_the_game_played_there(
+    fake: FakeDiscord, bot: BotProcess
+) -> None:
+    world = fake.world
+    here = world.channel("arena-4")
+    Table.start(fake, here, world.ann, world.bob).play("A1-C2")
+    prompt = fake.slash(world.bob, here, "jarmo resign").wait_answer()
+    assert prompt.message is not None
+    fake.press(world.bob, prompt.message, "Yes, resign the match").wait_answer()
+    with manager(fake, world.cat):
+        answer = fake.slash(world.cat, here, "jarmo server web", on=True).wait_answer()
+    check_private(answer, "Saved.", "Web page: on.")
+    found = SERVER_LINK.search(answer.content)
+    assert found is not None, answer.content
+    try:
+        address = bot.live_board_address()
+
+        async def read(path: str, body: dict[str, str]) -> tuple[int, dict[str, object]]:
+            async with (
+                aiohttp.ClientSession() as http,
+                http.post(f"{address}{path}", json=body) as page,
+            ):
+                return page.status, await page.json()
+
+        status, overview = asyncio.run(read("/api/server/overview", {"token": found[1]}))
+        assert status == 200
+        games = overview["games"]
+        assert isinstance(games, list) and len(games) == 1
+        assert games[0]["players"]["white"]["name"] == "Ann" and games[0]["winner"] == "white"
+        body = {"token": found[1], "game_id": games[0]["id"]}
+        status, replay = asyncio.run(read("/api/server/game", body))
+        assert status == 200 and replay["moves"] == ["A1-C2"]
+    finally:
+        with manager(fake, world.cat):
+            fake.slash(world.cat, here, "jarmo server web", on=False).wait_answer()
+    status, _ = asyncio.run(read("/api/server/overview", {"token": found[1]}))
+    assert status == 403

@@ -3,7 +3,8 @@
 
 import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 import type { IDiscordSDK } from "@discord/embedded-app-sdk";
-import { TEXT } from "./words";
+import { GAME_ENDED } from "./live";
+import { LANGUAGE, TEXT } from "./words";
 
 interface PageConfig {
   client_id: string;
@@ -76,7 +77,9 @@ export async function startActivity(
       channel_id: sdk.channelId,
     });
     offerInvite(root, sdk);
-    watch(stringField(answer, "token"));
+    const token = stringField(answer, "token");
+    offerShareAtTheEnd(root, sdk, { token, access_token: accessToken }, say);
+    watch(token);
   } catch (error) {
     const code = error instanceof Refusal ? error.code : "failed";
     if (code === "no_game" && sdk !== null) {
@@ -119,4 +122,50 @@ function offerInvite(root: HTMLElement, sdk: IDiscordSDK): void {
     void sdk.commands.openInviteDialog().catch(() => undefined);
   });
   bar.append(button);
+}
+
+interface ShareGrant {
+  token: string;
+  access_token: string;
+}
+
+/** Once the game has ended, a button that shares a picture of its final position: our server
+ * draws it and uploads it to Discord, whose share dialog then offers it to the user's chats. */
+function offerShareAtTheEnd(root: HTMLElement, sdk: IDiscordSDK, grant: ShareGrant, say: (text: string) => void): void {
+  root.addEventListener(GAME_ENDED, () => {
+    const bar = root.querySelector(".activity-bar");
+    if (bar === null || bar.querySelector(".share") !== null) {
+      return;
+    }
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "share";
+    button.textContent = TEXT.share;
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      void share(sdk, grant, say).finally(() => {
+        button.disabled = false;
+      });
+    });
+    bar.append(button);
+  });
+}
+
+async function share(sdk: IDiscordSDK, grant: ShareGrant, say: (text: string) => void): Promise<void> {
+  say("");
+  try {
+    const answer = await postJson("/api/activity/share", { ...grant, lang: LANGUAGE });
+    await sdk.commands.openShareMomentDialog({ mediaUrl: stringField(answer, "url") });
+  } catch (error) {
+    const code = error instanceof Refusal ? error.code : "failed";
+    if (code === "bad_token" || code === "expired_token") {
+      say(TEXT.shareExpired);
+    } else if (code === "game_not_over") {
+      say(TEXT.shareNotOver);
+    } else if (code === "watching_off") {
+      say(TEXT.activityWatchingOff);
+    } else {
+      say(TEXT.shareFailed);
+    }
+  }
 }

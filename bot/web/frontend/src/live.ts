@@ -10,6 +10,10 @@ const PING_MS = 25_000;
 const FIRST_RETRY_MS = 1_000;
 const LAST_RETRY_MS = 30_000;
 
+/** Sent up from the page's root, once, when the game it shows has ended (the Activity offers
+ * to share its final position then). */
+export const GAME_ENDED = "jarmo-game-ended";
+
 function clockText(milliseconds: number): string {
   const seconds = Math.max(0, Math.ceil(milliseconds / 1000));
   const hours = Math.floor(seconds / 3600);
@@ -25,6 +29,7 @@ export class LivePage {
   private pinger = 0;
   private ticker = 0;
   private stopped = false;
+  private ended = false;
   private readonly board: BoardView;
   private readonly status = element("p", "status");
   private readonly notice = element("p", "notice");
@@ -149,6 +154,10 @@ export class LivePage {
     this.watchers.textContent = TEXT.watching(game.watchers);
     this.moves.replaceChildren(...game.moves.map((text) => element("li", "move", text)));
     this.drawClock();
+    if (game.result !== null && !this.ended) {
+      this.ended = true;
+      this.root.dispatchEvent(new CustomEvent(GAME_ENDED, { bubbles: true }));
+    }
   }
 
   private player(game: Game, side: Side): HTMLElement {

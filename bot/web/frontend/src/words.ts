@@ -315,6 +315,10 @@ interface Words {
   activityNotInInstance: string;
   activityFailed: string;
   invite: string;
+  share: string;
+  shareNotOver: string;
+  shareExpired: string;
+  shareFailed: string;
   here: (names: string[]) => string;
   server: ServerWords;
 }
@@ -362,6 +366,10 @@ const ENGLISH: Words = {
   activityNotInInstance: "You are not in this Activity's channel.",
   activityFailed: "The Activity could not start. Close it and open it again.",
   invite: "Invite",
+  share: "Share",
+  shareNotOver: "The game is not over yet: its final position can be shared once it has ended.",
+  shareExpired: "This Activity's sign-in has expired. Close it and open it again to share.",
+  shareFailed: "Discord did not take the picture. Try again in a moment.",
   here: (names) => `Here: ${names.join(", ")}`,
   server: ENGLISH_SERVER,
 };
@@ -409,6 +417,10 @@ const GERMAN: Words = {
   activityNotInInstance: "Du bist nicht im Kanal dieser Aktivität.",
   activityFailed: "Die Aktivität konnte nicht starten. Schließe sie und öffne sie erneut.",
   invite: "Einladen",
+  share: "Teilen",
+  shareNotOver: "Die Partie läuft noch: Ihre Schlussstellung lässt sich teilen, sobald sie zu Ende ist.",
+  shareExpired: "Die Anmeldung dieser Aktivität ist abgelaufen. Schließe sie und öffne sie erneut, um zu teilen.",
+  shareFailed: "Discord hat das Bild nicht angenommen. Versuche es gleich noch einmal.",
   here: (names) => `Hier: ${names.join(", ")}`,
   server: GERMAN_SERVER,
 };
@@ -456,6 +468,10 @@ const ESPERANTO: Words = {
   activityNotInInstance: "Vi ne estas en la kanalo de ĉi tiu Aktivaĵo.",
   activityFailed: "La Aktivaĵo ne povis starti. Fermu ĝin kaj malfermu ĝin denove.",
   invite: "Inviti",
+  share: "Kunhavigi",
+  shareNotOver: "La ludo ankoraŭ ne finiĝis: ĝian finan pozicion eblos kunhavigi post ĝia fino.",
+  shareExpired: "La ensaluto de ĉi tiu Aktivaĵo eksvalidiĝis. Fermu ĝin kaj malfermu ĝin denove por kunhavigi.",
+  shareFailed: "Discord ne akceptis la bildon. Reprovu post momento.",
   here: (names) => `Ĉi tie: ${names.join(", ")}`,
   server: ESPERANTO_SERVER,
 };
@@ -503,6 +519,10 @@ const POLISH: Words = {
   activityNotInInstance: "Nie jesteś na kanale tej aktywności.",
   activityFailed: "Nie udało się uruchomić aktywności. Zamknij ją i otwórz ponownie.",
   invite: "Zaproś",
+  share: "Udostępnij",
+  shareNotOver: "Partia jeszcze trwa: jej końcową pozycję można udostępnić, gdy się zakończy.",
+  shareExpired: "Logowanie tej aktywności wygasło. Zamknij ją i otwórz ponownie, aby udostępnić.",
+  shareFailed: "Discord nie przyjął obrazu. Spróbuj ponownie za chwilę.",
   here: (names) => `Tutaj: ${names.join(", ")}`,
   server: POLISH_SERVER,
 };
