@@ -151,9 +151,12 @@ def ann_in_the_mocks_instance(fake: FakeDiscord) -> None:
 
 
 @asynccontextmanager
-async def chromium(profile: Path, locale: str = "en-US") -> AsyncIterator[BrowserContext]:
+async def chromium(
+    profile: Path, locale: str = "en-US", *, failures: tuple[str, ...] = ()
+) -> AsyncIterator[BrowserContext]:
     """Chromium with a fresh profile; every page it opens fails the test on a script error or
-    a Content Security Policy violation."""
+    a Content Security Policy violation. ``failures``: the ends of what else the browser may log
+    as an error, for a test that makes a request fail on purpose."""
     async with async_playwright() as playwright:
         context = await playwright.chromium.launch_persistent_context(
             profile,
@@ -171,7 +174,7 @@ async def chromium(profile: Path, locale: str = "en-US") -> AsyncIterator[Browse
         def console(message: ConsoleMessage) -> None:
             # A refusal (401, 403, 404, 502) is an answer the page handles; the browser logs it
             # all the same.
-            if message.type == "error" and not message.text.endswith(HANDLED_REFUSALS):
+            if message.type == "error" and not message.text.endswith(HANDLED_REFUSALS + failures):
                 errors.append(message.text)
 
         def watch(page: Page) -> None:

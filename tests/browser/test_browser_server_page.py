@@ -222,6 +222,44 @@ async def test_a_link_that_reads_nothing_says_why(
     assert page.url == f"{live.address}/server"
 
 
+# What the browser logs for each failure: the server's refusal of a tampered request, no
+# answer at all, and a server error without a code.
+FAILURES = {
+    "bad_request": "status of 400 (Bad Request)",
+    "unreachable": "net::ERR_FAILED",
+    "other": "status of 500 (Internal Server Error)",
+}
+
+
+@pytest.mark.parametrize("failure", FAILURES)
+async def test_a_failed_request_says_what_to_do(
+    live: LiveBoard, tmp_path: Path, failure: str
+) -> None:
+    await pages_on(live.service)
+
+    async def fail(route: Route) -> None:
+        if failure == "bad_request":
+            await route.continue_(post_data="{}")
+        elif failure == "unreachable":
+            await route.abort()
+        else:
+            await route.fulfill(status=500, body="Internal Server Error")
+
+    async with chromium(tmp_path / "profile", failures=(FAILURES[failure],)) as context:
+        page = await context.new_page()
+        await page.route("**/api/server/overview", fail)
+        await page.goto(await live.server_link())
+        words = {
+            "bad_request": "The server did not understand the page's request. Reload the page "
+            "to try again.",
+            "unreachable": "The server could not be reached. Check your connection and reload "
+            "the page.",
+            "other": "Something went wrong on the server. Reload the page to try again.",
+        }
+        await expect(page.locator("#message")).to_have_text(words[failure])
+        await expect(page.locator(".server-section")).to_have_count(0)
+
+
 async def test_a_page_without_a_token_says_where_links_come_from(
     live: LiveBoard, open_page: OpenPage
 ) -> None:
