@@ -385,6 +385,9 @@ async def test_a_ludos_step_that_reaches_the_far_camp_asks_where_to_place(
 
     await expect(player.locator(".moves li").last).to_have_text("B3-A5@C1")
     assert (await moves_stored(live, game_id))[-1] == "B3-A5@C1"
+    # Ludos names its sides as the bot's messages do.
+    await expect(player.locator(".status")).to_have_text("Blue to move")
+    await expect(player.locator(".player-white .side")).to_have_text("Green: ")
 
 
 # A jasir game in which Bob (Black) may bring a captured piece back: "@C5" or "@E5".

@@ -142,10 +142,10 @@ export class LivePage {
     const yourTurn = game.you !== null && game.turn === game.you && game.result === null;
     if (game.result !== null) {
       this.status.textContent = "";
-      this.result.textContent = resultText(game.result.winner, game.result.reason);
+      this.result.textContent = resultText(game.result.winner, game.result.reason, game.ruleset);
     } else {
       this.result.textContent = "";
-      this.status.textContent = yourTurn ? TEXT.yourTurn : game.turn !== null ? TEXT.toMove(game.turn) : "";
+      this.status.textContent = yourTurn ? TEXT.yourTurn : game.turn !== null ? TEXT.toMove(sideName(game.turn, game.ruleset)) : "";
     }
     this.root.classList.toggle("your-turn", yourTurn);
     this.root.classList.toggle("finished", game.result !== null);
@@ -164,7 +164,7 @@ export class LivePage {
     const box = element("p", `player player-${side}`);
     const player = game.players[side];
     const name = player === null ? TEXT.waitingOpponent : player.name;
-    box.append(element("span", "side", `${sideName(side)}: `), element("span", "name", name));
+    box.append(element("span", "side", `${sideName(side, game.ruleset)}: `), element("span", "name", name));
     if (game.you === side) {
       box.append(element("span", "you", ` (${TEXT.you})`));
     }

@@ -302,7 +302,7 @@ interface Words {
   reconnecting: string;
   yourTurn: string;
   placePiece: string;
-  toMove: (side: Side) => string;
+  toMove: (side: string) => string;
   you: string;
   waitingOpponent: string;
   paused: string;
@@ -353,7 +353,7 @@ const ENGLISH: Words = {
   reconnecting: "Connection lost. Reconnecting…",
   yourTurn: "Your turn: pick a piece, then where it goes.",
   placePiece: "Now pick where the piece is placed.",
-  toMove: (side) => `${side === "white" ? "White" : "Black"} to move`,
+  toMove: (side) => `${side} to move`,
   you: "you",
   waitingOpponent: "Waiting for an opponent.",
   paused: "paused",
@@ -404,7 +404,7 @@ const GERMAN: Words = {
   reconnecting: "Verbindung verloren. Verbinde neu…",
   yourTurn: "Du bist am Zug: Wähle einen Stein, dann sein Ziel.",
   placePiece: "Wähle jetzt, wohin der Stein gesetzt wird.",
-  toMove: (side) => `${side === "white" ? "Weiß" : "Schwarz"} ist am Zug`,
+  toMove: (side) => `${side} ist am Zug`,
   you: "du",
   waitingOpponent: "Wartet auf einen Gegner.",
   paused: "angehalten",
@@ -455,7 +455,7 @@ const ESPERANTO: Words = {
   reconnecting: "Konekto perdiĝis. Rekonektante…",
   yourTurn: "Via vico: elektu pecon, poste kien ĝi iru.",
   placePiece: "Nun elektu, kien la peco estu metita.",
-  toMove: (side) => `${side === "white" ? "Blanko" : "Nigro"} movu`,
+  toMove: (side) => `${side} movu`,
   you: "vi",
   waitingOpponent: "Atendante kontraŭulon.",
   paused: "paŭzita",
@@ -506,7 +506,7 @@ const POLISH: Words = {
   reconnecting: "Utracono połączenie. Ponowne łączenie…",
   yourTurn: "Twój ruch: wybierz pionek, a potem jego cel.",
   placePiece: "Teraz wybierz, gdzie postawić pionek.",
-  toMove: (side) => `Ruch: ${side === "white" ? "białe" : "czarne"}`,
+  toMove: (side) => `Ruch: ${side.toLowerCase()}`,
   you: "ty",
   waitingOpponent: "Czeka na przeciwnika.",
   paused: "wstrzymany",
