@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from playwright.async_api import ConsoleMessage, expect
+from playwright.async_api import ConsoleMessage, Page, expect
 
 from tests.browser.conftest import (
     CHROMIUM,
     MOCK_CHANNEL,
+    LiveBoard,
     OpenPage,
     ServeBoard,
     ann_in_the_mocks_instance,
@@ -35,15 +36,23 @@ def is_share_command(message: ConsoleMessage) -> bool:
     return message.text.startswith(SHARE_COMMAND)
 
 
-async def test_share_appears_when_the_game_ends_and_opens_discords_dialog(
+async def activity_of_anns_game(
     serve: ServeBoard, discord: FakeDiscord, open_page: OpenPage
-) -> None:
+) -> tuple[LiveBoard, Page]:
+    """Ann (White) plays Bob in the mock's channel, and has the Activity open on the game."""
     live = await serve(**activity_settings(discord))
     await start_match(live.service, place=MOCK_CHANNEL)
     ann_in_the_mocks_instance(discord)
     page = await open_page(f"{live.address}/?sdk=mock&frame_id=x")
-    share = page.get_by_role("button", name="Share")
     await expect(page.locator(".player-white .you")).to_have_text(" (you)")
+    return live, page
+
+
+async def test_share_appears_when_the_game_ends_and_opens_discords_dialog(
+    serve: ServeBoard, discord: FakeDiscord, open_page: OpenPage
+) -> None:
+    live, page = await activity_of_anns_game(serve, discord, open_page)
+    share = page.get_by_role("button", name="Share")
     await expect(page.get_by_role("button", name="Invite")).to_be_visible()
     await expect(share).to_have_count(0)  # the game is still played
 
@@ -63,11 +72,7 @@ async def test_share_appears_when_the_game_ends_and_opens_discords_dialog(
 async def test_discord_refusing_the_picture_is_said_in_words(
     serve: ServeBoard, discord: FakeDiscord, open_page: OpenPage
 ) -> None:
-    live = await serve(**activity_settings(discord))
-    await start_match(live.service, place=MOCK_CHANNEL)
-    ann_in_the_mocks_instance(discord)
-    page = await open_page(f"{live.address}/?sdk=mock&frame_id=x")
-    await expect(page.locator(".player-white .you")).to_have_text(" (you)")
+    live, page = await activity_of_anns_game(serve, discord, open_page)
     await live.service.play.resign(MOCK_CHANNEL, BOB)
     discord.refuse = lambda method, path: (
         DiscordError(500, "500: Internal Server Error") if path.endswith("/attachment") else None
