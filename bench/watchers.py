@@ -6,7 +6,8 @@ Everything is on this machine: the real web application on 127.0.0.1 and a real 
 in a temporary folder in this process, and ``--watchers`` WebSocket pages in a second process
 (as browsers would be; like browsers, they offer to compress frames). Each run makes
 ``--moves`` moves on the watched game; while each one reaches the pages, ``ELSEWHERE`` moves
-are played in other games. The same is done once with nobody watching. Prints the median and
+are played in other games, chosen beforehand and made back to back from the watched move's
+commit on. The same is done once with nobody watching. Prints the median and
 p99 delivery latency over all pages (from the move's commit to a page's receipt of the new
 state), and the median and the mean time of the moves elsewhere without and with the watchers
 (each the median over the runs) and their ratios: the median is a typical move, the mean also
@@ -28,6 +29,7 @@ import resource
 import statistics
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -52,23 +54,42 @@ async def _new_game(service: JarmoService, channel: int) -> tuple[Place, dict[in
     return place, {ann.user_id: ann, bob.user_id: bob}
 
 
+Played = tuple[int, int, float, float]  # the game, its new version, when, how long it took
+Move = Callable[[], Awaitable[Played]]
+
+
+async def _ready(
+    service: JarmoService,
+    place: Place,
+    players: dict[int, Actor],
+    rng: random.Random,
+) -> Move:
+    """The next move in the game at ``place``, chosen now and made when called: what is timed
+    is the move alone, and no untimed reading comes before it."""
+    record = await service.kit.store.games.active(place.channel_id)
+    assert record is not None, "the game ended: ask for fewer moves"
+    mover = players[record.player_id(record.engine.turn)]
+    move = rng.choice(record.engine.legal_moves())
+
+    async def play() -> Played:
+        start = time.perf_counter()
+        report = await service.watching.move(
+            record.id, mover.user_id, read_action(move), expected_version=record.version
+        )
+        done = time.perf_counter()
+        return record.id, report.board.game.version, done, done - start
+
+    return play
+
+
 async def _play(
     service: JarmoService,
     place: Place,
     players: dict[int, Actor],
     rng: random.Random,
-) -> tuple[int, int, float, float]:
+) -> Played:
     """One move: the game, its new version, when it was committed, how long it took."""
-    record = await service.kit.store.games.active(place.channel_id)
-    assert record is not None, "the game ended: ask for fewer moves"
-    mover = players[record.player_id(record.engine.turn)]
-    move = rng.choice(record.engine.legal_moves())
-    start = time.perf_counter()
-    report = await service.watching.move(
-        record.id, mover.user_id, read_action(move), expected_version=record.version
-    )
-    done = time.perf_counter()
-    return record.id, report.board.game.version, done, done - start
+    return await (await _ready(service, place, players, rng))()
 
 
 class Watchers:
@@ -119,7 +140,7 @@ class Watchers:
         await asyncio.wait_for(asyncio.gather(*self._tasks), WAIT_SECONDS)
 
 
-ELSEWHERE = 3  # moves in other games during each move's fan-out
+ELSEWHERE = 3  # moves in other games during each move's fan-out, one in each of 3 games
 
 
 def _pages_process(url: str, token: str, count: int, nice: int, conn: Connection) -> None:
@@ -149,7 +170,8 @@ class Games:
         self._service, self._channel = service, first_channel
         self._current: tuple[Place, dict[int, Actor]] | None = None
 
-    async def move(self, rng: random.Random) -> tuple[int, int, float, float]:
+    async def ready(self, rng: random.Random) -> Move:
+        """The next move, chosen now and made when called."""
         service = self._service
         if (
             self._current is None
@@ -157,7 +179,7 @@ class Games:
         ):
             self._channel += 1
             self._current = await _new_game(service, self._channel)
-        return await _play(service, *self._current, rng)
+        return await _ready(service, *self._current, rng)
 
 
 async def one_run(
@@ -184,11 +206,16 @@ async def one_run(
             url = f"http://127.0.0.1:{bound_port(runner)}/ws"
             loop = asyncio.get_running_loop()
             try:
-                unwatched, elsewhere = Games(service, 1000), Games(service, 2000)
+                # The moves elsewhere are in games of their own, chosen before the move they
+                # follow: each is timed from that move's commit on, back to back, as if
+                # players elsewhere had moved then.
+                unwatched = Games(service, 1000)
+                elsewhere = [Games(service, 1000 * (2 + i)) for i in range(ELSEWHERE)]
                 alone: list[float] = []
                 for _ in range(moves):
-                    await unwatched.move(rng)
-                    alone += [(await elsewhere.move(rng))[3] for _ in range(ELSEWHERE)]
+                    ready = [await games.ready(rng) for games in elsewhere]
+                    await (await unwatched.ready(rng))()
+                    alone += [(await play())[3] for play in ready]
                 place, players = await _new_game(service, 1)
                 game_id = await service.watching.game_in_channel(place)
                 assert game_id is not None
@@ -205,9 +232,10 @@ async def one_run(
                 latencies: list[float] = []
                 watched: list[float] = []
                 for _ in range(moves):
+                    ready = [await games.ready(rng) for games in elsewhere]
                     _, version, committed, _ = await _play(service, place, players, rng)
                     ours.send(version)
-                    watched += [(await elsewhere.move(rng))[3] for _ in range(ELSEWHERE)]
+                    watched += [(await play())[3] for play in ready]
                     arrivals = await asyncio.wait_for(
                         loop.run_in_executor(None, ours.recv), WAIT_SECONDS
                     )
