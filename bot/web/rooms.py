@@ -3,10 +3,10 @@ of the game per change and one serialisation per kind of viewer (White, Black, s
 sent to every socket; the number watching goes to the page and to the service's spectator
 counts at most once a second per game.
 
-A change is written at once to every socket whose connection has room, in one pass that yields
-to the rest of the bot every few hundred sockets; a socket that is behind gets its frames from a
-sender of its own, which keeps only the newest frame of each kind: it never holds the others
-back, and what waits for it does not grow."""
+A change is written at once to every socket whose connection has room, in turns of a few dozen
+sockets with short pauses between, in which the rest of the bot goes on; a socket that is
+behind gets its frames from a sender of its own, which keeps only the newest frame of each
+kind: it never holds the others back, and what waits for it does not grow."""
 
 from __future__ import annotations
 
@@ -31,9 +31,11 @@ WATCHERS_INTERVAL_SECONDS = 1.0  # the count goes out at most this often per gam
 # Counts older than two minutes read as nobody watching: a game watched for long is told again.
 COUNT_REFRESH_SECONDS = 60.0
 SEND_TIMEOUT_SECONDS = 10.0  # a socket that takes longer to accept a frame is closed
-# A change goes to this many sockets (about 2 ms of writing) before the loop runs other work:
-# fewer turns cost the moves elsewhere more, each of their steps waiting for a turn.
-SOCKETS_PER_TURN = 200
+# A change goes to this many sockets (about half a millisecond of writing) at a time, with a
+# pause between: a move elsewhere, whose steps wait on its database thread, goes on in the
+# pauses instead of waiting for every socket. 500 pages get a change some 20 ms later for it.
+SOCKETS_PER_TURN = 50
+PAUSE_SECONDS = 0.002
 
 
 class Change(Protocol):
@@ -226,7 +228,7 @@ class Room:
         move elsewhere does not wait for them all."""
         for index, viewer in enumerate(self._shown()):
             if index and not index % SOCKETS_PER_TURN:
-                await asyncio.sleep(0)  # a turn of the loop for the rest of the bot
+                await asyncio.sleep(PAUSE_SECONDS)  # not a wait for work: room for the rest
             await self._deliver(
                 viewer, kind, frame if isinstance(frame, bytes) else frame[viewer.you]
             )
