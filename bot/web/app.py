@@ -8,6 +8,7 @@ secret or a request body."""
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import json
@@ -150,8 +151,12 @@ class LiveBoard:
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
         # aiohttp refuses frames far over the limit itself (1009); the protocol's own limit
-        # is checked below, so that the page hears 4408.
-        ws = web.WebSocketResponse(max_msg_size=16 * MAX_FRAME_BYTES, heartbeat=30.0)
+        # is checked below, so that the page hears 4408. No compression: one change goes to
+        # every page watching, and compressing it once per page costs the bot more than the
+        # few kilobytes it saves.
+        ws = web.WebSocketResponse(
+            max_msg_size=16 * MAX_FRAME_BYTES, heartbeat=30.0, compress=False
+        )
         await ws.prepare(request)
         frames: collections.deque[float] = collections.deque()
         try:
@@ -159,7 +164,7 @@ class LiveBoard:
             if first is None:
                 return ws
             language = first.get("lang") if isinstance(first.get("lang"), str) else None
-            await self._watch(ws, frames, first, language)
+            await self._watch(ws, request.transport, frames, first, language)
         except _Refused as refused:
             await self._refuse(ws, refused)
         except Exception:
@@ -225,6 +230,7 @@ class LiveBoard:
     async def _watch(
         self,
         ws: web.WebSocketResponse,
+        connection: asyncio.Transport | None,
         frames: collections.deque[float],
         first: dict[str, Any],
         language: str | None,
@@ -235,7 +241,7 @@ class LiveBoard:
         except BadToken as bad:
             code: PageRefusal = "expired_token" if bad.expired else "bad_token"
             raise self._page_refusal(code, language, CLOSE_BAD_TOKEN) from None
-        viewer = Viewer(ws, you=None)
+        viewer = Viewer(ws, you=None, connection=connection)
         room = self.rooms.enter(grant.game_id, viewer)
         try:
             try:

@@ -1,7 +1,12 @@
 """The sockets watching each game. A game watched by many has one feed subscription, one read
 of the game per change and one serialisation per kind of viewer (White, Black, spectators),
 sent to every socket; the number watching goes to the page and to the service's spectator
-counts at most once a second per game."""
+counts at most once a second per game.
+
+A change is written at once to every socket whose connection has room, in turns of a few dozen
+sockets with short pauses between, in which the rest of the bot goes on; a socket that is
+behind gets its frames from a sender of its own, which keeps only the newest frame of each
+kind: it never holds the others back, and what waits for it does not grow."""
 
 from __future__ import annotations
 
@@ -9,8 +14,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Protocol
 
@@ -26,6 +31,11 @@ WATCHERS_INTERVAL_SECONDS = 1.0  # the count goes out at most this often per gam
 # Counts older than two minutes read as nobody watching: a game watched for long is told again.
 COUNT_REFRESH_SECONDS = 60.0
 SEND_TIMEOUT_SECONDS = 10.0  # a socket that takes longer to accept a frame is closed
+# A change goes to this many sockets (about half a millisecond of writing) at a time, with a
+# pause between: a move elsewhere, whose steps wait on its database thread, goes on in the
+# pauses instead of waiting for every socket. 500 pages get a change some 20 ms later for it.
+SOCKETS_PER_TURN = 50
+PAUSE_SECONDS = 0.002
 
 
 class Change(Protocol):
@@ -64,11 +74,30 @@ class Spectators(Protocol):
 
 @dataclass(eq=False)
 class Viewer:
-    """One open page: its socket and the side its user plays (``None``: a spectator)."""
+    """One open page: its socket, the connection under it and the side its user plays
+    (``None``: a spectator)."""
 
     socket: web.WebSocketResponse
     you: Side | None
+    connection: asyncio.WriteTransport | None = None
     shown: bool = False  # whether it has its first state (nothing else comes before it)
+    # Frames the socket has not taken yet, the newest of each kind ("state", "watchers"), in
+    # the order they are to go, and the task sending them.
+    behind: dict[str, bytes] = field(default_factory=dict)
+    catching_up: asyncio.Task[None] | None = None
+
+    def takes_at_once(self, frame: bytes) -> bool:
+        """Whether ``frame`` can be written now without waiting. aiohttp waits for a
+        connection to drain only once it has paused writing, which it does only when its
+        buffer goes over the high-water mark: with nothing buffered and a frame below the mark,
+        the write completes without waiting (the socket does not compress)."""
+        connection = self.connection
+        return (
+            self.catching_up is None
+            and connection is not None
+            and connection.get_write_buffer_size() == 0
+            and len(frame) < connection.get_write_buffer_limits()[1]
+        )
 
 
 class Room:
@@ -97,6 +126,7 @@ class Room:
         self._changing = asyncio.Lock()  # held while a change goes out, and a first state
         self._reading = asyncio.Lock()
         self._closed = False
+        self._sending: set[asyncio.Task[None]] = set()  # to sockets that are behind
 
     async def current(self) -> WatchedGame:
         """The game as it is now: read once for everyone who joins between two changes."""
@@ -119,7 +149,8 @@ class Room:
         """Send a viewer who joined its first state, then everything that follows; under the
         lock of the changes, so that no older state can come after a newer one."""
         async with self._changing:
-            await send(viewer.socket, self.state_frame(await self.current(), viewer.you))
+            frame = self.state_frame(await self.current(), viewer.you).encode()
+            await self._deliver(viewer, "state", frame)
             viewer.shown = True
         self._count_due.set()
 
@@ -133,9 +164,10 @@ class Room:
         # also stop by themselves once the room is closed.
         self._closed = True
         self._count_due.set()
-        for task in self._tasks:
+        tasks = self._tasks + list(self._sending)
+        for task in tasks:
             task.cancel()
-        await asyncio.wait(self._tasks, timeout=SEND_TIMEOUT_SECONDS)
+        await asyncio.wait(tasks, timeout=SEND_TIMEOUT_SECONDS)
         try:
             await self._spectators.report(self.game_id, 0)
         except Exception:
@@ -163,13 +195,11 @@ class Room:
             log.exception("could not read game %d for its live board", self.game_id)
             return
         self._keep(game)
-        frames: dict[Side | None, str] = {}
-        sends = []
+        frames: dict[Side | None, bytes] = {}
         for viewer in self._shown():
             if viewer.you not in frames:
-                frames[viewer.you] = self.state_frame(game, viewer.you)
-            sends.append(send(viewer.socket, frames[viewer.you]))
-        await asyncio.gather(*sends)
+                frames[viewer.you] = self.state_frame(game, viewer.you).encode()
+        await self._send_all("state", frames)
 
     def _shown(self) -> list[Viewer]:
         return [viewer for viewer in self.viewers if viewer.shown]
@@ -184,24 +214,77 @@ class Room:
             count = len(self.viewers)
             if count != self._sent_count:
                 self._sent_count = count
-                frame = json.dumps({"type": "watchers", "count": count})
-                await asyncio.gather(*(send(v.socket, frame) for v in self._shown()))
+                frame = json.dumps({"type": "watchers", "count": count}).encode()
+                await self._send_all("watchers", frame)
             try:
                 await self._spectators.report(self.game_id, count)
             except Exception:
                 log.exception("could not report the watchers of game %d", self.game_id)
             await asyncio.sleep(WATCHERS_INTERVAL_SECONDS)  # a rate limit, not a wait for work
 
+    async def _send_all(self, kind: str, frame: bytes | dict[Side | None, bytes]) -> None:
+        """Send every viewer shown the frame of ``kind`` (one for all, or one per side they
+        play); other work runs between turns of :data:`SOCKETS_PER_TURN` sockets, so that a
+        move elsewhere does not wait for them all."""
+        for index, viewer in enumerate(self._shown()):
+            if index and not index % SOCKETS_PER_TURN:
+                await asyncio.sleep(PAUSE_SECONDS)  # not a wait for work: room for the rest
+            await self._deliver(
+                viewer, kind, frame if isinstance(frame, bytes) else frame[viewer.you]
+            )
 
-async def send(socket: web.WebSocketResponse, frame: str) -> None:
-    """Send ``frame``; a socket that is gone or does not take it in time is closed."""
+    async def _deliver(self, viewer: Viewer, kind: str, frame: bytes) -> None:
+        """Write ``frame`` (a text frame's UTF-8) to ``viewer`` now if its connection has room
+        (this does not wait, see :meth:`Viewer.takes_at_once`); otherwise it replaces any frame
+        of its kind still waiting for that socket, and the socket's own sender takes it."""
+        socket = viewer.socket
+        if socket.closed:
+            return
+        if viewer.takes_at_once(frame):
+            try:
+                await socket.send_frame(frame, aiohttp.WSMsgType.TEXT)
+            except (ConnectionError, RuntimeError):
+                self._in_background(_hang_up(socket))
+            return
+        viewer.behind.pop(kind, None)
+        viewer.behind[kind] = frame
+        if viewer.catching_up is None:
+            viewer.catching_up = self._in_background(self._catch_up(viewer))
+
+    async def _catch_up(self, viewer: Viewer) -> None:
+        """Send a socket that is behind what waits for it, in order, each within the time."""
+        try:
+            while viewer.behind and not viewer.socket.closed:
+                kind = next(iter(viewer.behind))
+                await send(viewer.socket, viewer.behind.pop(kind))
+        finally:
+            viewer.behind.clear()
+            viewer.catching_up = None
+
+    def _in_background(self, work: Coroutine[None, None, None]) -> asyncio.Task[None]:
+        task = asyncio.create_task(work, name=f"live board {self.game_id} sends")
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+        return task
+
+
+async def send(socket: web.WebSocketResponse, frame: str | bytes) -> None:
+    """Send ``frame`` (text, or a text frame's UTF-8); a socket that is gone or does not take
+    it in time is closed."""
     if socket.closed:
         return
+    data = frame.encode() if isinstance(frame, str) else frame
     try:
-        await asyncio.wait_for(socket.send_str(frame), SEND_TIMEOUT_SECONDS)
+        await asyncio.wait_for(
+            socket.send_frame(data, aiohttp.WSMsgType.TEXT), SEND_TIMEOUT_SECONDS
+        )
     except (ConnectionError, TimeoutError, RuntimeError):
-        with contextlib.suppress(Exception):
-            await socket.close()
+        await _hang_up(socket)
+
+
+async def _hang_up(socket: web.WebSocketResponse) -> None:
+    with contextlib.suppress(Exception):
+        await socket.close()
 
 
 class Rooms:

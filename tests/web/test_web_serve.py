@@ -5,6 +5,7 @@ at once."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from datetime import timedelta
 from pathlib import Path
@@ -58,6 +59,9 @@ async def test_the_configured_board_serves_a_game_and_stops_at_once(
             assert state["type"] == "state" and state["game"]["id"] == str(board.game.id)
             await asyncio.wait_for(runner.cleanup(), STOP_SECONDS)
             closing = await ws.receive(timeout=WAIT_SECONDS)
+            while closing.type == aiohttp.WSMsgType.TEXT:  # the count may have come first
+                assert json.loads(closing.data)["type"] == "watchers"
+                closing = await ws.receive(timeout=WAIT_SECONDS)
             assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
     finally:
         await runner.cleanup()
