@@ -24,8 +24,9 @@ import aiohttp
 from aiohttp import web
 
 from bot.service import JarmoService, Place, Refusal, errors, read_action
+from bot.service.watching import WatchedGame
 from bot.web.game_json import json_refusal
-from bot.web.rooms import Feed, Rooms, Spectators, Viewer, send
+from bot.web.rooms import Feed, NotShown, Rooms, Spectators, Viewer, send
 from bot.web.server_page import ServerPage
 from bot.web.tokens import BadToken, WatchGrant, read_watch_token, sign_watch_token
 from bot.words.images import image_words
@@ -125,8 +126,16 @@ class LiveBoard:
         self._service = service
         self._secret = secret
         self._settings = settings
-        self.rooms = Rooms(feed, spectators, service.watching.snapshot)
+        self.rooms = Rooms(feed, spectators, self._shown_game)
         self._client: aiohttp.ClientSession | None = None
+
+    async def _shown_game(self, game_id: int) -> WatchedGame:
+        """The game as its pages show it; ``NotShown`` once its server turned watching off, so
+        that open pages close at the next change instead of showing it."""
+        game = await self._service.watching.snapshot(game_id)
+        if not (await self._service.servers.settings(game.guild_id)).watching:
+            raise NotShown(CLOSE_WATCHING_OFF, "watching_off")
+        return game
 
     # ------------------------------------------------------------------ pages
 
@@ -248,7 +257,10 @@ class LiveBoard:
                 game = await room.current()  # read once for all who come between two changes
             except errors.NoGameHere:
                 raise self._page_refusal("bad_token", language, CLOSE_BAD_TOKEN) from None
-            if not (await service.servers.settings(game.guild_id)).watching:
+            except NotShown:
+                game = None
+            # The room's read may be older than the server's choice: asked again for each page.
+            if game is None or not (await service.servers.settings(game.guild_id)).watching:
                 raise self._page_refusal("watching_off", language, CLOSE_WATCHING_OFF)
             viewer.you = game.side_of(grant.user_id)
             await room.show(viewer)

@@ -100,6 +100,15 @@ class Viewer:
         )
 
 
+class NotShown(Exception):
+    """The game may be shown no more (its server turned watching off): its pages close with
+    ``code``, which the page puts into words."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code, self.reason = code, reason
+
+
 class Room:
     """Everyone watching one game."""
 
@@ -190,6 +199,16 @@ class Room:
     async def _send_change(self) -> None:
         try:
             game = await self._snapshot(self.game_id)
+        except NotShown as hidden:
+            self._latest = None
+            await asyncio.gather(
+                *(
+                    viewer.socket.close(code=hidden.code, message=hidden.reason.encode())
+                    for viewer in self.viewers
+                ),
+                return_exceptions=True,
+            )
+            return
         except Exception:
             self._latest = None  # read again by the next to join
             log.exception("could not read game %d for its live board", self.game_id)

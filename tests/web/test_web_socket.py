@@ -233,3 +233,22 @@ async def test_a_refusal_of_the_page_is_in_its_language(live: Live) -> None:
     refused = await _frame(ws, "refused")
     assert refused["text"].startswith("Dieser Link ist abgelaufen")
     assert await _closed(ws) == CLOSE_BAD_TOKEN
+
+
+async def test_a_page_open_when_watching_is_turned_off_closes_at_the_next_move(
+    live: Live,
+) -> None:
+    board = await start_match(live.service)
+    ws = await _watch(live, live.token(board.game.id))
+    await _frame(ws, "state")
+    await live.service.servers.set_watching(GUILD, False, can_manage=True)
+    place = Place(board.game.guild_id, board.game.channel_id)
+    await live.service.play.move(place, ANN, read_action(board.live.legal_moves()[0]))
+    while True:  # the move is never shown: the page closes instead
+        message = await ws.receive(timeout=WAIT_SECONDS)
+        if message.type != aiohttp.WSMsgType.TEXT:
+            break
+        assert json.loads(message.data)["type"] == "watchers", message.data
+    assert ws.close_code == CLOSE_WATCHING_OFF
+    late = await _watch(live, live.token(board.game.id))
+    assert (await _frame(late, "refused"))["code"] == "watching_off"
