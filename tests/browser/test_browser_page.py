@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.async_api import BrowserContext, Locator, Page, WebSocket, WebSocketRoute, expect
 
+from bot.service import Place
 from bot.web.app import FLOOD_FRAMES
 from tests.browser.conftest import (
     CHROMIUM,
@@ -498,3 +499,16 @@ async def test_the_sdk_mock_needs_the_servers_consent(
         "The Activity could not start. Close it and open it again."
     )
     assert [grant.access_token for grant in discord.oauth_grants] == [None]
+
+
+async def test_a_link_to_another_game_opened_in_the_same_tab_shows_that_game(
+    live: LiveBoard, open_page: OpenPage
+) -> None:
+    first = (await start_match(live.service)).game.id
+    second = (await start_match(live.service, ruleset="ludos", place=Place(GUILD, 77))).game.id
+    page = await open_page(await live.link(first))
+    await expect(page.locator(".player-white .side")).to_have_text("White: ")
+    # Only the fragment differs from the address the page is at: no new page is loaded by it.
+    await page.goto(await live.link(second))
+    await expect(page.locator(".player-white .side")).to_have_text("Green: ")
+    assert page.url == f"{live.address}/watch"

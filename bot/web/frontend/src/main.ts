@@ -6,8 +6,12 @@ import { LivePage } from "./live";
 import { ServerPage } from "./server";
 import { LANGUAGE, TEXT } from "./words";
 
-/** The link's token; it leaves the address bar at once, so it is not kept in history or shown on screen. */
+/**
+ * The link's token; it leaves the address bar at once, so it is not kept in history or shown on screen.
+ * A new link opened in this tab changes only the fragment: the page is loaded again to read it.
+ */
 function takeToken(): string {
+  window.addEventListener("hashchange", () => location.reload());
   const token = location.hash.slice(1);
   history.replaceState(null, "", location.pathname + location.search);
   return token;
@@ -33,8 +37,6 @@ function main(): void {
     if (heading !== null) {
       heading.textContent = title;
     }
-    // A new link opened in this tab changes only the fragment: read its token afresh.
-    window.addEventListener("hashchange", () => location.reload());
     const token = takeToken();
     if (token === "") {
       say(TEXT.server.noToken);
