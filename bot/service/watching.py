@@ -10,7 +10,7 @@ from bot import store as st
 from bot.jarmo import POINT_NAMES, Action
 from bot.jarmo.board import SIDE_INDEX, camp_points, column_of, row_of
 from bot.jarmo.layouts import get_layout
-from bot.jarmo.position import Side
+from bot.jarmo.position import Position, Side
 from bot.service._scoring import Scoreboard
 from bot.service._seats import game_by_id
 from bot.service._views import BoardPicture, board_picture, result_banner
@@ -48,21 +48,26 @@ class MoveShape:
     place: str | None
 
 
+def last_move_shape(position: Position) -> MoveShape | None:
+    """The action that led to ``position``, as the page draws it (``None`` at the start)."""
+    last = position.last
+    return None if last is None else MoveShape(last.notation, last.origin, last.target, last.placed)
+
+
 @dataclass(frozen=True, slots=True)
 class WatchedGame:
     """A game as the live board shows it: the position, the players, the moves, the clock,
-    the match score and the result. Values only, no words."""
+    the match score and the result (its points and camps are every game's: ``BOARD_POINTS``
+    and ``CAMPS``). Values only, no words."""
 
     game_id: int
     guild_id: int | None  # None: outside servers
     version: int
     ruleset: str
     status: st.GameStatus
-    points: tuple[BoardPoint, ...]
     lines: tuple[tuple[str, str], ...]
     pieces: tuple[tuple[str, Side], ...]  # (point, side)
     reserve: dict[Side, int]
-    camps: dict[Side, tuple[str, ...]]
     player_ids: dict[Side, int]
     player_names: dict[Side, str]
     turn: Side | None  # None once the game has ended
@@ -104,7 +109,6 @@ class WatchCases:
         ids: dict[Side, int] = {"white": record.white_id, "black": record.black_id}
         names = {side: await kit.names(record.guild_id, ids[side]) for side in SIDES}
         running = record.is_active and not game.over
-        last = position.last
         legal = (
             tuple(_shape(game.notation(action), action) for action in game.legal_actions())
             if running
@@ -116,17 +120,13 @@ class WatchCases:
             version=record.version,
             ruleset=record.engine.ruleset,
             status=record.status,
-            points=BOARD_POINTS,
             lines=get_layout(position.layout).lines,
             pieces=tuple((piece.point, piece.side) for piece in position.pieces),
             reserve=dict(position.reserve),
-            camps=CAMPS,
             player_ids=ids,
             player_names=names,
             turn=game.turn if running else None,
-            last_move=None
-            if last is None
-            else MoveShape(last.notation, last.origin, last.target, last.placed),
+            last_move=last_move_shape(position),
             moves=tuple(game.history),
             legal=legal,
             deadline=record.clock.deadline_at if running else None,

@@ -416,11 +416,11 @@ class LiveBoard:
             code = "expired_token" if bad.expired else "bad_token"
             raise json_refusal(web.HTTPUnauthorized, code) from None
         try:
-            game = await service.watching.snapshot(grant.game_id)
+            await self._shown_game(grant.game_id)
         except errors.NoGameHere:
             raise json_refusal(web.HTTPUnauthorized, "bad_token") from None
-        if not (await service.servers.settings(game.guild_id)).watching:
-            raise json_refusal(web.HTTPForbidden, "watching_off")
+        except NotShown:
+            raise json_refusal(web.HTTPForbidden, "watching_off") from None
         return grant
 
     async def _upload(self, access: str, filename: str, png: bytes) -> str | None:

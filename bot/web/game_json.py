@@ -4,14 +4,14 @@ refusals the page reads as codes. Ids are strings: JavaScript numbers lose 64-bi
 from __future__ import annotations
 
 import json
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import web
 
 from bot.jarmo.position import Side
 from bot.render._theme import RGB, theme_for
-from bot.service.watching import SIDES, MoveShape, WatchedGame
+from bot.service.watching import BOARD_POINTS, CAMPS, SIDES, MoveShape, WatchedGame
 
 
 def json_refusal(kind: type[web.HTTPError], code: str) -> web.HTTPError:
@@ -21,6 +21,29 @@ def json_refusal(kind: type[web.HTTPError], code: str) -> web.HTTPError:
 
 def _hex(rgb: RGB) -> str:
     return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def iso_time(moment: datetime | None) -> str | None:
+    """``moment`` as the page reads times: ISO 8601 in UTC, to the second."""
+    return None if moment is None else moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def board_json(lines: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """The board the page draws: its 25 points and ``lines``."""
+    return {
+        "points": [{"name": p.name, "x": p.x, "y": p.y} for p in BOARD_POINTS],
+        "lines": [list(line) for line in lines],
+    }
+
+
+def camps_json() -> dict[str, list[str]]:
+    """Each side's camp, as the page marks it."""
+    return {side: list(CAMPS[side]) for side in SIDES}
+
+
+def move_json(shape: MoveShape | None) -> dict[str, str | None] | None:
+    """An action as the page draws it (``None``: none)."""
+    return None if shape is None else _move(shape)
 
 
 def _move(shape: MoveShape) -> dict[str, str | None]:
@@ -43,33 +66,27 @@ def colors(ruleset: str) -> dict[str, str]:
 
 def game_json(game: WatchedGame, *, you: Side | None, watchers: int) -> dict[str, Any]:
     """The GAME object for a viewer playing ``you`` (``None``: a spectator)."""
-    deadline = game.deadline
     return {
         "id": str(game.game_id),
         "version": game.version,
         "ruleset": game.ruleset,
         "status": game.status,
-        "board": {
-            "points": [{"name": p.name, "x": p.x, "y": p.y} for p in game.points],
-            "lines": [list(line) for line in game.lines],
-        },
+        "board": board_json(game.lines),
         "colors": colors(game.ruleset),
         "pieces": [{"point": point, "side": side} for point, side in game.pieces],
         "reserve": dict(game.reserve),
-        "camps": {side: list(game.camps[side]) for side in SIDES},
+        "camps": camps_json(),
         "players": {
             side: {"id": str(game.player_ids[side]), "name": game.player_names[side]}
             for side in SIDES
         },
         "you": you,
         "turn": game.turn,
-        "last_move": None if game.last_move is None else _move(game.last_move),
+        "last_move": move_json(game.last_move),
         "moves": list(game.moves),
         "legal": [_move(m) for m in game.legal] if you is not None and you == game.turn else [],
         "clock": {
-            "deadline": None
-            if deadline is None
-            else deadline.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "deadline": iso_time(game.deadline),
             "per_move_seconds": game.per_move_seconds,
             "paused": game.paused,
         },

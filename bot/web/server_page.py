@@ -4,8 +4,8 @@ the token in a JSON body, so it never reaches a URL or a log."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import web
@@ -15,13 +15,11 @@ from bot.service import JarmoService, errors
 from bot.service.server_pages import EndedGame, GameReplay, ServerOverview
 from bot.service.stats_models import shown
 from bot.service.tournaments.views import TableView
-from bot.service.watching import BOARD_POINTS, CAMPS, SIDES
-from bot.web.game_json import colors, json_refusal
+from bot.service.watching import SIDES, last_move_shape
+from bot.web.game_json import board_json, camps_json, colors, iso_time, json_refusal, move_json
 from bot.web.tokens import BadToken, ServerGrant, read_server_token
 
-
-def _time(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+log = logging.getLogger(__name__)
 
 
 def _player(user_id: int, name: str) -> dict[str, str]:
@@ -39,7 +37,7 @@ def _game(game: EndedGame) -> dict[str, Any]:
         "reason": result.status,
         "points": dict(result.points),
         "plies": result.plies,
-        "finished_at": _time(result.finished_at),
+        "finished_at": iso_time(result.finished_at),
     }
 
 
@@ -78,7 +76,7 @@ def _table(view: TableView) -> dict[str, Any]:
         "ruleset": tournament.ruleset,
         "rounds": view.rounds,
         "round": tournament.current_round,
-        "finished_at": _time(tournament.finished_at),
+        "finished_at": iso_time(tournament.finished_at),
         "table": rows,
     }
 
@@ -110,13 +108,10 @@ def overview_json(overview: ServerOverview) -> dict[str, Any]:
 
 
 def _position(position: Position) -> dict[str, Any]:
-    last = position.last
     return {
         "pieces": [{"point": piece.point, "side": piece.side} for piece in position.pieces],
         "reserve": dict(position.reserve),
-        "last_move": None
-        if last is None
-        else {"text": last.notation, "from": last.origin, "to": last.target, "place": last.placed},
+        "last_move": move_json(last_move_shape(position)),
         "turn": None if position.outcome is not None else position.turn,
     }
 
@@ -124,16 +119,12 @@ def _position(position: Position) -> dict[str, Any]:
 def replay_json(replay: GameReplay) -> dict[str, Any]:
     """The REPLAY object of the server page: every position, drawn as the live board draws."""
     game = _game(replay.game)
-    first = replay.positions[0]
     return {
         "id": game["id"],
         "ruleset": game["ruleset"],
-        "board": {
-            "points": [{"name": p.name, "x": p.x, "y": p.y} for p in BOARD_POINTS],
-            "lines": [list(line) for line in first.lines],
-        },
+        "board": board_json(replay.positions[0].lines),
         "colors": colors(game["ruleset"]),
-        "camps": {side: list(CAMPS[side]) for side in SIDES},
+        "camps": camps_json(),
         "players": game["players"],
         "winner": game["winner"],
         "reason": game["reason"],
@@ -181,6 +172,11 @@ class ServerPage:
             replay = await self._service.server_pages.replay(grant.guild_id, int(game_id))
         except errors.NotAllowed:
             raise json_refusal(web.HTTPForbidden, "web_pages_off") from None
-        except (errors.NoStats, errors.GameDamaged):
+        except errors.NoStats:
+            raise json_refusal(web.HTTPNotFound, "no_game") from None
+        except errors.GameDamaged as damaged:
+            log.warning(
+                "game %d of the server page cannot be loaded: %s", damaged.game_id, damaged.reason
+            )
             raise json_refusal(web.HTTPNotFound, "no_game") from None
         return web.json_response(replay_json(replay), headers={"Cache-Control": "no-store"})
