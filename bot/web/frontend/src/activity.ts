@@ -3,7 +3,9 @@
 
 import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 import type { IDiscordSDK } from "@discord/embedded-app-sdk";
+import { element } from "./dom";
 import { GAME_ENDED } from "./live";
+import { postJson } from "./post";
 import { LANGUAGE, TEXT } from "./words";
 
 interface PageConfig {
@@ -18,17 +20,12 @@ class Refusal extends Error {
   }
 }
 
-async function postJson(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!response.ok) {
-    throw new Refusal(typeof answer["code"] === "string" ? answer["code"] : "other");
+async function ask(path: string, body: unknown): Promise<Record<string, unknown>> {
+  const answer = await postJson<Record<string, unknown>>(path, body);
+  if (!answer.ok) {
+    throw new Refusal(answer.code);
   }
-  return answer;
+  return answer.value;
 }
 
 function stringField(answer: Record<string, unknown>, name: string): string {
@@ -66,12 +63,12 @@ export async function startActivity(
       prompt: "none",
       scope: ["identify"],
     });
-    const accessToken = stringField(await postJson("/api/activity/token", { code }), "access_token");
+    const accessToken = stringField(await ask("/api/activity/token", { code }), "access_token");
     await sdk.commands.authenticate({ access_token: accessToken });
     const { participants } = await sdk.commands.getInstanceConnectedParticipants();
     showParticipants(root, participants);
     void sdk.subscribe("ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE", (update) => showParticipants(root, update.participants));
-    const answer = await postJson("/api/activity/game", {
+    const answer = await ask("/api/activity/game", {
       access_token: accessToken,
       instance_id: sdk.instanceId,
       channel_id: sdk.channelId,
@@ -109,19 +106,22 @@ function showParticipants(root: HTMLElement, participants: Participant[]): void 
   }
 }
 
-function offerInvite(root: HTMLElement, sdk: IDiscordSDK): void {
+/** A button in the Activity's bar, added once. */
+function barButton(root: HTMLElement, className: string, label: string, click: (button: HTMLButtonElement) => void): void {
   const bar = root.querySelector(".activity-bar");
-  if (bar === null || bar.querySelector(".invite") !== null) {
+  if (bar === null || bar.querySelector(`.${className}`) !== null) {
     return;
   }
-  const button = document.createElement("button");
+  const button = element("button", className, label);
   button.type = "button";
-  button.className = "invite";
-  button.textContent = TEXT.invite;
-  button.addEventListener("click", () => {
+  button.addEventListener("click", () => click(button));
+  bar.append(button);
+}
+
+function offerInvite(root: HTMLElement, sdk: IDiscordSDK): void {
+  barButton(root, "invite", TEXT.invite, () => {
     void sdk.commands.openInviteDialog().catch(() => undefined);
   });
-  bar.append(button);
 }
 
 interface ShareGrant {
@@ -133,28 +133,19 @@ interface ShareGrant {
  * draws it and uploads it to Discord, whose share dialog then offers it to the user's chats. */
 function offerShareAtTheEnd(root: HTMLElement, sdk: IDiscordSDK, grant: ShareGrant, say: (text: string) => void): void {
   root.addEventListener(GAME_ENDED, () => {
-    const bar = root.querySelector(".activity-bar");
-    if (bar === null || bar.querySelector(".share") !== null) {
-      return;
-    }
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "share";
-    button.textContent = TEXT.share;
-    button.addEventListener("click", () => {
+    barButton(root, "share", TEXT.share, (button) => {
       button.disabled = true;
       void share(sdk, grant, say).finally(() => {
         button.disabled = false;
       });
     });
-    bar.append(button);
   });
 }
 
 async function share(sdk: IDiscordSDK, grant: ShareGrant, say: (text: string) => void): Promise<void> {
   say("");
   try {
-    const answer = await postJson("/api/activity/share", { ...grant, lang: LANGUAGE });
+    const answer = await ask("/api/activity/share", { ...grant, lang: LANGUAGE });
     await sdk.commands.openShareMomentDialog({ mediaUrl: stringField(answer, "url") });
   } catch (error) {
     const code = error instanceof Refusal ? error.code : "failed";

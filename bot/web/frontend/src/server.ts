@@ -4,6 +4,7 @@
 
 import { boardElement, drawBoard } from "./board";
 import { element } from "./dom";
+import { postJson } from "./post";
 import type {
   FinishedGame,
   Leaderboard,
@@ -26,6 +27,7 @@ const REFUSALS: ReadonlySet<string> = new Set<ServerRefusal>([
   "web_pages_off",
   "bad_request",
   "no_game",
+  "unreachable",
 ]);
 // Endings where the points on the board decide the game; after the others they tell nothing.
 const COUNTED: ReadonlySet<string> = new Set(["finished", "stopped"]);
@@ -34,23 +36,11 @@ const DATES = new Intl.DateTimeFormat(LANGUAGE, { dateStyle: "medium", timeStyle
 type Answer<T> = { ok: true; value: T } | { ok: false; code: ServerRefusal };
 
 async function post<T>(path: string, body: Record<string, string>): Promise<Answer<T>> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-      cache: "no-store",
-    });
-  } catch {
-    return { ok: false, code: "unreachable" };
+  const answer = await postJson<T>(path, body);
+  if (answer.ok) {
+    return answer;
   }
-  const answer: unknown = await response.json().catch(() => null);
-  if (response.ok && typeof answer === "object" && answer !== null) {
-    return { ok: true, value: answer as T };
-  }
-  const code = typeof answer === "object" && answer !== null && "code" in answer ? String(answer.code) : "";
-  return { ok: false, code: REFUSALS.has(code) ? (code as ServerRefusal) : "other" };
+  return { ok: false, code: REFUSALS.has(answer.code) ? (answer.code as ServerRefusal) : "other" };
 }
 
 function dateText(iso: string): string {
