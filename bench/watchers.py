@@ -1,26 +1,32 @@
 """Many spectators on one game's live board: how long a move takes to reach every page, and
 what the fan-out costs the bot's moves in other games.
 
-Run: ``python bench/watchers.py [--watchers 500] [--moves 20] [--runs 3] [--pages-nice 0]
-[--web-process [--database-url postgresql://...]]``. Everything is on this machine: the real
-web application on 127.0.0.1, a real store, and ``--watchers`` WebSocket pages in a process of
-their own (as browsers would be; like browsers, they offer to compress frames). By default the
-board runs in this process beside the moves, on a temporary SQLite file, as ``[web] enabled``
-runs it in the bot's; ``--web-process`` runs it in a process of its own on PostgreSQL (a
-private server started here, or ``--database-url``), as ``jarmo-bot web`` runs beside the bots.
+Run: ``python bench/watchers.py [--watchers 500] [--moves 20] [--runs 3] [--rate 20]
+[--pages-nice 0] [--web-process [--database-url postgresql://...]]``. Everything is on this
+machine: the real web application on 127.0.0.1, a real store, and ``--watchers`` WebSocket
+pages in a process of their own (as browsers would be; like browsers, they offer to compress
+frames). By default the board runs in this process beside the moves, on a temporary SQLite
+file, as ``[web] enabled`` runs it in the bot's; ``--web-process`` runs it in a process of its
+own on PostgreSQL (a private server started here, or ``--database-url``), as ``jarmo-bot web``
+runs beside the bots.
 
-Each run makes ``--moves`` moves on the watched game; while each one reaches the pages,
-``ELSEWHERE`` moves are played in other games, chosen beforehand and made back to back from the
-watched move's commit on. The same is done once with nobody watching. Prints the median and
-p99 delivery latency over all pages (from the move's commit to a page's receipt of the new
-state), and the median and the mean time of the moves elsewhere without and with the watchers
-(each the median over the runs) and their ratios: the median is a typical move, the mean also
-counts the one move in a few that waits for a whole fan-out. Both are given for the move alone
-(the service's use case) and with its board picture, as the bot answers ``/jarmo move``
-(Discord's round trip, the rest of a real answer, is left out). ``--pages-nice`` lowers the
-pages' priority: browsers are not on the bot's machine, and on a busy one the pages' own work
-otherwise takes the bot's share of the CPU too. Bounded: at most 2000 watchers and 200 moves,
-and no wait longer than 30 s.
+Each run plays ``--moves`` moves in the watched game, and moves in other games, first with
+nobody watching and then with the pages open, in two ways:
+
+- right after each watched move: ``ELSEWHERE`` moves, chosen beforehand, made back to back
+  from the watched move's commit on. All of them meet the fan-out: the worst moment. These
+  runs also give the median and p99 delivery latency over all pages (from the move's commit
+  to a page's receipt of the new state);
+- at random moments, ``--rate`` a second on average, while the watched game is played a move
+  a second: the moves of a bot whose other players do not wait for the watched game, of which
+  some meet a fan-out.
+
+For each way it prints the median, mean and p99 time of the moves elsewhere without and with
+the watchers (each the median over the runs) and their ratios, for the move alone (the
+service's use case) and with its board picture, as the bot answers ``/jarmo move`` (Discord's
+round trip, the rest of a real answer, is left out). ``--pages-nice`` lowers the pages'
+priority: browsers are not on the bot's machine. Bounded: at most 2000 watchers, 200 moves and
+100 moves elsewhere a second, and no wait longer than 30 s.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # Pos
 
 MAX_WATCHERS = 2000
 MAX_MOVES = 200
+MAX_RATE = 100.0  # moves elsewhere a second
 WAIT_SECONDS = 30.0
 SECRET = b"b" * 32
 
@@ -157,6 +164,7 @@ class Watchers:
 
 
 ELSEWHERE = 3  # moves in other games during each move's fan-out, one in each of 3 games
+PACE_SECONDS = 1.0  # between two moves of the watched game, when moves elsewhere come at random
 
 
 def _pages_process(url: str, token: str, count: int, nice: int, conn: Connection) -> None:
@@ -273,22 +281,31 @@ async def _board_apart(database_url: str) -> AsyncIterator[int]:
 
 
 async def one_run(
-    watchers: int, moves: int, seed: int, pages_nice: int = 0, database_url: str | None = None
+    watchers: int,
+    moves: int,
+    seed: int,
+    pages_nice: int = 0,
+    database_url: str | None = None,
+    rate: float | None = None,
 ) -> tuple[list[float], list[Played], list[Played]]:
-    """Delivery latencies (s), and the moves elsewhere without and with the watchers."""
+    """Delivery latencies (s), and the moves elsewhere without and with the watchers: made
+    right after each watched move (``rate`` ``None``), or at random moments, ``rate`` a second,
+    while the watched game is played a move every :data:`PACE_SECONDS` (then no latency is
+    measured)."""
     rng = random.Random(seed)
     async with _served(seed, database_url) as (service, url, secret):
         loop = asyncio.get_running_loop()
-        # The moves elsewhere are in games of their own, chosen before the move they
-        # follow: each is timed from that move's commit on, back to back, as if
-        # players elsewhere had moved then.
-        unwatched = Games(service, 1000)
+        # The moves elsewhere are in games of their own, chosen before they are timed.
         elsewhere = [Games(service, 1000 * (2 + i)) for i in range(ELSEWHERE)]
-        alone: list[Played] = []
-        for _ in range(moves):
-            ready = [await games.ready(rng) for games in elsewhere]
-            await (await unwatched.ready(rng))()
-            alone += [await play() for play in ready]
+        unwatched = Games(service, 1000)
+
+        async def unwatched_move() -> Played:
+            return await (await unwatched.ready(rng))()
+
+        if rate is None:
+            _, alone = await _at_the_fan_out(unwatched_move, elsewhere, rng, moves, None)
+        else:
+            alone = await _at_random_moments(unwatched_move, elsewhere[0], rng, moves, rate)
         place, players = await _new_game(service, 1)
         game_id = await service.watching.game_in_channel(place)
         assert game_id is not None
@@ -302,18 +319,75 @@ async def one_run(
         pages.start()
         await asyncio.wait_for(loop.run_in_executor(None, ours.recv), WAIT_SECONDS)
         print(f"  {watchers} pages open in {time.perf_counter() - opening:.1f} s")
-        latencies: list[float] = []
-        watched: list[Played] = []
-        for _ in range(moves):
-            ready = [await games.ready(rng) for games in elsewhere]
-            _, version, committed, _, _ = await _play(service, place, players, rng)
+
+        async def watched_move() -> Played:
+            return await _play(service, place, players, rng)
+
+        def deliveries(version: int) -> Awaitable[list[float]]:
             ours.send(version)
-            watched += [await play() for play in ready]
-            arrivals = await asyncio.wait_for(loop.run_in_executor(None, ours.recv), WAIT_SECONDS)
-            latencies += [t - committed for t in arrivals]
+            return asyncio.wait_for(loop.run_in_executor(None, ours.recv), WAIT_SECONDS)
+
+        if rate is None:
+            latencies, watched = await _at_the_fan_out(
+                watched_move, elsewhere, rng, moves, deliveries
+            )
+        else:
+            latencies = []
+            watched = await _at_random_moments(watched_move, elsewhere[0], rng, moves, rate)
         ours.send(None)
         await loop.run_in_executor(None, pages.join, WAIT_SECONDS)
     return latencies, alone, watched
+
+
+async def _at_the_fan_out(
+    move: Move,
+    elsewhere: list[Games],
+    rng: random.Random,
+    moves: int,
+    deliveries: Callable[[int], Awaitable[list[float]]] | None,
+) -> tuple[list[float], list[Played]]:
+    """``moves`` moves in the (watched) game, each followed from its commit on by
+    :data:`ELSEWHERE` moves in other games, back to back: those moves meet the whole fan-out.
+    With ``deliveries``, also how long after its commit each move reached each page."""
+    latencies: list[float] = []
+    played: list[Played] = []
+    for _ in range(moves):
+        ready = [await games.ready(rng) for games in elsewhere]
+        _, version, committed, _, _ = await move()
+        if deliveries is None:
+            played += [await play() for play in ready]
+        else:
+            pending = deliveries(version)
+            played += [await play() for play in ready]
+            latencies += [arrival - committed for arrival in await pending]
+    return latencies, played
+
+
+async def _at_random_moments(
+    move: Move, elsewhere: Games, rng: random.Random, moves: int, rate: float
+) -> list[Played]:
+    """``moves`` moves in the (watched) game, one every :data:`PACE_SECONDS`, and meanwhile
+    moves in other games at random moments, ``rate`` a second on average (each chosen before
+    its moment): the moves elsewhere that the bot makes while a game is watched, of which
+    only some meet a fan-out."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+
+    async def watched_game() -> None:
+        for index in range(moves):
+            await asyncio.sleep(max(0.0, start + index * PACE_SECONDS - loop.time()))
+            await move()
+
+    playing = asyncio.create_task(watched_game())
+    played: list[Played] = []
+    due = start
+    while not playing.done():
+        due += rng.expovariate(rate)
+        play = await elsewhere.ready(rng)
+        await asyncio.sleep(max(0.0, due - loop.time()))  # a moment chosen, not a wait for work
+        played.append(await play())
+    await playing
+    return played
 
 
 def _raise_file_limit(wanted: int) -> None:
@@ -333,11 +407,13 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pages-nice", type=int, default=0, choices=range(20))
+    parser.add_argument("--rate", type=float, default=20.0)
     parser.add_argument("--web-process", action="store_true")
     parser.add_argument("--database-url")
     args = parser.parse_args()
     watchers = max(1, min(args.watchers, MAX_WATCHERS))
     moves = max(1, min(args.moves, MAX_MOVES))
+    args.rate = max(0.1, min(args.rate, MAX_RATE))
     _raise_file_limit(watchers + 100)
     with _database(args) as urls:
         _measure(args, watchers, moves, urls)
@@ -373,46 +449,64 @@ def _measure(
     print(f"{where}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
     ms = 1000.0
     p50s, p99s = [], []
-    # Per kind of move elsewhere (the move alone; the move and its picture, as the bot answers
-    # it) and per figure (median, mean): the runs' values without and with the watchers.
+    # How the moves elsewhere come (the rate of random ones; None: right after each watched
+    # move); per way, kind of move (alone; with its picture, as the bot answers it) and figure:
+    # the runs' values without and with the watchers.
+    ways = {"right after each watched move": None, f"at random, {args.rate:g} a second": args.rate}
     kinds = {"a move": 3, "a move with its picture": 4}
-    figures = {"median": statistics.median, "mean": statistics.mean}
-    alones: dict[tuple[str, str], list[float]] = {(k, f): [] for k in kinds for f in figures}
-    watcheds: dict[tuple[str, str], list[float]] = {(k, f): [] for k in kinds for f in figures}
+    figures: dict[str, Callable[[list[float]], float]] = {
+        "median": statistics.median,
+        "mean": statistics.mean,
+        "p99": lambda values: percentile(values, 0.99),
+    }
+    values: dict[tuple[str, str, str], tuple[list[float], list[float]]] = {
+        (way, kind, figure): ([], []) for way in ways for kind in kinds for figure in figures
+    }
     for run in range(max(1, args.runs)):
-        latencies, alone_moves, watched_moves = asyncio.run(
-            one_run(watchers, moves, seed=run, pages_nice=args.pages_nice, database_url=urls())
-        )
-        p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
-        p50s.append(p50)
-        p99s.append(p99)
-        for kind, field in kinds.items():
-            for figure, of in figures.items():
-                alones[kind, figure].append(of([move[field] for move in alone_moves]))
-                watcheds[kind, figure].append(of([move[field] for move in watched_moves]))
-        print(
-            f"run {run + 1}: {watchers} watchers, {moves} moves, {len(latencies)} deliveries: "
-            f"latency p50 {p50 * ms:.1f} ms, p99 {p99 * ms:.1f} ms; "
-            + "; ".join(
-                f"{kind} elsewhere {alones[kind, 'median'][-1] * ms:.1f} ms unwatched, "
-                f"{watcheds[kind, 'median'][-1] * ms:.1f} ms during the fan-out"
-                for kind in kinds
+        for way, rate in ways.items():
+            latencies, alone_moves, watched_moves = asyncio.run(
+                one_run(
+                    watchers,
+                    moves,
+                    seed=run,
+                    pages_nice=args.pages_nice,
+                    database_url=urls(),
+                    rate=rate,
+                )
             )
-        )
+            delivery = ""
+            if latencies:
+                p50s.append(percentile(latencies, 0.5))
+                p99s.append(percentile(latencies, 0.99))
+                delivery = f"delivery p50 {p50s[-1] * ms:.1f} ms, p99 {p99s[-1] * ms:.1f} ms; "
+            for kind, field in kinds.items():
+                for figure, of in figures.items():
+                    alone, watched = values[way, kind, figure]
+                    alone.append(of([move[field] for move in alone_moves]))
+                    watched.append(of([move[field] for move in watched_moves]))
+            print(
+                f"run {run + 1}, {len(watched_moves)} moves elsewhere {way}: {delivery}"
+                + "; ".join(
+                    f"{kind} {values[way, kind, 'median'][0][-1] * ms:.1f} ms unwatched, "
+                    f"{values[way, kind, 'median'][1][-1] * ms:.1f} ms watched"
+                    for kind in kinds
+                )
+            )
     print(
-        f"median of {len(p50s)} runs: delivery p50 {statistics.median(p50s) * ms:.1f} ms, "
-        f"p99 {statistics.median(p99s) * ms:.1f} ms"
+        f"median of {len(p50s)} runs: {watchers} watchers, delivery p50 "
+        f"{statistics.median(p50s) * ms:.1f} ms, p99 {statistics.median(p99s) * ms:.1f} ms"
     )
-    for kind in kinds:
-        line = []
-        for figure in figures:
-            alone = statistics.median(alones[kind, figure])
-            watched = statistics.median(watcheds[kind, figure])
-            line.append(
-                f"{figure} {alone * ms:.1f} ms without watchers, {watched * ms:.1f} ms with "
-                f"{watchers} (x{watched / alone:.2f})"
-            )
-        print(f"  {kind} elsewhere: " + "; ".join(line))
+    for way in ways:
+        print(f"moves elsewhere {way}, without watchers and with {watchers}:")
+        for kind in kinds:
+            line = []
+            for figure in figures:
+                unwatched, watched_too = (statistics.median(v) for v in values[way, kind, figure])
+                line.append(
+                    f"{figure} {unwatched * ms:.1f} -> {watched_too * ms:.1f} ms "
+                    f"(x{watched_too / unwatched:.2f})"
+                )
+            print(f"  {kind}: " + "; ".join(line))
 
 
 if __name__ == "__main__":
