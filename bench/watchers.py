@@ -305,7 +305,7 @@ async def one_run(
         if rate is None:
             _, alone = await _at_the_fan_out(unwatched_move, elsewhere, rng, moves, None)
         else:
-            alone = await _at_random_moments(unwatched_move, elsewhere[0], rng, moves, rate)
+            alone = await _at_random_moments(unwatched_move, elsewhere[0], rng, moves, rate, seed)
         place, players = await _new_game(service, 1)
         game_id = await service.watching.game_in_channel(place)
         assert game_id is not None
@@ -333,7 +333,7 @@ async def one_run(
             )
         else:
             latencies = []
-            watched = await _at_random_moments(watched_move, elsewhere[0], rng, moves, rate)
+            watched = await _at_random_moments(watched_move, elsewhere[0], rng, moves, rate, seed)
         ours.send(None)
         await loop.run_in_executor(None, pages.join, WAIT_SECONDS)
     return latencies, alone, watched
@@ -364,12 +364,13 @@ async def _at_the_fan_out(
 
 
 async def _at_random_moments(
-    move: Move, elsewhere: Games, rng: random.Random, moves: int, rate: float
+    move: Move, elsewhere: Games, rng: random.Random, moves: int, rate: float, seed: int
 ) -> list[Played]:
     """``moves`` moves in the (watched) game, one every :data:`PACE_SECONDS`, and meanwhile
     moves in other games at random moments, ``rate`` a second on average (each chosen before
     its moment): the moves elsewhere that the bot makes while a game is watched, of which
-    only some meet a fan-out."""
+    only some meet a fan-out. The same ``seed`` gives the same moments, watched or not."""
+    moments = random.Random(seed)
     loop = asyncio.get_running_loop()
     start = loop.time()
 
@@ -382,7 +383,7 @@ async def _at_random_moments(
     played: list[Played] = []
     due = start
     while not playing.done():
-        due += rng.expovariate(rate)
+        due += moments.expovariate(rate)
         play = await elsewhere.ready(rng)
         await asyncio.sleep(max(0.0, due - loop.time()))  # a moment chosen, not a wait for work
         played.append(await play())
