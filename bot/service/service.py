@@ -72,7 +72,7 @@ class JarmoService:
         ender = GameEnder(self.kit, reports, match_listeners)
         self.challenges = ChallengeCases(self.kit, reports)
         self.play = PlayCases(self.kit, reports, ender)
-        self.watching = WatchCases(self.kit, self.play)  # the live board
+        self.watching = WatchCases(self.kit, self.play, reports)  # the live board
         self.clocks = ClockCases(self.kit, reports, ender)
         self.standings = StandingsCases(self.kit, reports)
         self.stats = PlayerStats(store.ratings, store.results, store.games, self.kit.names)

@@ -11,9 +11,10 @@ from bot.jarmo import POINT_NAMES, Action
 from bot.jarmo.board import SIDE_INDEX, camp_points, column_of, row_of
 from bot.jarmo.layouts import get_layout
 from bot.jarmo.position import Position, Side
+from bot.service._reports import Reports
 from bot.service._scoring import Scoreboard
 from bot.service._seats import game_by_id
-from bot.service._views import BoardPicture, board_picture, result_banner
+from bot.service._views import BoardPicture
 from bot.service.kit import ServiceKit
 from bot.service.models import Place, Report
 from bot.service.play import PlayCases
@@ -94,9 +95,10 @@ class WatchedGame:
 class WatchCases:
     """The live board's use cases over one service kit."""
 
-    def __init__(self, kit: ServiceKit, play: PlayCases) -> None:
+    def __init__(self, kit: ServiceKit, play: PlayCases, reports: Reports) -> None:
         self._kit = kit
         self._play = play
+        self._reports = reports
 
     async def snapshot(self, game_id: int) -> WatchedGame:
         """The game ``game_id`` as it is stored now. Raises ``NoGameHere`` for an unknown game,
@@ -155,21 +157,11 @@ class WatchCases:
         draw it (from the viewer's side if they played); ``None`` while it is still played.
         Raises ``NoGameHere`` for an unknown game, ``GameDamaged`` for one that cannot be
         loaded."""
-        kit = self._kit
-        record = await game_by_id(kit, game_id)
+        record = await game_by_id(self._kit, game_id)
         if record.is_active:
             return None
-        players = (
-            await kit.names(record.guild_id, record.white_id),
-            await kit.names(record.guild_id, record.black_id),
-        )
         perspective = record.side_of(viewer_id) if viewer_id is not None else None
-        return board_picture(
-            record.engine,
-            perspective=perspective or "white",
-            players=players,
-            result=result_banner(record),
-        )
+        return (await self._reports.view(record, perspective=perspective or "white")).image
 
     async def game_in_channel(self, place: Place) -> int | None:
         """The id of the channel's active game, or ``None``."""

@@ -25,7 +25,7 @@ from aiohttp import web
 
 from bot.service import JarmoService, Place, Refusal, errors, read_action
 from bot.service.watching import WatchedGame
-from bot.web.game_json import json_refusal
+from bot.web.game_json import json_object, json_refusal
 from bot.web.rooms import Feed, NotShown, Rooms, Spectators, Viewer, send
 from bot.web.server_page import ServerPage
 from bot.web.tokens import BadToken, WatchGrant, read_watch_token, sign_watch_token
@@ -248,8 +248,7 @@ class LiveBoard:
         try:
             grant = read_watch_token(await self._secret(), first["token"], now=service.now())
         except BadToken as bad:
-            code: PageRefusal = "expired_token" if bad.expired else "bad_token"
-            raise self._page_refusal(code, language, CLOSE_BAD_TOKEN) from None
+            raise self._page_refusal(bad.code, language, CLOSE_BAD_TOKEN) from None
         viewer = Viewer(ws, you=None, connection=connection)
         room = self.rooms.enter(grant.game_id, viewer)
         try:
@@ -325,11 +324,8 @@ class LiveBoard:
     async def _body(self, request: web.Request) -> dict[str, Any]:
         if not self._settings.activity_ready:
             raise web.HTTPNotFound(text="not found")
-        try:
-            body = await request.json()
-        except ValueError:
-            body = None
-        if not isinstance(body, dict):
+        body = await json_object(request)
+        if body is None:
             raise web.HTTPBadRequest(text="a JSON object is expected")
         return body
 
@@ -413,8 +409,7 @@ class LiveBoard:
         try:
             grant = read_watch_token(await self._secret(), token, now=service.now())
         except BadToken as bad:
-            code = "expired_token" if bad.expired else "bad_token"
-            raise json_refusal(web.HTTPUnauthorized, code) from None
+            raise json_refusal(web.HTTPUnauthorized, bad.code) from None
         try:
             await self._shown_game(grant.game_id)
         except errors.NoGameHere:

@@ -1,5 +1,6 @@
-"""A watched game as the page reads it (the GAME object of the live board's protocol), and the
-refusals the page reads as codes. Ids are strings: JavaScript numbers lose 64-bit ids."""
+"""A watched game as the page reads it (the GAME object of the live board's protocol), the
+JSON bodies the pages post, and the refusals the pages read as codes. Ids are strings:
+JavaScript numbers lose 64-bit ids."""
 
 from __future__ import annotations
 
@@ -17,6 +18,15 @@ from bot.service.watching import BOARD_POINTS, CAMPS, SIDES, MoveShape, WatchedG
 def json_refusal(kind: type[web.HTTPError], code: str) -> web.HTTPError:
     """An HTTP refusal whose body is ``{"code": code}``, for the page to put into words."""
     return kind(text=json.dumps({"code": code}), content_type="application/json")
+
+
+async def json_object(request: web.Request) -> dict[str, Any] | None:
+    """The request's body, if it is a JSON object."""
+    try:
+        body = await request.json()
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) else None
 
 
 def _hex(rgb: RGB) -> str:

@@ -16,7 +16,15 @@ from bot.service.server_pages import EndedGame, GameReplay, ServerOverview
 from bot.service.stats_models import shown
 from bot.service.tournaments.views import TableView
 from bot.service.watching import SIDES, last_move_shape
-from bot.web.game_json import board_json, camps_json, colors, iso_time, json_refusal, move_json
+from bot.web.game_json import (
+    board_json,
+    camps_json,
+    colors,
+    iso_time,
+    json_object,
+    json_refusal,
+    move_json,
+)
 from bot.web.tokens import BadToken, ServerGrant, read_server_token
 
 log = logging.getLogger(__name__)
@@ -142,18 +150,14 @@ class ServerPage:
         self._secret = secret
 
     async def _grant(self, request: web.Request) -> tuple[ServerGrant, dict[str, Any]]:
-        try:
-            body = await request.json()
-        except ValueError:
-            body = None
-        if not isinstance(body, dict) or not isinstance(body.get("token"), str):
+        body = await json_object(request)
+        if body is None or not isinstance(body.get("token"), str):
             raise json_refusal(web.HTTPBadRequest, "bad_request")
         try:
             now = self._service.now()
             return read_server_token(await self._secret(), body["token"], now=now), body
         except BadToken as bad:
-            code = "expired_token" if bad.expired else "bad_token"
-            raise json_refusal(web.HTTPUnauthorized, code) from None
+            raise json_refusal(web.HTTPUnauthorized, bad.code) from None
 
     async def overview(self, request: web.Request) -> web.Response:
         grant, _ = await self._grant(request)

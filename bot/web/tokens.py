@@ -10,6 +10,7 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Literal
 
 _SIGNATURE_BYTES = 32
 
@@ -20,6 +21,11 @@ class BadToken(ValueError):
     def __init__(self, reason: str, *, expired: bool = False) -> None:
         self.expired = expired
         super().__init__(reason)
+
+    @property
+    def code(self) -> Literal["bad_token", "expired_token"]:
+        """The refusal's code, as the pages read it."""
+        return "expired_token" if self.expired else "bad_token"
 
 
 @dataclass(frozen=True)
